@@ -1,0 +1,75 @@
+/// Reads a model class's declaration into a `Schema.Entity` by reflecting a fresh instance.
+enum ModelReflection {
+    static func entity(of model: any PersistentModel.Type, version: Schema.Version) throws -> Schema.Entity {
+        let entityName = model.entityName
+        let instance = model.init()
+        var attributes: [Schema.Attribute] = []
+        var indexes: [Schema.Index] = []
+        var mirror: Mirror? = Mirror(reflecting: instance)
+        var children: [Mirror.Child] = []
+        while let current = mirror {  // superclass properties first, as Swift lays them out
+            children.insert(contentsOf: current.children, at: 0)
+            mirror = current.superclassMirror
+        }
+        for child in children {
+            guard var name = child.label else { continue }
+            if child.value is TransientMarker { continue }
+            let declared = child.value as? DeclaredAttribute
+            if declared != nil, name.hasPrefix("_") { name.removeFirst() }
+            if name.hasPrefix("$__lazy_storage_$_") { continue }  // `lazy var` storage is not a column
+            let valueType: Any.Type = declared?.declaredValueType ?? type(of: child.value)
+            if isModelReference(valueType) {
+                throw MigrationError(.unsupportedType, "'\(entityName).\(name)' refers to another model; relationships are not supported yet",
+                                     entity: entityName, property: name, version: version,
+                                     remedy: "store the related row's id in an integer attribute (for example '\(name)ID: Int?'), or mark the property @Transient")
+            }
+            guard let stored = StoredValueType(valueType) else {
+                throw MigrationError(.unsupportedType, "'\(entityName).\(name)' has type \(valueType), which cannot be stored in SQLite",
+                                     entity: entityName, property: name, version: version,
+                                     remedy: "use an integer, floating-point, Bool, String, Date, Data, UUID, URL or Decimal type, an optional of one, a RawRepresentable or Codable type, or mark the property @Transient")
+            }
+            let defaultValue: String?
+            do {
+                let initial: Any? = declared.map { $0.declaredDefault } ?? child.value
+                defaultValue = try initial.flatMap { try stored.sqlLiteral(for: $0) }
+            } catch {
+                throw MigrationError(.unsupportedType, "the default value of '\(entityName).\(name)' cannot be stored: \(error)",
+                                     entity: entityName, property: name, version: version)
+            }
+            let options = declared?.declaredOptions ?? []
+            attributes.append(Schema.Attribute(
+                name: name, valueType: stored.valueType, isOptional: stored.isOptional, defaultValue: defaultValue,
+                originalName: declared?.declaredOriginalName, hashModifier: declared?.declaredHashModifier,
+                options: options.filter { $0 != "unique" }.sorted(), swiftType: stored.swiftTypeName))
+            if options.contains("unique") { indexes.append(Schema.Index([name], isUnique: true)) }
+        }
+        indexes += model.uniqueness.map { Schema.Index($0, isUnique: true) }
+        indexes += model.indexes.map { Schema.Index($0) }
+        return Schema.Entity(name: entityName, originalName: model.originalName, hashModifier: model.hashModifier,
+                             attributes: attributes, indexes: deduplicated(indexes))
+    }
+
+    /// Keeps the first declaration of each index structure (`@Attribute(.unique)` and a
+    /// `uniqueness` entry for the same property are one constraint).
+    private static func deduplicated(_ indexes: [Schema.Index]) -> [Schema.Index] {
+        var seen = Set<IndexStructure>()
+        return indexes.filter { seen.insert($0.structure).inserted }
+    }
+
+    private static func isModelReference(_ type: Any.Type) -> Bool {
+        var base = type
+        if let optional = base as? any OptionalMarker.Type { base = optional.wrappedType }
+        if base is any PersistentModel.Type { return true }
+        if let array = base as? any ArrayMarker.Type { return array.elementType is any PersistentModel.Type }
+        return false
+    }
+}
+
+/// Lets reflection see an array's element type.
+protocol ArrayMarker {
+    static var elementType: Any.Type { get }
+}
+
+extension Array: ArrayMarker {
+    static var elementType: Any.Type { Element.self }
+}

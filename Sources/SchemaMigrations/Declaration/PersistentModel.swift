@@ -1,0 +1,41 @@
+/// A model class whose stored properties are the columns of one table.
+///
+/// ```swift
+/// final class Trip: PersistentModel {
+///     static let indexes: [[String]] = [["name", "startDate"]]
+///     @Attribute(.unique) var name = ""
+///     var destination = ""
+///     @Attribute(originalName: "start_date") var startDate = Date.distantPast
+///     var notes: String? = nil
+///     @Transient var viewCount = 0
+///     init() {}
+/// }
+/// ```
+///
+/// Every stored property is an attribute unless it is `@Transient`. The value a property holds
+/// after `init()` is its column's default; `@Attribute var rating: Int` (no initial value) declares
+/// a column with no default. The entity is named after the class (`TripsSchemaV2.Trip` is the
+/// entity `Trip`) unless ``entityName`` says otherwise, so `V1.Trip` and `V2.Trip` are two
+/// versions of one entity.
+public protocol PersistentModel: AnyObject, _SchemaMigrationsSendableMetatype {
+    /// Creates an instance with every property at its default; used to read the declaration.
+    init()
+    /// The entity and table name. Defaults to the class name.
+    static var entityName: String { get }
+    /// The entity's name in the previous version, when this version renames it.
+    static var originalName: String? { get }
+    /// Change this to mark the entity as changed, so its table is rebuilt.
+    static var hashModifier: String? { get }
+    /// Indexes, each a list of property names: `[["name"], ["name", "startDate"]]` (SwiftData's `#Index`).
+    static var indexes: [[String]] { get }
+    /// Uniqueness constraints, each a list of property names (SwiftData's `#Unique`).
+    static var uniqueness: [[String]] { get }
+}
+
+extension PersistentModel {
+    public static var entityName: String { String(describing: self) }
+    public static var originalName: String? { nil }
+    public static var hashModifier: String? { nil }
+    public static var indexes: [[String]] { [] }
+    public static var uniqueness: [[String]] { [] }
+}

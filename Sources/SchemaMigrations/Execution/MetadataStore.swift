@@ -1,0 +1,87 @@
+import Foundation
+
+/// The package's metadata table in the migrated database: one row per applied stage (or
+/// creation, or adoption), keyed by plan name, so any tool can read what a database is without
+/// the app's code.
+///
+/// ```sql
+/// CREATE TABLE "_schema_migrations" (
+///   "plan" TEXT NOT NULL, "seq" INTEGER NOT NULL, "version" TEXT NOT NULL, "hash" TEXT NOT NULL,
+///   "kind" TEXT NOT NULL, "fromVersion" TEXT, "startedAt" REAL NOT NULL, "durationMs" REAL NOT NULL,
+///   "schemaCookie" INTEGER NOT NULL, "snapshot" TEXT NOT NULL, PRIMARY KEY ("plan", "seq"))
+/// ```
+/// The newest row of a plan is its current version. `schemaCookie` is `PRAGMA schema_version`
+/// right after the row's stage: while it is unchanged, nobody altered the schema since, and an
+/// up-to-date check needs no introspection.
+struct MetadataStore {
+    /// The newest record of a plan.
+    struct Record: Sendable, Hashable {
+        var version: Schema.Version
+        var hash: String
+        var kind: String
+        var schemaCookie: Int64
+        var snapshot: String
+    }
+
+    /// One applied stage, for history.
+    struct Entry: Sendable {
+        var version: Schema.Version
+        var hash: String
+        var kind: String
+        var fromVersion: Schema.Version?
+        var startedAt: Date
+        var duration: TimeInterval
+        var snapshot: String
+    }
+
+    let db: SQLiteConnection
+    let plan: String
+
+    static let createSQL = """
+        CREATE TABLE IF NOT EXISTS "\(TableNames.metadata)" ("plan" TEXT NOT NULL, "seq" INTEGER NOT NULL, \
+        "version" TEXT NOT NULL, "hash" TEXT NOT NULL, "kind" TEXT NOT NULL, "fromVersion" TEXT, \
+        "startedAt" REAL NOT NULL, "durationMs" REAL NOT NULL, "schemaCookie" INTEGER NOT NULL, \
+        "snapshot" TEXT NOT NULL, PRIMARY KEY ("plan", "seq"))
+        """
+
+    /// Whether the metadata table exists.
+    func exists() throws -> Bool {
+        try db.scalar("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(TableNames.metadata)]) != nil
+    }
+
+    /// The plan's newest record, or nil when the plan never ran on this database.
+    func current() throws -> Record? {
+        guard try exists() else { return nil }
+        let row = try db.rows("""
+            SELECT "version", "hash", "kind", "schemaCookie", "snapshot" FROM "\(TableNames.metadata)" \
+            WHERE "plan" = ? ORDER BY "seq" DESC LIMIT 1
+            """, [.text(plan)]).first
+        guard let row else { return nil }
+        guard let text = row[0].stringValue, let version = Schema.Version(text) else {
+            throw MigrationError(.unknownVersion, "the metadata of plan '\(plan)' records a version that is not a version: \(row[0].sqlLiteral)",
+                                 remedy: "the metadata table '\(TableNames.metadata)' was edited by hand; restore it from a backup")
+        }
+        return Record(version: version, hash: row[1].stringValue ?? "", kind: row[2].stringValue ?? "",
+                      schemaCookie: row[3].int64Value ?? -1, snapshot: row[4].stringValue ?? "")
+    }
+
+    /// Every record of the plan, oldest first.
+    func history() throws -> [(seq: Int64, version: String, kind: String, fromVersion: String?, durationMs: Double)] {
+        guard try exists() else { return [] }
+        return try db.rows("""
+            SELECT "seq", "version", "kind", "fromVersion", "durationMs" FROM "\(TableNames.metadata)" WHERE "plan" = ? ORDER BY "seq"
+            """, [.text(plan)]).map { ($0[0].int64Value ?? 0, $0[1].stringValue ?? "", $0[2].stringValue ?? "", $0[3].stringValue, $0[4].doubleValue ?? 0) }
+    }
+
+    /// Appends a record; call inside the migration's transaction, after its last schema change.
+    func append(_ entry: Entry) throws {
+        try db.execute(MetadataStore.createSQL)
+        let cookie = try db.pragmaInteger("schema_version")
+        try db.execute("""
+            INSERT INTO "\(TableNames.metadata)" ("plan", "seq", "version", "hash", "kind", "fromVersion", "startedAt", "durationMs", "schemaCookie", "snapshot") \
+            VALUES (?, (SELECT IFNULL(max("seq"), 0) + 1 FROM "\(TableNames.metadata)" WHERE "plan" = ?), ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.text(plan), .text(plan), .text(entry.version.description), .text(entry.hash), .text(entry.kind),
+                  entry.fromVersion.map { .text($0.description) } ?? .null, .real(entry.startedAt.timeIntervalSince1970),
+                  .real(entry.duration * 1000), .integer(cookie), .text(entry.snapshot)])
+    }
+}

@@ -1,0 +1,49 @@
+/// What a custom stage's `willMigrate` and `didMigrate` closures work with: the database inside
+/// the migration's transaction, at the stage's source schema (`willMigrate`) or target schema
+/// (`didMigrate`).
+///
+/// ```swift
+/// willMigrate: { context in
+///     try context.execute("""
+///         DELETE FROM Trip WHERE id NOT IN (SELECT min(id) FROM Trip GROUP BY name)
+///         """)
+/// }
+/// ```
+///
+/// Everything done through the context is part of the migration: if anything fails, it is all
+/// rolled back. Do not keep the context beyond the closure.
+public final class MigrationContext {
+    /// The schema the database is at while the closure runs.
+    public let schema: Schema
+    let db: SQLiteConnection
+
+    init(schema: Schema, db: SQLiteConnection) {
+        self.schema = schema
+        self.db = db
+    }
+
+    /// Runs SQL (one or more statements), the escape hatch for anything the data API lacks.
+    public func execute(_ sql: String) throws {
+        try db.execute(sql)
+    }
+
+    /// Runs one statement with `?` arguments.
+    public func execute(_ sql: String, arguments: [SQLiteValue]) throws {
+        try db.execute(sql, arguments)
+    }
+
+    /// The rows of a query, each as its values in column order.
+    public func rows(_ sql: String, arguments: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
+        try db.rows(sql, arguments)
+    }
+
+    /// The first value of the first row of a query.
+    public func scalar(_ sql: String, arguments: [SQLiteValue] = []) throws -> SQLiteValue? {
+        try db.scalar(sql, arguments)
+    }
+
+    /// The number of rows of an entity's table.
+    public func count(_ entity: String) throws -> Int {
+        Int(try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(entity))")?.int64Value ?? 0)
+    }
+}

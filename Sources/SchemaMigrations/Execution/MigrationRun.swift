@@ -1,0 +1,166 @@
+import Foundation
+
+/// One migration of one database: detection, planning, and the stages, in a transaction.
+///
+/// Follows SQLite's generalized ALTER TABLE procedure: foreign keys are turned off before the
+/// transaction begins (the pragma does nothing inside one) and read back, since a `DROP TABLE`
+/// with them on would cascade to child rows; `legacy_alter_table` is off so renames keep
+/// references right; the result is checked against the declared target and with
+/// `PRAGMA foreign_key_check` before commit.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/lang_altertable.html#otheralter>
+struct MigrationRun {
+    let plan: ResolvedPlan
+    let db: SQLiteConnection
+    let options: MigrationOptions
+
+    func run() throws -> MigrationResult {
+        let started = Date()
+        guard db.isAutocommit else {
+            throw MigrationError(.invalidPlan, "the connection is inside a transaction; a migration needs its own",
+                                 remedy: "call migrate(connection:) outside any transaction")
+        }
+        let target = try targetSchema()
+
+        // Fast path, no lock, no write: the recorded version is the target and nobody touched the schema since.
+        if case .recorded(let version) = try VersionDetection(plan: plan, db: db).detect(), version == target.version {
+            return MigrationResult(outcome: .upToDate, fromVersion: version, toVersion: version, adopted: false, stages: [], duration: Date().timeIntervalSince(started))
+        }
+
+        if let backupURL = options.backupURL { try backup(to: backupURL) }
+
+        let session = try ConnectionSettings.prepare(db)
+        defer { session.restore(db) }
+        var result: MigrationResult?
+        try inTransaction {
+            // Detect again under the write lock: another process may have migrated while we waited.
+            let state = try VersionDetection(plan: plan, db: db).detect(trustCookie: false)
+            result = try migrate(from: state, to: target, started: started)
+        }
+        return result!
+    }
+
+    private func targetSchema() throws -> Schema {
+        guard let version = options.targetVersion else { return plan.latest }
+        guard let schema = plan.schema(for: version) else {
+            throw MigrationError(.invalidPlan, "the target version \(version) is not declared by the plan '\(plan.name)'",
+                                 version: version, remedy: "use one of: " + plan.schemas.map(\.version.description).joined(separator: ", "))
+        }
+        return schema
+    }
+
+    private func migrate(from state: VersionDetection.State, to target: Schema, started: Date) throws -> MigrationResult {
+        let store = MetadataStore(db: db, plan: plan.name)
+        switch state {
+        case .empty:
+            let stage = PlannedStage(from: target.version, to: target.version, kind: .lightweight,
+                                     steps: target.entities.map { MigrationStep(action: .createTable($0)) },
+                                     finalizingSteps: [], checks: [], finalizingChecks: [])
+            try StageExecutor(db: db, progress: options.progress).runSteps(stage.steps, from: nil, to: target.version)
+            try verify(target, strictTables: Set(target.entityNames))
+            try store.append(.init(version: target.version, hash: target.versionHash, kind: "create", fromVersion: nil,
+                                   startedAt: started, duration: Date().timeIntervalSince(started), snapshot: try target.compactJSON()))
+            return MigrationResult(outcome: .created, fromVersion: nil, toVersion: target.version, adopted: false, stages: [stage], duration: Date().timeIntervalSince(started))
+        case .recorded(let current), .unversioned(let current):
+            guard current <= target.version else {
+                throw MigrationError(.unsupportedChange, "the database is at version \(current), after the target version \(target.version); migrating backwards is not supported",
+                                     version: current, remedy: "restore a backup taken at \(target.version)")
+            }
+            var adopted = false
+            if case .unversioned = state {
+                let schema = plan.schema(for: current)!
+                try store.append(.init(version: current, hash: schema.versionHash, kind: "adopt", fromVersion: nil,
+                                       startedAt: started, duration: 0, snapshot: try schema.compactJSON()))
+                adopted = true
+            }
+            if current == target.version {
+                return MigrationResult(outcome: adopted ? .migrated : .upToDate, fromVersion: current, toVersion: current, adopted: adopted, stages: [], duration: Date().timeIntervalSince(started))
+            }
+            let pending = try StagePlanning.stages(of: plan, from: current, to: target.version)
+            var strictTables = Set<String>()
+            for (index, (stage, resolved)) in pending.enumerated() {
+                let stageStart = Date()
+                try StageExecutor(db: db, progress: options.progress).run(stage, resolved: resolved, plan: plan)
+                strictTables.formUnion(stage.allSteps.filter { [.createTable, .rebuildTable, .addColumn].contains($0.op) }.map(\.table))
+                let schema = plan.schema(for: stage.to)!
+                if index == pending.count - 1 { try verify(schema, strictTables: strictTables) }
+                try store.append(.init(version: stage.to, hash: schema.versionHash, kind: stage.kind.rawValue, fromVersion: stage.from,
+                                       startedAt: stageStart, duration: Date().timeIntervalSince(stageStart), snapshot: try schema.compactJSON()))
+                if options.transactionScope == .perStage && index < pending.count - 1 {
+                    try db.execute("COMMIT TRANSACTION")
+                    try db.execute("BEGIN IMMEDIATE TRANSACTION")
+                }
+            }
+            return MigrationResult(outcome: .migrated, fromVersion: current, toVersion: target.version, adopted: adopted,
+                                   stages: pending.map(\.0), duration: Date().timeIntervalSince(started))
+        }
+    }
+
+    /// The database must now hold exactly the declared target: otherwise everything rolls back, with the diff.
+    private func verify(_ target: Schema, strictTables: Set<String>) throws {
+        let live = try LiveSchema.read(from: db, onlyTables: Set(target.entityNames))
+        var differences: [String] = []
+        for entity in target.entities {
+            guard let table = live.table(named: entity.name) else { differences.append("table \(entity.name) is missing"); continue }
+            differences += SchemaComparison(checksDefaults: strictTables.contains(entity.name)).differences(entity: entity, table: table)
+        }
+        guard differences.isEmpty else {
+            throw MigrationError(.verificationFailed, "after the migration the database does not match version \(target.version); everything was rolled back",
+                                 version: target.version, remedy: "report this as a bug, with the plan and the database schema", details: differences)
+        }
+    }
+
+    private func inTransaction(_ body: () throws -> Void) throws {
+        do {
+            try db.execute("BEGIN IMMEDIATE TRANSACTION")
+        } catch let error as SQLiteError {
+            throw MigrationError.wrap(error, message: error.isBusy ? "the database is locked by another connection; waited \(options.busyTimeout) s" : "cannot begin the migration's transaction")
+        }
+        do {
+            try body()
+            try db.execute("COMMIT TRANSACTION")
+        } catch {
+            db.rollbackQuietly()
+            if let error = error as? SQLiteError { throw MigrationError.wrap(error, message: "the migration failed and was rolled back") }
+            throw error
+        }
+    }
+
+    private func backup(to url: URL) throws {
+        do {
+            try db.backup(toPath: url.path)
+        } catch let error as SQLiteError {
+            throw MigrationError(.sqlite, "cannot back up the database to '\(url.path)'; nothing was migrated", remedy: "choose a writable backup path", sqliteError: error)
+        }
+    }
+}
+
+extension MigrationError {
+    /// A SQLite error met while migrating, as a migration error.
+    static func wrap(_ error: SQLiteError, message: String) -> MigrationError {
+        MigrationError(.sqlite, message, remedy: error.isBusy ? "retry when the other connection has finished, or raise the busy timeout" : nil, sqliteError: error)
+    }
+}
+
+/// The connection settings a migration needs, and the user's, restored afterwards.
+struct ConnectionSettings {
+    var foreignKeys: Int64
+    var legacyAlterTable: Int64
+
+    static func prepare(_ db: SQLiteConnection) throws -> ConnectionSettings {
+        let settings = ConnectionSettings(foreignKeys: try db.pragmaInteger("foreign_keys"), legacyAlterTable: try db.pragmaInteger("legacy_alter_table"))
+        try db.execute("PRAGMA foreign_keys = OFF")
+        try db.execute("PRAGMA legacy_alter_table = OFF")
+        guard try db.pragmaInteger("foreign_keys") == 0 else {
+            settings.restore(db)
+            throw MigrationError(.sqlite, "cannot turn foreign keys off, so rebuilding a table could cascade deletes to its children; nothing was done",
+                                 remedy: "call the migrator outside any transaction")
+        }
+        return settings
+    }
+
+    func restore(_ db: SQLiteConnection) {
+        try? db.execute("PRAGMA foreign_keys = \(foreignKeys)")
+        try? db.execute("PRAGMA legacy_alter_table = \(legacyAlterTable)")
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// Brings a SQLite database to the latest version of a plan: the start-up API.
+///
+/// ```swift
+/// let migrator = Migrator(plan: TripsMigrationPlan.self)
+/// try migrator.migrate(databaseAt: url)              // nothing written when already current
+/// let report = try migrator.plan(databaseAt: url)    // dry run: never writes
+/// let version = try migrator.currentVersion(databaseAt: url)
+/// ```
+///
+/// A database is recognised by the plan's metadata row; an unversioned database by matching its
+/// tables against each declared version; an empty one gets the latest schema created directly.
+/// Everything runs in one transaction by default: on any error the database is left exactly as it
+/// was, at its old version.
+public struct Migrator: Sendable {
+    /// How the migrator runs.
+    public var options: MigrationOptions
+    private let resolved: Result<ResolvedPlan, MigrationError>
+
+    /// A migrator for a plan declared in Swift. A malformed plan is reported by the first call.
+    public init(plan: any SchemaMigrationPlan.Type, options: MigrationOptions = MigrationOptions()) {
+        self.options = options
+        do {
+            self.resolved = .success(try ResolvedPlan(plan))
+        } catch let error as MigrationError {
+            self.resolved = .failure(error)
+        } catch {
+            self.resolved = .failure(MigrationError(.invalidPlan, "\(error)"))
+        }
+    }
+
+    init(resolvedPlan: ResolvedPlan, options: MigrationOptions = MigrationOptions()) {
+        self.options = options
+        self.resolved = .success(resolvedPlan)
+    }
+
+    /// The plan's versions, validated.
+    /// - Throws: `MigrationError` when the plan is malformed.
+    public func schemas() throws -> [Schema] { try resolved.get().schemas }
+
+    /// Migrates the database file at `url` (created when missing).
+    /// - Throws: `MigrationError`; the database is then unchanged.
+    @discardableResult
+    public func migrate(databaseAt url: URL) throws -> MigrationResult {
+        let plan = try resolved.get()
+        let db = try Migrator.open(url, mode: .readWriteCreate, busyTimeout: options.busyTimeout)
+        return try MigrationRun(plan: plan, db: db, options: options).run()
+    }
+
+    /// Migrates through a connection the app already owns (a raw `sqlite3*`, for example GRDB's).
+    /// The connection must not be inside a transaction. Its `foreign_keys` setting is restored afterwards.
+    @discardableResult
+    public func migrate(connection handle: OpaquePointer) throws -> MigrationResult {
+        let plan = try resolved.get()
+        let db = SQLiteConnection(borrowing: handle)
+        return try MigrationRun(plan: plan, db: db, options: options).run()
+    }
+
+    /// The version the database at `url` is at, nil when it holds none of the plan's tables.
+    /// Read-only.
+    /// - Throws: `MigrationError` when the database is of an unknown or newer version, or has drifted.
+    public func currentVersion(databaseAt url: URL) throws -> Schema.Version? {
+        let plan = try resolved.get()
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let db = try Migrator.open(url, mode: .readOnly, busyTimeout: options.busyTimeout)
+        return try VersionDetection(plan: plan, db: db).detect().version
+    }
+
+    /// A dry run: the stages and steps a migration would run, with their SQL, measured against
+    /// the live data. Opens the database read-only: it can never write.
+    public func plan(databaseAt url: URL) throws -> MigrationReport {
+        let plan = try resolved.get()
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            return try MigrationReport.forEmptyDatabase(plan: plan, path: url.path, target: options.targetVersion)
+        }
+        let db = try Migrator.open(url, mode: .readOnly, busyTimeout: options.busyTimeout)
+        return try MigrationReport.make(plan: plan, db: db, target: options.targetVersion)
+    }
+
+    static func open(_ url: URL, mode: SQLiteConnection.OpenMode, busyTimeout: TimeInterval) throws -> SQLiteConnection {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw MigrationError(.notADatabase, "'\(url.path)' is a directory, not a SQLite database", remedy: "pass the path of the database file")
+        }
+        do {
+            let db = try SQLiteConnection(path: url.path, mode: mode, busyTimeout: busyTimeout)
+            _ = try db.scalar("SELECT count(*) FROM sqlite_schema")  // fails now, clearly, for a file that is not a database
+            return db
+        } catch let error as SQLiteError {
+            throw MigrationError.fromOpening(error, path: url.path)
+        }
+    }
+}

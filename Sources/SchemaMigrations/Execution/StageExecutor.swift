@@ -1,0 +1,136 @@
+import Foundation
+
+/// Runs one stage's closures, checks and steps on a connection already inside the migration's transaction.
+struct StageExecutor {
+    let db: SQLiteConnection
+    let progress: (@Sendable (MigrationProgress) -> Void)?
+
+    func run(_ stage: PlannedStage, resolved: ResolvedStage, plan: ResolvedPlan) throws {
+        let source = plan.schema(for: stage.from)!
+        let target = plan.schema(for: stage.to)!
+        if let willMigrate = resolved.willMigrate {
+            try runClosure(willMigrate, named: "willMigrate", schema: source, stage: stage)
+        }
+        for check in stage.checks {
+            if let refusal = try check.evaluate(on: db, version: stage.to) { throw refusal }
+        }
+        let touched = Set(stage.allSteps.filter { $0.op != .dropTable }.map(\.table))
+        let guardian = try ForeignKeyGuard(db: db, tables: touched)
+        try runSteps(stage.steps, from: stage.from, to: stage.to)
+        if let didMigrate = resolved.didMigrate {
+            try runClosure(didMigrate, named: "didMigrate", schema: target, stage: stage)
+        }
+        for check in stage.finalizingChecks {
+            if let refusal = try check.evaluate(on: db, version: stage.to) { throw refusal }
+        }
+        try runSteps(stage.finalizingSteps, from: stage.from, to: stage.to)
+        try guardian.checkNoNewViolations(version: stage.to)
+    }
+
+    /// Runs steps in order. Before the first rebuild, views and other tables' triggers that mention
+    /// a rebuilt table are set aside (every ALTER re-parses the whole schema, and they would name a
+    /// table that is briefly missing), and recreated after the last step.
+    func runSteps(_ steps: [MigrationStep], from: Schema.Version?, to: Schema.Version) throws {
+        let rebuilt = Set(steps.filter { $0.op == .rebuildTable }.map { $0.table.lowercased() })
+        var parked: [LiveSchema.Dependent]?
+        for (index, step) in steps.enumerated() {
+            progress?(MigrationProgress(from: from, to: to, stepIndex: index, stepCount: steps.count, summary: step.summary))
+            if step.op == .rebuildTable && parked == nil {
+                parked = try parkDependents(mentioning: rebuilt)
+            }
+            let live: LiveSchema? = [.rebuildTable, .dropColumn, .dropIndex].contains(step.op)
+                ? try LiveSchema.read(from: db, onlyTables: [step.table]) : nil
+            for sql in step.action.statements(live: live) {
+                try execute(sql, step: step)
+            }
+        }
+        for dependent in parked ?? [] {
+            do {
+                try db.execute(dependent.sql)
+            } catch let error as SQLiteError {
+                throw MigrationError(.sqlite, "the \(dependent.kind.rawValue) '\(dependent.name)' cannot be recreated after the migration's changes; everything was rolled back",
+                                     entity: dependent.tableName, version: to,
+                                     remedy: "drop or rewrite the \(dependent.kind.rawValue) in a custom stage's willMigrate", sqliteError: error)
+            }
+        }
+    }
+
+    private func parkDependents(mentioning tables: Set<String>) throws -> [LiveSchema.Dependent] {
+        let dependents = try LiveSchema.read(from: db, onlyTables: []).dependents.filter { dependent in
+            if dependent.kind == .trigger && tables.contains(dependent.tableName.lowercased()) { return false }  // the rebuild recreates it
+            let sql = dependent.sql.lowercased()
+            return tables.contains { sql.contains($0) }
+        }
+        for dependent in dependents {
+            try execute("DROP \(dependent.kind == .view ? "VIEW" : "TRIGGER") \(SQL.quoteIdentifier(dependent.name))", step: nil)
+        }
+        return dependents
+    }
+
+    private func execute(_ sql: String, step: MigrationStep?) throws {
+        do {
+            try db.execute(sql)
+        } catch let error as SQLiteError {
+            throw MigrationError(.sqlite, "step failed: \(step?.summary ?? sql); everything was rolled back",
+                                 entity: step?.table, sqliteError: error)
+        }
+    }
+
+    private func runClosure(_ closure: (MigrationContext) throws -> Void, named name: String, schema: Schema, stage: PlannedStage) throws {
+        do {
+            try closure(MigrationContext(schema: schema, db: db))
+        } catch let error as MigrationError {
+            throw error
+        } catch {
+            throw MigrationError(.customStageFailed, "\(name) of the stage \(stage.from) → \(stage.to) threw; everything was rolled back",
+                                 version: stage.to, sqliteError: error as? SQLiteError, underlying: error is SQLiteError ? nil : "\(error)")
+        }
+    }
+}
+
+/// `PRAGMA foreign_key_check` before commit, scoped to the tables a stage touched and the tables
+/// referencing them, failing only on violations the stage introduced.
+struct ForeignKeyGuard {
+    struct Violation: Hashable {
+        var table: String
+        var rowid: Int64?
+        var parent: String
+        var constraint: Int64
+    }
+
+    let db: SQLiteConnection
+    let tables: [String]
+    let before: Set<Violation>
+
+    init(db: SQLiteConnection, tables touched: Set<String>) throws {
+        self.db = db
+        let live = try LiveSchema.read(from: db)
+        let lowered = Set(touched.map { $0.lowercased() })
+        // Children referencing a touched table, and touched tables that have foreign keys.
+        self.tables = live.userTables.filter { table in
+            !table.foreignKeys.isEmpty && (lowered.contains(table.name.lowercased()) || table.foreignKeys.contains { lowered.contains($0.table.lowercased()) })
+        }.map(\.name)
+        self.before = tables.isEmpty ? [] : try ForeignKeyGuard.violations(in: tables, db: db)
+    }
+
+    static func violations(in tables: [String], db: SQLiteConnection) throws -> Set<Violation> {
+        var result = Set<Violation>()
+        for table in tables {
+            for row in try db.rows("PRAGMA foreign_key_check(\(SQL.quoteIdentifier(table)))") {
+                result.insert(Violation(table: row[0].stringValue ?? table, rowid: row[1].int64Value, parent: row[2].stringValue ?? "", constraint: row[3].int64Value ?? 0))
+            }
+        }
+        return result
+    }
+
+    func checkNoNewViolations(version: Schema.Version) throws {
+        guard !tables.isEmpty else { return }
+        let introduced = try ForeignKeyGuard.violations(in: tables, db: db).subtracting(before)
+        guard !introduced.isEmpty else { return }
+        let sorted = introduced.sorted { ($0.table, $0.rowid ?? 0) < ($1.table, $1.rowid ?? 0) }
+        throw MigrationError(.dataViolation, "the migration would leave \(introduced.count) rows pointing at missing parents; everything was rolled back",
+                             entity: sorted[0].table, version: version,
+                             remedy: "delete or re-point those rows in a custom stage",
+                             details: sorted.prefix(10).map { "\($0.table) row \($0.rowid.map(String.init) ?? "?") references a missing row of \($0.parent)" })
+    }
+}

@@ -1,0 +1,74 @@
+/// Works out which declared version a database is at.
+///
+/// - Metadata present: its version, after checking the plan declares it unchanged and (unless
+///   `PRAGMA schema_version` shows nobody altered the schema since) that the live tables match it.
+/// - No metadata, but tables: the newest declared version whose tables the database matches is adopted.
+/// - None of the plan's tables: empty.
+struct VersionDetection {
+    enum State {
+        case empty
+        case recorded(Schema.Version)
+        case unversioned(Schema.Version)
+
+        var version: Schema.Version? {
+            switch self {
+            case .empty: return nil
+            case .recorded(let version), .unversioned(let version): return version
+            }
+        }
+    }
+
+    let plan: ResolvedPlan
+    let db: SQLiteConnection
+
+    /// - Parameter trustCookie: skip introspection when the schema cookie is unchanged since the last recorded stage.
+    func detect(trustCookie: Bool = true) throws -> State {
+        let store = MetadataStore(db: db, plan: plan.name)
+        if let record = try store.current() {
+            let schema = try declaredSchema(for: record)
+            if trustCookie, record.schemaCookie == (try db.pragmaInteger("schema_version")) {
+                return .recorded(schema.version)
+            }
+            let live = try LiveSchema.read(from: db, onlyTables: Set(schema.entityNames))
+            let differences = SchemaComparison(checksDefaults: false).differences(declared: schema, live: live)
+            guard differences.isEmpty else {
+                throw MigrationError(.drift, "the database's schema no longer matches version \(schema.version), which its metadata records",
+                                     version: schema.version,
+                                     remedy: "undo the change made outside the plan, or declare it as a new version",
+                                     details: differences)
+            }
+            return .recorded(schema.version)
+        }
+        let live = try LiveSchema.read(from: db)
+        let ours = plan.allEntityNames
+        guard live.userTables.contains(where: { ours.contains($0.name.lowercased()) }) else { return .empty }
+        var closest: (version: Schema.Version, differences: [String])?
+        for schema in plan.schemas.reversed() {
+            let differences = SchemaComparison(checksDefaults: false).differences(declared: schema, live: live)
+            if differences.isEmpty { return .unversioned(schema.version) }
+            if closest == nil || differences.count < closest!.differences.count { closest = (schema.version, differences) }
+        }
+        throw MigrationError(.unknownVersion, "the database has no version recorded and its tables match none of the plan's \(plan.schemas.count) versions",
+                             version: closest?.version,
+                             remedy: "migrate it by hand to one of the declared versions, or declare its schema as a version",
+                             details: (closest.map { ["closest is \($0.version); differences:"] + $0.differences } ?? []))
+    }
+
+    /// The declared schema of a recorded version, refusing unknown, newer and changed versions.
+    func declaredSchema(for record: MetadataStore.Record) throws -> Schema {
+        guard let schema = plan.schema(for: record.version) else {
+            if record.version > plan.latest.version {
+                throw MigrationError(.newerVersion, "the database is at version \(record.version), newer than the plan's latest version \(plan.latest.version)",
+                                     version: record.version, remedy: "run a newer build of the app or plan; this one must not touch the database")
+            }
+            throw MigrationError(.unknownVersion, "the database is at version \(record.version), which the plan '\(plan.name)' does not declare",
+                                 version: record.version, remedy: "add version \(record.version) back to the plan's schemas")
+        }
+        if record.hash != schema.versionHash {
+            throw MigrationError(.invalidPlan, "version \(record.version) was applied with schema hash \(record.hash.prefix(12))…, but the plan now declares it with hash \(schema.versionHash.prefix(12))…",
+                                 version: record.version,
+                                 remedy: "a released version must never change: restore its declaration, and put the change in a new version")
+        }
+        return schema
+    }
+}

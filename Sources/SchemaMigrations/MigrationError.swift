@@ -1,0 +1,96 @@
+import Foundation
+
+/// The one error type SchemaMigrations throws: what went wrong, where, and what to do about it.
+///
+/// Every error names its context where it has one (plan, version, entity, property, SQL, and
+/// SQLite's extended code and message) and prints as one readable paragraph:
+///
+/// ```
+/// error: cannot add non-optional attribute 'Trip.rating' without a default value to a table with 3 rows
+///   entity: Trip, property: rating, version: 2.0.0
+///   fix: give 'rating' a default value, make it optional, or fill it in a custom stage's didMigrate
+/// ```
+///
+/// Match on ``code`` to react to a kind of failure; the set of codes may grow.
+public struct MigrationError: Error, Sendable, CustomStringConvertible {
+    /// A kind of failure. New kinds may be added in later releases.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// A declared schema is malformed (duplicate names, reserved names, unknown index columns…).
+        public static let invalidSchema = Code(rawValue: "invalidSchema")
+        /// A property's Swift type cannot be stored in SQLite.
+        public static let unsupportedType = Code(rawValue: "unsupportedType")
+        /// The plan itself is malformed (versions out of order, stages not between consecutive versions…).
+        public static let invalidPlan = Code(rawValue: "invalidPlan")
+        /// A lightweight stage cannot make this change safely.
+        public static let unsupportedChange = Code(rawValue: "unsupportedChange")
+        /// The live data does not allow the change (NULLs for a NOT NULL, duplicates for a UNIQUE…).
+        public static let dataViolation = Code(rawValue: "dataViolation")
+        /// The database is at a version the plan does not declare, or matches no declared version.
+        public static let unknownVersion = Code(rawValue: "unknownVersion")
+        /// The database is at a version newer than the plan's latest.
+        public static let newerVersion = Code(rawValue: "newerVersion")
+        /// The live schema does not match the version recorded in the database.
+        public static let drift = Code(rawValue: "drift")
+        /// Another process changed the schema between planning and applying.
+        public static let concurrentChange = Code(rawValue: "concurrentChange")
+        /// The file is not a SQLite database, or is corrupt.
+        public static let notADatabase = Code(rawValue: "notADatabase")
+        /// A custom stage's closure threw.
+        public static let customStageFailed = Code(rawValue: "customStageFailed")
+        /// SQLite reported an error while running a step.
+        public static let sqlite = Code(rawValue: "sqlite")
+        /// After the last step the database does not match the declared target schema.
+        public static let verificationFailed = Code(rawValue: "verificationFailed")
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// What went wrong, in one sentence.
+    public var message: String
+    /// The entity (table) concerned, if any.
+    public var entity: String?
+    /// The property (column) concerned, if any.
+    public var property: String?
+    /// The schema version concerned, if any.
+    public var version: Schema.Version?
+    /// What the user can do instead.
+    public var remedy: String?
+    /// Further detail: duplicate values, offending rows, a schema diff.
+    public var details: [String]
+    /// The SQLite error underneath, with its SQL, extended code and message.
+    public var sqliteError: SQLiteError?
+    /// The error a custom stage threw, described.
+    public var underlying: String?
+
+    public init(_ code: Code, _ message: String, entity: String? = nil, property: String? = nil,
+                version: Schema.Version? = nil, remedy: String? = nil, details: [String] = [],
+                sqliteError: SQLiteError? = nil, underlying: String? = nil) {
+        self.code = code
+        self.message = message
+        self.entity = entity
+        self.property = property
+        self.version = version
+        self.remedy = remedy
+        self.details = details
+        self.sqliteError = sqliteError
+        self.underlying = underlying
+    }
+
+    public var description: String {
+        var lines = ["error: \(message)"]
+        var context: [String] = []
+        if let entity { context.append("entity: \(entity)") }
+        if let property { context.append("property: \(property)") }
+        if let version { context.append("version: \(version)") }
+        if !context.isEmpty { lines.append("  " + context.joined(separator: ", ")) }
+        lines += details.map { "  - \($0)" }
+        if let sqliteError { lines.append("  \(sqliteError)") }
+        if let underlying { lines.append("  caused by: \(underlying)") }
+        if let remedy { lines.append("  fix: \(remedy)") }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,67 @@
+/// A read-only question a step asks of the live data before it runs: a lightweight stage is
+/// refused, before any write, when the answer says the change would fail or lose data.
+enum DataCheck: Sendable {
+    /// A non-optional column without a default can only be added to an empty table.
+    case tableIsEmpty(table: String, entity: String, property: String)
+    /// A column becoming non-optional without a default must hold no NULL.
+    case columnHasNoNulls(table: String, column: String, entity: String, property: String, remedy: String)
+    /// A new uniqueness constraint must not meet duplicates. `columns` are the columns as they are
+    /// named when the check runs; `properties` as the target names them.
+    case noDuplicates(table: String, columns: [String], entity: String, properties: [String])
+
+    var summary: String {
+        switch self {
+        case .tableIsEmpty(let table, _, let property): return "\(table) must be empty to add non-optional '\(property)' without a default"
+        case .columnHasNoNulls(let table, let column, _, _, _): return "\(table).\(column) must hold no NULL"
+        case .noDuplicates(let table, let columns, _, _): return "\(table)(\(columns.joined(separator: ", "))) must hold no duplicates"
+        }
+    }
+}
+
+extension DataCheck {
+    /// Runs the check. Returns the refusal, or nil when the data allows the change. Never writes.
+    func evaluate(on db: SQLiteConnection, version: Schema.Version) throws -> MigrationError? {
+        switch self {
+        case .tableIsEmpty(let table, let entity, let property):
+            let rows = try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(table))")?.int64Value ?? 0
+            guard rows > 0 else { return nil }
+            return MigrationError(.unsupportedChange,
+                                  "cannot add non-optional attribute '\(entity).\(property)' without a default value to a table with \(rows) rows",
+                                  entity: entity, property: property, version: version,
+                                  remedy: "give '\(property)' a default value, make it optional, or add it in a custom stage whose didMigrate fills it")
+        case .columnHasNoNulls(let table, let column, let entity, let property, let remedy):
+            let quoted = SQL.quoteIdentifier(column)
+            let count = try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(table)) WHERE \(quoted) IS NULL")?.int64Value ?? 0
+            guard count > 0 else { return nil }
+            let ids = try db.rows("SELECT \(SQL.quoteIdentifier(Schema.primaryKeyColumn)) FROM \(SQL.quoteIdentifier(table)) WHERE \(quoted) IS NULL ORDER BY 1 LIMIT 10").map { $0[0].description }
+            return MigrationError(.dataViolation,
+                                  "'\(entity).\(property)' cannot become non-optional: \(count) rows hold NULL",
+                                  entity: entity, property: property, version: version, remedy: remedy,
+                                  details: ["rows with NULL (id): " + ids.joined(separator: ", ") + (count > 10 ? ", …" : "")])
+        case .noDuplicates(let table, let columns, let entity, let properties):
+            let duplicates = try DataCheck.duplicates(in: table, columns: columns, db: db, limit: 10)
+            guard !duplicates.isEmpty else { return nil }
+            let total = try db.scalar("SELECT count(*) FROM (\(DataCheck.duplicatesQuery(table: table, columns: columns)))")?.int64Value ?? 0
+            return MigrationError(.dataViolation,
+                                  "cannot make (\(properties.joined(separator: ", "))) unique on '\(entity)': \(total) values are shared by more than one row",
+                                  entity: entity, property: properties.joined(separator: ", "), version: version,
+                                  remedy: "remove or merge the duplicates in a custom stage's willMigrate, or drop the uniqueness constraint",
+                                  details: duplicates.map { "\($0.values) is shared by \($0.count) rows" } + (total > 10 ? ["… and \(total - 10) more"] : []))
+        }
+    }
+
+    /// The values a set of columns shares across rows (NULLs never clash in SQLite's UNIQUE), most shared first.
+    static func duplicates(in table: String, columns: [String], db: SQLiteConnection, limit: Int) throws -> [(values: String, count: Int64)] {
+        try db.rows(duplicatesQuery(table: table, columns: columns) + " ORDER BY count(*) DESC LIMIT \(limit)").map { row in
+            let values = row.dropLast().map { $0.sqlLiteral }
+            return (values: values.count == 1 ? values[0] : "(" + values.joined(separator: ", ") + ")", count: row.last?.int64Value ?? 0)
+        }
+    }
+
+    static func duplicatesQuery(table: String, columns: [String]) -> String {
+        let quoted = columns.map(SQL.quoteIdentifier)
+        return "SELECT \(quoted.joined(separator: ", ")), count(*) FROM \(SQL.quoteIdentifier(table)) WHERE "
+            + quoted.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
+            + " GROUP BY \(quoted.joined(separator: ", ")) HAVING count(*) > 1"
+    }
+}

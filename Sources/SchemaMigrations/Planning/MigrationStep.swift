@@ -1,0 +1,126 @@
+/// One step of a stage: what it does, in words and in SQL, and what it costs.
+public struct MigrationStep: Sendable, CustomStringConvertible {
+    /// What kind of change a step makes. The raw values are the `op` keys of JSON reports.
+    public enum Operation: String, Sendable, Codable, CaseIterable {
+        case createTable, dropTable, renameTable, addColumn, dropColumn, renameColumn, rebuildTable, createIndex, dropIndex
+    }
+
+    /// What kind of change this is.
+    public var op: Operation { action.operation }
+    /// The table it changes (its name after the step).
+    public var table: String { action.table }
+    /// The step in words: "Rename column Trip.start_date to startDate".
+    public var summary: String { action.summary }
+    /// Whether it copies every row of the table (O(rows)), rather than changing the schema only (O(1)).
+    public var rewritesRows: Bool { action.rewritesRows }
+    /// Whether it can lose data: dropping a table or a column.
+    public var destructive: Bool { action.destructive }
+    /// The SQL it runs, as planned from the declared schemas. When applied, a rebuild also
+    /// recreates the table's own extra indexes and triggers, and the views, that the live database has.
+    public var sql: [String] { action.statements(live: nil) }
+
+    let action: StepAction
+
+    public var description: String { summary }
+}
+
+/// The internal form of a step, rendered to SQL against the live schema when it runs.
+enum StepAction: Sendable {
+    case createTable(Schema.Entity)
+    case dropTable(String)
+    case renameTable(from: String, to: String)
+    case addColumn(table: String, attribute: Schema.Attribute, forceNullable: Bool)
+    case dropColumn(table: String, column: String)
+    case renameColumn(table: String, from: String, to: String)
+    case createIndex(table: String, index: Schema.Index)
+    case dropIndex(table: String, index: Schema.Index)
+    case rebuild(TableRebuild)
+
+    var operation: MigrationStep.Operation {
+        switch self {
+        case .createTable: return .createTable
+        case .dropTable: return .dropTable
+        case .renameTable: return .renameTable
+        case .addColumn: return .addColumn
+        case .dropColumn: return .dropColumn
+        case .renameColumn: return .renameColumn
+        case .createIndex: return .createIndex
+        case .dropIndex: return .dropIndex
+        case .rebuild: return .rebuildTable
+        }
+    }
+
+    var table: String {
+        switch self {
+        case .createTable(let entity): return entity.name
+        case .dropTable(let table): return table
+        case .renameTable(_, let to): return to
+        case .addColumn(let table, _, _), .dropColumn(let table, _), .renameColumn(let table, _, _),
+             .createIndex(let table, _), .dropIndex(let table, _):
+            return table
+        case .rebuild(let rebuild): return rebuild.table
+        }
+    }
+
+    var rewritesRows: Bool {
+        switch self {
+        case .rebuild, .dropColumn: return true
+        default: return false
+        }
+    }
+
+    var destructive: Bool {
+        switch self {
+        case .dropTable, .dropColumn: return true
+        case .rebuild(let rebuild): return !rebuild.droppedColumns.isEmpty
+        default: return false
+        }
+    }
+
+    var summary: String {
+        switch self {
+        case .createTable(let entity): return "Create table \(entity.name) (\(entity.attributes.count) columns, \(entity.indexes.count) indexes)"
+        case .dropTable(let table): return "Drop table \(table) and all its rows"
+        case .renameTable(let from, let to): return "Rename table \(from) to \(to)"
+        case .addColumn(let table, let attribute, let forceNullable):
+            let note = forceNullable ? " (NULL until didMigrate fills it; NOT NULL is enforced after)" : ""
+            return "Add column \(table).\(attribute.name) \(EntitySQL.columnDefinition(attribute, forceNullable: forceNullable).dropFirst(attribute.name.count + 3))\(note)"
+        case .dropColumn(let table, let column): return "Drop column \(table).\(column) and its values"
+        case .renameColumn(let table, let from, let to): return "Rename column \(table).\(from) to \(to)"
+        case .createIndex(let table, let index):
+            return "Create \(index.isUnique ? "unique index" : "index") \(index.resolvedName(table: table)) on \(table)(\(index.columns.joined(separator: ", ")))"
+        case .dropIndex(let table, let index):
+            return "Drop \(index.isUnique ? "unique index" : "index") on \(table)(\(index.columns.joined(separator: ", ")))"
+        case .rebuild(let rebuild): return rebuild.summary
+        }
+    }
+
+    /// The statements this step runs. With `live`, names are resolved against the live schema
+    /// (an index is dropped by its real name) and a rebuild recreates the table's extra indexes and triggers.
+    func statements(live: LiveSchema?) -> [String] {
+        switch self {
+        case .createTable(let entity):
+            return [EntitySQL.createTable(entity)] + entity.indexes.map { EntitySQL.createIndex($0, table: entity.name) }
+        case .dropTable(let table):
+            return ["DROP TABLE \(SQL.quoteIdentifier(table))"]
+        case .renameTable(let from, let to):
+            return ["ALTER TABLE \(SQL.quoteIdentifier(from)) RENAME TO \(SQL.quoteIdentifier(to))"]
+        case .addColumn(let table, let attribute, let forceNullable):
+            return ["ALTER TABLE \(SQL.quoteIdentifier(table)) ADD COLUMN \(EntitySQL.columnDefinition(attribute, forceNullable: forceNullable))"]
+        case .dropColumn(let table, let column):
+            let indexes = live?.table(named: table)?.indexes.filter { $0.origin == "c" && $0.columns.contains { $0.caseInsensitiveCompare(column) == .orderedSame } } ?? []
+            return indexes.map { "DROP INDEX \(SQL.quoteIdentifier($0.name))" }
+                + ["ALTER TABLE \(SQL.quoteIdentifier(table)) DROP COLUMN \(SQL.quoteIdentifier(column))"]
+        case .renameColumn(let table, let from, let to):
+            return ["ALTER TABLE \(SQL.quoteIdentifier(table)) RENAME COLUMN \(SQL.quoteIdentifier(from)) TO \(SQL.quoteIdentifier(to))"]
+        case .createIndex(let table, let index):
+            return [EntitySQL.createIndex(index, table: table)]
+        case .dropIndex(let table, let index):
+            let name = live?.table(named: table)?.indexes.first { $0.structure == index.structure && $0.origin == "c" }?.name
+                ?? index.resolvedName(table: table)
+            return ["DROP INDEX \(SQL.quoteIdentifier(name))"]
+        case .rebuild(let rebuild):
+            return rebuild.statements(live: live?.table(named: rebuild.table), dependents: live?.dependents ?? [])
+        }
+    }
+}

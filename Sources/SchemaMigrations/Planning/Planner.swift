@@ -1,0 +1,91 @@
+/// Diffs two consecutive versions into the steps of one stage.
+///
+/// A pure function of (source schema, target schema, stage kind): it never sees Swift types nor
+/// the database. Every change to one table coalesces into at most one rebuild; where SQLite's
+/// `ALTER TABLE` and index statements reach the same result, they are used instead. Anything a
+/// stage cannot do safely is refused here, before any write, naming the entity and property.
+struct Planner {
+    var capabilities = SQLiteCapabilities.current
+
+    /// Plans the stage from `source` to `target`.
+    /// - Throws: `MigrationError` with code `unsupportedChange`.
+    func plan(from source: Schema, to target: Schema, kind: StageKind) throws -> PlannedStage {
+        var stage = PlannedStage(from: source.version, to: target.version, kind: kind, steps: [], finalizingSteps: [], checks: [], finalizingChecks: [])
+        let matches = try NameMatching.match(
+            targets: target.entities, sources: source.entities, name: \.name, originalName: \.originalName,
+            describe: { "entity '\($0)'" }, version: target.version, entity: nil)
+
+        var dropIndexes: [StepAction] = []
+        var renames: [StepAction] = []
+        var tableChanges: [StepAction] = []
+        var creates: [StepAction] = []
+        var createIndexes: [StepAction] = []
+
+        let matchedSources = Set(matches.compactMap { $0.source?.name })
+        let drops = source.entities.filter { !matchedSources.contains($0.name) }.map { StepAction.dropTable($0.name) }
+
+        for match in matches {
+            guard let sourceEntity = match.source else {
+                creates.append(.createTable(match.target))
+                continue
+            }
+            if sourceEntity.name != match.target.name {
+                renames.append(.renameTable(from: sourceEntity.name, to: match.target.name))
+            }
+            let table = try TablePlan(source: sourceEntity, target: match.target, kind: kind, version: target.version, capabilities: capabilities)
+            stage.checks += table.checks
+            stage.finalizingChecks += table.finalizingChecks
+            dropIndexes += table.dropIndexes
+            tableChanges += table.changes
+            createIndexes += table.createIndexes
+            if let finalizing = table.finalizingRebuild { stage.finalizingSteps.append(MigrationStep(action: .rebuild(finalizing))) }
+        }
+        stage.steps = (dropIndexes + drops + renames + tableChanges + creates + createIndexes).map { MigrationStep(action: $0) }
+        return stage
+    }
+}
+
+/// Pairs each target item with the source item it continues: same name first, then its
+/// `originalName`, then the same name in another case (SQLite names ignore case).
+enum NameMatching {
+    struct Match<Item> {
+        var target: Item
+        var source: Item?
+    }
+
+    static func match<Item>(targets: [Item], sources: [Item], name: (Item) -> String, originalName: (Item) -> String?,
+                            describe: (String) -> String, version: Schema.Version, entity: String?) throws -> [Match<Item>] {
+        var claimedBy: [String: String] = [:]
+        let sourceNames = Set(sources.map(name))
+        var matches: [Match<Item>] = []
+        for target in targets {
+            let targetName = name(target)
+            var source: Item?
+            if sourceNames.contains(targetName) {
+                source = sources.first { name($0) == targetName }
+            } else if let original = originalName(target) {
+                guard let found = sources.first(where: { name($0) == original }) else {
+                    throw MigrationError(.unsupportedChange,
+                                         "\(describe(targetName)) says it was renamed from '\(original)', but version \(version) is preceded by no \(describe(original))",
+                                         entity: entity ?? targetName, property: entity == nil ? nil : targetName, version: version,
+                                         remedy: "correct originalName to the name in the previous version, or remove it to add \(describe(targetName)) as new")
+                }
+                source = found
+            } else {
+                source = sources.first { name($0).caseInsensitiveCompare(targetName) == .orderedSame }
+            }
+            if let source {
+                let sourceName = name(source)
+                if let other = claimedBy[sourceName] {
+                    throw MigrationError(.unsupportedChange,
+                                         "\(describe(other)) and \(describe(targetName)) both continue \(describe(sourceName)) of the previous version",
+                                         entity: entity ?? targetName, property: entity == nil ? nil : targetName, version: version,
+                                         remedy: "only one of them can carry '\(sourceName)'s data: remove originalName from the other, or copy the values in a custom stage")
+                }
+                claimedBy[sourceName] = targetName
+            }
+            matches.append(Match(target: target, source: source))
+        }
+        return matches
+    }
+}

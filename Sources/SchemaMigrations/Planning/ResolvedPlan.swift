@@ -1,0 +1,69 @@
+/// A plan read into schemas and stages, validated: what the migrator works from, whether the
+/// plan was declared in Swift or read from a JSON plan directory.
+struct ResolvedPlan: Sendable {
+    var name: String
+    /// Every version, oldest first.
+    var schemas: [Schema]
+    /// One stage between each pair of consecutive versions.
+    var stages: [ResolvedStage]
+
+    var latest: Schema { schemas[schemas.count - 1] }
+
+    func schema(for version: Schema.Version) -> Schema? {
+        schemas.first { $0.version == version }
+    }
+
+    /// Every table name any version uses: a database holding none of them is empty for this plan.
+    var allEntityNames: Set<String> {
+        Set(schemas.flatMap { $0.entities.map { $0.name.lowercased() } })
+    }
+
+    /// Reads and validates a Swift plan.
+    init(_ plan: any SchemaMigrationPlan.Type) throws {
+        try self.init(name: plan.name, schemas: plan.schemas.map { try Schema($0) }, stages: plan.stages.map(\.resolved))
+    }
+
+    /// Validates versions and stages, and fills the gaps between consecutive versions with lightweight stages.
+    /// - Throws: `MigrationError` with code `invalidPlan`.
+    init(name: String, schemas: [Schema], stages: [ResolvedStage]) throws {
+        func fail(_ message: String, version: Schema.Version? = nil, remedy: String) -> MigrationError {
+            MigrationError(.invalidPlan, message, version: version, remedy: remedy)
+        }
+        guard !name.isEmpty else { throw fail("the plan's name is empty", remedy: "give the plan a name") }
+        guard !schemas.isEmpty else { throw fail("the plan '\(name)' lists no schema versions", remedy: "list every released version in `schemas`, oldest first") }
+        for schema in schemas { try schema.validate() }
+        var hashes: [String: Schema.Version] = [:]
+        for (previous, next) in zip(schemas, schemas.dropFirst()) where !(previous.version < next.version) {
+            throw fail(previous.version == next.version
+                       ? "version \(next.version) is listed twice in the plan '\(name)'"
+                       : "the plan '\(name)' lists version \(next.version) after \(previous.version)",
+                       version: next.version, remedy: "list each version once, oldest first")
+        }
+        for schema in schemas {
+            if let other = hashes[schema.versionHash] {
+                throw fail("versions \(other) and \(schema.version) declare the same schema (hash \(schema.versionHash.prefix(12))…)",
+                           version: schema.version, remedy: "a new version must change something; set a hashModifier to force a rebuild, or remove the duplicate version")
+            }
+            hashes[schema.versionHash] = schema.version
+        }
+        var resolved: [ResolvedStage] = []
+        for (previous, next) in zip(schemas, schemas.dropFirst()) {
+            let matching = stages.filter { $0.from == previous.version && $0.to == next.version }
+            if matching.count > 1 {
+                throw fail("the plan '\(name)' has \(matching.count) stages from \(previous.version) to \(next.version)",
+                           version: next.version, remedy: "keep one stage per pair of consecutive versions")
+            }
+            resolved.append(matching.first ?? ResolvedStage(from: previous.version, to: next.version, kind: .lightweight))
+        }
+        for stage in stages where !resolved.contains(where: { $0.from == stage.from && $0.to == stage.to }) {
+            let known = Set(schemas.map(\.version))
+            let message = !known.contains(stage.from) || !known.contains(stage.to)
+                ? "a stage goes from \(stage.from) to \(stage.to), but the plan '\(name)' does not list version \(!known.contains(stage.from) ? stage.from : stage.to)"
+                : "a stage goes from \(stage.from) to \(stage.to), which are not consecutive versions"
+            throw fail(message, version: stage.to, remedy: "stages go from each version to the next one listed in `schemas`")
+        }
+        self.name = name
+        self.schemas = schemas
+        self.stages = resolved
+    }
+}

@@ -1,0 +1,28 @@
+/// The versions of a schema, oldest first, and the stages between them.
+///
+/// ```swift
+/// enum TripsMigrationPlan: SchemaMigrationPlan {
+///     static let schemas: [any VersionedSchema.Type] = [TripsSchemaV1.self, TripsSchemaV2.self, TripsSchemaV3.self]
+///     static let stages: [MigrationStage] = [
+///         .custom(fromVersion: TripsSchemaV1.self, toVersion: TripsSchemaV2.self,
+///                 willMigrate: { context in try context.execute("DELETE FROM Trip WHERE …") }, didMigrate: nil),
+///         .lightweight(fromVersion: TripsSchemaV2.self, toVersion: TripsSchemaV3.self),
+///     ]
+/// }
+/// ```
+///
+/// Consecutive versions with no stage listed between them migrate through a lightweight stage.
+public protocol SchemaMigrationPlan: _SchemaMigrationsSendableMetatype {
+    /// The plan's name, which keys its metadata in the database, so that several plans (an app's
+    /// and a library's, each owning its own tables) can share one file. Defaults to `"default"`.
+    static var name: String { get }
+    /// Every version, oldest first.
+    static var schemas: [any VersionedSchema.Type] { get }
+    /// The stages between consecutive versions.
+    static var stages: [MigrationStage] { get }
+}
+
+extension SchemaMigrationPlan {
+    public static var name: String { "default" }
+    public static var stages: [MigrationStage] { [] }
+}

@@ -1,0 +1,172 @@
+/// The changes to one table between two versions: cheap `ALTER` steps, or one rebuild.
+struct TablePlan {
+    var checks: [DataCheck] = []
+    var finalizingChecks: [DataCheck] = []
+    var dropIndexes: [StepAction] = []
+    var changes: [StepAction] = []
+    var createIndexes: [StepAction] = []
+    var finalizingRebuild: TableRebuild?
+
+    init(source: Schema.Entity, target: Schema.Entity, kind: StageKind, version: Schema.Version, capabilities: SQLiteCapabilities) throws {
+        let table = target.name
+        let entity = target.name
+        let matches = try NameMatching.match(
+            targets: target.attributes, sources: source.attributes, name: \.name, originalName: \.originalName,
+            describe: { "property '\(entity).\($0)'" }, version: version, entity: entity)
+
+        var rebuildReasons: [String] = []
+        if source.hashModifier != target.hashModifier { rebuildReasons.append("the entity's hashModifier changed") }
+        var renames: [StepAction] = []
+        var adds: [StepAction] = []
+        var columnSources: [(column: String, expression: String)] = []
+        var deferredNotNull: Set<String> = []
+        var renamedTo: [String: String] = [:]  // source column -> target column
+
+        for match in matches {
+            let attribute = match.target
+            guard let old = match.source else {
+                // A new column: a rebuild leaves it to its default (or NULL).
+                if attribute.isOptional || attribute.defaultValue != nil {
+                    adds.append(.addColumn(table: table, attribute: attribute, forceNullable: false))
+                } else if kind == .custom {
+                    adds.append(.addColumn(table: table, attribute: attribute, forceNullable: true))
+                    deferredNotNull.insert(attribute.name)
+                } else {
+                    checks.append(.tableIsEmpty(table: source.name, entity: entity, property: attribute.name))
+                    rebuildReasons.append("add non-optional \(attribute.name) with no default (SQLite's ADD COLUMN needs a default for NOT NULL)")
+                }
+                continue
+            }
+            renamedTo[old.name] = attribute.name
+            var expression = SQL.quoteIdentifier(old.name)
+            if old.name != attribute.name {
+                if capabilities.renameColumn {
+                    renames.append(.renameColumn(table: table, from: old.name, to: attribute.name))
+                } else {
+                    rebuildReasons.append("rename \(old.name) to \(attribute.name)")
+                }
+            }
+            if old.valueType != attribute.valueType {
+                guard let converted = TypeConversion.expression(from: old.valueType, to: attribute.valueType, column: expression) else {
+                    let rename = old.name != attribute.name ? " while renaming it from '\(old.name)'" : ""
+                    throw MigrationError(.unsupportedChange,
+                                         "a lightweight stage cannot change '\(entity).\(attribute.name)' from \(old.valueType.rawValue) to \(attribute.valueType.rawValue)\(rename): there is no lossless conversion",
+                                         entity: entity, property: attribute.name, version: version,
+                                         remedy: "add a new attribute of the new type and fill it from the old one in a custom stage's didMigrate, then remove the old one"
+                                            + (old.name != attribute.name ? "; or rename in one version and change the type in the next" : ""))
+                }
+                expression = converted
+                rebuildReasons.append("\(attribute.name): \(old.valueType.rawValue) to \(attribute.valueType.rawValue)")
+            }
+            if old.isOptional && !attribute.isOptional {
+                if let defaultValue = attribute.defaultValue {
+                    expression = "IFNULL(\(expression), \(defaultValue))"
+                    rebuildReasons.append("\(attribute.name) becomes non-optional (NULLs take the default \(defaultValue))")
+                } else if kind == .custom {
+                    deferredNotNull.insert(attribute.name)
+                } else {
+                    checks.append(.columnHasNoNulls(table: source.name, column: old.name, entity: entity, property: attribute.name,
+                                                    remedy: "give '\(attribute.name)' a default value for the NULLs to take, or fill them in a custom stage"))
+                    rebuildReasons.append("\(attribute.name) becomes non-optional")
+                }
+            } else if !old.isOptional && attribute.isOptional {
+                rebuildReasons.append("\(attribute.name) becomes optional")
+            }
+            if old.defaultValue != attribute.defaultValue {
+                rebuildReasons.append("\(attribute.name)'s default changes from \(old.defaultValue ?? "none") to \(attribute.defaultValue ?? "none")")
+            }
+            if old.hashModifier != attribute.hashModifier {
+                rebuildReasons.append("\(attribute.name)'s hashModifier changed")
+            }
+            columnSources.append((attribute.name, expression))
+        }
+
+        let kept = Set(matches.compactMap { $0.source?.name })
+        let dropped = source.attributes.map(\.name).filter { !kept.contains($0) }
+        if !dropped.isEmpty && !capabilities.dropColumn {
+            rebuildReasons.append("drop " + dropped.joined(separator: ", "))
+        }
+
+        // Indexes, compared by structure in the target's column names.
+        let renamedSourceIndexes = source.indexes.map { index -> Schema.Index in
+            var copy = index
+            copy.columns = index.columns.map { renamedTo[$0] ?? $0 }
+            return copy
+        }
+        let targetStructures = Set(target.indexes.map(\.structure))
+        let sourceStructures = Set(renamedSourceIndexes.map(\.structure))
+        let retired = renamedSourceIndexes.filter { !targetStructures.contains($0.structure) }
+        let added = target.indexes.filter { !sourceStructures.contains($0.structure) }
+        let targetToSource = Dictionary(uniqueKeysWithValues: renamedTo.map { ($0.value, $0.key) })
+        for index in added where index.isUnique {
+            let sourceColumns = index.columns.map { targetToSource[$0] }
+            if sourceColumns.allSatisfy({ $0 != nil }) {
+                let check = DataCheck.noDuplicates(table: source.name, columns: sourceColumns.map { $0! }, entity: entity, properties: index.columns)
+                // In a custom stage willMigrate runs first and may remove the duplicates.
+                checks.append(check)
+            }
+        }
+
+        if rebuildReasons.isEmpty {
+            // Cheap path: O(1) schema changes, plus DROP COLUMN (which rewrites rows but not indexes).
+            dropIndexes = retired.map { .dropIndex(table: source.name, index: $0) }
+            changes = renames + dropped.map { .dropColumn(table: table, column: $0) } + adds
+            createIndexes = added.map { .createIndex(table: table, index: $0) }
+            if !deferredNotNull.isEmpty {
+                finalizingChecks = deferredNotNull.sorted().map { column in
+                    .columnHasNoNulls(table: table, column: column, entity: entity, property: column,
+                                      remedy: "make didMigrate set '\(column)' on every row, or give it a default value")
+                }
+                finalizingRebuild = TablePlan.identityRebuild(of: target, reason: "enforce NOT NULL on " + deferredNotNull.sorted().joined(separator: ", "))
+            }
+        } else {
+            if !dropped.isEmpty { rebuildReasons.append("drop " + dropped.joined(separator: ", ")) }
+            for match in matches where match.source != nil && match.source!.name != match.target.name && capabilities.renameColumn {
+                rebuildReasons.insert("rename \(match.source!.name) to \(match.target.name)", at: 0)
+            }
+            if !added.isEmpty { rebuildReasons.append("new " + added.map { ($0.isUnique ? "unique " : "") + "(\($0.columns.joined(separator: ", ")))" }.joined(separator: ", ")) }
+            if !retired.isEmpty { rebuildReasons.append("no more " + retired.map { ($0.isUnique ? "unique " : "") + "(\($0.columns.joined(separator: ", ")))" }.joined(separator: ", ")) }
+            let rebuild = TableRebuild(table: table, target: target, columnSources: columnSources,
+                                       nullableColumns: deferredNotNull, droppedColumns: dropped,
+                                       retiredIndexes: Set(retired.map(\.structure)), reasons: TablePlan.unique(rebuildReasons))
+            changes = [.rebuild(rebuild)]
+            if !deferredNotNull.isEmpty {
+                finalizingChecks = deferredNotNull.sorted().map { column in
+                    .columnHasNoNulls(table: table, column: column, entity: entity, property: column,
+                                      remedy: "make didMigrate set '\(column)' on every row, or give it a default value")
+                }
+                finalizingRebuild = TablePlan.identityRebuild(of: target, reason: "enforce NOT NULL on " + deferredNotNull.sorted().joined(separator: ", "))
+            }
+        }
+    }
+
+    /// A rebuild that copies every column as it is into the target definition.
+    static func identityRebuild(of target: Schema.Entity, reason: String) -> TableRebuild {
+        TableRebuild(table: target.name, target: target,
+                     columnSources: target.attributes.map { ($0.name, SQL.quoteIdentifier($0.name)) },
+                     nullableColumns: [], droppedColumns: [], retiredIndexes: [], reasons: [reason])
+    }
+
+    private static func unique(_ reasons: [String]) -> [String] {
+        var seen = Set<String>()
+        return reasons.filter { seen.insert($0).inserted }
+    }
+}
+
+/// The type changes a lightweight stage makes without losing information.
+enum TypeConversion {
+    /// The SQL expression converting `column` from `source` to `target` values, or nil when no
+    /// lossless conversion exists.
+    static func expression(from source: Schema.ValueType, to target: Schema.ValueType, column: String) -> String? {
+        switch (source, target) {
+        case (.bool, .integer), (.uuid, .string), (.url, .string), (.decimal, .string), (.json, .string), (.date, .double):
+            return column  // same stored values
+        case (.integer, .double), (.bool, .double):
+            return "CAST(\(column) AS REAL)"
+        case (.integer, .string), (.bool, .string), (.double, .string), (.integer, .decimal):
+            return "CAST(\(column) AS TEXT)"
+        default:
+            return nil
+        }
+    }
+}

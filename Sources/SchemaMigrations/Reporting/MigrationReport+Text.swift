@@ -1,0 +1,30 @@
+extension MigrationReport {
+    /// The report for a person at a terminal: versions, refusals and destructive steps first, then each stage's steps with their SQL.
+    public var text: String {
+        var lines: [String] = []
+        lines.append("database: \(database)")
+        lines.append("current version: \(currentVersion.map { $0.description + (unversioned ? " (recognised by its tables; no metadata yet)" : "") } ?? "none (empty)")")
+        lines.append("target version:  \(targetVersion)")
+        if isUpToDate {
+            lines.append("up to date: nothing to do")
+            return lines.joined(separator: "\n") + "\n"
+        }
+        for refusal in refusals {
+            lines.append("REFUSED: " + refusal.description.replacingOccurrences(of: "error: ", with: ""))
+        }
+        let destructive = stages.flatMap { $0.steps.filter(\.step.destructive) }
+        for step in destructive {
+            lines.append("WARNING: destructive: \(step.step.summary)" + (step.rowsAffected.map { " (\($0) rows)" } ?? ""))
+        }
+        for stage in stages {
+            lines.append("")
+            lines.append("stage \(stage.from.map { "\($0) → " } ?? "create ")\(stage.to) (\(stage.kind.rawValue)), \(stage.steps.count) steps")
+            for (index, step) in stage.steps.enumerated() {
+                let cost = step.step.rewritesRows ? "rewrites rows" + (step.rowsAffected.map { ": \($0)" } ?? "") : "schema only"
+                lines.append("  \(index + 1). \(step.step.summary) [\(cost)\(step.step.destructive ? ", destructive" : "")]")
+                lines += step.sql.map { "       \($0);" }
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,50 @@
+import CSQLite
+
+extension SQLiteConnection {
+    /// How a transaction takes its locks.
+    /// Related SQLite documentation: <https://www.sqlite.org/lang_transaction.html>
+    public enum TransactionKind: String, Sendable {
+        case deferred = "DEFERRED"
+        case immediate = "IMMEDIATE"
+        case exclusive = "EXCLUSIVE"
+    }
+
+    /// Runs `body` inside a transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+        try execute("BEGIN \(kind.rawValue) TRANSACTION")
+        do {
+            let result = try body()
+            try execute("COMMIT TRANSACTION")
+            return result
+        } catch {
+            rollbackQuietly()
+            throw error
+        }
+    }
+
+    /// Runs `body` inside a savepoint, which nests inside a transaction: released when it returns,
+    /// rolled back to (and released) when it throws.
+    public func savepoint<T>(_ name: String, _ body: () throws -> T) throws -> T {
+        let quoted = SQL.quoteIdentifier(name)
+        try execute("SAVEPOINT \(quoted)")
+        do {
+            let result = try body()
+            try execute("RELEASE SAVEPOINT \(quoted)")
+            return result
+        } catch {
+            try? execute("ROLLBACK TO SAVEPOINT \(quoted)")
+            try? execute("RELEASE SAVEPOINT \(quoted)")
+            throw error
+        }
+    }
+
+    /// Rolls back the open transaction, if any, ignoring errors (used on failure paths).
+    func rollbackQuietly() {
+        if !isAutocommit { try? execute("ROLLBACK TRANSACTION") }
+    }
+
+    /// Reads an integer pragma, such as `foreign_keys` or `schema_version`.
+    func pragmaInteger(_ name: String) throws -> Int64 {
+        try scalar("PRAGMA \(name)")?.int64Value ?? 0
+    }
+}

@@ -1,0 +1,97 @@
+import CSQLite
+import Foundation
+
+/// A prepared statement, finalized when released.
+///
+/// ```swift
+/// let insert = try db.prepare("INSERT INTO trip(name) VALUES (?)")
+/// for name in names {
+///     try insert.reset()
+///     try insert.bind([.text(name)])
+///     _ = try insert.step()
+/// }
+/// ```
+/// Related SQLite documentation: <https://www.sqlite.org/c3ref/stmt.html>
+public final class SQLiteStatement {
+    let handle: OpaquePointer
+    private unowned let connection: SQLiteConnection
+
+    init(handle: OpaquePointer, connection: SQLiteConnection) {
+        self.handle = handle
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// The statement's SQL text.
+    public var sql: String { String(cString: sqlite3_sql(handle)) }
+
+    /// The number of result columns.
+    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    /// The name of result column `index`.
+    public func columnName(_ index: Int) -> String { String(cString: sqlite3_column_name(handle, Int32(index))) }
+
+    /// True when the statement only reads (SELECT, most PRAGMAs).
+    public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+
+    /// Binds positional arguments (`?`), starting at 1.
+    public func bind(_ values: [SQLiteValue]) throws {
+        for (offset, value) in values.enumerated() {
+            try bind(value, at: offset + 1)
+        }
+    }
+
+    /// Binds one value at a 1-based parameter index.
+    public func bind(_ value: SQLiteValue, at index: Int) throws {
+        let position = Int32(index)
+        let code: Int32
+        switch value {
+        case .null: code = sqlite3_bind_null(handle, position)
+        case .integer(let value): code = sqlite3_bind_int64(handle, position, value)
+        case .real(let value): code = sqlite3_bind_double(handle, position, value)
+        case .text(let value): code = sqlite3_bind_text(handle, position, value, -1, schemamigrations_sqlite_transient())
+        case .blob(let bytes):
+            code = bytes.withUnsafeBytes { buffer in
+                sqlite3_bind_blob(handle, position, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), schemamigrations_sqlite_transient())
+            }
+        }
+        if code != SQLITE_OK { throw connection.lastError(code: code, sql: sql) }
+    }
+
+    /// Advances to the next row.
+    /// - Returns: true when a row is available, false when the statement is done.
+    @discardableResult
+    public func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw connection.lastError(code: code, sql: sql)
+        }
+    }
+
+    /// Resets the statement so it can run again, and clears its bindings.
+    public func reset() throws {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// The value of column `index` in the current row.
+    public func column(_ index: Int) -> SQLiteValue {
+        let position = Int32(index)
+        switch sqlite3_column_type(handle, position) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, position))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, position))
+        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(handle, position)))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, position))
+            guard count > 0, let pointer = sqlite3_column_blob(handle, position) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: pointer, count: count)))
+        default: return .null
+        }
+    }
+
+    /// The current row's values in column order.
+    public func row() -> [SQLiteValue] { (0..<columnCount).map(column) }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+extension LiveSchema {
+    /// Reads the schema of the `main` database of `db`. Read-only.
+    ///
+    /// - Parameter tables: when given, only these tables are read in detail (others are still listed by name).
+    /// - Throws: `MigrationError` with code `notADatabase` when the file is not a SQLite database.
+    static func read(from db: SQLiteConnection, onlyTables tables: Set<String>? = nil) throws -> LiveSchema {
+        do {
+            let cookie = try db.pragmaInteger("schema_version")
+            let objects = try db.rows("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY rowid")
+            var result = LiveSchema(tables: [], dependents: [], schemaCookie: cookie)
+            let wanted = tables.map { Set($0.map { $0.lowercased() }) }
+            for object in objects {
+                guard case .text(let type) = object[0], case .text(let name) = object[1] else { continue }
+                let tableName = object[2].stringValue ?? name
+                let sql = object[3].stringValue ?? ""
+                switch type {
+                case "table":
+                    if let wanted, !wanted.contains(name.lowercased()) { continue }
+                    result.tables.append(try readTable(name, sql: sql, db: db))
+                case "trigger": result.dependents.append(Dependent(kind: .trigger, name: name, tableName: tableName, sql: sql))
+                case "view": result.dependents.append(Dependent(kind: .view, name: name, tableName: tableName, sql: sql))
+                default: break
+                }
+            }
+            return result
+        } catch let error as SQLiteError {
+            throw MigrationError.fromOpening(error, path: db.path)
+        }
+    }
+
+    private static func readTable(_ name: String, sql: String, db: SQLiteConnection) throws -> Table {
+        let quoted = SQL.quoteString(name)
+        let columns = try db.rows("SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(\(quoted))").map { row in
+            Column(name: row[0].stringValue ?? "", declaredType: row[1].stringValue ?? "", notNull: row[2].int64Value == 1,
+                   defaultValue: row[3].stringValue, primaryKeyPosition: Int(row[4].int64Value ?? 0), hidden: Int(row[5].int64Value ?? 0))
+        }
+        var indexes: [Index] = []
+        for row in try db.rows("SELECT name, \"unique\", origin, partial FROM pragma_index_list(\(quoted)) ORDER BY seq DESC") {
+            let indexName = row[0].stringValue ?? ""
+            let indexColumns = try db.rows("SELECT name FROM pragma_index_info(\(SQL.quoteString(indexName))) ORDER BY seqno").map { $0[0].stringValue ?? "<expr>" }
+            let indexSQL = try db.scalar("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?", [.text(indexName)])?.stringValue
+            indexes.append(Index(name: indexName, columns: indexColumns, isUnique: row[1].int64Value == 1,
+                                 origin: row[2].stringValue ?? "c", isPartial: row[3].int64Value == 1, sql: indexSQL))
+        }
+        var foreignKeys: [Int: ForeignKey] = [:]
+        for row in try db.rows("SELECT id, \"table\", \"from\", \"to\", on_update, on_delete FROM pragma_foreign_key_list(\(quoted)) ORDER BY id, seq") {
+            let id = Int(row[0].int64Value ?? 0)
+            var key = foreignKeys[id] ?? ForeignKey(id: id, table: row[1].stringValue ?? "", from: [], to: [],
+                                                    onUpdate: row[4].stringValue ?? "NO ACTION", onDelete: row[5].stringValue ?? "NO ACTION")
+            key.from.append(row[2].stringValue ?? "")
+            key.to.append(row[3].stringValue)
+            foreignKeys[id] = key
+        }
+        return Table(name: name, sql: sql, columns: columns, indexes: indexes,
+                     foreignKeys: foreignKeys.keys.sorted().compactMap { foreignKeys[$0] })
+    }
+}
+
+extension MigrationError {
+    /// Turns an error met while first reading a file into a clear refusal when the file is not a database.
+    static func fromOpening(_ error: SQLiteError, path: String) -> Error {
+        if error.primaryCode == 26 || error.primaryCode == 11 {  // SQLITE_NOTADB, SQLITE_CORRUPT
+            return MigrationError(.notADatabase, "'\(path)' is not a SQLite database, or is corrupt", remedy: "check the path; restore the file from a backup if it is corrupt", sqliteError: error)
+        }
+        return MigrationError(.sqlite, "cannot read the schema of '\(path)'", sqliteError: error)
+    }
+}

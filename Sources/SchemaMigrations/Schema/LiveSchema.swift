@@ -1,0 +1,81 @@
+import Foundation
+
+/// What a database really holds, read through SQLite's introspection pragmas.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_table_xinfo>,
+/// <https://www.sqlite.org/pragma.html#pragma_index_list>, <https://www.sqlite.org/pragma.html#pragma_foreign_key_list>
+struct LiveSchema: Sendable, Hashable {
+    struct Column: Sendable, Hashable {
+        var name: String
+        var declaredType: String
+        var notNull: Bool
+        var defaultValue: String?
+        /// 1-based position in the primary key, 0 when not part of it.
+        var primaryKeyPosition: Int
+        /// 0 for an ordinary column, non-zero for hidden or generated columns.
+        var hidden: Int
+        var affinity: Schema.StorageType { Schema.StorageType(affinityOf: declaredType) }
+    }
+
+    struct Index: Sendable, Hashable {
+        var name: String
+        var columns: [String]
+        var isUnique: Bool
+        /// `c` created by CREATE INDEX, `u` by a UNIQUE constraint, `pk` by a PRIMARY KEY.
+        var origin: String
+        var isPartial: Bool
+        /// The CREATE INDEX statement, nil for indexes SQLite creates for constraints.
+        var sql: String?
+        var structure: IndexStructure { IndexStructure(columns: columns, isUnique: isUnique) }
+    }
+
+    struct ForeignKey: Sendable, Hashable {
+        var id: Int
+        var table: String
+        var from: [String]
+        var to: [String?]
+        var onUpdate: String
+        var onDelete: String
+    }
+
+    struct Table: Sendable, Hashable {
+        var name: String
+        var sql: String
+        var columns: [Column]
+        var indexes: [Index]
+        var foreignKeys: [ForeignKey]
+
+        func column(named name: String) -> Column? {
+            columns.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        }
+
+        /// True when the table has `id INTEGER PRIMARY KEY` (a rowid alias).
+        var hasIntegerPrimaryKey: Bool {
+            let keyColumns = columns.filter { $0.primaryKeyPosition > 0 }
+            return keyColumns.count == 1 && keyColumns[0].name.lowercased() == Schema.primaryKeyColumn
+                && keyColumns[0].declaredType.uppercased() == "INTEGER"
+        }
+    }
+
+    /// A trigger or a view, kept so a rebuild can recreate it.
+    struct Dependent: Sendable, Hashable {
+        enum Kind: String, Sendable { case trigger, view }
+        var kind: Kind
+        var name: String
+        /// The table a trigger is on; for a view, its name.
+        var tableName: String
+        var sql: String
+    }
+
+    var tables: [Table]
+    var dependents: [Dependent]
+    /// `PRAGMA schema_version` when read: any schema change by anyone bumps it.
+    var schemaCookie: Int64
+
+    func table(named name: String) -> Table? {
+        tables.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    }
+
+    /// Tables other than SQLite's own and this package's metadata.
+    var userTables: [Table] { tables.filter { !Schema.isReservedTableName($0.name) } }
+}

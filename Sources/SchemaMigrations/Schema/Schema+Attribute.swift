@@ -1,0 +1,104 @@
+import Foundation
+
+extension Schema {
+    /// An attribute: one column of its entity's table.
+    public struct Attribute: Codable, Hashable, Sendable {
+        /// The property and column name.
+        public var name: String
+        /// What the values are; decides the column's storage type and the conversions allowed.
+        public var valueType: ValueType
+        /// Whether the column may hold NULL.
+        public var isOptional: Bool
+        /// The column's default, as an SQL literal (`''`, `0`, `1.5`, `X'00'`), or nil for none.
+        public var defaultValue: String?
+        /// The property's name in the previous version, when it was renamed.
+        public var originalName: String?
+        /// Changing this marks the attribute as changed, so its table is rebuilt (its values are copied as they are).
+        public var hashModifier: String?
+        /// SwiftData options with no storage effect in SQLite (`spotlight`, `externalStorage`, …), recorded as given.
+        public var options: [String]
+        /// The Swift type the values come from (`Int32`, `Status`), for reports only: it is not part of the hash.
+        public var swiftType: String?
+
+        public init(name: String, valueType: ValueType, isOptional: Bool = false, defaultValue: String? = nil,
+                    originalName: String? = nil, hashModifier: String? = nil, options: [String] = [], swiftType: String? = nil) {
+            self.name = name
+            self.valueType = valueType
+            self.isOptional = isOptional
+            self.defaultValue = defaultValue
+            self.originalName = originalName
+            self.hashModifier = hashModifier
+            self.options = options
+            self.swiftType = swiftType
+        }
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            valueType = try container.decode(ValueType.self, forKey: .valueType)
+            isOptional = try container.decodeIfPresent(Bool.self, forKey: .isOptional) ?? false
+            defaultValue = try container.decodeIfPresent(String.self, forKey: .defaultValue)
+            originalName = try container.decodeIfPresent(String.self, forKey: .originalName)
+            hashModifier = try container.decodeIfPresent(String.self, forKey: .hashModifier)
+            options = try container.decodeIfPresent([String].self, forKey: .options) ?? []
+            swiftType = try container.decodeIfPresent(String.self, forKey: .swiftType)
+        }
+
+        /// The column's storage type.
+        public var storageType: StorageType { valueType.storageType }
+    }
+
+    /// What an attribute's values are.
+    public enum ValueType: String, Codable, Hashable, Sendable, CaseIterable {
+        /// Any Swift integer type, stored as INTEGER.
+        case integer
+        /// `Double` or `Float`, stored as REAL.
+        case double
+        /// `Bool`, stored as INTEGER 0 or 1.
+        case bool
+        /// `String`, stored as TEXT.
+        case string
+        /// `Date`, stored as REAL seconds since 1970-01-01 00:00:00 UTC.
+        case date
+        /// `Data`, stored as BLOB.
+        case data
+        /// `UUID`, stored as TEXT in its canonical upper-case form.
+        case uuid
+        /// `URL`, stored as TEXT (its absolute string).
+        case url
+        /// `Decimal`, stored as TEXT so no precision is lost.
+        case decimal
+        /// Any other `Codable` type, stored as JSON TEXT.
+        case json
+
+        /// The SQLite storage type (and declared column type) of these values.
+        public var storageType: StorageType {
+            switch self {
+            case .integer, .bool: return .integer
+            case .double, .date: return .real
+            case .string, .uuid, .url, .decimal, .json: return .text
+            case .data: return .blob
+            }
+        }
+    }
+
+    /// A column's declared type, which is also its SQLite type affinity.
+    /// Related SQLite documentation: <https://www.sqlite.org/datatype3.html#type_affinity>
+    public enum StorageType: String, Codable, Hashable, Sendable {
+        case integer = "INTEGER"
+        case real = "REAL"
+        case text = "TEXT"
+        case blob = "BLOB"
+        case numeric = "NUMERIC"
+
+        /// The affinity SQLite gives a column declared with `declaredType`, by its documented rules.
+        public init(affinityOf declaredType: String) {
+            let type = declaredType.uppercased()
+            if type.contains("INT") { self = .integer }
+            else if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { self = .text }
+            else if type.contains("BLOB") || type.isEmpty { self = .blob }
+            else if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { self = .real }
+            else { self = .numeric }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+extension Schema {
+    /// The schema as a JSON snapshot: sorted keys, two-space indentation, stable across platforms,
+    /// so a checked-in snapshot changes only when the schema does.
+    public func snapshotJSON() throws -> String {
+        try CanonicalJSON.encodePretty(Snapshot(schema: self, hash: versionHash)) + "\n"
+    }
+
+    /// The schema in canonical (compact) JSON, as stored in the database's metadata.
+    func compactJSON() throws -> String {
+        try CanonicalJSON.encode(Snapshot(schema: self, hash: versionHash))
+    }
+
+    /// Reads a snapshot written by ``snapshotJSON()``.
+    /// - Throws: `MigrationError` with code `invalidSchema` when the JSON is malformed or its
+    ///   recorded hash does not match its content (the snapshot was edited by hand).
+    public init(snapshotJSON data: Data) throws {
+        let snapshot: Snapshot
+        do {
+            snapshot = try JSONDecoder().decode(Snapshot.self, from: data)
+        } catch {
+            throw MigrationError(.invalidSchema, "the schema snapshot is not valid JSON of a schema: \(Schema.describe(decodingError: error))",
+                                 remedy: "regenerate it with `migrate snapshot`")
+        }
+        self = snapshot.schema
+        if let hash = snapshot.hash, hash != versionHash {
+            throw MigrationError(.invalidSchema, "the snapshot of version \(version) records hash \(hash) but its content hashes to \(versionHash)",
+                                 version: version, remedy: "a released version must not change: restore the snapshot, or declare a new version")
+        }
+    }
+
+    static func describe(decodingError error: Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            return keys.isEmpty ? "" : " at \(keys)"
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "missing key '\(key.stringValue)'\(path(context))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return context.debugDescription + path(context)
+        @unknown default: return "\(error)"
+        }
+    }
+}
+
+/// The on-disk form of a schema snapshot: the schema plus its hash, so tampering shows.
+struct Snapshot: Codable {
+    var format = 1
+    var version: Schema.Version
+    var hash: String?
+    var entities: [Schema.Entity]
+
+    init(schema: Schema, hash: String) {
+        self.version = schema.version
+        self.hash = hash
+        self.entities = schema.entities
+    }
+
+    var schema: Schema { Schema(version: version, entities: entities) }
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decodeIfPresent(Int.self, forKey: .format) ?? 1
+        version = try container.decode(Schema.Version.self, forKey: .version)
+        hash = try container.decodeIfPresent(String.self, forKey: .hash)
+        entities = try container.decode([Schema.Entity].self, forKey: .entities)
+    }
+}

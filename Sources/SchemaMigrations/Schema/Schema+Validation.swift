@@ -1,0 +1,83 @@
+import Foundation
+
+extension Schema {
+    /// Names a schema may not use: SQLite's own tables and this package's bookkeeping.
+    static func isReservedTableName(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return lower.hasPrefix("sqlite_") || lower == TableNames.metadata.lowercased() || lower.hasPrefix(TableNames.temporaryPrefix)
+    }
+
+    /// Checks the schema is well formed.
+    ///
+    /// - Throws: `MigrationError` with code `invalidSchema` naming the entity and property: an empty
+    ///   or duplicate name (SQLite names are case-insensitive, so `name` and `Name` clash), a reserved
+    ///   name, an entity with no attributes, an attribute named like the primary key, an index naming
+    ///   an unknown property, or two indexes with one name.
+    public func validate() throws {
+        var entityNames: [String: String] = [:]
+        var indexNames: [String: String] = [:]
+        for entity in entities {
+            func fail(_ message: String, property: String? = nil, remedy: String) -> MigrationError {
+                MigrationError(.invalidSchema, message, entity: entity.name, property: property, version: version, remedy: remedy)
+            }
+            guard !entity.name.isEmpty else {
+                throw fail("an entity has an empty name", remedy: "give every model a name")
+            }
+            if let other = entityNames[entity.name.lowercased()] {
+                throw fail("entities '\(other)' and '\(entity.name)' have the same table name (SQLite names ignore case)",
+                           remedy: "rename one of them")
+            }
+            entityNames[entity.name.lowercased()] = entity.name
+            if Schema.isReservedTableName(entity.name) {
+                throw fail("'\(entity.name)' is a reserved table name (SQLite reserves 'sqlite_…'; SchemaMigrations reserves '\(TableNames.metadata)' and '\(TableNames.temporaryPrefix)…')",
+                           remedy: "rename the entity")
+            }
+            guard !entity.attributes.isEmpty else {
+                throw fail("entity '\(entity.name)' has no attributes", remedy: "declare at least one stored property, or remove the entity")
+            }
+            var attributeNames: [String: String] = [:]
+            for attribute in entity.attributes {
+                guard !attribute.name.isEmpty else {
+                    throw fail("an attribute of '\(entity.name)' has an empty name", remedy: "name every attribute")
+                }
+                if attribute.name.lowercased() == Schema.primaryKeyColumn {
+                    throw fail("'\(entity.name).\(attribute.name)' clashes with the integer primary key column '\(Schema.primaryKeyColumn)' every table has",
+                               property: attribute.name, remedy: "rename the property (for example to '\(entity.name.prefix(1).lowercased() + entity.name.dropFirst())ID'), or mark it @Transient")
+                }
+                if let other = attributeNames[attribute.name.lowercased()] {
+                    throw fail("'\(entity.name)' declares '\(other)' and '\(attribute.name)', which name the same column (SQLite names ignore case)",
+                               property: attribute.name, remedy: "rename one of them")
+                }
+                attributeNames[attribute.name.lowercased()] = attribute.name
+                if let defaultValue = attribute.defaultValue, defaultValue.uppercased() == "NULL", !attribute.isOptional {
+                    throw fail("non-optional '\(entity.name).\(attribute.name)' has a NULL default", property: attribute.name,
+                               remedy: "give it a non-NULL default or make it optional")
+                }
+            }
+            var structures = Set<IndexStructure>()
+            for index in entity.indexes {
+                guard !index.columns.isEmpty else {
+                    throw fail("an index of '\(entity.name)' lists no properties", remedy: "list at least one property, or remove the index")
+                }
+                for column in index.columns where attributeNames[column.lowercased()] == nil && column.lowercased() != Schema.primaryKeyColumn {
+                    throw fail("an index of '\(entity.name)' names '\(column)', which is not an attribute of '\(entity.name)'",
+                               property: column, remedy: "use one of: \(entity.attributes.map(\.name).joined(separator: ", "))")
+                }
+                if Set(index.columns.map { $0.lowercased() }).count != index.columns.count {
+                    throw fail("an index of '\(entity.name)' lists a property twice: (\(index.columns.joined(separator: ", ")))",
+                               remedy: "list each property once")
+                }
+                if !structures.insert(index.structure).inserted {
+                    throw fail("'\(entity.name)' declares the \(index.isUnique ? "uniqueness constraint" : "index") \(index.structure) twice",
+                               remedy: "remove the duplicate declaration")
+                }
+                let name = index.resolvedName(table: entity.name)
+                if let other = indexNames[name.lowercased()] {
+                    throw fail("two indexes are named '\(name)' (in '\(other)' and '\(entity.name)'); SQLite index names are shared by the whole database",
+                               remedy: "give one of them another name")
+                }
+                indexNames[name.lowercased()] = entity.name
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// One version of a database schema, as plain values: the one model the planner, the executor
+/// and the reports speak.
+///
+/// A `Schema` comes from Swift declarations (``VersionedSchema``), from a JSON snapshot, or from
+/// introspecting a live database. It encodes to a canonical JSON snapshot and has a stable
+/// ``versionHash``.
+///
+/// ```swift
+/// let schema = try Schema(TripsSchemaV2.self)
+/// print(schema.versionHash)          // "3f1c…", SHA-256 of the canonical form
+/// let json = try schema.snapshotJSON()
+/// ```
+public struct Schema: Codable, Hashable, Sendable {
+    /// The version this schema declares.
+    public var version: Version
+    /// The entities (tables), in declaration order.
+    public var entities: [Entity]
+
+    public init(version: Version, entities: [Entity]) {
+        self.version = version
+        self.entities = entities
+    }
+
+    /// The entity named `name`, if any.
+    public func entity(named name: String) -> Entity? {
+        entities.first { $0.name == name }
+    }
+
+    /// The entity names, in declaration order.
+    public var entityNames: [String] { entities.map(\.name) }
+}
+
+extension Schema {
+    /// A semantic version: `Schema.Version(2, 0, 0)`, written `2.0.0`.
+    public struct Version: Hashable, Comparable, Sendable, Codable, CustomStringConvertible, LosslessStringConvertible {
+        public var major: Int
+        public var minor: Int
+        public var patch: Int
+
+        public init(_ major: Int, _ minor: Int, _ patch: Int) {
+            self.major = major
+            self.minor = minor
+            self.patch = patch
+        }
+
+        /// Parses `2`, `2.1` or `2.1.3`.
+        public init?(_ description: String) {
+            let parts = description.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
+            guard (1...3).contains(parts.count), parts.allSatisfy({ $0 != nil && $0! >= 0 }) else { return nil }
+            let numbers = parts.map { $0! } + Array(repeating: 0, count: 3 - parts.count)
+            self.init(numbers[0], numbers[1], numbers[2])
+        }
+
+        public var description: String { "\(major).\(minor).\(patch)" }
+
+        public static func < (lhs: Version, rhs: Version) -> Bool {
+            (lhs.major, lhs.minor, lhs.patch) < (rhs.major, rhs.minor, rhs.patch)
+        }
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let version = Version(text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not a version like 1.0.0")
+            }
+            self = version
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(description)
+        }
+    }
+}

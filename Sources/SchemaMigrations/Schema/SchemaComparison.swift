@@ -1,0 +1,61 @@
+import Foundation
+
+/// Compares a declared schema with what a live database really holds, by SQLite's own
+/// introspection (`table_xinfo`, `index_list`), never by comparing SQL text.
+struct SchemaComparison {
+    /// Whether column defaults must match too (they do after this package wrote the table; a
+    /// database created by hand may lack them without storing anything differently).
+    var checksDefaults: Bool
+
+    /// The differences between the declared entities and the live tables, in words; empty when they match.
+    ///
+    /// A live table may have extra non-unique indexes, triggers and views: they do not change what
+    /// is stored. Extra columns, extra unique indexes and anything missing are differences.
+    func differences(declared: Schema, live: LiveSchema) -> [String] {
+        var result: [String] = []
+        for entity in declared.entities {
+            guard let table = live.table(named: entity.name) else {
+                result.append("table \(entity.name) is missing")
+                continue
+            }
+            result += differences(entity: entity, table: table)
+        }
+        return result
+    }
+
+    func differences(entity: Schema.Entity, table: LiveSchema.Table) -> [String] {
+        var result: [String] = []
+        let name = entity.name
+        if !table.hasIntegerPrimaryKey {
+            result.append("\(name) has no \"\(Schema.primaryKeyColumn)\" INTEGER PRIMARY KEY column")
+        }
+        for attribute in entity.attributes {
+            guard let column = table.column(named: attribute.name) else {
+                result.append("column \(name).\(attribute.name) is missing")
+                continue
+            }
+            if column.affinity != attribute.storageType {
+                result.append("column \(name).\(attribute.name) is \(column.declaredType.isEmpty ? "untyped" : column.declaredType), declared \(attribute.storageType.rawValue)")
+            }
+            if column.notNull == attribute.isOptional {
+                result.append("column \(name).\(attribute.name) is \(column.notNull ? "NOT NULL" : "nullable"), declared \(attribute.isOptional ? "optional" : "non-optional")")
+            }
+            if checksDefaults && column.defaultValue != attribute.defaultValue {
+                result.append("column \(name).\(attribute.name) has default \(column.defaultValue ?? "none"), declared \(attribute.defaultValue ?? "none")")
+            }
+        }
+        let declaredNames = Set(([Schema.primaryKeyColumn] + entity.attributes.map(\.name)).map { $0.lowercased() })
+        for column in table.columns where column.hidden == 0 && !declaredNames.contains(column.name.lowercased()) {
+            result.append("column \(name).\(column.name) is not declared")
+        }
+        let liveStructures = Set(table.indexes.map(\.structure))
+        for index in entity.indexes where !liveStructures.contains(index.structure) {
+            result.append("\(index.isUnique ? "unique index" : "index") \(name)\(index.structure.description.replacingOccurrences(of: "UNIQUE ", with: "")) is missing")
+        }
+        let declaredStructures = Set(entity.indexes.map(\.structure))
+        for index in table.indexes where index.isUnique && index.origin != "pk" && !declaredStructures.contains(index.structure) {
+            result.append("unique index \(index.name) on \(name)(\(index.columns.joined(separator: ", "))) is not declared")
+        }
+        return result
+    }
+}

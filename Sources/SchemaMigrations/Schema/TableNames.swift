@@ -1,0 +1,7 @@
+/// Names this package reserves in every database it migrates.
+enum TableNames {
+    /// The package's metadata table: versions, hashes, snapshots and history, keyed by plan name.
+    static let metadata = "_schema_migrations"
+    /// Prefix of the new table built during a rebuild, before it takes the old one's name.
+    static let temporaryPrefix = "_sm_new_"
+}
