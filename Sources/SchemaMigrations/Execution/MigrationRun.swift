@@ -57,7 +57,7 @@ struct MigrationRun {
                                      steps: target.entities.map { MigrationStep(action: .createTable($0)) },
                                      finalizingSteps: [], checks: [], finalizingChecks: [])
             try StageExecutor(db: db, progress: options.progress).runSteps(stage.steps, from: nil, to: target.version)
-            try verify(target, strictTables: Set(target.entityNames))
+            try verify(target, written: WrittenColumns(target.entities.map { .createTable($0) }))
             try store.append(.init(version: target.version, hash: target.versionHash, kind: "create", fromVersion: nil,
                                    startedAt: started, duration: Date().timeIntervalSince(started), snapshot: try target.compactJSON()))
             return MigrationResult(outcome: .created, fromVersion: nil, toVersion: target.version, adopted: false, stages: [stage], duration: Date().timeIntervalSince(started))
@@ -77,13 +77,13 @@ struct MigrationRun {
                 return MigrationResult(outcome: adopted ? .migrated : .upToDate, fromVersion: current, toVersion: current, adopted: adopted, stages: [], duration: Date().timeIntervalSince(started))
             }
             let pending = try StagePlanning.stages(of: plan, from: current, to: target.version)
-            var strictTables = Set<String>()
+            var written = WrittenColumns()
             for (index, (stage, resolved)) in pending.enumerated() {
                 let stageStart = Date()
                 try StageExecutor(db: db, progress: options.progress).run(stage, resolved: resolved, plan: plan)
-                strictTables.formUnion(stage.allSteps.filter { [.createTable, .rebuildTable, .addColumn].contains($0.op) }.map(\.table))
+                written.record(stage.allSteps.map(\.action))
                 let schema = plan.schema(for: stage.to)!
-                if index == pending.count - 1 { try verify(schema, strictTables: strictTables) }
+                if index == pending.count - 1 { try verify(schema, written: written) }
                 try store.append(.init(version: stage.to, hash: schema.versionHash, kind: stage.kind.rawValue, fromVersion: stage.from,
                                        startedAt: stageStart, duration: Date().timeIntervalSince(stageStart), snapshot: try schema.compactJSON()))
                 if options.transactionScope == .perStage && index < pending.count - 1 {
@@ -97,13 +97,9 @@ struct MigrationRun {
     }
 
     /// The database must now hold exactly the declared target: otherwise everything rolls back, with the diff.
-    private func verify(_ target: Schema, strictTables: Set<String>) throws {
+    private func verify(_ target: Schema, written: WrittenColumns) throws {
         let live = try LiveSchema.read(from: db, onlyTables: Set(target.entityNames))
-        var differences: [String] = []
-        for entity in target.entities {
-            guard let table = live.table(named: entity.name) else { differences.append("table \(entity.name) is missing"); continue }
-            differences += SchemaComparison(checksDefaults: strictTables.contains(entity.name)).differences(entity: entity, table: table)
-        }
+        let differences = SchemaComparison(checksDefault: written.contains).differences(declared: target, live: live)
         guard differences.isEmpty else {
             throw MigrationError(.verificationFailed, "after the migration the database does not match version \(target.version); everything was rolled back",
                                  version: target.version, remedy: "report this as a bug, with the plan and the database schema", details: differences)
@@ -132,6 +128,29 @@ struct MigrationRun {
         } catch let error as SQLiteError {
             throw MigrationError(.sqlite, "cannot back up the database to '\(url.path)'; nothing was migrated", remedy: "choose a writable backup path", sqliteError: error)
         }
+    }
+}
+
+/// The columns a migration wrote (created, rebuilt or added), whose defaults it must have got right.
+struct WrittenColumns {
+    private var tables = Set<String>()
+    private var columns = Set<String>()
+
+    init(_ actions: [StepAction] = []) { record(actions) }
+
+    mutating func record(_ actions: [StepAction]) {
+        for action in actions {
+            switch action {
+            case .createTable(let entity): tables.insert(entity.name.lowercased())
+            case .rebuild(let rebuild): tables.insert(rebuild.table.lowercased())
+            case .addColumn(let table, let attribute, _): columns.insert(table.lowercased() + "." + attribute.name.lowercased())
+            default: break
+            }
+        }
+    }
+
+    func contains(table: String, column: String) -> Bool {
+        tables.contains(table.lowercased()) || columns.contains(table.lowercased() + "." + column.lowercased())
     }
 }
 

@@ -3,9 +3,17 @@ import Foundation
 /// Compares a declared schema with what a live database really holds, by SQLite's own
 /// introspection (`table_xinfo`, `index_list`), never by comparing SQL text.
 struct SchemaComparison {
-    /// Whether column defaults must match too (they do after this package wrote the table; a
-    /// database created by hand may lack them without storing anything differently).
-    var checksDefaults: Bool
+    /// Whether a column's default must match too: it must where this package wrote the column; a
+    /// database created by hand may lack defaults without storing anything differently.
+    var checksDefault: (_ table: String, _ column: String) -> Bool
+
+    init(checksDefaults: Bool) {
+        checksDefault = { _, _ in checksDefaults }
+    }
+
+    init(checksDefault: @escaping (_ table: String, _ column: String) -> Bool) {
+        self.checksDefault = checksDefault
+    }
 
     /// The differences between the declared entities and the live tables, in words; empty when they match.
     ///
@@ -40,7 +48,7 @@ struct SchemaComparison {
             if column.notNull == attribute.isOptional {
                 result.append("column \(name).\(attribute.name) is \(column.notNull ? "NOT NULL" : "nullable"), declared \(attribute.isOptional ? "optional" : "non-optional")")
             }
-            if checksDefaults && column.defaultValue != attribute.defaultValue {
+            if checksDefault(name, attribute.name) && column.defaultValue != attribute.defaultValue {
                 result.append("column \(name).\(attribute.name) has default \(column.defaultValue ?? "none"), declared \(attribute.defaultValue ?? "none")")
             }
         }
