@@ -49,8 +49,17 @@ public struct Attribute<Value> {
         self.hasDefault = true
     }
 
-    /// An attribute with no default value.
+    /// An attribute with no default value: `@Attribute var rating: Int`.
+    public init() {
+        self.init(options: [], originalName: nil, hashModifier: nil)
+    }
+
+    /// An attribute with no default value, with options: `@Attribute(.unique) var code: String`.
     public init(_ options: Option..., originalName: String? = nil, hashModifier: String? = nil) {
+        self.init(options: options, originalName: originalName, hashModifier: hashModifier)
+    }
+
+    private init(options: [Option], originalName: String?, hashModifier: String?) {
         self.storage = nil
         self.options = options
         self.originalName = originalName

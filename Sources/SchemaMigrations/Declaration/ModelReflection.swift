@@ -24,7 +24,7 @@ enum ModelReflection {
                                      remedy: "store the related row's id in an integer attribute (for example '\(name)ID: Int?'), or mark the property @Transient")
             }
             guard let stored = StoredValueType(valueType) else {
-                throw MigrationError(.unsupportedType, "'\(entityName).\(name)' has type \(valueType), which cannot be stored in SQLite",
+                throw MigrationError(.unsupportedType, "'\(entityName).\(name)' has type \(readableName(of: valueType)), which cannot be stored in SQLite",
                                      entity: entityName, property: name, version: version,
                                      remedy: "use an integer, floating-point, Bool, String, Date, Data, UUID, URL or Decimal type, an optional of one, a RawRepresentable or Codable type, or mark the property @Transient")
             }
@@ -54,6 +54,12 @@ enum ModelReflection {
     private static func deduplicated(_ indexes: [Schema.Index]) -> [Schema.Index] {
         var seen = Set<IndexStructure>()
         return indexes.filter { seen.insert($0.structure).inserted }
+    }
+
+    /// `FileHandle?` rather than `Optional<FileHandle>`.
+    static func readableName(of type: Any.Type) -> String {
+        if let optional = type as? any OptionalMarker.Type { return readableName(of: optional.wrappedType) + "?" }
+        return String(describing: type)
     }
 
     private static func isModelReference(_ type: Any.Type) -> Bool {
