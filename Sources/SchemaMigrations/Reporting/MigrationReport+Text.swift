@@ -19,11 +19,20 @@ extension MigrationReport {
         for stage in stages {
             lines.append("")
             lines.append("stage \(stage.from.map { "\($0) → " } ?? "create ")\(stage.to) (\(stage.kind.rawValue)), \(stage.steps.count) steps")
+            if stage.kind == .custom { lines.append("  0. willMigrate runs (database at \(stage.from.map(\.description) ?? "-")); checks on the data run after it") }
             for (index, step) in stage.steps.enumerated() {
-                let cost = step.step.rewritesRows ? "rewrites rows" + (step.rowsAffected.map { ": \($0)" } ?? "") : "schema only"
+                let cost: String
+                switch step.step.op {
+                case _ where step.step.rewritesRows: cost = "rewrites rows" + (step.rowsAffected.map { ": \($0)" } ?? "")
+                case .createIndex: cost = "reads every row to build the index"
+                case .createTable: cost = "new table"
+                case .dropTable: cost = "drops rows" + (step.rowsAffected.map { ": \($0)" } ?? "")
+                default: cost = "schema only, O(1)"
+                }
                 lines.append("  \(index + 1). \(step.step.summary) [\(cost)\(step.step.destructive ? ", destructive" : "")]")
                 lines += step.sql.map { "       \($0);" }
             }
+            if stage.kind == .custom { lines.append("  \(stage.steps.count + 1). didMigrate runs (database at \(stage.to))") }
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -1,0 +1,20 @@
+import Foundation
+import SchemaMigrations
+
+/// Builds the populated V1 fixture database: deterministic trips, every fourth one sharing a name.
+enum SampleTripsFixture {
+    static func createV1(at url: URL, trips: Int) throws {
+        try Migrator(plan: TripsMigrationPlan.self, options: MigrationOptions(targetVersion: TripsSchemaV1.versionIdentifier)).migrate(databaseAt: url)
+        let db = try SQLiteConnection(path: url.path)
+        try db.execute("""
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(trips))
+            INSERT INTO Trip (id, name, destination, start_date, end_date)
+            SELECT i,
+                   'Trip ' || (CASE WHEN i % 4 = 0 THEN i - 1 ELSE i END),
+                   CASE i % 5 WHEN 0 THEN 'Paris' WHEN 1 THEN 'Kyoto' WHEN 2 THEN 'Lima' WHEN 3 THEN 'Oslo' ELSE 'Accra' END,
+                   1700000000 + i * 86400,
+                   1700000000 + i * 86400 + (i % 14 + 1) * 86400
+            FROM n;
+            """)
+    }
+}

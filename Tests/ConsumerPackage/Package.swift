@@ -1,0 +1,15 @@
+// swift-tools-version:6.0
+// A user's package in Swift 6 language mode (strict concurrency): it must declare versions,
+// plans and stages with SchemaMigrations' API without a single warning. Built by
+// ConsumerPackageTests with -warnings-as-errors.
+import PackageDescription
+
+let package = Package(
+    name: "Consumer",
+    platforms: [.macOS(.v13)],
+    dependencies: [.package(name: "SchemaMigrations", path: "../..")],
+    targets: [
+        .executableTarget(name: "Consumer", dependencies: [.product(name: "SchemaMigrations", package: "SchemaMigrations")]),
+    ],
+    swiftLanguageModes: [.v6]
+)

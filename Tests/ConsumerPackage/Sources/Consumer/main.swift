@@ -1,0 +1,55 @@
+import Foundation
+import SchemaMigrations
+
+enum Status: String, Codable, Sendable { case planned, done }
+struct Budget: Codable, Sendable { var amount: Decimal; var currency: String }
+
+enum AppSchemaV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static let models: [any PersistentModel.Type] = [Trip.self]
+
+    final class Trip: PersistentModel {
+        static let indexes: [[String]] = [["name"]]
+        var name = ""
+        var start_date = Date.distantPast
+        var status = Status.planned
+        init() {}
+    }
+}
+
+enum AppSchemaV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static let models: [any PersistentModel.Type] = [Trip.self]
+
+    final class Trip: PersistentModel {
+        static let indexes: [[String]] = [["name", "startDate"]]
+        static let uniqueness: [[String]] = [["name", "startDate"]]
+        @Attribute(.unique) var name = ""
+        @Attribute(originalName: "start_date") var startDate = Date.distantPast
+        var status = Status.planned
+        var budget: Budget? = nil
+        @Attribute var rating: Int
+        @Transient var isSelected = false
+        init() {}
+    }
+}
+
+enum AppMigrationPlan: SchemaMigrationPlan {
+    static let name = "consumer"
+    static let schemas: [any VersionedSchema.Type] = [AppSchemaV1.self, AppSchemaV2.self]
+    static let stages: [MigrationStage] = [
+        .custom(fromVersion: AppSchemaV1.self, toVersion: AppSchemaV2.self,
+                willMigrate: { context in try context.execute("DELETE FROM Trip WHERE name = ''") },
+                didMigrate: { context in try context.execute("UPDATE Trip SET rating = 3") }),
+    ]
+}
+
+let url = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? NSTemporaryDirectory() + "consumer.sqlite")
+let migrator = Migrator(plan: AppMigrationPlan.self, options: MigrationOptions(progress: { print("  \($0)") }))
+Task {
+    // A migrator is Sendable: it can be used from any task.
+    let result = try migrator.migrate(databaseAt: url)
+    print(result.outcome.rawValue, result.toVersion)
+}
+let result = try migrator.migrate(databaseAt: url)
+print(result.outcome.rawValue, result.toVersion)

@@ -1,0 +1,25 @@
+import Foundation
+import Testing
+
+/// A user's Swift 6 package (strict concurrency) declares versions, plans and stages with our API
+/// and builds without a single warning (`-warnings-as-errors`).
+@Suite struct ConsumerPackageTests {
+    @Test(.timeLimit(.minutes(10)))
+    func aStrictSwift6ConsumerBuildsWithoutWarnings() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let consumer = root.appendingPathComponent("Tests/ConsumerPackage")
+        let scratch = root.appendingPathComponent(".build/consumer-package")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift", "build", "--package-path", consumer.path, "--scratch-path", scratch.path,
+                             "-Xswiftc", "-warnings-as-errors"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(!text.contains("warning:"), "\(text)")
+    }
+}
