@@ -5,7 +5,21 @@ struct StageExecutor {
     let db: SQLiteConnection
     let progress: (@Sendable (MigrationProgress) -> Void)?
 
+    /// Runs the stage inside a savepoint. `PRAGMA foreign_key_check` runs once, after the steps;
+    /// only if it finds violations is the stage undone and the check run on the data as it was,
+    /// so that violations the database already had are told apart from new ones.
     func run(_ stage: PlannedStage, resolved: ResolvedStage, plan: ResolvedPlan) throws {
+        let savepoint = "schema_migrations_stage"
+        do {
+            try db.savepoint(savepoint) { try runOnce(stage, resolved: resolved, plan: plan, tolerated: nil) }
+        } catch let found as ForeignKeyGuard.Violations where found.tolerated == nil {
+            // Rolled back to the stage's start: learn which violations were there before, and run it again.
+            let before = try ForeignKeyGuard.violations(in: found.tables, db: db)
+            try db.savepoint(savepoint) { try runOnce(stage, resolved: resolved, plan: plan, tolerated: before) }
+        }
+    }
+
+    private func runOnce(_ stage: PlannedStage, resolved: ResolvedStage, plan: ResolvedPlan, tolerated: Set<ForeignKeyGuard.Violation>?) throws {
         let source = plan.schema(for: stage.from)!
         let target = plan.schema(for: stage.to)!
         if let willMigrate = resolved.willMigrate {
@@ -14,8 +28,6 @@ struct StageExecutor {
         for check in stage.checks {
             if let refusal = try check.evaluate(on: db, version: stage.to) { throw refusal }
         }
-        let touched = Set(stage.allSteps.filter { $0.op != .dropTable }.map(\.table))
-        let guardian = try ForeignKeyGuard(db: db, tables: touched)
         try runSteps(stage.steps, from: stage.from, to: stage.to)
         if let didMigrate = resolved.didMigrate {
             try runClosure(didMigrate, named: "didMigrate", schema: target, stage: stage)
@@ -24,7 +36,8 @@ struct StageExecutor {
             if let refusal = try check.evaluate(on: db, version: stage.to) { throw refusal }
         }
         try runSteps(stage.finalizingSteps, from: stage.from, to: stage.to)
-        try guardian.checkNoNewViolations(version: stage.to)
+        let touched = Set(stage.allSteps.map(\.table))
+        try ForeignKeyGuard(db: db, tables: touched).check(tolerating: tolerated, version: stage.to)
     }
 
     /// Runs steps in order. Before the first rebuild, views and other tables' triggers that mention
@@ -98,19 +111,23 @@ struct ForeignKeyGuard {
         var constraint: Int64
     }
 
+    /// Violations found after a stage, before it is known whether the stage introduced them.
+    struct Violations: Error {
+        var tables: [String]
+        var tolerated: Set<Violation>?
+    }
+
     let db: SQLiteConnection
+    /// Touched tables that have foreign keys, and the children referencing a touched table.
     let tables: [String]
-    let before: Set<Violation>
 
     init(db: SQLiteConnection, tables touched: Set<String>) throws {
         self.db = db
         let live = try LiveSchema.read(from: db)
         let lowered = Set(touched.map { $0.lowercased() })
-        // Children referencing a touched table, and touched tables that have foreign keys.
         self.tables = live.userTables.filter { table in
             !table.foreignKeys.isEmpty && (lowered.contains(table.name.lowercased()) || table.foreignKeys.contains { lowered.contains($0.table.lowercased()) })
         }.map(\.name)
-        self.before = tables.isEmpty ? [] : try ForeignKeyGuard.violations(in: tables, db: db)
     }
 
     static func violations(in tables: [String], db: SQLiteConnection) throws -> Set<Violation> {
@@ -123,9 +140,14 @@ struct ForeignKeyGuard {
         return result
     }
 
-    func checkNoNewViolations(version: Schema.Version) throws {
+    /// Throws ``Violations`` when there are violations and `tolerated` is nil (not yet known);
+    /// a `dataViolation` error naming the rows when some are not in `tolerated`.
+    func check(tolerating tolerated: Set<Violation>?, version: Schema.Version) throws {
         guard !tables.isEmpty else { return }
-        let introduced = try ForeignKeyGuard.violations(in: tables, db: db).subtracting(before)
+        let found = try ForeignKeyGuard.violations(in: tables, db: db)
+        guard !found.isEmpty else { return }
+        guard let tolerated else { throw Violations(tables: tables, tolerated: nil) }
+        let introduced = found.subtracting(tolerated)
         guard !introduced.isEmpty else { return }
         let sorted = introduced.sorted { ($0.table, $0.rowid ?? 0) < ($1.table, $1.rowid ?? 0) }
         throw MigrationError(.dataViolation, "the migration would leave \(introduced.count) rows pointing at missing parents; everything was rolled back",
