@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "SchemaMigrations", targets: ["SchemaMigrations"]),
         .executable(name: "sample-trips", targets: ["SampleTrips"]),
+        .executable(name: "schemamigrations-bench", targets: ["schemamigrations-bench"]),
     ],
     targets: [
         // The system SQLite, linked as `sqlite3`; on Debian `libsqlite3-dev` provides the header.
@@ -17,7 +18,10 @@ let package = Package(
         ),
         .target(name: "SchemaMigrations", dependencies: ["CSQLite"]),
         .executableTarget(name: "SampleTrips", dependencies: ["SchemaMigrations"], path: "Sources/SampleTrips"),
-        .testTarget(name: "SchemaMigrationsTests", dependencies: ["SchemaMigrations", "CSQLite"]),
+        // Benchmarks against hand-written SQL: a library (so the test suite smoke-runs it) and its command.
+        .target(name: "MigrationBenchmarks", dependencies: ["SchemaMigrations"]),
+        .executableTarget(name: "schemamigrations-bench", dependencies: ["MigrationBenchmarks"]),
+        .testTarget(name: "SchemaMigrationsTests", dependencies: ["SchemaMigrations", "MigrationBenchmarks", "CSQLite"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,152 @@
+import Foundation
+import SchemaMigrations
+
+/// Runs the benchmark cases and prints a table: our median, the reference's median measured in
+/// the same process run, their ratio, and peak memory.
+public struct BenchmarkRunner {
+    public struct Configuration: Sendable {
+        public var sizes: [Int] = [100_000, 1_000_000]
+        public var runs = 5
+        public var upToDateRuns = 200
+        public var directory = FileManager.default.temporaryDirectory.appendingPathComponent("schemamigrations-bench")
+        public init() {}
+    }
+
+    /// One row of the results table.
+    public struct Row: Sendable {
+        public var name: String
+        public var ours: Timing
+        public var reference: Timing
+        public var referenceName: String
+        public var peakMiB: Double?
+        public var ratio: Double { ours.median / reference.median }
+    }
+
+    public let configuration: Configuration
+    public private(set) var rows: [Row] = []
+    /// "same" when our V2 output holds exactly the reference's rows and schema, per size.
+    public private(set) var verification: [String] = []
+
+    public init(configuration: Configuration) { self.configuration = configuration }
+
+    public mutating func run(log: (String) -> Void = { print($0) }) throws {
+        let dir = configuration.directory
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for size in configuration.sizes {
+            log("building V1 with \(size) trips and \(2 * size) bucket items…")
+            let template = dir.appendingPathComponent("v1-\(size).sqlite")
+            try BenchmarkWorkload.createV1(at: template, trips: size)
+            try rebuildCase(size: size, template: template, log: log)
+            try addColumnCase(size: size, log: log)
+            try upToDateCase(size: size, log: log)
+        }
+    }
+
+    private mutating func rebuildCase(size: Int, template: URL, log: (String) -> Void) throws {
+        let dir = configuration.directory
+        let ours = dir.appendingPathComponent("ours-v2-\(size).sqlite"), reference = dir.appendingPathComponent("reference-v2-\(size).sqlite")
+        var oursTimes: [Double] = [], referenceTimes: [Double] = []
+        Measure.resetPeakResident()
+        for round in 0..<configuration.runs {
+            try Measure.freshCopy(of: template, to: ours)
+            try Measure.freshCopy(of: template, to: reference)
+            let runOurs = { oursTimes.append(try Measure.seconds { try Migrator(plan: BenchPlan.self, options: MigrationOptions(targetVersion: BenchTripV2.versionIdentifier)).migrate(databaseAt: ours) }) }
+            let runReference = { referenceTimes.append(try Measure.seconds { try BenchmarkWorkload.runHandWrittenV2(at: reference) }) }
+            if round % 2 == 0 { try runOurs(); try runReference() } else { try runReference(); try runOurs() }
+        }
+        rows.append(Row(name: "rebuild \(size) rows (+\(2 * size) children)", ours: Timing(samples: oursTimes), reference: Timing(samples: referenceTimes),
+                        referenceName: "hand-written 12-step SQL", peakMiB: Measure.peakResidentMiB()))
+        let same = try Fingerprint.of(ours) == Fingerprint.of(reference)
+        verification.append("rebuild \(size): data and schema \(same ? "same" : "DIFF") as the hand-written SQL")
+        log(rows.last!.formatted)
+    }
+
+    private mutating func addColumnCase(size: Int, log: (String) -> Void) throws {
+        let dir = configuration.directory
+        let v2 = dir.appendingPathComponent("ours-v2-\(size).sqlite"), work = dir.appendingPathComponent("v3-\(size).sqlite")
+        let empty = dir.appendingPathComponent("empty-v2.sqlite"), emptyWork = dir.appendingPathComponent("empty-v3.sqlite")
+        try? FileManager.default.removeItem(at: empty)
+        try Migrator(plan: BenchPlan.self, options: MigrationOptions(targetVersion: BenchTripV2.versionIdentifier)).migrate(databaseAt: empty)
+        var full: [Double] = [], none: [Double] = []
+        Measure.resetPeakResident()
+        for _ in 0..<max(configuration.runs, 5) {
+            try Measure.freshCopy(of: v2, to: work)
+            try Measure.freshCopy(of: empty, to: emptyWork)
+            full.append(try Measure.seconds { try Migrator(plan: BenchPlan.self).migrate(databaseAt: work) })
+            none.append(try Measure.seconds { try Migrator(plan: BenchPlan.self).migrate(databaseAt: emptyWork) })
+        }
+        rows.append(Row(name: "add optional column, \(size) rows", ours: Timing(samples: full), reference: Timing(samples: none),
+                        referenceName: "the same on an empty table", peakMiB: Measure.peakResidentMiB()))
+        log(rows.last!.formatted)
+    }
+
+    private mutating func upToDateCase(size: Int, log: (String) -> Void) throws {
+        let current = configuration.directory.appendingPathComponent("v3-\(size).sqlite")
+        var ours: [Double] = [], reference: [Double] = []
+        Measure.resetPeakResident()
+        for _ in 0..<configuration.upToDateRuns {
+            ours.append(try Measure.seconds {
+                let result = try Migrator(plan: BenchPlan.self).migrate(databaseAt: current)
+                precondition(result.outcome == .upToDate)
+            })
+            reference.append(try Measure.seconds {
+                _ = try SQLiteConnection(path: current.path, mode: .readWrite).scalar("PRAGMA user_version")
+            })
+        }
+        rows.append(Row(name: "up-to-date check, \(size) rows", ours: Timing(samples: ours), reference: Timing(samples: reference),
+                        referenceName: "open + PRAGMA user_version", peakMiB: Measure.peakResidentMiB()))
+        log(rows.last!.formatted)
+    }
+
+    /// The results as a Markdown table.
+    public var table: String {
+        var lines = ["| case | ours median (min–max) | reference | reference median | ratio | peak RSS |", "|---|---|---|---|---|---|"]
+        for row in rows {
+            lines.append("| \(row.name) | \(Self.format(row.ours.median)) (\(Self.format(row.ours.min))–\(Self.format(row.ours.max))) | \(row.referenceName) | \(Self.format(row.reference.median)) | \(String(format: "%.2f×", row.ratio)) | \(row.peakMiB.map { String(format: "%.0f MiB", $0) } ?? "n/a") |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func format(_ seconds: Double) -> String {
+        seconds < 0.01 ? String(format: "%.3f ms", seconds * 1000) : String(format: "%.3f s", seconds)
+    }
+}
+
+extension BenchmarkRunner.Row {
+    var formatted: String {
+        "\(name): ours \(BenchmarkRunner.format(ours.median)), \(referenceName) \(BenchmarkRunner.format(reference.median)), ratio \(String(format: "%.2f", ratio))"
+    }
+}
+
+/// A digest of a database's `trip` and `bucket_item` rows (every value through `quote()`) and of
+/// the schema as SQLite understands it, to show two migrations reached the same result.
+enum Fingerprint {
+    static func of(_ url: URL) throws -> String {
+        let db = try SQLiteConnection(path: url.path, mode: .readOnly)
+        var hasher = RowDigest()
+        for table in ["trip", "bucket_item"] {
+            let columns = try db.rows("SELECT name FROM pragma_table_info(?) ORDER BY name", [.text(table)]).map { $0[0].stringValue! }
+            hasher.add(table + ":" + columns.joined(separator: ","))
+            let statement = try db.prepare("SELECT \(columns.map { "quote(\(SQL.quoteIdentifier($0)))" }.joined(separator: " || '|' || ")) FROM \(table) ORDER BY id")
+            while try statement.step() { hasher.add(statement.column(0).stringValue ?? "") }
+            for index in try db.rows("SELECT name FROM pragma_index_list(?) ORDER BY name", [.text(table)]) {
+                let info = try db.rows("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [index[0]]).map { $0[0].stringValue ?? "" }
+                hasher.add("index(" + info.joined(separator: ",") + ")")
+            }
+            for column in try db.rows("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?) ORDER BY name", [.text(table)]) {
+                hasher.add(column.map(\.sqlLiteral).joined(separator: " "))
+            }
+        }
+        return hasher.hex
+    }
+}
+
+/// A running digest (FNV-1a 64, enough to tell two results apart in a benchmark).
+struct RowDigest {
+    private var state: UInt64 = 0xcbf29ce484222325
+    mutating func add(_ text: String) {
+        for byte in text.utf8 { state = (state ^ UInt64(byte)) &* 0x100000001b3 }
+        state = (state ^ 0x0A) &* 0x100000001b3
+    }
+    var hex: String { String(state, radix: 16) }
+}

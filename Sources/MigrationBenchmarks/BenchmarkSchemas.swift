@@ -1,0 +1,74 @@
+import Foundation
+import SchemaMigrations
+
+// The shared workload (../shared/bench): `trip` with two indexes, referenced by `bucket_item`
+// (created by hand: it is not part of the plan, as a table another library owns would not be).
+
+public enum BenchTripV1: VersionedSchema {
+    public static let versionIdentifier = Schema.Version(1, 0, 0)
+    public static let models: [any PersistentModel.Type] = [Trip.self]
+
+    public final class Trip: PersistentModel {
+        public static let entityName = "trip"
+        public static let indexes: [[String]] = [["name"], ["start_date"]]
+        var name = ""
+        var destination: String? = nil
+        var start_date = 0.0
+        var end_date = 0.0
+        var budget: Int? = nil
+        var legacy_code: String? = nil
+        var rating: Double? = nil
+        var is_public = false
+        var created_at = 0.0
+        public init() {}
+    }
+}
+
+/// Renames two columns, drops one, makes one non-optional with a default, adds an optional one,
+/// adds a composite index: SQLite cannot make a column NOT NULL in place, so `trip` is rebuilt.
+public enum BenchTripV2: VersionedSchema {
+    public static let versionIdentifier = Schema.Version(2, 0, 0)
+    public static let models: [any PersistentModel.Type] = [Trip.self]
+
+    public final class Trip: PersistentModel {
+        public static let entityName = "trip"
+        public static let indexes: [[String]] = [["name"], ["startDate"], ["name", "startDate", "endDate"]]
+        var name = ""
+        var destination = ""
+        @Attribute(originalName: "start_date") var startDate = 0.0
+        @Attribute(originalName: "end_date") var endDate = 0.0
+        var budget: Int? = nil
+        var rating: Double? = nil
+        var is_public = false
+        var created_at = 0.0
+        var notes: String? = nil
+        public init() {}
+    }
+}
+
+/// Adds one optional column: O(1).
+public enum BenchTripV3: VersionedSchema {
+    public static let versionIdentifier = Schema.Version(3, 0, 0)
+    public static let models: [any PersistentModel.Type] = [Trip.self]
+
+    public final class Trip: PersistentModel {
+        public static let entityName = "trip"
+        public static let indexes: [[String]] = [["name"], ["startDate"], ["name", "startDate", "endDate"]]
+        var name = ""
+        var destination = ""
+        @Attribute(originalName: "start_date") var startDate = 0.0
+        @Attribute(originalName: "end_date") var endDate = 0.0
+        var budget: Int? = nil
+        var rating: Double? = nil
+        var is_public = false
+        var created_at = 0.0
+        var notes: String? = nil
+        var extra: String? = nil
+        public init() {}
+    }
+}
+
+public enum BenchPlan: SchemaMigrationPlan {
+    public static let name = "bench"
+    public static let schemas: [any VersionedSchema.Type] = [BenchTripV1.self, BenchTripV2.self, BenchTripV3.self]
+}

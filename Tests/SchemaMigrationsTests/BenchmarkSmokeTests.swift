@@ -1,0 +1,21 @@
+import Foundation
+import Testing
+@testable import MigrationBenchmarks
+
+/// The benchmark itself, at a tiny size and one iteration, so it cannot rot.
+@Suite struct BenchmarkSmokeTests {
+    @Test func theBenchmarkRunsAndReachesTheSameResultAsTheHandWrittenSQL() throws {
+        var configuration = BenchmarkRunner.Configuration()
+        configuration.sizes = [200]
+        configuration.runs = 1
+        configuration.upToDateRuns = 3
+        configuration.directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-smoke-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: configuration.directory) }
+        var runner = BenchmarkRunner(configuration: configuration)
+        try runner.run(log: { _ in })
+        #expect(runner.rows.map(\.name) == ["rebuild 200 rows (+400 children)", "add optional column, 200 rows", "up-to-date check, 200 rows"])
+        #expect(runner.rows.allSatisfy { $0.ours.median > 0 && $0.reference.median > 0 })
+        #expect(runner.verification == ["rebuild 200: data and schema same as the hand-written SQL"])
+        #expect(runner.table.contains("| rebuild 200 rows (+400 children) |"))
+    }
+}
