@@ -58,7 +58,7 @@ struct MigrationRun {
                                      finalizingSteps: [], checks: [], finalizingChecks: [])
             try StageExecutor(db: db, progress: options.progress).runSteps(stage.steps, from: nil, to: target.version)
             try verify(target, written: WrittenColumns(target.entities.map { .createTable($0) }))
-            try store.append(.init(version: target.version, hash: target.versionHash, kind: "create", fromVersion: nil,
+            try store.append(.init(version: target.version, hash: plan.hash(of: target.version), kind: "create", fromVersion: nil,
                                    startedAt: started, duration: Date().timeIntervalSince(started), snapshot: try target.compactJSON()))
             return MigrationResult(outcome: .created, fromVersion: nil, toVersion: target.version, adopted: false, stages: [stage], duration: Date().timeIntervalSince(started))
         case .recorded(let current), .unversioned(let current):
@@ -69,7 +69,7 @@ struct MigrationRun {
             var adopted = false
             if case .unversioned = state {
                 let schema = plan.schema(for: current)!
-                try store.append(.init(version: current, hash: schema.versionHash, kind: "adopt", fromVersion: nil,
+                try store.append(.init(version: current, hash: plan.hash(of: schema.version), kind: "adopt", fromVersion: nil,
                                        startedAt: started, duration: 0, snapshot: try schema.compactJSON()))
                 adopted = true
             }
@@ -84,7 +84,7 @@ struct MigrationRun {
                 written.record(stage.allSteps.map(\.action))
                 let schema = plan.schema(for: stage.to)!
                 if index == pending.count - 1 { try verify(schema, written: written) }
-                try store.append(.init(version: stage.to, hash: schema.versionHash, kind: stage.kind.rawValue, fromVersion: stage.from,
+                try store.append(.init(version: stage.to, hash: plan.hash(of: schema.version), kind: stage.kind.rawValue, fromVersion: stage.from,
                                        startedAt: stageStart, duration: Date().timeIntervalSince(stageStart), snapshot: try schema.compactJSON()))
                 if options.transactionScope == .perStage && index < pending.count - 1 {
                     try db.execute("COMMIT TRANSACTION")

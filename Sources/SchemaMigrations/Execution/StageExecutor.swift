@@ -36,8 +36,12 @@ struct StageExecutor {
             if let refusal = try check.evaluate(on: db, version: stage.to) { throw refusal }
         }
         try runSteps(stage.finalizingSteps, from: stage.from, to: stage.to)
-        let touched = Set(stage.allSteps.map(\.table))
-        try ForeignKeyGuard(db: db, tables: touched).check(tolerating: tolerated, version: stage.to)
+        // Only dropping or rebuilding a table, or the user's own code, can leave a row pointing at a
+        // missing parent: ALTER TABLE's rename, add and drop column keep every rowid and reference.
+        let ranCode = resolved.willMigrate != nil || resolved.didMigrate != nil
+        let risky = stage.allSteps.filter { $0.op == .dropTable || $0.op == .rebuildTable }.map(\.table)
+        guard ranCode || !risky.isEmpty else { return }
+        try ForeignKeyGuard(db: db, tables: ranCode ? nil : Set(risky)).check(tolerating: tolerated, version: stage.to)
     }
 
     /// Runs steps in order. Before the first rebuild, views and other tables' triggers that mention
@@ -121,12 +125,15 @@ struct ForeignKeyGuard {
     /// Touched tables that have foreign keys, and the children referencing a touched table.
     let tables: [String]
 
-    init(db: SQLiteConnection, tables touched: Set<String>) throws {
+    /// - Parameter touched: the tables a stage dropped or rebuilt; nil for every table (after the user's code ran).
+    init(db: SQLiteConnection, tables touched: Set<String>?) throws {
         self.db = db
         let live = try LiveSchema.read(from: db)
-        let lowered = Set(touched.map { $0.lowercased() })
+        let lowered = touched.map { Set($0.map { $0.lowercased() }) }
         self.tables = live.userTables.filter { table in
-            !table.foreignKeys.isEmpty && (lowered.contains(table.name.lowercased()) || table.foreignKeys.contains { lowered.contains($0.table.lowercased()) })
+            guard !table.foreignKeys.isEmpty else { return false }
+            guard let lowered else { return true }
+            return lowered.contains(table.name.lowercased()) || table.foreignKeys.contains { lowered.contains($0.table.lowercased()) }
         }.map(\.name)
     }
 

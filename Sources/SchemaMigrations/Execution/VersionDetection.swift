@@ -64,8 +64,9 @@ struct VersionDetection {
             throw MigrationError(.unknownVersion, "the database is at version \(record.version), which the plan '\(plan.name)' does not declare",
                                  version: record.version, remedy: "add version \(record.version) back to the plan's schemas")
         }
-        if record.hash != schema.versionHash {
-            throw MigrationError(.invalidPlan, "version \(record.version) was applied with schema hash \(record.hash.prefix(12))…, but the plan now declares it with hash \(schema.versionHash.prefix(12))…",
+        let declaredHash = plan.hash(of: record.version)
+        if record.hash != declaredHash {
+            throw MigrationError(.invalidPlan, "version \(record.version) was applied with schema hash \(record.hash.prefix(12))…, but the plan now declares it with hash \(declaredHash.prefix(12))…",
                                  version: record.version,
                                  remedy: "a released version must never change: restore its declaration, and put the change in a new version")
         }

@@ -6,8 +6,15 @@ struct ResolvedPlan: Sendable {
     var schemas: [Schema]
     /// One stage between each pair of consecutive versions.
     var stages: [ResolvedStage]
+    /// Each version's hash, computed once (an up-to-date check compares it with the metadata).
+    private var hashes: [Schema.Version: String]
 
     var latest: Schema { schemas[schemas.count - 1] }
+
+    /// The version hash of a declared version.
+    func hash(of version: Schema.Version) -> String {
+        hashes[version] ?? schema(for: version)?.versionHash ?? ""
+    }
 
     func schema(for version: Schema.Version) -> Schema? {
         schemas.first { $0.version == version }
@@ -32,7 +39,7 @@ struct ResolvedPlan: Sendable {
         guard !name.isEmpty else { throw fail("the plan's name is empty", remedy: "give the plan a name") }
         guard !schemas.isEmpty else { throw fail("the plan '\(name)' lists no schema versions", remedy: "list every released version in `schemas`, oldest first") }
         for schema in schemas { try schema.validate() }
-        var hashes: [String: Schema.Version] = [:]
+        var versionsByHash: [String: Schema.Version] = [:]
         for (previous, next) in zip(schemas, schemas.dropFirst()) where !(previous.version < next.version) {
             throw fail(previous.version == next.version
                        ? "version \(next.version) is listed twice in the plan '\(name)'"
@@ -40,11 +47,12 @@ struct ResolvedPlan: Sendable {
                        version: next.version, remedy: "list each version once, oldest first")
         }
         for schema in schemas {
-            if let other = hashes[schema.versionHash] {
-                throw fail("versions \(other) and \(schema.version) declare the same schema (hash \(schema.versionHash.prefix(12))…)",
+            let hash = schema.versionHash
+            if let other = versionsByHash[hash] {
+                throw fail("versions \(other) and \(schema.version) declare the same schema (hash \(hash.prefix(12))…)",
                            version: schema.version, remedy: "a new version must change something; set a hashModifier to force a rebuild, or remove the duplicate version")
             }
-            hashes[schema.versionHash] = schema.version
+            versionsByHash[hash] = schema.version
         }
         var resolved: [ResolvedStage] = []
         for (previous, next) in zip(schemas, schemas.dropFirst()) {
@@ -65,5 +73,6 @@ struct ResolvedPlan: Sendable {
         self.name = name
         self.schemas = schemas
         self.stages = resolved
+        self.hashes = Dictionary(uniqueKeysWithValues: versionsByHash.map { ($1, $0) })
     }
 }

@@ -43,3 +43,23 @@ import Testing
         #expect(try db.recordedVersion() == "2.0.0")
     }
 }
+
+extension ForeignKeyTests {
+    @Test func aCustomStageDeletingAParentWithRawSQLIsCaughtBeforeCommit() throws {
+        let db = TemporaryDatabase()
+        let v1 = A.schema(1, [ChangeKindTests.person])
+        try A.migrator([v1]).migrate(databaseAt: db.url)
+        try db.execute(ChangeKindTests.rows + """
+            CREATE TABLE pet (id INTEGER PRIMARY KEY, owner INTEGER REFERENCES Person(id));
+            INSERT INTO pet VALUES (1, 1), (2, 3);
+            """)
+        let before = try db.bytes()
+        let v2 = A.schema(2, [ChangeKindTests.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
+        let error = try #require(throws: MigrationError.self) {
+            try A.migrator([v1, v2], kind: .custom, willMigrate: { context in try context.execute("DELETE FROM Person WHERE id = 3") }).migrate(databaseAt: db.url)
+        }
+        #expect(error.code == .dataViolation)
+        #expect(error.details == ["pet row 2 references a missing row of Person"])
+        #expect(try db.bytes() == before)
+    }
+}
