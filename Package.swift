@@ -17,11 +17,13 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .target(name: "SchemaMigrations", dependencies: ["CSQLite"]),
-        .executableTarget(name: "SampleTrips", dependencies: ["SchemaMigrations"], path: "Sources/SampleTrips"),
+        // The bundled example: the SampleTrips plan (Fixtures/SampleTrips/Plan) and its command.
+        .target(name: "SampleTripsPlan", dependencies: ["SchemaMigrations"], path: "Fixtures/SampleTrips/Plan"),
+        .executableTarget(name: "SampleTrips", dependencies: ["SchemaMigrations", "SampleTripsPlan"], path: "Sources/SampleTrips"),
         // Benchmarks against hand-written SQL: a library (so the test suite smoke-runs it) and its command.
         .target(name: "MigrationBenchmarks", dependencies: ["SchemaMigrations"]),
         .executableTarget(name: "schemamigrations-bench", dependencies: ["MigrationBenchmarks"]),
-        .testTarget(name: "SchemaMigrationsTests", dependencies: ["SchemaMigrations", "MigrationBenchmarks", "CSQLite"]),
+        .testTarget(name: "SchemaMigrationsTests", dependencies: ["SchemaMigrations", "MigrationBenchmarks", "SampleTripsPlan", "CSQLite"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import SampleTripsPlan
 import SchemaMigrations
 
 // sample-trips: builds a populated V1 database of the SampleTrips schema, shows the dry run of
@@ -13,8 +14,18 @@ while let argument = arguments.popFirst() {
     switch argument {
     case "--database": path = arguments.popFirst() ?? path
     case "--trips": tripCount = arguments.popFirst().flatMap(Int.init) ?? tripCount
+    case "--write-snapshots":
+        // Freezes the released versions: Fixtures/SampleTrips/schema-<version>.json.
+        let directory = URL(fileURLWithPath: arguments.popFirst() ?? "Fixtures/SampleTrips")
+        do {
+            for url in try FrozenVersions.writeSnapshots(of: TripsMigrationPlan.self, to: directory) { print("wrote \(url.path)") }
+            exit(0)
+        } catch {
+            FileHandle.standardError.write(Data("sample-trips: \(error)\n".utf8))
+            exit(1)
+        }
     case "--help", "-h":
-        print("usage: sample-trips [--database PATH] [--trips N]\n\nBuilds a populated V1 SampleTrips database at PATH, prints the dry run of migrating it to V3, applies it, and prints the result.")
+        print("usage: sample-trips [--database PATH] [--trips N] | --write-snapshots [DIR]\n\nBuilds a populated V1 SampleTrips database at PATH, prints the dry run of migrating it to V3, applies it, and prints the result.")
         exit(0)
     default:
         FileHandle.standardError.write(Data("sample-trips: unknown argument '\(argument)'; see --help\n".utf8))

@@ -8,38 +8,38 @@ import SchemaMigrations
 // V3: `start_date` / `end_date` are renamed to `startDate` / `endDate`, optional `notes` is added,
 //     and trips get a composite index for date-range lookups by name.
 
-enum TripsSchemaV1: VersionedSchema {
-    static let versionIdentifier = Schema.Version(1, 0, 0)
-    static let models: [any PersistentModel.Type] = [Trip.self]
+public enum TripsSchemaV1: VersionedSchema {
+    public static let versionIdentifier = Schema.Version(1, 0, 0)
+    public static let models: [any PersistentModel.Type] = [Trip.self]
 
-    final class Trip: PersistentModel {
+    public final class Trip: PersistentModel {
         var name = ""
         var destination = ""
         var start_date = Date(timeIntervalSince1970: 0)
         var end_date = Date(timeIntervalSince1970: 0)
-        init() {}
+        public init() {}
     }
 }
 
-enum TripsSchemaV2: VersionedSchema {
-    static let versionIdentifier = Schema.Version(2, 0, 0)
-    static let models: [any PersistentModel.Type] = [Trip.self]
+public enum TripsSchemaV2: VersionedSchema {
+    public static let versionIdentifier = Schema.Version(2, 0, 0)
+    public static let models: [any PersistentModel.Type] = [Trip.self]
 
-    final class Trip: PersistentModel {
+    public final class Trip: PersistentModel {
         @Attribute(.unique) var name = ""
         var destination = ""
         var start_date = Date(timeIntervalSince1970: 0)
         var end_date = Date(timeIntervalSince1970: 0)
-        init() {}
+        public init() {}
     }
 }
 
-enum TripsSchemaV3: VersionedSchema {
-    static let versionIdentifier = Schema.Version(3, 0, 0)
-    static let models: [any PersistentModel.Type] = [Trip.self]
+public enum TripsSchemaV3: VersionedSchema {
+    public static let versionIdentifier = Schema.Version(3, 0, 0)
+    public static let models: [any PersistentModel.Type] = [Trip.self]
 
-    final class Trip: PersistentModel {
-        static let indexes: [[String]] = [["name", "startDate", "endDate"]]
+    public final class Trip: PersistentModel {
+        public static let indexes: [[String]] = [["name", "startDate", "endDate"]]
 
         @Attribute(.unique) var name = ""
         var destination = ""
@@ -47,14 +47,14 @@ enum TripsSchemaV3: VersionedSchema {
         @Attribute(originalName: "end_date") var endDate = Date(timeIntervalSince1970: 0)
         var notes: String? = nil
         @Transient var isSelected = false
-        init() {}
+        public init() {}
     }
 }
 
-enum TripsMigrationPlan: SchemaMigrationPlan {
-    static let name = "SampleTrips"
-    static let schemas: [any VersionedSchema.Type] = [TripsSchemaV1.self, TripsSchemaV2.self, TripsSchemaV3.self]
-    static let stages: [MigrationStage] = [
+public enum TripsMigrationPlan: SchemaMigrationPlan {
+    public static let name = "SampleTrips"
+    public static let schemas: [any VersionedSchema.Type] = [TripsSchemaV1.self, TripsSchemaV2.self, TripsSchemaV3.self]
+    public static let stages: [MigrationStage] = [
         .custom(fromVersion: TripsSchemaV1.self, toVersion: TripsSchemaV2.self, willMigrate: { context in
             // De-duplicate trips before `name` becomes unique: keep the earliest of each name.
             try context.execute("DELETE FROM Trip WHERE id NOT IN (SELECT min(id) FROM Trip GROUP BY name)")

@@ -2,8 +2,8 @@ import Foundation
 import SchemaMigrations
 
 /// Builds the populated V1 fixture database: deterministic trips, every fourth one sharing a name.
-enum SampleTripsFixture {
-    static func createV1(at url: URL, trips: Int) throws {
+public enum SampleTripsFixture {
+    public static func createV1(at url: URL, trips: Int) throws {
         try Migrator(plan: TripsMigrationPlan.self, options: MigrationOptions(targetVersion: TripsSchemaV1.versionIdentifier)).migrate(databaseAt: url)
         let db = try SQLiteConnection(path: url.path)
         try db.execute("""
