@@ -21,6 +21,8 @@ struct Planner {
         var creates: [StepAction] = []
         var createIndexes: [StepAction] = []
 
+        var entityRenames: [String: String] = [:]
+        for match in matches { if let source = match.source, source.name != match.target.name { entityRenames[source.name] = match.target.name } }
         let matchedSources = Set(matches.compactMap { $0.source?.name })
         let drops = source.entities.filter { !matchedSources.contains($0.name) }.map { StepAction.dropTable($0.name) }
 
@@ -32,7 +34,9 @@ struct Planner {
             if sourceEntity.name != match.target.name {
                 renames.append(.renameTable(from: sourceEntity.name, to: match.target.name))
             }
-            let table = try TablePlan(source: sourceEntity, target: match.target, kind: kind, version: target.version, capabilities: capabilities)
+            try RelationshipChanges.check(source: sourceEntity, target: match.target, entityRenames: entityRenames, version: target.version)
+            let table = try TablePlan(source: sourceEntity, target: match.target, kind: kind, version: target.version,
+                                      capabilities: capabilities, entityRenames: entityRenames)
             stage.checks += table.checks
             stage.finalizingChecks += table.finalizingChecks
             dropIndexes += table.dropIndexes

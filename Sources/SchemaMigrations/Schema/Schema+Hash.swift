@@ -30,11 +30,22 @@ private struct HashedSchema: Encodable {
         var isUnique: Bool
     }
 
+    struct HashedRelationship: Encodable {
+        var name: String
+        var destination: String
+        var isToMany: Bool
+        var isOptional: Bool
+        var deleteRule: String
+        var inverse: String?
+        var hashModifier: String?
+    }
+
     struct HashedEntity: Encodable {
         var name: String
         var hashModifier: String?
         var attributes: [HashedAttribute]
         var indexes: [HashedIndex]
+        var relationships: [HashedRelationship]?
     }
 
     var format = 1
@@ -51,7 +62,12 @@ private struct HashedSchema: Encodable {
                 },
                 indexes: Set(entity.indexes.map(\.structure))
                     .sorted { ($0.isUnique ? 1 : 0, $0.columns.joined(separator: "\u{1}")) < ($1.isUnique ? 1 : 0, $1.columns.joined(separator: "\u{1}")) }
-                    .map { HashedIndex(columns: $0.columns, isUnique: $0.isUnique) }
+                    .map { HashedIndex(columns: $0.columns, isUnique: $0.isUnique) },
+                // Absent when there are none, so schemas without relationships keep the hash they had.
+                relationships: entity.relationships.isEmpty ? nil : entity.relationships.sorted { $0.name < $1.name }.map {
+                    HashedRelationship(name: $0.name, destination: $0.destination, isToMany: $0.isToMany, isOptional: $0.isOptional,
+                                       deleteRule: $0.deleteRule.rawValue, inverse: $0.inverse, hashModifier: $0.hashModifier)
+                }
             )
         }
     }
