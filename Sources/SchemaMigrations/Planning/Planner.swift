@@ -34,7 +34,8 @@ struct Planner {
             if sourceEntity.name != match.target.name {
                 renames.append(.renameTable(from: sourceEntity.name, to: match.target.name))
             }
-            try RelationshipChanges.check(source: sourceEntity, target: match.target, entityRenames: entityRenames, version: target.version)
+            try RelationshipChanges.check(source: sourceEntity, target: match.target, entityRenames: entityRenames, version: target.version,
+                                          sourceSchema: source, targetSchema: target)
             let table = try TablePlan(source: sourceEntity, target: match.target, kind: kind, version: target.version,
                                       capabilities: capabilities, entityRenames: entityRenames)
             stage.checks += table.checks
