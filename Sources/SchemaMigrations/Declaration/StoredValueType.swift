@@ -98,8 +98,14 @@ struct StoredValueType {
 /// Lets reflection see through `Optional<Wrapped>`.
 protocol OptionalMarker {
     static var wrappedType: Any.Type { get }
+    /// `Optional<Wrapped>.none`, boxed.
+    static var noneValue: Any { get }
+    /// `Optional<Wrapped>.some(value)`, boxed; `value` must be a `Wrapped`.
+    static func wrap(_ value: Any) -> Any
 }
 
 extension Optional: OptionalMarker {
     static var wrappedType: Any.Type { Wrapped.self }
+    static var noneValue: Any { Optional<Wrapped>.none as Any }
+    static func wrap(_ value: Any) -> Any { Optional<Wrapped>.some(value as! Wrapped) as Any }
 }

@@ -13,13 +13,18 @@
 /// Everything done through the context is part of the migration: if anything fails, it is all
 /// rolled back. Do not keep the context beyond the closure.
 public final class MigrationContext {
-    /// The schema the database is at while the closure runs.
+    /// The schema the database is at while the closure runs, as stored (relationships appear as
+    /// their `…_id` columns).
     public let schema: Schema
     let db: SQLiteConnection
+    let stage: (from: Schema.Version, to: Schema.Version)
+    let progress: (@Sendable (MigrationProgress) -> Void)?
 
-    init(schema: Schema, db: SQLiteConnection) {
+    init(schema: Schema, db: SQLiteConnection, stage: (from: Schema.Version, to: Schema.Version), progress: (@Sendable (MigrationProgress) -> Void)?) {
         self.schema = schema
         self.db = db
+        self.stage = stage
+        self.progress = progress
     }
 
     /// Runs SQL (one or more statements), the escape hatch for anything the data API lacks.
@@ -42,8 +47,4 @@ public final class MigrationContext {
         try db.scalar(sql, arguments)
     }
 
-    /// The number of rows of an entity's table.
-    public func count(_ entity: String) throws -> Int {
-        Int(try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(entity))")?.int64Value ?? 0)
-    }
 }

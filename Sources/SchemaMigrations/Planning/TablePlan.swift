@@ -49,7 +49,12 @@ struct TablePlan {
                     rebuildReasons.append("rename \(old.name) to \(attribute.name)")
                 }
             }
-            if old.valueType != attribute.valueType {
+            if old.valueType != attribute.valueType && kind == .custom && old.hashModifier != attribute.hashModifier
+                && TypeConversion.expression(from: old.valueType, to: attribute.valueType, column: expression) == nil {
+                // A custom stage takes over the conversion: the old values are copied as they are
+                // for didMigrate to transform.
+                rebuildReasons.append("\(attribute.name): \(old.valueType.rawValue) to \(attribute.valueType.rawValue), values copied as they are for didMigrate to convert")
+            } else if old.valueType != attribute.valueType {
                 guard let converted = TypeConversion.expression(from: old.valueType, to: attribute.valueType, column: expression) else {
                     let rename = old.name != attribute.name ? " while renaming it from '\(old.name)'" : ""
                     throw MigrationError(.unsupportedChange,
