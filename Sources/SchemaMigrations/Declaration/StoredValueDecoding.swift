@@ -9,6 +9,25 @@ enum StoredValueDecoding {
     }
 
     static func decode<T>(_ value: SQLiteValue, as type: T.Type) throws -> T {
+        // Fast paths for the common types: no dynamic casts.
+        switch value {
+        case .text(let text):
+            if T.self == String.self { return text as! T }
+            if T.self == String?.self { return Optional(text) as! T }
+        case .integer(let number):
+            if T.self == Int.self { return Int(number) as! T }
+            if T.self == Int?.self { return Optional(Int(number)) as! T }
+            if T.self == Int64.self { return number as! T }
+        case .real(let number):
+            if T.self == Double.self { return number as! T }
+            if T.self == Double?.self { return Optional(number) as! T }
+        case .null:
+            if T.self == String?.self { return String?.none as! T }
+            if T.self == Int?.self { return Int?.none as! T }
+            if T.self == Double?.self { return Double?.none as! T }
+        case .blob:
+            break
+        }
         guard let decoded = try decodeAny(value, as: type) as? T else { throw Mismatch(found: describe(value)) }
         return decoded
     }

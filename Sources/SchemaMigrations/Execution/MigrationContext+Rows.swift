@@ -35,7 +35,8 @@ extension MigrationContext {
             try statement.bind(arguments + [.integer(lastID)])
             var batch: [MigrationRow] = []
             batch.reserveCapacity(batchSize)
-            while try statement.step() { batch.append(row(from: statement, entity: table.name)) }
+            let columns = Self.columnIndex(of: statement)
+            while try statement.step() { batch.append(row(from: statement, entity: table.name, columns: columns)) }
             try statement.reset()  // release the read cursor before body writes
             guard let last = batch.last else { break }
             for row in batch { try body(row) }
@@ -57,31 +58,34 @@ extension MigrationContext {
         let statement = try db.prepare(sql)
         try statement.bind(arguments)
         var rows: [MigrationRow] = []
-        while try statement.step() { rows.append(row(from: statement, entity: entity)) }
+        let columns = Self.columnIndex(of: statement)
+        while try statement.step() { rows.append(row(from: statement, entity: entity, columns: columns)) }
         return rows
     }
 
-    private func row(from statement: SQLiteStatement, entity: String) -> MigrationRow {
-        var values: [String: SQLiteValue] = [:]
-        values.reserveCapacity(statement.columnCount)
-        var id: Int64 = 0
-        for index in 0..<statement.columnCount {
-            let name = statement.columnName(index)
-            let value = statement.column(index)
-            if name == Schema.primaryKeyColumn { id = value.int64Value ?? 0 }
-            values[name] = value
-        }
-        return MigrationRow(entity: entity, id: id, values: values)
+    private static func columnIndex(of statement: SQLiteStatement) -> [String: Int] {
+        var index: [String: Int] = [:]
+        for position in 0..<statement.columnCount { index[statement.columnName(position)] = position }
+        return index
+    }
+
+    private func row(from statement: SQLiteStatement, entity: String, columns: [String: Int]) -> MigrationRow {
+        let storage = (0..<statement.columnCount).map(statement.column)
+        let id = columns[Schema.primaryKeyColumn].flatMap { storage[$0].int64Value } ?? 0
+        return MigrationRow(entity: entity, id: id, columnIndex: columns, storage: storage)
     }
 
     /// The entity's declaration at this stage's version.
     /// - Throws: `MigrationError` naming an entity the version does not declare.
     func entityTable(_ entity: String) throws -> Schema.Entity {
+        if let last = lastEntity, last.name == entity { return last }
+        if let table = entitiesByName[entity] { lastEntity = table; return table }
         guard let table = schema.entity(named: entity), !table.isJoinTable else {
             throw MigrationError(.invalidSchema, "version \(schema.version) has no entity '\(entity)'",
                                  entity: entity, version: schema.version,
                                  remedy: "use one of: " + schema.entities.filter { !$0.isJoinTable }.map(\.name).joined(separator: ", "))
         }
+        entitiesByName[entity] = table
         return table
     }
 }

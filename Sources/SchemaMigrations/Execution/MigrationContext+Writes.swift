@@ -10,8 +10,8 @@ extension MigrationContext {
         let sql = stored.isEmpty
             ? "INSERT INTO \(SQL.quoteIdentifier(table.name)) DEFAULT VALUES"
             : "INSERT INTO \(SQL.quoteIdentifier(table.name)) (\(columns)) VALUES (\(stored.map { _ in "?" }.joined(separator: ", ")))"
-        try db.execute(sql, stored.map(\.value))
-        return try db.scalar("SELECT last_insert_rowid()")?.int64Value ?? 0
+        try execute(sql, arguments: stored.map(\.value))
+        return sqlite3LastInsertRowID
     }
 
     /// Sets properties of the row with `id`.
@@ -19,9 +19,19 @@ extension MigrationContext {
         let table = try entityTable(entity)
         let stored = try storedValues(values, of: table)
         guard !stored.isEmpty else { return }
-        let assignments = stored.map { "\(SQL.quoteIdentifier($0.column)) = ?" }.joined(separator: ", ")
-        try db.execute("UPDATE \(SQL.quoteIdentifier(table.name)) SET \(assignments) WHERE \(SQL.quoteIdentifier(Schema.primaryKeyColumn)) = ?",
-                       stored.map(\.value) + [.integer(id)])
+        let columns = stored.count == 1 ? stored[0].column : stored.map(\.column).joined(separator: "\u{0}")
+        let statement: SQLiteStatement
+        if let cached = updateStatements[table.name]?[columns] {
+            statement = cached
+        } else {
+            let assignments = stored.map { "\(SQL.quoteIdentifier($0.column)) = ?" }.joined(separator: ", ")
+            statement = try db.prepare("UPDATE \(SQL.quoteIdentifier(table.name)) SET \(assignments) WHERE \(SQL.quoteIdentifier(Schema.primaryKeyColumn)) = ?")
+            updateStatements[table.name, default: [:]][columns] = statement
+        }
+        defer { try? statement.reset() }
+        for (position, item) in stored.enumerated() { try statement.bind(item.value, at: position + 1) }
+        try statement.bind(.integer(id), at: stored.count + 1)
+        try statement.step()
     }
 
     /// Deletes the row with `id`, applying the declared delete rules itself (SQLite's foreign key
@@ -74,21 +84,35 @@ extension MigrationContext {
         return ids.count
     }
 
+    private var sqlite3LastInsertRowID: Int64 { db.lastInsertRowID }
+
+    private func attribute(named name: String, of table: Schema.Entity) -> Schema.Attribute? {
+        if let attributes = attributesByEntity[table.name] { return attributes[name] }
+        let attributes = Dictionary(table.attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        attributesByEntity[table.name] = attributes
+        return attributes[name]
+    }
+
     private func storedValues(_ values: [String: Any?], of table: Schema.Entity) throws -> [(column: String, value: SQLiteValue)] {
-        try values.sorted { $0.key < $1.key }.map { name, value in
-            guard let attribute = table.attribute(named: name) else {
-                throw MigrationError(.invalidSchema, "'\(table.name)' has no property '\(name)' at version \(schema.version)",
-                                     entity: table.name, property: name, version: schema.version,
-                                     remedy: "use one of: " + table.attributes.map(\.name).joined(separator: ", "))
-            }
-            guard let value = value.flatMap(StoredValueType.unwrap) else { return (name, .null) }
-            if let raw = value as? SQLiteValue { return (name, raw) }
-            do {
-                return (name, try StoredValueType.storedValue(value, as: attribute.valueType))
-            } catch {
-                throw MigrationError(.typeMismatch, "a \(type(of: value)) cannot be stored in '\(table.name).\(name)', which holds \(attribute.valueType.rawValue) values",
-                                     entity: table.name, property: name, version: schema.version)
-            }
+        if values.count == 1, let (name, value) = values.first {
+            return [(name, try storedValue(value, named: name, of: table))]
+        }
+        return try values.sorted { $0.key < $1.key }.map { name, value in (name, try storedValue(value, named: name, of: table)) }
+    }
+
+    private func storedValue(_ value: Any?, named name: String, of table: Schema.Entity) throws -> SQLiteValue {
+        guard let attribute = attribute(named: name, of: table) else {
+            throw MigrationError(.invalidSchema, "'\(table.name)' has no property '\(name)' at version \(schema.version)",
+                                 entity: table.name, property: name, version: schema.version,
+                                 remedy: "use one of: " + table.attributes.map(\.name).joined(separator: ", "))
+        }
+        guard let value = value.flatMap(StoredValueType.unwrap) else { return .null }
+        if let raw = value as? SQLiteValue { return raw }
+        do {
+            return try StoredValueType.storedValue(value, as: attribute.valueType)
+        } catch {
+            throw MigrationError(.typeMismatch, "a \(type(of: value)) cannot be stored in '\(table.name).\(name)', which holds \(attribute.valueType.rawValue) values",
+                                 entity: table.name, property: name, version: schema.version)
         }
     }
 }

@@ -19,6 +19,14 @@ public final class MigrationContext {
     let db: SQLiteConnection
     let stage: (from: Schema.Version, to: Schema.Version)
     let progress: (@Sendable (MigrationProgress) -> Void)?
+    /// Prepared statements reused across calls: a loop of a million updates prepares one statement.
+    private var statements: [String: SQLiteStatement] = [:]
+    /// UPDATE statements by table and columns, so a loop prepares once.
+    var updateStatements: [String: [String: SQLiteStatement]] = [:]
+    /// Lookups by name, built on first use.
+    var entitiesByName: [String: Schema.Entity] = [:]
+    var lastEntity: Schema.Entity?
+    var attributesByEntity: [String: [String: Schema.Attribute]] = [:]
 
     init(schema: Schema, db: SQLiteConnection, stage: (from: Schema.Version, to: Schema.Version), progress: (@Sendable (MigrationProgress) -> Void)?) {
         self.schema = schema
@@ -32,9 +40,22 @@ public final class MigrationContext {
         try db.execute(sql)
     }
 
-    /// Runs one statement with `?` arguments.
+    /// Runs one statement with `?` arguments. The statement is prepared once and reused.
     public func execute(_ sql: String, arguments: [SQLiteValue]) throws {
-        try db.execute(sql, arguments)
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        defer { try? statement.reset() }
+        while try statement.step() {}
+    }
+
+    func cachedStatement(_ sql: String) throws -> SQLiteStatement {
+        if let statement = statements[sql] {
+            try statement.reset()
+            return statement
+        }
+        let statement = try db.prepare(sql)
+        statements[sql] = statement
+        return statement
     }
 
     /// The rows of a query, each as its values in column order.
