@@ -24,6 +24,9 @@ let package = Package(
         .target(name: "MigrationBenchmarks", dependencies: ["SchemaMigrations"]),
         .executableTarget(name: "schemamigrations-bench", dependencies: ["MigrationBenchmarks"]),
         .testTarget(name: "SchemaMigrationsTests", dependencies: ["SchemaMigrations", "MigrationBenchmarks", "SampleTripsPlan", "CSQLite"]),
+        // The reliability suite: a fault-injecting SQLite VFS, a child process the tests kill and
+        // race, and the tests (quick in `swift test`; long mode in README's "Reliability").
+        .target(name: "CFaultVFS", linkerSettings: [.linkedLibrary("sqlite3")]),
     ],
     swiftLanguageModes: [.v6]
 )

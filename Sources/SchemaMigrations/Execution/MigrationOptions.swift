@@ -20,14 +20,19 @@ public struct MigrationOptions: Sendable {
     public var backupURL: URL?
     /// Called before each step with what is about to run.
     public var progress: (@Sendable (MigrationProgress) -> Void)?
+    /// The registered SQLite VFS the migrator opens files through (`sqlite3_open_v2`'s last
+    /// argument), or nil for the default one. For special storage, and for the reliability tests'
+    /// fault-injecting VFS. Unused by `migrate(connection:)`, whose connection is already open.
+    public var vfsName: String?
 
     public init(targetVersion: Schema.Version? = nil, busyTimeout: TimeInterval = 5, transactionScope: TransactionScope = .wholePlan,
-                backupURL: URL? = nil, progress: (@Sendable (MigrationProgress) -> Void)? = nil) {
+                backupURL: URL? = nil, progress: (@Sendable (MigrationProgress) -> Void)? = nil, vfsName: String? = nil) {
         self.targetVersion = targetVersion
         self.busyTimeout = busyTimeout
         self.transactionScope = transactionScope
         self.backupURL = backupURL
         self.progress = progress
+        self.vfsName = vfsName
     }
 }
 

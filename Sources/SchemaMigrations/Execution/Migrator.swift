@@ -44,7 +44,7 @@ public struct Migrator: Sendable {
     @discardableResult
     public func migrate(databaseAt url: URL) throws -> MigrationResult {
         let plan = try resolved.get()
-        let db = try Migrator.open(url, mode: .readWriteCreate, busyTimeout: options.busyTimeout)
+        let db = try Migrator.open(url, mode: .readWriteCreate, busyTimeout: options.busyTimeout, vfs: options.vfsName)
         return try MigrationRun(plan: plan, db: db, options: options).run()
     }
 
@@ -63,7 +63,7 @@ public struct Migrator: Sendable {
     public func currentVersion(databaseAt url: URL) throws -> Schema.Version? {
         let plan = try resolved.get()
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let db = try Migrator.open(url, mode: .readOnly, busyTimeout: options.busyTimeout)
+        let db = try Migrator.open(url, mode: .readOnly, busyTimeout: options.busyTimeout, vfs: options.vfsName)
         return try VersionDetection(plan: plan, db: db).detect().version
     }
 
@@ -74,17 +74,17 @@ public struct Migrator: Sendable {
         guard FileManager.default.fileExists(atPath: url.path) else {
             return try MigrationReport.forEmptyDatabase(plan: plan, path: url.path, target: options.targetVersion)
         }
-        let db = try Migrator.open(url, mode: .readOnly, busyTimeout: options.busyTimeout)
+        let db = try Migrator.open(url, mode: .readOnly, busyTimeout: options.busyTimeout, vfs: options.vfsName)
         return try MigrationReport.make(plan: plan, db: db, target: options.targetVersion)
     }
 
-    static func open(_ url: URL, mode: SQLiteConnection.OpenMode, busyTimeout: TimeInterval) throws -> SQLiteConnection {
+    static func open(_ url: URL, mode: SQLiteConnection.OpenMode, busyTimeout: TimeInterval, vfs: String? = nil) throws -> SQLiteConnection {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw MigrationError(.notADatabase, "'\(url.path)' is a directory, not a SQLite database", remedy: "pass the path of the database file")
         }
         do {
-            let db = try SQLiteConnection(path: url.path, mode: mode, busyTimeout: busyTimeout)
+            let db = try SQLiteConnection(path: url.path, mode: mode, busyTimeout: busyTimeout, vfs: vfs)
             _ = try db.scalar("SELECT count(*) FROM sqlite_schema")  // fails now, clearly, for a file that is not a database
             return db
         } catch let error as SQLiteError {

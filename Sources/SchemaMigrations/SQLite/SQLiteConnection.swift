@@ -33,8 +33,10 @@ public final class SQLiteConnection {
     ///   - path: a file path, or `":memory:"`.
     ///   - mode: read-only, read-write, or read-write-create.
     ///   - busyTimeout: how long to wait for another connection's lock before failing with `SQLITE_BUSY`.
+    ///   - vfs: the name of a registered SQLite VFS to open the file through, or nil for the default one.
     /// - Throws: `SQLiteError` when the file cannot be opened.
-    public init(path: String, mode: OpenMode = .readWriteCreate, busyTimeout: TimeInterval = 5) throws {
+    /// Related SQLite documentation: <https://www.sqlite.org/vfs.html>
+    public init(path: String, mode: OpenMode = .readWriteCreate, busyTimeout: TimeInterval = 5, vfs: String? = nil) throws {
         var flags: Int32 = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         switch mode {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
@@ -42,7 +44,7 @@ public final class SQLiteConnection {
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         }
         var raw: OpaquePointer?
-        let code = sqlite3_open_v2(path, &raw, flags, nil)
+        let code = sqlite3_open_v2(path, &raw, flags, vfs)
         guard let raw else {
             throw SQLiteError(extendedCode: code, message: "cannot open \(path)")
         }
