@@ -27,6 +27,8 @@ let package = Package(
         // The reliability suite: a fault-injecting SQLite VFS, a child process the tests kill and
         // race, and the tests (quick in `swift test`; long mode in README's "Reliability").
         .target(name: "CFaultVFS", linkerSettings: [.linkedLibrary("sqlite3")]),
+        .executableTarget(name: "reliability-driver", dependencies: ["SchemaMigrations"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["SchemaMigrations", "CFaultVFS", "CSQLite", "reliability-driver"]),
     ],
     swiftLanguageModes: [.v6]
 )
