@@ -14,7 +14,17 @@ struct MigrationRun {
     let db: SQLiteConnection
     let options: MigrationOptions
 
+    /// - Throws: `MigrationError` only: a SQLite error met before the transaction (reading the
+    ///   version, an I/O error) is wrapped too, so callers can rely on the error's type.
     func run() throws -> MigrationResult {
+        do {
+            return try runUnwrapped()
+        } catch let error as SQLiteError {
+            throw MigrationError.wrap(error, message: "cannot read the database's version before migrating; nothing was changed")
+        }
+    }
+
+    private func runUnwrapped() throws -> MigrationResult {
         let started = Date()
         guard db.isAutocommit else {
             throw MigrationError(.invalidPlan, "the connection is inside a transaction; a migration needs its own",

@@ -64,7 +64,11 @@ public struct Migrator: Sendable {
         let plan = try resolved.get()
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         let db = try Migrator.open(url, mode: .readOnly, busyTimeout: options.busyTimeout, vfs: options.vfsName)
-        return try VersionDetection(plan: plan, db: db).detect().version
+        do {
+            return try VersionDetection(plan: plan, db: db).detect().version
+        } catch let error as SQLiteError {
+            throw MigrationError.wrap(error, message: "cannot read the version of '\(url.path)'")
+        }
     }
 
     /// A dry run: the stages and steps a migration would run, with their SQL, measured against

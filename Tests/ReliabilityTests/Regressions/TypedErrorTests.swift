@@ -1,0 +1,30 @@
+import CFaultVFS
+import Foundation
+import Testing
+@testable import SchemaMigrations
+
+extension Reliability {
+    /// Bugs the suite found, each with the smallest input that shows it.
+    @Suite struct Regressions {
+        /// Found by the I/O fault sweep: a read failing while the version was read, before the
+        /// transaction began, escaped `migrate(databaseAt:)` and `currentVersion(databaseAt:)` as a
+        /// bare `SQLiteError`. Every read of an up-to-date check fails in turn, from then on.
+        @Test func aReadFaultBeforeTheTransactionIsAMigrationError() throws {
+            let scratch = Scratch("regression")
+            let url = scratch.url("db.sqlite")
+            try FaultFixture.populate(url, wal: false, rows: 3)
+            #expect(faultvfs_register(FaultSweep.vfsName) == 0)
+            defer { faultvfs_disarm() }
+            let options = MigrationOptions(vfsName: FaultSweep.vfsName)
+            faultvfs_disarm()
+            _ = try FaultFixture.migrator(options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0), vfsName: FaultSweep.vfsName)).migrate(databaseAt: url)
+            let reads = faultvfs_count(Int32(FAULTVFS_READ))  // an up-to-date check: open, then the metadata
+            for n in 1...max(1, reads) {
+                faultvfs_arm_persistent(Int32(FAULTVFS_READ), n, FaultKind.ioerrRead)
+                #expect(throws: MigrationError.self, "read \(n) of \(reads) failing") { try FaultFixture.migrator(options: options).migrate(databaseAt: url) }
+                faultvfs_arm_persistent(Int32(FAULTVFS_READ), n, FaultKind.ioerrRead)
+                #expect(throws: MigrationError.self, "read \(n) of \(reads) failing") { try FaultFixture.migrator(options: options).currentVersion(databaseAt: url) }
+            }
+        }
+    }
+}
