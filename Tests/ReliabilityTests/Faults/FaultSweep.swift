@@ -26,6 +26,20 @@ struct FaultKind: CustomStringConvertible, Sendable {
     }
 }
 
+/// How the swept migration opens its database.
+enum FaultMode: String, CaseIterable, CustomStringConvertible, Sendable {
+    /// `migrate(databaseAt:)` on a rollback-journal file.
+    case rollback
+    /// `migrate(databaseAt:)` on a WAL file.
+    case wal
+    /// `migrate(connection:)` on a rollback-journal file, through a connection whose page cache
+    /// holds 4 pages, so changed pages spill into the database file before the commit and the
+    /// rollback must restore them from the journal.
+    case spilling
+
+    var description: String { rawValue }
+}
+
 /// Runs the fixture's migration through the fault VFS with one call failing, and judges the result.
 struct FaultSweep {
     static let vfsName = "reliability-faults"
@@ -40,14 +54,16 @@ struct FaultSweep {
     }
 
     let pristine: URL
+    let mode: FaultMode
     let old: DatabaseState
     let new: DatabaseState
     let scratch: Scratch
 
     /// Registers the VFS, and learns the old and new states of `pristine`.
-    init(pristine: URL, scratch: Scratch) throws {
+    init(pristine: URL, mode: FaultMode, scratch: Scratch) throws {
         guard faultvfs_register(FaultSweep.vfsName) == SQLITE_OK else { throw CrashPlanError(message: "cannot register the fault VFS") }
         self.pristine = pristine
+        self.mode = mode
         self.scratch = scratch
         old = try DatabaseState.read(pristine, plan: FaultFixture.planName)
         let copy = try scratch.copyDatabase(pristine, to: "fault-reference.sqlite")
@@ -61,8 +77,25 @@ struct FaultSweep {
         let url = try scratch.copyDatabase(pristine, to: "fault-count.sqlite")
         defer { scratch.removeDatabase(url) }
         faultvfs_disarm()
-        try FaultFixture.migrator(options: MigrationOptions(vfsName: FaultSweep.vfsName)).migrate(databaseAt: url)
+        try migrate(url)
         return (0..<3).map { Int(faultvfs_count(Int32($0))) }
+    }
+
+    /// Migrates through the fault VFS as the mode says; the connection is closed on return.
+    private func migrate(_ url: URL) throws {
+        let options = MigrationOptions(vfsName: FaultSweep.vfsName)
+        guard mode == .spilling else {
+            try FaultFixture.migrator(options: options).migrate(databaseAt: url)
+            return
+        }
+        let db: SQLiteConnection
+        do {
+            db = try SQLiteConnection(path: url.path, mode: .readWrite, vfs: FaultSweep.vfsName)
+            try db.execute("PRAGMA cache_size = 4")
+        } catch let error as SQLiteError {
+            throw MigrationError(.sqlite, "the test could not open the database", sqliteError: error)
+        }
+        try FaultFixture.migrator(options: options).migrate(connection: db.handle)
     }
 
     /// Migrates a copy with the `n`th call of `fault` failing, then reopens it with the default VFS.
@@ -74,7 +107,7 @@ struct FaultSweep {
         var problems: [String] = []
         var errorCode: String?
         do {
-            try FaultFixture.migrator(options: MigrationOptions(vfsName: FaultSweep.vfsName)).migrate(databaseAt: url)
+            try migrate(url)
         } catch let error as MigrationError {
             errorCode = error.code.rawValue
             if error.message.isEmpty { problems.append("an error without a message") }

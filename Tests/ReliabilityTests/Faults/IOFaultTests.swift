@@ -8,14 +8,14 @@ extension Reliability {
     /// migration ends with a `MigrationError` and the database is as it was, or, when SQLite got
     /// past the fault, fully migrated.
     @Suite struct IOFaults {
-        @Test(.timeLimit(.minutes(60)), arguments: [false, true])
-        func everyFailedCallLeavesTheOldDatabaseIntact(wal: Bool) throws {
+        @Test(.timeLimit(.minutes(60)), arguments: FaultMode.allCases)
+        func everyFailedCallLeavesTheOldDatabaseIntact(mode: FaultMode) throws {
             let config = ReliabilityConfig.current
-            var random = SeededRandom(seed: config.seed, family: "faults-\(wal)", index: 0)
+            var random = SeededRandom(seed: config.seed, family: "faults-\(mode)", index: 0)
             let scratch = Scratch("faults")
             let pristine = scratch.url("pristine.sqlite")
-            try FaultFixture.populate(pristine, wal: wal)
-            let sweep = try FaultSweep(pristine: pristine, scratch: scratch)
+            try FaultFixture.populate(pristine, wal: mode == .wal)
+            let sweep = try FaultSweep(pristine: pristine, mode: mode, scratch: scratch)
             let counts = try sweep.counts()
             var tally = FaultTally()
             // Quick mode alternates transient and persistent faults; long mode tries both at every point.
@@ -25,11 +25,11 @@ extension Reliability {
                     for n in FaultSweep.points(count: counts[Int(fault.kind)], sample: config.faultPoints, random: &random) {
                         let outcome = try sweep.run(fault, at: n)
                         tally.record(outcome)
-                        #expect(outcome.problems.isEmpty, "\(fault) at call \(n) of \(counts[Int(fault.kind)]) (\(wal ? "WAL" : "rollback journal")): \(outcome.problems.joined(separator: "; ")); \(config.reproduction)")
+                        #expect(outcome.problems.isEmpty, "\(fault) at call \(n) of \(counts[Int(fault.kind)]) (\(mode)): \(outcome.problems.joined(separator: "; ")); \(config.reproduction)")
                     }
                 }
             }
-            ReliabilityConfig.summary("faults-\(wal ? "wal" : "rollback")",
+            ReliabilityConfig.summary("faults-\(mode)",
                                       "calls=[writes \(counts[0]), syncs \(counts[1]), reads \(counts[2])] " + tally.summary)
         }
     }
