@@ -58,6 +58,8 @@ public final class SQLiteConnection {
         self.path = path
         self.ownsHandle = true
         self.busyTimeout = busyTimeout
+        // An initializer's assignment does not run `didSet`: set SQLite's busy handler here too.
+        sqlite3_busy_timeout(raw, Int32(max(0, busyTimeout) * 1000))
     }
 
     /// Wraps a handle the caller already owns (for example GRDB's). The handle is not closed by this object.
