@@ -120,7 +120,9 @@ struct MigrationRun {
         do {
             try db.execute("BEGIN IMMEDIATE TRANSACTION")
         } catch let error as SQLiteError {
-            throw MigrationError.wrap(error, message: error.isBusy ? "the database is locked by another connection; waited \(options.busyTimeout) s" : "cannot begin the migration's transaction")
+            // A borrowed connection waits as long as its owner set, which SQLite cannot tell us.
+            let waited = db.ownsHandle ? "\(db.busyTimeout) s" : "as long as the connection's busy timeout"
+            throw MigrationError.wrap(error, message: error.isBusy ? "the database is locked by another connection; waited \(waited)" : "cannot begin the migration's transaction")
         }
         do {
             try body()

@@ -26,7 +26,8 @@ public final class SQLiteConnection {
     public let handle: OpaquePointer
     /// The path the connection was opened with.
     public let path: String
-    private let ownsHandle: Bool
+    /// False for a connection made with ``init(borrowing:)``, whose settings are the owner's.
+    let ownsHandle: Bool
 
     /// Opens the database at `path`.
     /// - Parameters:
