@@ -125,7 +125,9 @@ struct TablePlan {
 
         if rebuildReasons.isEmpty {
             // Cheap path: O(1) schema changes, plus DROP COLUMN (which rewrites rows but not indexes).
-            dropIndexes = retired.map { .dropIndex(table: source.name, index: $0) }
+            // Index drops run before the renames: name the index by its source columns, as the live table has it.
+            dropIndexes = zip(source.indexes, renamedSourceIndexes).filter { !targetStructures.contains($0.1.structure) }
+                .map { .dropIndex(table: source.name, index: $0.0) }
             changes = renames + dropped.map { .dropColumn(table: table, column: $0) } + adds
             createIndexes = added.map { .createIndex(table: table, index: $0) }
             if !deferredNotNull.isEmpty {
