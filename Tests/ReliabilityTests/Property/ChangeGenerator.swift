@@ -1,0 +1,169 @@
+import Foundation
+@testable import SchemaMigrations
+
+/// A random lightweight stage and what the reference model predicts of it: the rows after, or
+/// the refusal (the codes a correct migrator may answer with) when the data does not allow it.
+struct GeneratedStage {
+    var target: ModelDatabase
+    /// Empty when the migration must succeed.
+    var refusals: [(codes: Set<MigrationError.Code>, reason: String)] = []
+    /// The change kinds, for the summary and for failure messages.
+    var kinds: [String] = []
+}
+
+/// Where a target column's values come from.
+enum ColumnSource {
+    /// A source column, converted from its type; NULLs take `nullDefault` when given.
+    case column(String, from: Schema.ValueType, nullDefault: SQLiteValue?)
+    /// A new column: its default, or NULL.
+    case fresh(SQLiteValue)
+}
+
+extension SchemaGenerator {
+    /// Random changes a lightweight stage accepts, to every entity of `source`.
+    mutating func stage(from source: ModelDatabase, to version: Schema.Version) -> GeneratedStage {
+        var stage = GeneratedStage(target: ModelDatabase(version: version, tables: []))
+        for table in source.tables {
+            if random.chance(0.08) { stage.kinds.append("remove entity"); continue }
+            stage.target.tables.append(change(table, stage: &stage))
+        }
+        if stage.target.tables.isEmpty || random.chance(0.15) {
+            var entity = Schema.Entity(name: entityName(), attributes: (0..<Int.random(in: 1...3, using: &random)).map { _ in attribute() })
+            entity.indexes = indexes(for: ModelDatabase.Table(entity: entity, rows: []), count: Int.random(in: 0...1, using: &random))
+            stage.target.tables.append(ModelDatabase.Table(entity: entity, rows: []))
+            stage.kinds.append("add entity")
+        }
+        return stage
+    }
+
+    /// Adds an optional attribute to one table: the stage then changes the schema for certain.
+    mutating func forceChange(_ stage: inout GeneratedStage) {
+        let index = Int.random(in: 0..<stage.target.tables.count, using: &random)
+        let added = attribute(optional: true)
+        stage.target.tables[index].entity.attributes.append(added)
+        for row in stage.target.tables[index].rows.indices {
+            stage.target.tables[index].rows[row].values[added.name] = added.defaultValue.map { _ in defaultValue(of: added) } ?? .null
+        }
+        stage.kinds.append("add optional attribute")
+    }
+
+    private mutating func change(_ table: ModelDatabase.Table, stage: inout GeneratedStage) -> ModelDatabase.Table {
+        var entity = table.entity
+        entity.originalName = random.chance(0.5) ? entity.originalName : nil  // a stale originalName is harmless
+        if random.chance(0.15) {
+            entity.originalName = entity.name
+            entity.name = entityName()
+            stage.kinds.append("rename entity")
+        }
+        if random.chance(0.08) { entity.hashModifier = "h\(attributeName())"; stage.kinds.append("entity hashModifier") }
+        var attributes: [Schema.Attribute] = []
+        var sources: [String: ColumnSource] = [:]
+        var renamed: [String: String] = [:]
+        for old in table.entity.attributes {
+            var new = old
+            new.originalName = random.chance(0.5) ? old.originalName : nil
+            var nullDefault: SQLiteValue?
+            let roll = Double.random(in: 0..<1, using: &random)
+            let targets = PropertyValues.losslessTargets(of: old.valueType)
+            switch roll {
+            case ..<0.10:
+                stage.kinds.append("remove attribute")
+                continue
+            case ..<0.22:
+                new.originalName = old.name
+                new.name = attributeName()
+                stage.kinds.append("rename attribute")
+            case ..<0.34 where !targets.isEmpty:
+                new.valueType = targets[Int.random(in: 0..<targets.count, using: &random)]
+                if old.defaultValue != nil || !old.isOptional { new.defaultValue = PropertyValues.randomDefault(new.valueType, using: &random).sqlLiteral }
+                if random.chance(0.3) { new.originalName = old.name; new.name = attributeName() }
+                stage.kinds.append("type change \(old.valueType.rawValue)→\(new.valueType.rawValue)")
+            case ..<0.44 where old.isOptional:
+                new.isOptional = false
+                if random.chance(0.7) {
+                    new.defaultValue = PropertyValues.randomDefault(new.valueType, using: &random).sqlLiteral
+                    nullDefault = defaultValue(of: new)
+                    stage.kinds.append("optional→non-optional with default")
+                } else {
+                    new.defaultValue = nil
+                    stage.kinds.append("optional→non-optional without default")
+                }
+            case ..<0.52 where !old.isOptional:
+                new.isOptional = true
+                stage.kinds.append("non-optional→optional")
+            case ..<0.58:
+                new.defaultValue = random.chance(0.3) ? nil : PropertyValues.randomDefault(new.valueType, using: &random).sqlLiteral
+                stage.kinds.append("default change")
+            case ..<0.63:
+                new.hashModifier = "h\(attributeName())"
+                stage.kinds.append("attribute hashModifier")
+            default:
+                break
+            }
+            renamed[old.name] = new.name
+            sources[new.name] = .column(old.name, from: old.valueType, nullDefault: nullDefault)
+            attributes.append(new)
+        }
+        for _ in 0..<(random.chance(0.4) ? Int.random(in: 1...2, using: &random) : 0) {
+            let withoutDefault = random.chance(0.05)
+            var added = attribute(optional: withoutDefault ? false : nil)
+            if withoutDefault {
+                added.defaultValue = nil
+            } else if !added.isOptional && added.defaultValue == nil {
+                added.defaultValue = PropertyValues.randomDefault(added.valueType, using: &random).sqlLiteral
+            }
+            sources[added.name] = .fresh(added.defaultValue == nil ? .null : defaultValue(of: added))
+            attributes.append(added)
+            stage.kinds.append(added.isOptional ? "add optional attribute" : added.defaultValue == nil ? "add non-optional without default" : "add non-optional with default")
+        }
+        if attributes.isEmpty {
+            let added = attribute(optional: true)
+            sources[added.name] = .fresh(added.defaultValue == nil ? .null : defaultValue(of: added))
+            attributes.append(added)
+        }
+        entity.attributes = attributes
+        let rows = table.rows.map { row in
+            ModelDatabase.Row(id: row.id, values: Dictionary(uniqueKeysWithValues: attributes.map { ($0.name, value(of: $0, from: sources[$0.name]!, row: row)) }))
+        }
+        var result = ModelDatabase.Table(entity: entity, rows: rows)
+        let kept = table.entity.indexes.compactMap { index -> Schema.Index? in
+            let columns = index.columns.compactMap { renamed[$0] }
+            guard columns.count == index.columns.count, !random.chance(0.15) else { stage.kinds.append("remove index"); return nil }
+            return Schema.Index(columns, isUnique: index.isUnique)
+        }
+        let added = random.chance(0.3) ? indexes(for: result, count: 1, existing: kept) : kept
+        if added.count > kept.count { stage.kinds.append(added.last!.isUnique ? "add uniqueness" : "add index") }
+        result.entity.indexes = added
+        predictRefusals(result, sources: sources, keptIndexes: Set(kept.map(\.structure)), stage: &stage)
+        return result
+    }
+
+    private func value(of attribute: Schema.Attribute, from source: ColumnSource, row: ModelDatabase.Row) -> SQLiteValue {
+        switch source {
+        case .fresh(let value): return value
+        case .column(let name, let type, let nullDefault):
+            let converted = PropertyValues.convert(row.values[name] ?? .null, from: type, to: attribute.valueType)
+            return converted == .null ? (nullDefault ?? .null) : converted
+        }
+    }
+
+    /// The value a default literal gives, in the model (the literal was made from that value).
+    func defaultValue(of attribute: Schema.Attribute) -> SQLiteValue {
+        guard let literal = attribute.defaultValue else { return .null }
+        return PropertyValues.value(ofLiteral: literal, type: attribute.valueType)
+    }
+
+    private func predictRefusals(_ table: ModelDatabase.Table, sources: [String: ColumnSource], keptIndexes: Set<IndexStructure>, stage: inout GeneratedStage) {
+        for attribute in table.entity.attributes where !attribute.isOptional && table.rows.contains(where: { $0.values[attribute.name] == .null }) {
+            if case .fresh = sources[attribute.name]! {
+                stage.refusals.append(([.unsupportedChange], "non-optional \(table.entity.name).\(attribute.name) without a default added to a table with rows"))
+            } else {
+                stage.refusals.append(([.dataViolation], "\(table.entity.name).\(attribute.name) becomes non-optional over NULLs"))
+            }
+        }
+        for index in table.entity.indexes where index.isUnique && !table.isUnique(index.columns) {
+            let codes: Set<MigrationError.Code> = keptIndexes.contains(index.structure) ? [.dataViolation, .sqlite] : [.dataViolation]
+            stage.refusals.append((codes, "unique (\(index.columns.joined(separator: ", "))) on \(table.entity.name) over duplicates"))
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+@testable import SchemaMigrations
+
+extension Reliability {
+    /// Random source schemas with random data, random changes a lightweight stage accepts (one or
+    /// two stages): the migrated database equals, row by row, what the reference model predicts;
+    /// where the model predicts a refusal, the migrator refuses and the file is untouched.
+    @Suite struct PropertyMigrations {
+        /// One generated case: its versions, and what the model predicts.
+        struct Case {
+            var versions: [ModelDatabase]
+            var stages: [GeneratedStage]
+
+            /// The codes a refusal may have: those of the first stage the model refuses, if any.
+            var expectedRefusal: (codes: Set<MigrationError.Code>, reasons: [String])? {
+                guard let stage = stages.first(where: { !$0.refusals.isEmpty }) else { return nil }
+                return (stage.refusals.reduce(into: Set()) { $0.formUnion($1.codes) }, stage.refusals.map(\.reason))
+            }
+
+            var description: String {
+                versions.enumerated().map { "V\($0.offset + 1): \($0.element)" }.joined(separator: "\n")
+                    + "\nchanges: " + stages.map { $0.kinds.joined(separator: ", ") }.joined(separator: " | ")
+            }
+        }
+
+        static func generate(seed: UInt64, index: Int) -> Case {
+            var generator = SchemaGenerator(random: SeededRandom(seed: seed, family: "property", index: index))
+            var versions = [generator.database()]
+            var stages: [GeneratedStage] = []
+            for number in 2...(generator.random.chance(0.3) ? 3 : 2) {
+                var stage = generator.stage(from: versions.last!, to: Schema.Version(number, 0, 0))
+                while versions.contains(where: { $0.schema.versionHash == stage.target.schema.versionHash }) { generator.forceChange(&stage) }
+                versions.append(stage.target)
+                stages.append(stage)
+            }
+            return Case(versions: versions, stages: stages)
+        }
+
+        @Test(.timeLimit(.minutes(60)))
+        func migratedRowsEqualTheReferenceModel() throws {
+            let config = ReliabilityConfig.current
+            let scratch = Scratch("property")
+            var tally = PropertyTally()
+            for index in 0..<config.propertyCases {
+                let testCase = Self.generate(seed: config.seed, index: index)
+                let (problems, code) = try Self.run(testCase, url: scratch.url("case-\(index).sqlite"))
+                tally.record(testCase, passed: problems.isEmpty, refusedWith: code)
+                #expect(problems.isEmpty, "property case \(index) (\(config.reproduction)):\n\(problems.joined(separator: "\n"))\n\(testCase.description)")
+                scratch.removeDatabase(scratch.url("case-\(index).sqlite"))
+            }
+            ReliabilityConfig.summary("property", tally.summary)
+        }
+
+        /// Creates the case's V1 database with its rows, migrates it to the last version, and
+        /// compares with the model. Returns the problems found (empty when all is as predicted) and
+        /// the refusal's code.
+        static func run(_ testCase: Case, url: URL) throws -> (problems: [String], refusal: MigrationError.Code?) {
+            let first = testCase.versions[0]
+            try Migrator(resolvedPlan: try ResolvedPlan(name: "property", schemas: [first.schema], stages: [])).migrate(databaseAt: url)
+            try first.insertRows(into: SQLiteConnection(path: url.path))
+            let before = url.databaseBytes()
+            let stages = zip(testCase.versions, testCase.versions.dropFirst()).map { ResolvedStage(from: $0.version, to: $1.version, kind: .lightweight) }
+            let migrator = Migrator(resolvedPlan: try ResolvedPlan(name: "property", schemas: testCase.versions.map(\.schema), stages: stages))
+            do {
+                try migrator.migrate(databaseAt: url)
+            } catch let error as MigrationError {
+                guard let refusal = testCase.expectedRefusal else { return (["the model predicts success, the migrator refused:\n\(error)"], error.code) }
+                var problems: [String] = []
+                if !refusal.codes.contains(error.code) { problems.append("refused with \(error.code), the model expects \(refusal.codes.map(\.rawValue).sorted()) because \(refusal.reasons):\n\(error)") }
+                if url.databaseBytes() != before { problems.append("refused, but the file changed") }
+                return (problems, error.code)
+            }
+            if let refusal = testCase.expectedRefusal { return (["the model expects a refusal (\(refusal.reasons)), the migration succeeded"], nil) }
+            let db = try SQLiteConnection(path: url.path)
+            var problems = try testCase.versions.last!.differences(from: db)
+            let version = try MetadataStore(db: db, plan: "property").current()?.version
+            if version != testCase.versions.last!.version { problems.append("recorded version \(version?.description ?? "none")") }
+            if let integrity = try db.scalar("PRAGMA integrity_check")?.stringValue, integrity != "ok" { problems.append("integrity_check: \(integrity)") }
+            return (problems, nil)
+        }
+    }
+}
+
+/// What the property cases covered, for the summary line.
+struct PropertyTally {
+    var cases = 0, migrated = 0, refused = 0, failed = 0, rows = 0, stages = 0
+    var kinds: [String: Int] = [:]
+    var refusals: [String: Int] = [:]
+
+    mutating func record(_ testCase: Reliability.PropertyMigrations.Case, passed: Bool, refusedWith code: MigrationError.Code?) {
+        if let code { refusals[code.rawValue, default: 0] += 1 }
+        cases += 1
+        stages += testCase.stages.count
+        rows += testCase.versions[0].tables.reduce(0) { $0 + $1.rows.count }
+        if !passed { failed += 1 } else if testCase.expectedRefusal == nil { migrated += 1 } else { refused += 1 }
+        for stage in testCase.stages { for kind in stage.kinds { kinds[kind.hasPrefix("type change") ? "type change" : kind, default: 0] += 1 } }
+    }
+
+    var summary: String {
+        "cases=\(cases) migrated-as-predicted=\(migrated) refused-as-predicted=\(refused) failed=\(failed) stages=\(stages) source-rows=\(rows) "
+            + "refusals=[" + refusals.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "] "
+            + "changes=[" + kinds.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "]"
+    }
+}
