@@ -11,7 +11,8 @@ extension Schema {
     ///
     /// - Throws: `MigrationError` with code `invalidSchema` naming the entity and property: an empty
     ///   or duplicate name (SQLite names are case-insensitive, so `name` and `Name` clash), a reserved
-    ///   name, an entity with no attributes, an attribute named like the primary key, an index naming
+    ///   name, an entity with no attributes, an attribute named like the primary key, a default that
+    ///   is not one SQL literal or a foreign key action that is not SQLite's, an index naming
     ///   an unknown property, or two indexes with one name.
     public func validate() throws {
         var entityNames: [String: String] = [:]
@@ -52,6 +53,14 @@ extension Schema {
                 if let defaultValue = attribute.defaultValue, defaultValue.uppercased() == "NULL", !attribute.isOptional {
                     throw fail("non-optional '\(entity.name).\(attribute.name)' has a NULL default", property: attribute.name,
                                remedy: "give it a non-NULL default or make it optional")
+                }
+                if let defaultValue = attribute.defaultValue, !SQLLiteral.isLiteral(defaultValue) {
+                    throw fail("the default of '\(entity.name).\(attribute.name)' is not one SQL literal: \(defaultValue)", property: attribute.name,
+                               remedy: "write a number, a 'quoted string', X'hex', NULL, TRUE, FALSE or CURRENT_TIMESTAMP")
+                }
+                if let key = attribute.references, !SQLLiteral.foreignKeyActions.contains(key.onDelete) {
+                    throw fail("the ON DELETE action of '\(entity.name).\(attribute.name)' is not one of SQLite's: \(key.onDelete)", property: attribute.name,
+                               remedy: "use " + SQLLiteral.foreignKeyActions.sorted().joined(separator: ", "))
                 }
             }
             var structures = Set<IndexStructure>()
