@@ -2,13 +2,13 @@ import Foundation
 @testable import SchemaMigrations
 
 /// The reference model: a schema and every row as plain Swift values, with no SQL.
-struct ModelDatabase: CustomStringConvertible {
-    struct Row: Equatable {
+struct ModelDatabase: CustomStringConvertible, Sendable {
+    struct Row: Equatable, Sendable {
         var id: Int64
         var values: [String: SQLiteValue]
     }
 
-    struct Table {
+    struct Table: Sendable {
         var entity: Schema.Entity
         var rows: [Row]
 
