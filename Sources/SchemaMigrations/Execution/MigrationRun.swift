@@ -87,6 +87,7 @@ struct MigrationRun {
                 return MigrationResult(outcome: adopted ? .migrated : .upToDate, fromVersion: current, toVersion: current, adopted: adopted, stages: [], duration: Date().timeIntervalSince(started))
             }
             let pending = try StagePlanning.stages(of: plan, from: current, to: target.version)
+            if !pending.isEmpty { try QuickCheck.verify(db) }
             var written = WrittenColumns()
             for (index, (stage, resolved)) in pending.enumerated() {
                 let stageStart = Date()
