@@ -18,7 +18,8 @@ struct DatabaseState: Equatable, CustomStringConvertible {
     /// Reads the state of the database at `url` for the plan named `plan`.
     static func read(_ url: URL, plan: String) throws -> DatabaseState {
         let db = try SQLiteConnection(path: url.path, mode: .readWrite, busyTimeout: 5)
-        let integrity = try db.rows("PRAGMA integrity_check").map { $0.first?.description ?? "" }.joined(separator: "; ")
+        // integrity_check itself fails on some damage that leaves every row readable.
+        let integrity = (try? db.rows("PRAGMA integrity_check").map { $0.first?.description ?? "" }.joined(separator: "; ")) ?? "integrity_check failed"
         var version: String?
         if try db.scalar("SELECT count(*) FROM sqlite_schema WHERE name = '_schema_migrations'")?.int64Value == 1 {
             version = try db.scalar(#"SELECT "version" FROM "_schema_migrations" WHERE "plan" = ? ORDER BY "seq" DESC LIMIT 1"#, [.text(plan)])?.stringValue

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import SchemaMigrations
+
+extension Reliability {
+    /// Hostile database files: every migration ends in a typed `MigrationError` with the file's
+    /// bytes unchanged, or in a correct migration (sound, at the new version, no row lost).
+    @Suite struct DatabaseFuzz {
+        @Test(.timeLimit(.minutes(60)))
+        func hostileFilesEndInATypedErrorOrACorrectMigration() throws {
+            let config = ReliabilityConfig.current
+            let scratch = Scratch("fuzz-database")
+            let pristine = scratch.url("pristine.sqlite"), pristineWAL = scratch.url("pristine-wal.sqlite")
+            try FaultFixture.populate(pristine, wal: false)
+            try FaultFixture.populate(pristineWAL, wal: true)
+            var tally = FuzzTally()
+            for index in 0..<max(DatabaseMutations.kinds.count, config.fuzzCases / 2) {
+                var mutations = DatabaseMutations(random: SeededRandom(seed: config.seed, family: "fuzz-database", index: index),
+                                                  pristine: pristine, pristineWAL: pristineWAL)
+                // Every kind in turn first, then kinds at random.
+                let kind = index < DatabaseMutations.kinds.count ? DatabaseMutations.kinds[index]
+                    : DatabaseMutations.kinds[Int.random(in: 0..<DatabaseMutations.kinds.count, using: &mutations.random)]
+                let directory = scratch.url("case-\(index)")
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+                let url = directory.appendingPathComponent("db.sqlite")
+                try mutations.make(kind, at: url)
+                let outcome = Watchdog.run("fuzz-database \(config.reproduction) case \(index) \(kind)", seconds: 30) {
+                    DatabaseFuzz.run(url, scratch: directory)
+                }
+                tally.record(outcome, mutation: kind)
+                #expect(outcome != nil, "hang: database case \(index) (\(kind)); \(config.reproduction)")
+                #expect(outcome?.problems.isEmpty != false, "database case \(index) (\(kind)): \(outcome?.problems.joined(separator: "; ") ?? ""); \(config.reproduction)")
+                Scratch.makeMutable(directory.path)
+                _ = try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
+                try? FileManager.default.removeItem(at: directory)
+            }
+            ReliabilityConfig.summary("fuzz-databases", tally.summary)
+        }
+
+        /// Reads what the file holds (through a copy, so the file is not touched), migrates it,
+        /// and judges the outcome.
+        static func run(_ url: URL, scratch: URL) -> FuzzOutcome {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+            let before = url.databaseBytes()
+            let leftBehind = before.keys.contains("-wal") || before.keys.contains("-journal")
+            var source: DatabaseState?
+            var unreadable = "no file"
+            if exists && !isDirectory.boolValue {
+                let copy = scratch.appendingPathComponent("source-copy.sqlite")
+                for (suffix, data) in before { try? data.write(to: URL(fileURLWithPath: copy.path + suffix)) }
+                do { source = try DatabaseState.read(copy, plan: FaultFixture.planName) } catch { unreadable = "\(error)" }
+            }
+            do {
+                let result = try FaultFixture.migrator().migrate(databaseAt: url)
+                return FuzzOutcome(ending: result.outcome.rawValue, problems: judgeSuccess(url, source: source, unreadable: unreadable))
+            } catch let error as MigrationError {
+                var problems: [String] = []
+                if leftBehind {
+                    // SQLite itself replays a WAL or a hot journal left behind: the contents must not change.
+                    let after = try? DatabaseState.read(url, plan: FaultFixture.planName)
+                    if let source, after != source { problems.append("\(error.code) error, but the contents changed: \(after?.description ?? "unreadable"), was \(source)") }
+                } else if url.databaseBytes()[""] != before[""] {
+                    problems.append("\(error.code) error, but the file's bytes changed: \(error)")
+                }
+                return FuzzOutcome(ending: error.code.rawValue, problems: problems)
+            } catch {
+                return FuzzOutcome(ending: "untyped", problems: ["threw \(type(of: error)), not a MigrationError: \(error)"])
+            }
+        }
+
+        /// A migration that succeeded: the file is at the new version with as many rows as it had,
+        /// and sound, or at least no less sound than it was (`quick_check` lets a database whose
+        /// indexes lack rows through; the tables rebuilt get new indexes, the others keep theirs).
+        static func judgeSuccess(_ url: URL, source: DatabaseState?, unreadable: String) -> [String] {
+            guard let after = try? DatabaseState.read(url, plan: FaultFixture.planName) else { return ["migrated, but the result cannot be read"] }
+            var problems: [String] = []
+            if after.version != "3.0.0" { problems.append("migrated, but the version is \(after.version ?? "none")") }
+            guard let source else { return problems + ["migrated a file that could not be read (\(unreadable))"] }
+            let before = Set(source.integrity.components(separatedBy: "; ")), now = Set(after.integrity.components(separatedBy: "; "))
+            if after.integrity != "ok" && !now.isSubset(of: before) { problems.append("migrated, but integrity_check says \(after.integrity.prefix(300)); before: \(source.integrity.prefix(300))") }
+            if after.rows != source.rows { problems.append("\(source.rows) rows before, \(after.rows) after") }
+            return problems
+        }
+    }
+}
