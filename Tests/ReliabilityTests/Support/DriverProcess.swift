@@ -48,12 +48,17 @@ struct DriverProcess {
 
     /// Waits for the driver to exit, killing it after `timeout` seconds.
     func wait(timeout: TimeInterval = 120) -> (status: Int32, output: String) {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(2_000) }
-        if process.isRunning { kill() }
-        process.waitUntilExit()
+        waitForExit(timeout: timeout)
         output.waitForEnd()
         return (process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus, output.text)
+    }
+
+    /// Waits for the process to end (not for its output to drain), killing it after `timeout` seconds.
+    func waitForExit(timeout: TimeInterval = 120) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(1_000) }
+        if process.isRunning { kill() }
+        process.waitUntilExit()
     }
 
     /// SIGKILL: no handler, no cleanup, no flush; as a crash or a power cut sees the process.

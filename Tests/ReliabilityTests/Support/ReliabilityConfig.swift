@@ -6,10 +6,10 @@ import Foundation
 /// | Variable | Quick | Long |
 /// |---|---|---|
 /// | `RELIABILITY_SEED` | random, printed | random, printed |
-/// | `RELIABILITY_KILLS` | 10 | 60 |
-/// | `RELIABILITY_FAULT_POINTS` (per kind and journal mode; 0 = every N) | 8 | 0 |
-/// | `RELIABILITY_FUZZ_CASES` (snapshots; database files get half) | 300 | 4000 |
-/// | `RELIABILITY_PROPERTY_CASES` | 50 | 2000 |
+/// | `RELIABILITY_KILLS` | 10 | 100 |
+/// | `RELIABILITY_FAULT_POINTS` (per kind and mode; 0 = every N, transient and persistent) | 8 | 0 |
+/// | `RELIABILITY_FUZZ_CASES` (snapshots; database files get half) | 300 | 6000 |
+/// | `RELIABILITY_PROPERTY_CASES` | 50 | 5000 |
 struct ReliabilityConfig: Sendable {
     /// True with `RELIABILITY_LONG=1`.
     var long: Bool
@@ -33,10 +33,10 @@ struct ReliabilityConfig: Sendable {
         let isLong = environment["RELIABILITY_LONG"].map { $0 == "1" || $0.lowercased() == "true" } ?? false
         self.long = isLong
         self.seed = environment["RELIABILITY_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...999_999)
-        self.kills = number("RELIABILITY_KILLS", 10, 60, isLong: isLong)
+        self.kills = number("RELIABILITY_KILLS", 10, 100, isLong: isLong)
         self.faultPoints = number("RELIABILITY_FAULT_POINTS", 8, 0, isLong: isLong)
-        self.fuzzCases = number("RELIABILITY_FUZZ_CASES", 300, 4000, isLong: isLong)
-        self.propertyCases = number("RELIABILITY_PROPERTY_CASES", 50, 2000, isLong: isLong)
+        self.fuzzCases = number("RELIABILITY_FUZZ_CASES", 300, 6000, isLong: isLong)
+        self.propertyCases = number("RELIABILITY_PROPERTY_CASES", 50, 5000, isLong: isLong)
     }
 
     /// The mode and seed, for failure messages: `RELIABILITY_SEED=123 (quick)`.
