@@ -16,7 +16,7 @@ import Foundation
 public struct Migrator: Sendable {
     /// How the migrator runs.
     public var options: MigrationOptions
-    private let resolved: Result<ResolvedPlan, MigrationError>
+    let resolved: Result<ResolvedPlan, MigrationError>
 
     /// A migrator for a plan declared in Swift. A malformed plan is reported by the first call.
     public init(plan: any SchemaMigrationPlan.Type, options: MigrationOptions = MigrationOptions()) {
