@@ -13,17 +13,10 @@ struct DatabaseOutcome {
     /// The result as a JSON object (`database` and `exitStatus` are added when printed).
     var json: [String: Any]
     /// A message for standard error (the error, or why a result is refused).
-    var message: String?
+    var message: String? = nil
+}
 
-    init(database: String, status: ExitCode, text: String, summary: String, json: [String: Any], message: String? = nil) {
-        self.database = database
-        self.status = status
-        self.text = text
-        self.summary = summary
-        self.json = json
-        self.message = message
-    }
-
+extension DatabaseOutcome {
     /// The outcome of an error: its status by ``ExitCode/init(forAny:)``, its description on standard error.
     init(database: String, error: Error) {
         let status = ExitCode(forAny: error)

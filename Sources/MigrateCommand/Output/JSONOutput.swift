@@ -1,70 +1,14 @@
 import Foundation
-import SchemaMigrations
+@_spi(MigrateCommand) import SchemaMigrations
 
-/// JSON written by the command: sorted keys, two-space indentation, like the library's reports.
+/// JSON written by the command: objects assembled from the library's reports and the command's
+/// own keys, written in the reports' canonical pretty form.
 enum JSONOutput {
-    /// `value` (dictionaries, arrays, strings, numbers, booleans, `NSNull`) as indented JSON, ending with a newline.
-    static func string(_ value: Any) -> String {
-        var out = ""
-        write(value, indent: "", to: &out)
-        return out + "\n"
-    }
-
-    private static func write(_ value: Any, indent: String, to out: inout String) {
-        let inner = indent + "  "
-        switch value {
-        case let object as [String: Any]:
-            guard !object.isEmpty else { return out += "{}" }
-            out += "{\n"
-            for (index, key) in object.keys.sorted().enumerated() {
-                out += inner + quoted(key) + ": "
-                write(object[key]!, indent: inner, to: &out)
-                out += index == object.count - 1 ? "\n" : ",\n"
-            }
-            out += indent + "}"
-        case let array as [Any]:
-            guard !array.isEmpty else { return out += "[]" }
-            out += "[\n"
-            for (index, element) in array.enumerated() {
-                out += inner
-                write(element, indent: inner, to: &out)
-                out += index == array.count - 1 ? "\n" : ",\n"
-            }
-            out += indent + "]"
-        case let string as String:
-            out += quoted(string)
-        case let number as NSNumber:
-            // Booleans, parsed or native, are the NSNumbers of type "c"; doubles "d" or "f".
-            switch String(cString: number.objCType) {
-            case "c": out += number.boolValue ? "true" : "false"
-            case "d", "f": out += number.doubleValue.isFinite ? "\(number.doubleValue)" : "null"
-            default: out += "\(number.int64Value)"
-            }
-        default:
-            out += "null"
-        }
-    }
-
-    private static func quoted(_ string: String) -> String {
-        var out = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// `value` as pretty JSON with sorted keys, ending with a newline.
+    static func string(_ value: Any) -> String { CommandJSON.text(value) }
 
     /// A JSON object written by the library (a report), to add keys to.
-    static func object(parsing json: String) -> [String: Any] {
-        (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] ?? [:]
-    }
+    static func object(parsing json: String) -> [String: Any] { CommandJSON.object(parsing: json) }
 
     /// A version, or JSON null.
     static func version(_ version: Schema.Version?) -> Any { version.map(\.description) ?? NSNull() }
