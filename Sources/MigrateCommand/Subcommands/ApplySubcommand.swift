@@ -69,7 +69,8 @@ enum ApplySubcommand {
         }
         var lines = ["database: \(database)", headline]
         lines += result.stages.map { stage in
-            "  stage \(stage.from) → \(stage.to) (\(stage.kind.rawValue)): " + stage.allSteps.map(\.summary).joined(separator: "; ")
+            (result.outcome == .created ? "  create \(stage.to): " : "  stage \(stage.from) → \(stage.to) (\(stage.kind.rawValue)): ")
+                + stage.allSteps.map(\.summary).joined(separator: "; ")
         }
         if let keptBackup { lines.append("backup: \(keptBackup.path)") }
         var json: [String: Any] = [

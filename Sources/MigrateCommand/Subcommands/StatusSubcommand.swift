@@ -28,8 +28,13 @@ enum StatusSubcommand {
             lines.append("up to date: nothing to do")
             summary = "up to date at \(status.targetVersion)"
         } else {
-            lines.append("pending: \(pending.count) stages" + (status.isRecorded || status.currentVersion == nil ? "" : ", after recording the version found"))
-            lines += pending.map { "  " + $0 }
+            if let current = status.currentVersion, !status.isRecorded {
+                lines.append("pending: recording version \(current), found by its tables")
+            }
+            if !pending.isEmpty {
+                lines.append("pending: \(pending.count) stages")
+                lines += pending.map { "  " + $0 }
+            }
             summary = "pending: \(status.currentVersion.map(\.description) ?? "empty") → \(status.targetVersion) (\(pending.count) stages)"
         }
         let json: [String: Any] = [

@@ -12,7 +12,9 @@ public struct MigrationStatus: Sendable, Hashable {
     public struct PendingStage: Sendable, Hashable, CustomStringConvertible {
         /// The source version; nil when the target schema would be created in an empty database.
         public var from: Schema.Version?
+        /// The version it brings the database to.
         public var to: Schema.Version
+        /// Lightweight or custom.
         public var kind: StageKind
 
         /// `2.0.0 → 3.0.0 (lightweight)`, or `create 3.0.0`.

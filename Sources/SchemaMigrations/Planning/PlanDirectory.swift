@@ -20,8 +20,11 @@ import Foundation
 public struct PlanDirectory: Sendable, Hashable {
     /// One stage: from a version to the next one, lightweight or custom.
     public struct Stage: Codable, Sendable, Hashable {
+        /// The source version.
         public var from: Schema.Version
+        /// The target version: the next one listed.
         public var to: Schema.Version
+        /// Lightweight (inferred), or custom (only a Swift plan can run it).
         public var kind: StageKind
 
         public init(from: Schema.Version, to: Schema.Version, kind: StageKind) {

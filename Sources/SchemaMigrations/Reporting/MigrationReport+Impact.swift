@@ -10,7 +10,9 @@ extension MigrationReport {
     public struct Impact: Sendable, Hashable {
         /// How many rows of a column hold something.
         public struct ColumnCount: Sendable, Hashable {
+            /// `Table.column`, as named now.
             public var column: String
+            /// The rows counted.
             public var count: Int64
         }
 
@@ -29,7 +31,9 @@ extension MigrationReport {
         public struct Duplicates: Sendable, Hashable {
             /// One value (or combination of values, as an SQL tuple) and how many rows share it.
             public struct SharedValue: Sendable, Hashable {
+                /// The value as an SQL literal (`'Paris'`), or a tuple of them for several columns.
                 public var value: String
+                /// How many rows hold it.
                 public var rows: Int64
             }
 

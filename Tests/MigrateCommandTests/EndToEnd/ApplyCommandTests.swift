@@ -121,4 +121,18 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(try scratch.rows(database, "SELECT text FROM Note ORDER BY id") == [["'a'"], ["'b'"], ["'c'"]])
     }
+
+    @Test func anEmptyFileGetsTheLatestSchemaAndAnOlderTargetIsRefused() throws {
+        let scratch = Scratch()
+        let database = scratch.path("new.sqlite")
+        try Data().write(to: URL(fileURLWithPath: database))
+        var result = try BuiltCommand.sampleTrips(["apply", "--database", database, "--no-backup"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.split(separator: "\n")[1].hasPrefix("created version 3.0.0 in an empty database in "))
+        #expect(result.stdout.contains("\n  create 3.0.0: Create table Trip (5 columns, 2 indexes)\n"))
+
+        result = try BuiltCommand.sampleTrips(["plan", "--database", database, "--to", "2.0.0"])
+        #expect(result.status == 5, "\(result)")
+        #expect(result.stderr.contains("the database is at version 3.0.0, after the target version 2.0.0; migrating backwards is not supported"))
+    }
 }

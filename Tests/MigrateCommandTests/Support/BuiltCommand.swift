@@ -50,8 +50,8 @@ enum BuiltCommand {
         defer { try? FileManager.default.removeItem(at: scratch) }
         // Files rather than pipes: a large output can never block the child.
         let out = scratch.appendingPathComponent("stdout"), err = scratch.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        try Data().write(to: out)
+        try Data().write(to: err)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
