@@ -1,3 +1,5 @@
+import Foundation
+
 extension MigrationReport {
     /// The report as Markdown, for a pull request: versions, refusals and warnings first
     /// (destructive steps leading), a table of each stage's steps with their cost and measured
