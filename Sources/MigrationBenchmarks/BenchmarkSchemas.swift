@@ -72,3 +72,19 @@ public enum BenchPlan: SchemaMigrationPlan {
     public static let name = "bench"
     public static let schemas: [any VersionedSchema.Type] = [BenchTripV1.self, BenchTripV2.self, BenchTripV3.self]
 }
+
+/// V2 → V3 as a custom stage that fills the new column from two others through the data API,
+/// one row at a time: a million rows enumerated and updated in constant memory.
+public enum BenchCustomPlan: SchemaMigrationPlan {
+    public static let name = "bench"
+    public static let schemas: [any VersionedSchema.Type] = [BenchTripV1.self, BenchTripV2.self, BenchTripV3.self]
+    public static let stages: [MigrationStage] = [
+        .custom(fromVersion: BenchTripV2.self, toVersion: BenchTripV3.self, willMigrate: nil, didMigrate: { context in
+            try context.forEach("trip") { row in
+                let name: String = try row.value("name")
+                let budget: Int? = try row.value("budget")
+                try context.update("trip", id: row.id, values: ["extra": "\(name) / \(budget ?? 0)"])
+            }
+        }),
+    ]
+}

@@ -74,6 +74,22 @@ public enum BenchmarkWorkload {
         try db.execute("PRAGMA foreign_keys = ON")
     }
 
+    /// The custom stage's work written by hand: add the column, then a prepared-statement loop
+    /// reading each trip and writing the new value, in one transaction.
+    public static func runHandWrittenFill(at url: URL) throws {
+        let db = try SQLiteConnection(path: url.path, mode: .readWrite)
+        try db.execute("BEGIN IMMEDIATE; ALTER TABLE trip ADD COLUMN extra TEXT;")
+        let select = try db.prepare("SELECT id, name, budget FROM trip ORDER BY id")
+        let update = try db.prepare("UPDATE trip SET extra = ? WHERE id = ?")
+        while try select.step() {
+            let id = select.column(0), name = select.column(1).stringValue ?? "", budget = select.column(2).int64Value ?? 0
+            try update.reset()
+            try update.bind([.text("\(name) / \(budget)"), id])
+            try update.step()
+        }
+        try db.execute("COMMIT")
+    }
+
     /// Hand-written V2 → V3: one `ADD COLUMN`.
     public static func runHandWrittenV3(at url: URL) throws {
         let db = try SQLiteConnection(path: url.path, mode: .readWrite)

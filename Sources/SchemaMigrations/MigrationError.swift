@@ -41,6 +41,8 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         public static let notADatabase = Code(rawValue: "notADatabase")
         /// A custom stage's closure threw.
         public static let customStageFailed = Code(rawValue: "customStageFailed")
+        /// A value read or written in a custom stage is not of the attribute's type.
+        public static let typeMismatch = Code(rawValue: "typeMismatch")
         /// SQLite reported an error while running a step.
         public static let sqlite = Code(rawValue: "sqlite")
         /// After the last step the database does not match the declared target schema.

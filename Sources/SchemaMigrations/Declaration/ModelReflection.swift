@@ -5,6 +5,7 @@ enum ModelReflection {
         let instance = model.init()
         var attributes: [Schema.Attribute] = []
         var indexes: [Schema.Index] = []
+        var relationships: [Schema.Relationship] = []
         var mirror: Mirror? = Mirror(reflecting: instance)
         var children: [Mirror.Child] = []
         while let current = mirror {  // superclass properties first, as Swift lays them out
@@ -15,13 +16,20 @@ enum ModelReflection {
             guard var name = child.label else { continue }
             if child.value is TransientMarker { continue }
             let declared = child.value as? DeclaredAttribute
-            if declared != nil, name.hasPrefix("_") { name.removeFirst() }
+            let declaredRelationship = child.value as? DeclaredRelationship
+            if declared != nil || declaredRelationship != nil, name.hasPrefix("_") { name.removeFirst() }
             if name.hasPrefix("$__lazy_storage_$_") { continue }  // `lazy var` storage is not a column
-            let valueType: Any.Type = declared?.declaredValueType ?? type(of: child.value)
-            if isModelReference(valueType) {
-                throw MigrationError(.unsupportedType, "'\(entityName).\(name)' refers to another model; relationships are not supported yet",
-                                     entity: entityName, property: name, version: version,
-                                     remedy: "store the related row's id in an integer attribute (for example '\(name)ID: Int?'), or mark the property @Transient")
+            let valueType: Any.Type = declared?.declaredValueType ?? declaredRelationship?.declaredValueType ?? type(of: child.value)
+            if let reference = modelReference(valueType) {
+                relationships.append(Schema.Relationship(
+                    name: name, destination: reference.model.entityName, isToMany: reference.isToMany, isOptional: reference.isOptional,
+                    deleteRule: declaredRelationship?.declaredDeleteRule ?? .nullify, inverse: declaredRelationship?.declaredInverse,
+                    originalName: declaredRelationship?.declaredOriginalName, hashModifier: declaredRelationship?.declaredHashModifier))
+                continue
+            }
+            if declaredRelationship != nil {
+                throw MigrationError(.unsupportedType, "'\(entityName).\(name)' is declared @Relationship but its type \(readableName(of: valueType)) is not a model, an optional of one or an array of them",
+                                     entity: entityName, property: name, version: version, remedy: "use @Attribute for a value, or point it at a PersistentModel")
             }
             guard let stored = StoredValueType(valueType) else {
                 throw MigrationError(.unsupportedType, "'\(entityName).\(name)' has type \(readableName(of: valueType)), which cannot be stored in SQLite",
@@ -46,7 +54,7 @@ enum ModelReflection {
         indexes += model.uniqueness.map { Schema.Index($0, isUnique: true) }
         indexes += model.indexes.map { Schema.Index($0) }
         return Schema.Entity(name: entityName, originalName: model.originalName, hashModifier: model.hashModifier,
-                             attributes: attributes, indexes: deduplicated(indexes))
+                             attributes: attributes, indexes: deduplicated(indexes), relationships: relationships)
     }
 
     /// Keeps the first declaration of each index structure (`@Attribute(.unique)` and a
@@ -62,12 +70,14 @@ enum ModelReflection {
         return String(describing: type)
     }
 
-    private static func isModelReference(_ type: Any.Type) -> Bool {
+    /// The model a property refers to: `Trip?` (optional to-one), `Trip` (to-one), `[Trip]` (to-many).
+    private static func modelReference(_ type: Any.Type) -> (model: any PersistentModel.Type, isToMany: Bool, isOptional: Bool)? {
         var base = type
-        if let optional = base as? any OptionalMarker.Type { base = optional.wrappedType }
-        if base is any PersistentModel.Type { return true }
-        if let array = base as? any ArrayMarker.Type { return array.elementType is any PersistentModel.Type }
-        return false
+        var isOptional = false
+        if let optional = base as? any OptionalMarker.Type { base = optional.wrappedType; isOptional = true }
+        if let model = base as? any PersistentModel.Type { return (model, false, isOptional) }
+        if let array = base as? any ArrayMarker.Type, let model = array.elementType as? any PersistentModel.Type { return (model, true, true) }
+        return nil
     }
 }
 

@@ -66,40 +66,57 @@ struct StoredValueType {
 
     /// `value` as SQLite stores it for `valueType`.
     static func storedValue(_ value: Any, as valueType: Schema.ValueType) throws -> SQLiteValue {
-        if let representable = value as? any RawRepresentable, valueType != .json {
+        // The value's own type first (one cheap cast each); a RawRepresentable's raw value after.
+        switch valueType {
+        case .string: if let text = value as? String { return .text(text) }
+        case .integer:
+            if let number = value as? Int { return .integer(Int64(number)) }
+            if let number = value as? any BinaryInteger { return .integer(Int64(truncatingIfNeeded: number)) }
+        case .double:
+            if let number = value as? Double { return .real(number) }
+            if let number = value as? Float { return .real(Double(number)) }
+        case .bool: if let flag = value as? Bool { return .integer(flag ? 1 : 0) }
+        case .date: if let date = value as? Date { return .real(date.timeIntervalSince1970) }
+        case .data: if let data = value as? Data { return .blob(Array(data)) }
+        case .uuid: if let uuid = value as? UUID { return .text(uuid.uuidString) }
+        case .url: if let url = value as? URL { return .text(url.absoluteString) }
+        case .decimal: if let decimal = value as? Decimal { return .text(decimal.description) }
+        case .json: if let encodable = value as? any Encodable { return .text(try CanonicalJSON.encode(encodable)) }
+        }
+        if valueType != .json, let representable = value as? any RawRepresentable {
             return try storedValue(representable.rawValue, as: valueType)
         }
-        switch (valueType, value) {
-        case (.integer, let number as any BinaryInteger): return .integer(Int64(truncatingIfNeeded: number))
-        case (.double, let number as Double): return .real(number)
-        case (.double, let number as Float): return .real(Double(number))
-        case (.bool, let flag as Bool): return .integer(flag ? 1 : 0)
-        case (.string, let text as String): return .text(text)
-        case (.date, let date as Date): return .real(date.timeIntervalSince1970)
-        case (.data, let data as Data): return .blob(Array(data))
-        case (.uuid, let uuid as UUID): return .text(uuid.uuidString)
-        case (.url, let url as URL): return .text(url.absoluteString)
-        case (.decimal, let decimal as Decimal): return .text(decimal.description)
-        case (.json, let encodable as any Encodable): return .text(try CanonicalJSON.encode(encodable))
-        default:
-            throw MigrationError(.unsupportedType, "a value of type \(type(of: value)) cannot be stored as \(valueType.rawValue)")
-        }
+        throw MigrationError(.unsupportedType, "a value of type \(type(of: value)) cannot be stored as \(valueType.rawValue)")
     }
 
     /// The wrapped value of an optional, or the value itself; nil for `.none`.
     static func unwrap(_ value: Any) -> Any? {
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return value }
-        guard let child = mirror.children.first else { return nil }
-        return unwrap(child.value)
+        if value is String || value is Int || value is Double { return value }  // the common cases, without a protocol cast
+        guard let optional = value as? any OptionalValue else { return value }
+        return optional.wrappedAny.flatMap(unwrap)
     }
+}
+
+/// Lets a boxed optional value be opened without reflection.
+protocol OptionalValue {
+    var wrappedAny: Any? { get }
+}
+
+extension Optional: OptionalValue {
+    var wrappedAny: Any? { self.map { $0 as Any } }
 }
 
 /// Lets reflection see through `Optional<Wrapped>`.
 protocol OptionalMarker {
     static var wrappedType: Any.Type { get }
+    /// `Optional<Wrapped>.none`, boxed.
+    static var noneValue: Any { get }
+    /// `Optional<Wrapped>.some(value)`, boxed; `value` must be a `Wrapped`.
+    static func wrap(_ value: Any) -> Any
 }
 
 extension Optional: OptionalMarker {
     static var wrappedType: Any.Type { Wrapped.self }
+    static var noneValue: Any { Optional<Wrapped>.none as Any }
+    static func wrap(_ value: Any) -> Any { Optional<Wrapped>.some(value as! Wrapped) as Any }
 }

@@ -25,5 +25,6 @@ extension Schema {
         let entities = try versionedSchema.models.map { try ModelReflection.entity(of: $0, version: version) }
         self.init(version: version, entities: entities)
         try validate()
+        _ = try StorageLayout.expand(self)  // checks relationships and their inverses
     }
 }

@@ -13,13 +13,26 @@
 /// Everything done through the context is part of the migration: if anything fails, it is all
 /// rolled back. Do not keep the context beyond the closure.
 public final class MigrationContext {
-    /// The schema the database is at while the closure runs.
+    /// The schema the database is at while the closure runs, as stored (relationships appear as
+    /// their `…_id` columns).
     public let schema: Schema
     let db: SQLiteConnection
+    let stage: (from: Schema.Version, to: Schema.Version)
+    let progress: (@Sendable (MigrationProgress) -> Void)?
+    /// Prepared statements reused across calls: a loop of a million updates prepares one statement.
+    private var statements: [String: SQLiteStatement] = [:]
+    /// UPDATE statements by table and columns, so a loop prepares once.
+    var updateStatements: [String: [String: SQLiteStatement]] = [:]
+    /// Lookups by name, built on first use.
+    var entitiesByName: [String: Schema.Entity] = [:]
+    var lastEntity: Schema.Entity?
+    var attributesByEntity: [String: [String: Schema.Attribute]] = [:]
 
-    init(schema: Schema, db: SQLiteConnection) {
+    init(schema: Schema, db: SQLiteConnection, stage: (from: Schema.Version, to: Schema.Version), progress: (@Sendable (MigrationProgress) -> Void)?) {
         self.schema = schema
         self.db = db
+        self.stage = stage
+        self.progress = progress
     }
 
     /// Runs SQL (one or more statements), the escape hatch for anything the data API lacks.
@@ -27,9 +40,22 @@ public final class MigrationContext {
         try db.execute(sql)
     }
 
-    /// Runs one statement with `?` arguments.
+    /// Runs one statement with `?` arguments. The statement is prepared once and reused.
     public func execute(_ sql: String, arguments: [SQLiteValue]) throws {
-        try db.execute(sql, arguments)
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        defer { try? statement.reset() }
+        while try statement.step() {}
+    }
+
+    func cachedStatement(_ sql: String) throws -> SQLiteStatement {
+        if let statement = statements[sql] {
+            try statement.reset()
+            return statement
+        }
+        let statement = try db.prepare(sql)
+        statements[sql] = statement
+        return statement
     }
 
     /// The rows of a query, each as its values in column order.
@@ -42,8 +68,4 @@ public final class MigrationContext {
         try db.scalar(sql, arguments)
     }
 
-    /// The number of rows of an entity's table.
-    public func count(_ entity: String) throws -> Int {
-        Int(try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(entity))")?.int64Value ?? 0)
-    }
 }

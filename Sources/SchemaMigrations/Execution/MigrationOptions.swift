@@ -43,6 +43,20 @@ public struct MigrationProgress: Sendable, CustomStringConvertible {
     public var stepCount: Int
     /// The step, in words.
     public var summary: String
+    /// While a custom stage enumerates rows: how many are done.
+    public var rowsDone: Int?
+    /// While a custom stage enumerates rows: how many there are.
+    public var rowsTotal: Int?
+
+    public init(from: Schema.Version?, to: Schema.Version, stepIndex: Int, stepCount: Int, summary: String, rowsDone: Int? = nil, rowsTotal: Int? = nil) {
+        self.from = from
+        self.to = to
+        self.stepIndex = stepIndex
+        self.stepCount = stepCount
+        self.summary = summary
+        self.rowsDone = rowsDone
+        self.rowsTotal = rowsTotal
+    }
 
     public var description: String {
         "\(from.map { "\($0) → " } ?? "")\(to) [\(stepIndex + 1)/\(stepCount)] \(summary)"

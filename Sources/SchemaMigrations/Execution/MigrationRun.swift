@@ -59,7 +59,7 @@ struct MigrationRun {
             try StageExecutor(db: db, progress: options.progress).runSteps(stage.steps, from: nil, to: target.version)
             try verify(target, written: WrittenColumns(target.entities.map { .createTable($0) }))
             try store.append(.init(version: target.version, hash: plan.hash(of: target.version), kind: "create", fromVersion: nil,
-                                   startedAt: started, duration: Date().timeIntervalSince(started), snapshot: try target.compactJSON()))
+                                   startedAt: started, duration: Date().timeIntervalSince(started), snapshot: try plan.declaredSchema(for: target.version)!.compactJSON()))
             return MigrationResult(outcome: .created, fromVersion: nil, toVersion: target.version, adopted: false, stages: [stage], duration: Date().timeIntervalSince(started))
         case .recorded(let current), .unversioned(let current):
             guard current <= target.version else {
@@ -70,7 +70,7 @@ struct MigrationRun {
             if case .unversioned = state {
                 let schema = plan.schema(for: current)!
                 try store.append(.init(version: current, hash: plan.hash(of: schema.version), kind: "adopt", fromVersion: nil,
-                                       startedAt: started, duration: 0, snapshot: try schema.compactJSON()))
+                                       startedAt: started, duration: 0, snapshot: try plan.declaredSchema(for: current)!.compactJSON()))
                 adopted = true
             }
             if current == target.version {
@@ -85,7 +85,7 @@ struct MigrationRun {
                 let schema = plan.schema(for: stage.to)!
                 if index == pending.count - 1 { try verify(schema, written: written) }
                 try store.append(.init(version: stage.to, hash: plan.hash(of: schema.version), kind: stage.kind.rawValue, fromVersion: stage.from,
-                                       startedAt: stageStart, duration: Date().timeIntervalSince(stageStart), snapshot: try schema.compactJSON()))
+                                       startedAt: stageStart, duration: Date().timeIntervalSince(stageStart), snapshot: try plan.declaredSchema(for: stage.to)!.compactJSON()))
                 if options.transactionScope == .perStage && index < pending.count - 1 {
                     try db.execute("COMMIT TRANSACTION")
                     try db.execute("BEGIN IMMEDIATE TRANSACTION")
@@ -162,14 +162,21 @@ extension MigrationError {
 }
 
 /// The connection settings a migration needs, and the user's, restored afterwards.
+///
+/// Besides foreign keys and `legacy_alter_table`, SQLite's sorter may use helper threads
+/// (`PRAGMA threads`) while a rebuild builds its indexes.
+/// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_threads>
 struct ConnectionSettings {
     var foreignKeys: Int64
     var legacyAlterTable: Int64
+    var threads: Int64
 
     static func prepare(_ db: SQLiteConnection) throws -> ConnectionSettings {
-        let settings = ConnectionSettings(foreignKeys: try db.pragmaInteger("foreign_keys"), legacyAlterTable: try db.pragmaInteger("legacy_alter_table"))
+        let settings = ConnectionSettings(foreignKeys: try db.pragmaInteger("foreign_keys"), legacyAlterTable: try db.pragmaInteger("legacy_alter_table"),
+                                          threads: try db.pragmaInteger("threads"))
         try db.execute("PRAGMA foreign_keys = OFF")
         try db.execute("PRAGMA legacy_alter_table = OFF")
+        try db.execute("PRAGMA threads = \(min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)))")
         guard try db.pragmaInteger("foreign_keys") == 0 else {
             settings.restore(db)
             throw MigrationError(.sqlite, "cannot turn foreign keys off, so rebuilding a table could cascade deletes to its children; nothing was done",
@@ -181,5 +188,6 @@ struct ConnectionSettings {
     func restore(_ db: SQLiteConnection) {
         try? db.execute("PRAGMA foreign_keys = \(foreignKeys)")
         try? db.execute("PRAGMA legacy_alter_table = \(legacyAlterTable)")
+        try? db.execute("PRAGMA threads = \(threads)")
     }
 }

@@ -95,7 +95,7 @@ struct StageExecutor {
 
     private func runClosure(_ closure: (MigrationContext) throws -> Void, named name: String, schema: Schema, stage: PlannedStage) throws {
         do {
-            try closure(MigrationContext(schema: schema, db: db))
+            try closure(MigrationContext(schema: schema, db: db, stage: (stage.from, stage.to), progress: progress))
         } catch let error as MigrationError {
             throw error
         } catch {

@@ -5,9 +5,11 @@
 /// its default.
 enum EntitySQL {
     /// `CREATE TABLE "Trip" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL DEFAULT '', …)`.
+    /// A many-to-many join table has no `id`: `PRIMARY KEY ("Snippet_id", "tags_id")` instead.
     static func createTable(_ entity: Schema.Entity, named name: String? = nil, nullable: Set<String> = []) -> String {
-        let columns = ["\(SQL.quoteIdentifier(Schema.primaryKeyColumn)) INTEGER PRIMARY KEY"]
-            + entity.attributes.map { columnDefinition($0, forceNullable: nullable.contains($0.name)) }
+        var columns = entity.isJoinTable ? [] : ["\(SQL.quoteIdentifier(Schema.primaryKeyColumn)) INTEGER PRIMARY KEY"]
+        columns += entity.attributes.map { columnDefinition($0, forceNullable: nullable.contains($0.name)) }
+        if let key = entity.primaryKey { columns.append("PRIMARY KEY (\(key.map(SQL.quoteIdentifier).joined(separator: ", ")))") }
         return "CREATE TABLE \(SQL.quoteIdentifier(name ?? entity.name)) (\(columns.joined(separator: ", ")))"
     }
 
@@ -16,6 +18,9 @@ enum EntitySQL {
         var definition = "\(SQL.quoteIdentifier(attribute.name)) \(attribute.storageType.rawValue)"
         if !attribute.isOptional && !forceNullable { definition += " NOT NULL" }
         if let defaultValue = attribute.defaultValue { definition += " DEFAULT \(defaultValue)" }
+        if let key = attribute.references {
+            definition += " REFERENCES \(SQL.quoteIdentifier(key.table)) (\(SQL.quoteIdentifier(Schema.primaryKeyColumn))) ON DELETE \(key.onDelete)"
+        }
         return definition
     }
 

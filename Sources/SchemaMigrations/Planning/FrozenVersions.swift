@@ -20,7 +20,7 @@ public enum FrozenVersions {
     /// - Returns: the files written.
     @discardableResult
     public static func writeSnapshots(of plan: any SchemaMigrationPlan.Type, to directory: URL) throws -> [URL] {
-        try writeSnapshots(of: ResolvedPlan(plan).schemas, to: directory)
+        try writeSnapshots(of: ResolvedPlan(plan).declared, to: directory)
     }
 
     static func writeSnapshots(of schemas: [Schema], to directory: URL) throws -> [URL] {
@@ -36,7 +36,7 @@ public enum FrozenVersions {
     /// every version with a snapshot still declares exactly what it did. Versions with no snapshot
     /// yet (not released) are not reported.
     public static func changes(in plan: any SchemaMigrationPlan.Type, comparedTo directory: URL) throws -> [String] {
-        try ResolvedPlan(plan).schemas.compactMap { declared in
+        try ResolvedPlan(plan).declared.compactMap { declared in
             let url = directory.appendingPathComponent(fileName(for: declared.version))
             guard FileManager.default.fileExists(atPath: url.path) else { return nil }
             let frozen = try Schema(snapshotJSON: Data(contentsOf: url))

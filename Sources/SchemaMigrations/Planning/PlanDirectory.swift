@@ -55,7 +55,7 @@ public struct PlanDirectory: Sendable, Hashable {
     /// - Throws: `MigrationError` when the plan is malformed.
     public init(plan: any SchemaMigrationPlan.Type) throws {
         let resolved = try ResolvedPlan(plan)
-        self.init(name: resolved.name, schemas: resolved.schemas,
+        self.init(name: resolved.name, schemas: resolved.declared,
                   stages: resolved.stages.map { Stage(from: $0.from, to: $0.to, kind: $0.kind) })
     }
 

@@ -21,6 +21,8 @@ struct Planner {
         var creates: [StepAction] = []
         var createIndexes: [StepAction] = []
 
+        var entityRenames: [String: String] = [:]
+        for match in matches { if let source = match.source, source.name != match.target.name { entityRenames[source.name] = match.target.name } }
         let matchedSources = Set(matches.compactMap { $0.source?.name })
         let drops = source.entities.filter { !matchedSources.contains($0.name) }.map { StepAction.dropTable($0.name) }
 
@@ -32,7 +34,10 @@ struct Planner {
             if sourceEntity.name != match.target.name {
                 renames.append(.renameTable(from: sourceEntity.name, to: match.target.name))
             }
-            let table = try TablePlan(source: sourceEntity, target: match.target, kind: kind, version: target.version, capabilities: capabilities)
+            try RelationshipChanges.check(source: sourceEntity, target: match.target, entityRenames: entityRenames, version: target.version,
+                                          sourceSchema: source, targetSchema: target)
+            let table = try TablePlan(source: sourceEntity, target: match.target, kind: kind, version: target.version,
+                                      capabilities: capabilities, entityRenames: entityRenames)
             stage.checks += table.checks
             stage.finalizingChecks += table.finalizingChecks
             dropIndexes += table.dropIndexes
@@ -56,15 +61,20 @@ enum NameMatching {
     static func match<Item>(targets: [Item], sources: [Item], name: (Item) -> String, originalName: (Item) -> String?,
                             describe: (String) -> String, version: Schema.Version, entity: String?) throws -> [Match<Item>] {
         var claimedBy: [String: String] = [:]
-        let sourceNames = Set(sources.map(name))
+        var byName: [String: Item] = [:]
+        var byLowercasedName: [String: Item] = [:]
+        for source in sources {
+            byName[name(source)] = byName[name(source)] ?? source
+            byLowercasedName[name(source).lowercased()] = byLowercasedName[name(source).lowercased()] ?? source
+        }
         var matches: [Match<Item>] = []
         for target in targets {
             let targetName = name(target)
             var source: Item?
-            if sourceNames.contains(targetName) {
-                source = sources.first { name($0) == targetName }
+            if let found = byName[targetName] {
+                source = found
             } else if let original = originalName(target) {
-                guard let found = sources.first(where: { name($0) == original }) else {
+                guard let found = byName[original] else {
                     throw MigrationError(.unsupportedChange,
                                          "\(describe(targetName)) says it was renamed from '\(original)', but version \(version) is preceded by no \(describe(original))",
                                          entity: entity ?? targetName, property: entity == nil ? nil : targetName, version: version,
@@ -72,7 +82,7 @@ enum NameMatching {
                 }
                 source = found
             } else {
-                source = sources.first { name($0).caseInsensitiveCompare(targetName) == .orderedSame }
+                source = byLowercasedName[targetName.lowercased()]
             }
             if let source {
                 let sourceName = name(source)

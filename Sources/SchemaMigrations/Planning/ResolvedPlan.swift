@@ -2,8 +2,11 @@
 /// plan was declared in Swift or read from a JSON plan directory.
 struct ResolvedPlan: Sendable {
     var name: String
-    /// Every version, oldest first.
+    /// Every version as stored (relationships laid out as foreign-key columns and join tables),
+    /// oldest first: what the planner, the executor and the comparisons work with.
     var schemas: [Schema]
+    /// Every version as declared: what snapshots and hashes are made of.
+    var declared: [Schema]
     /// One stage between each pair of consecutive versions.
     var stages: [ResolvedStage]
     /// Each version's hash, computed once (an up-to-date check compares it with the metadata).
@@ -16,8 +19,14 @@ struct ResolvedPlan: Sendable {
         hashes[version] ?? schema(for: version)?.versionHash ?? ""
     }
 
+    /// The stored layout of a declared version.
     func schema(for version: Schema.Version) -> Schema? {
         schemas.first { $0.version == version }
+    }
+
+    /// A version as declared.
+    func declaredSchema(for version: Schema.Version) -> Schema? {
+        declared.first { $0.version == version }
     }
 
     /// Every table name any version uses: a database holding none of them is empty for this plan.
@@ -39,6 +48,7 @@ struct ResolvedPlan: Sendable {
         guard !name.isEmpty else { throw fail("the plan's name is empty", remedy: "give the plan a name") }
         guard !schemas.isEmpty else { throw fail("the plan '\(name)' lists no schema versions", remedy: "list every released version in `schemas`, oldest first") }
         for schema in schemas { try schema.validate() }
+        let stored = try schemas.map(StorageLayout.expand)
         var versionsByHash: [String: Schema.Version] = [:]
         for (previous, next) in zip(schemas, schemas.dropFirst()) where !(previous.version < next.version) {
             throw fail(previous.version == next.version
@@ -71,7 +81,8 @@ struct ResolvedPlan: Sendable {
             throw fail(message, version: stage.to, remedy: "stages go from each version to the next one listed in `schemas`")
         }
         self.name = name
-        self.schemas = schemas
+        self.declared = schemas
+        self.schemas = stored
         self.stages = resolved
         self.hashes = Dictionary(uniqueKeysWithValues: versionsByHash.map { ($1, $0) })
     }

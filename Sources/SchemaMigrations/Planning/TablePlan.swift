@@ -7,7 +7,10 @@ struct TablePlan {
     var createIndexes: [StepAction] = []
     var finalizingRebuild: TableRebuild?
 
-    init(source: Schema.Entity, target: Schema.Entity, kind: StageKind, version: Schema.Version, capabilities: SQLiteCapabilities) throws {
+    /// - Parameter entityRenames: source entity name → target entity name, for the entities this stage renames
+    ///   (a reference to a renamed table is not a change: SQLite's RENAME TABLE rewrites it).
+    init(source: Schema.Entity, target: Schema.Entity, kind: StageKind, version: Schema.Version, capabilities: SQLiteCapabilities,
+         entityRenames: [String: String] = [:]) throws {
         let table = target.name
         let entity = target.name
         let matches = try NameMatching.match(
@@ -46,7 +49,12 @@ struct TablePlan {
                     rebuildReasons.append("rename \(old.name) to \(attribute.name)")
                 }
             }
-            if old.valueType != attribute.valueType {
+            if old.valueType != attribute.valueType && kind == .custom && old.hashModifier != attribute.hashModifier
+                && TypeConversion.expression(from: old.valueType, to: attribute.valueType, column: expression) == nil {
+                // A custom stage takes over the conversion: the old values are copied as they are
+                // for didMigrate to transform.
+                rebuildReasons.append("\(attribute.name): \(old.valueType.rawValue) to \(attribute.valueType.rawValue), values copied as they are for didMigrate to convert")
+            } else if old.valueType != attribute.valueType {
                 guard let converted = TypeConversion.expression(from: old.valueType, to: attribute.valueType, column: expression) else {
                     let rename = old.name != attribute.name ? " while renaming it from '\(old.name)'" : ""
                     throw MigrationError(.unsupportedChange,
@@ -78,12 +86,20 @@ struct TablePlan {
             if old.hashModifier != attribute.hashModifier {
                 rebuildReasons.append("\(attribute.name)'s hashModifier changed")
             }
+            var oldReference = old.references
+            if let table = oldReference?.table { oldReference?.table = entityRenames[table] ?? table }
+            if oldReference != attribute.references {
+                // SQLite cannot alter a foreign key in place.
+                rebuildReasons.append("\(attribute.name): " + TablePlan.describe(oldReference) + " to " + TablePlan.describe(attribute.references))
+            }
             columnSources.append((attribute.name, expression))
         }
 
         let kept = Set(matches.compactMap { $0.source?.name })
         let dropped = source.attributes.map(\.name).filter { !kept.contains($0) }
-        if !dropped.isEmpty && !capabilities.dropColumn {
+        let droppedKeys = source.attributes.filter { dropped.contains($0.name) && $0.references != nil }.map(\.name)
+        if !dropped.isEmpty && (!capabilities.dropColumn || !droppedKeys.isEmpty || target.isJoinTable) {
+            // SQLite's DROP COLUMN refuses a column in a foreign key or the primary key.
             rebuildReasons.append("drop " + dropped.joined(separator: ", "))
         }
 
@@ -138,6 +154,10 @@ struct TablePlan {
                 finalizingRebuild = TablePlan.identityRebuild(of: target, reason: "enforce NOT NULL on " + deferredNotNull.sorted().joined(separator: ", "))
             }
         }
+    }
+
+    static func describe(_ key: Schema.ForeignKey?) -> String {
+        key.map { "REFERENCES \($0.table) ON DELETE \($0.onDelete)" } ?? "no foreign key"
     }
 
     /// A rebuild that copies every column as it is into the target definition.

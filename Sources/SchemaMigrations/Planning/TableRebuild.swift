@@ -37,8 +37,9 @@ struct TableRebuild: Sendable {
         let quotedTable = SQL.quoteIdentifier(table)
         let quotedTemporary = SQL.quoteIdentifier(temporaryName)
         var statements = [EntitySQL.createTable(target, named: temporaryName, nullable: nullableColumns)]
-        let targetColumns = [Schema.primaryKeyColumn] + columnSources.map(\.column)
-        let sourceExpressions = [SQL.quoteIdentifier(Schema.primaryKeyColumn)] + columnSources.map(\.expression)
+        let keepsRowid = !target.isJoinTable
+        let targetColumns = (keepsRowid ? [Schema.primaryKeyColumn] : []) + columnSources.map(\.column)
+        let sourceExpressions = (keepsRowid ? [SQL.quoteIdentifier(Schema.primaryKeyColumn)] : []) + columnSources.map(\.expression)
         statements.append("INSERT INTO \(quotedTemporary) (\(targetColumns.map(SQL.quoteIdentifier).joined(separator: ", "))) SELECT \(sourceExpressions.joined(separator: ", ")) FROM \(quotedTable)")
         statements.append("DROP TABLE \(quotedTable)")
         statements.append("ALTER TABLE \(quotedTemporary) RENAME TO \(quotedTable)")

@@ -66,7 +66,7 @@ struct MigrationRehearsal {
     }
 
     /// The pragmas a migration sets around its transaction (``ConnectionSettings``): the script sets them in its header.
-    static let settingsPragmas = ["PRAGMA FOREIGN_KEYS", "PRAGMA LEGACY_ALTER_TABLE"]
+    static let settingsPragmas = ["PRAGMA FOREIGN_KEYS", "PRAGMA LEGACY_ALTER_TABLE", "PRAGMA THREADS"]
 
     static func writes(in entries: [StatementRecorder.Entry]) -> [StatementRecorder.Entry] {
         var kept: [StatementRecorder.Entry] = []

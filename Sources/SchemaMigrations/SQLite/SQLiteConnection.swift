@@ -130,6 +130,9 @@ public final class SQLiteConnection {
         return try statement.step() ? statement.column(0) : nil
     }
 
+    /// The rowid of the last row inserted on this connection.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
     /// The number of rows the last INSERT, UPDATE or DELETE changed.
     public var changes: Int { Int(sqlite3_changes64(handle)) }
 

@@ -19,9 +19,13 @@ extension Schema {
         public var options: [String]
         /// The Swift type the values come from (`Int32`, `Status`), for reports only: it is not part of the hash.
         public var swiftType: String?
+        /// For a column that stores a relationship: the table it references and its `ON DELETE` action.
+        /// Declared schemas never set it; the storage layout derives it from relationships.
+        public var references: ForeignKey?
 
         public init(name: String, valueType: ValueType, isOptional: Bool = false, defaultValue: String? = nil,
-                    originalName: String? = nil, hashModifier: String? = nil, options: [String] = [], swiftType: String? = nil) {
+                    originalName: String? = nil, hashModifier: String? = nil, options: [String] = [], swiftType: String? = nil,
+                    references: ForeignKey? = nil) {
             self.name = name
             self.valueType = valueType
             self.isOptional = isOptional
@@ -30,6 +34,7 @@ extension Schema {
             self.hashModifier = hashModifier
             self.options = options
             self.swiftType = swiftType
+            self.references = references
         }
 
         public init(from decoder: Decoder) throws {
@@ -42,6 +47,7 @@ extension Schema {
             hashModifier = try container.decodeIfPresent(String.self, forKey: .hashModifier)
             options = try container.decodeIfPresent([String].self, forKey: .options) ?? []
             swiftType = try container.decodeIfPresent(String.self, forKey: .swiftType)
+            references = try container.decodeIfPresent(ForeignKey.self, forKey: .references)
         }
 
         /// The column's storage type.

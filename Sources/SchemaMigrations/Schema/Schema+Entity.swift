@@ -16,14 +16,21 @@ extension Schema {
         public var attributes: [Attribute]
         /// Indexes and uniqueness constraints, single and composite.
         public var indexes: [Index]
+        /// Relationships to other entities, in declaration order.
+        public var relationships: [Relationship]
+        /// For a many-to-many join table: its composite primary key. Nil for an entity's table,
+        /// whose primary key is the `id` column.
+        public var primaryKey: [String]?
 
         public init(name: String, originalName: String? = nil, hashModifier: String? = nil,
-                    attributes: [Attribute], indexes: [Index] = []) {
+                    attributes: [Attribute], indexes: [Index] = [], relationships: [Relationship] = [], primaryKey: [String]? = nil) {
             self.name = name
             self.originalName = originalName
             self.hashModifier = hashModifier
             self.attributes = attributes
             self.indexes = indexes
+            self.relationships = relationships
+            self.primaryKey = primaryKey
         }
 
         public init(from decoder: Decoder) throws {
@@ -33,7 +40,17 @@ extension Schema {
             hashModifier = try container.decodeIfPresent(String.self, forKey: .hashModifier)
             attributes = try container.decode([Attribute].self, forKey: .attributes)
             indexes = try container.decodeIfPresent([Index].self, forKey: .indexes) ?? []
+            relationships = try container.decodeIfPresent([Relationship].self, forKey: .relationships) ?? []
+            primaryKey = try container.decodeIfPresent([String].self, forKey: .primaryKey)
         }
+
+        /// The relationship named `name`, if any.
+        public func relationship(named name: String) -> Relationship? {
+            relationships.first { $0.name == name }
+        }
+
+        /// True for a many-to-many join table.
+        public var isJoinTable: Bool { primaryKey != nil }
 
         /// The attribute named `name`, if any.
         public func attribute(named name: String) -> Attribute? {

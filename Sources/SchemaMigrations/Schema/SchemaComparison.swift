@@ -34,7 +34,12 @@ struct SchemaComparison {
     func differences(entity: Schema.Entity, table: LiveSchema.Table) -> [String] {
         var result: [String] = []
         let name = entity.name
-        if !table.hasIntegerPrimaryKey {
+        if let key = entity.primaryKey {
+            let live = table.columns.filter { $0.primaryKeyPosition > 0 }.sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }.map { $0.name.lowercased() }
+            if live != key.map({ $0.lowercased() }) {
+                result.append("\(name)'s primary key is (\(live.joined(separator: ", "))), declared (\(key.joined(separator: ", ")))")
+            }
+        } else if !table.hasIntegerPrimaryKey {
             result.append("\(name) has no \"\(Schema.primaryKeyColumn)\" INTEGER PRIMARY KEY column")
         }
         for attribute in entity.attributes {
@@ -48,11 +53,23 @@ struct SchemaComparison {
             if column.notNull == attribute.isOptional {
                 result.append("column \(name).\(attribute.name) is \(column.notNull ? "NOT NULL" : "nullable"), declared \(attribute.isOptional ? "optional" : "non-optional")")
             }
+            let liveKey = table.foreignKeys.first { $0.from.count == 1 && $0.from[0].caseInsensitiveCompare(attribute.name) == .orderedSame }
+            switch (attribute.references, liveKey) {
+            case (nil, nil): break
+            case (let declared?, nil):
+                result.append("column \(name).\(attribute.name) has no foreign key, declared REFERENCES \(declared.table) ON DELETE \(declared.onDelete)")
+            case (nil, let live?):
+                result.append("column \(name).\(attribute.name) REFERENCES \(live.table), which is not declared")
+            case (let declared?, let live?):
+                if live.table.caseInsensitiveCompare(declared.table) != .orderedSame || live.onDelete.uppercased() != declared.onDelete {
+                    result.append("column \(name).\(attribute.name) REFERENCES \(live.table) ON DELETE \(live.onDelete), declared \(declared.table) ON DELETE \(declared.onDelete)")
+                }
+            }
             if checksDefault(name, attribute.name) && column.defaultValue != attribute.defaultValue {
                 result.append("column \(name).\(attribute.name) has default \(column.defaultValue ?? "none"), declared \(attribute.defaultValue ?? "none")")
             }
         }
-        let declaredNames = Set(([Schema.primaryKeyColumn] + entity.attributes.map(\.name)).map { $0.lowercased() })
+        let declaredNames = Set(((entity.isJoinTable ? [] : [Schema.primaryKeyColumn]) + entity.attributes.map(\.name)).map { $0.lowercased() })
         for column in table.columns where column.hidden == 0 && !declaredNames.contains(column.name.lowercased()) {
             result.append("column \(name).\(column.name) is not declared")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SchemaMigrations
 import Testing
 
 /// `snapshot` through the built executables, and the committed fixtures it wrote kept current.
@@ -23,8 +24,12 @@ import Testing
         var result = try BuiltCommand.sampleTrips(["snapshot", "--output", whole.path])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == ["plan.json", "schema-1.0.0.json", "schema-2.0.0.json", "schema-3.0.0.json"].map { "wrote \(whole.path)/\($0)\n" }.joined())
-        try Self.expectSameFiles(whole, Self.fixtures)
+        // The released snapshots keep the bytes they were frozen with (the writer may have
+        // learnt new keys since): what must hold is that they declare the same schemas.
+        #expect(try PlanDirectory(contentsOf: whole) == PlanDirectory(contentsOf: Self.fixtures))
+        #expect(try Data(contentsOf: whole.appendingPathComponent("plan.json")) == Data(contentsOf: Self.fixtures.appendingPathComponent("plan.json")))
 
+        // json-plan/ is entirely generated: byte for byte what `snapshot --from 2.0.0` writes.
         result = try BuiltCommand.sampleTrips(["snapshot", "--output", tail.path, "--from", "2.0.0"])
         #expect(result.status == 0, "\(result)")
         try Self.expectSameFiles(tail, Self.fixtures.appendingPathComponent("json-plan"))

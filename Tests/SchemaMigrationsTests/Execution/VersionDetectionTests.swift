@@ -122,9 +122,11 @@ import Testing
     @Test func migratingThroughAConnectionTheAppOwnsRestoresItsForeignKeySetting() throws {
         let db = TemporaryDatabase()
         let connection = try db.connect()
-        try connection.execute("PRAGMA foreign_keys = ON")
+        try connection.execute("PRAGMA foreign_keys = ON; PRAGMA threads = 0; PRAGMA legacy_alter_table = ON")
         try Migrator(plan: TripsPlan.self).migrate(connection: connection.handle)
         #expect(try connection.pragmaInteger("foreign_keys") == 1)
+        #expect(try connection.pragmaInteger("threads") == 0)
+        #expect(try connection.pragmaInteger("legacy_alter_table") == 1)
         #expect(try db.recordedVersion() == "3.0.0")
         try connection.execute("BEGIN")
         let error = try #require(throws: MigrationError.self) { try Migrator(plan: TripsPlan.self).migrate(connection: connection.handle) }

@@ -1,0 +1,118 @@
+extension MigrationContext {
+    /// Inserts a row. Values are Swift values of the attributes' types (`String`, `Date`, an enum,
+    /// a Codable struct…), or nil; properties not given take their default.
+    /// - Returns: the new row's `id`.
+    @discardableResult
+    public func insert(_ entity: String, values: [String: Any?]) throws -> Int64 {
+        let table = try entityTable(entity)
+        let stored = try storedValues(values, of: table)
+        let columns = stored.map { SQL.quoteIdentifier($0.column) }.joined(separator: ", ")
+        let sql = stored.isEmpty
+            ? "INSERT INTO \(SQL.quoteIdentifier(table.name)) DEFAULT VALUES"
+            : "INSERT INTO \(SQL.quoteIdentifier(table.name)) (\(columns)) VALUES (\(stored.map { _ in "?" }.joined(separator: ", ")))"
+        try execute(sql, arguments: stored.map(\.value))
+        return sqlite3LastInsertRowID
+    }
+
+    /// Sets properties of the row with `id`.
+    public func update(_ entity: String, id: Int64, values: [String: Any?]) throws {
+        let table = try entityTable(entity)
+        let stored = try storedValues(values, of: table)
+        guard !stored.isEmpty else { return }
+        let columns = stored.count == 1 ? stored[0].column : stored.map(\.column).joined(separator: "\u{0}")
+        let statement: SQLiteStatement
+        if let cached = updateStatements[table.name]?[columns] {
+            statement = cached
+        } else {
+            let assignments = stored.map { "\(SQL.quoteIdentifier($0.column)) = ?" }.joined(separator: ", ")
+            statement = try db.prepare("UPDATE \(SQL.quoteIdentifier(table.name)) SET \(assignments) WHERE \(SQL.quoteIdentifier(Schema.primaryKeyColumn)) = ?")
+            updateStatements[table.name, default: [:]][columns] = statement
+        }
+        defer { try? statement.reset() }
+        for (position, item) in stored.enumerated() { try statement.bind(item.value, at: position + 1) }
+        try statement.bind(.integer(id), at: stored.count + 1)
+        try statement.step()
+    }
+
+    /// Deletes the row with `id`, applying the declared delete rules itself (SQLite's foreign key
+    /// enforcement is off during a migration): `cascade` deletes related rows (recursively),
+    /// `nullify` clears their references, `deny` and `noAction` refuse while related rows exist.
+    /// - Throws: `MigrationError` with code `dataViolation` naming the related rows when a rule denies it.
+    public func delete(_ entity: String, id: Int64) throws {
+        let table = try entityTable(entity)
+        _ = try deleteRows(in: table.name, where: "\(SQL.quoteIdentifier(Schema.primaryKeyColumn)) = ?", arguments: [.integer(id)])
+    }
+
+    /// Deletes the rows matching `filter`, applying the delete rules as ``delete(_:id:)`` does.
+    /// - Returns: how many rows of `entity` were deleted.
+    @discardableResult
+    public func delete(_ entity: String, where filter: String, arguments: [SQLiteValue] = []) throws -> Int {
+        let table = try entityTable(entity)
+        return try deleteRows(in: table.name, where: filter, arguments: arguments)
+    }
+
+    /// Deletes the rows first, then follows the references to them: a cycle of cascades ends
+    /// because rows already deleted are not found again. A denial throws, and the migration's
+    /// transaction undoes everything.
+    private func deleteRows(in table: String, where filter: String, arguments: [SQLiteValue]) throws -> Int {
+        let quoted = SQL.quoteIdentifier(table)
+        let ids = try db.rows("SELECT rowid FROM \(quoted) WHERE \(filter)", arguments).compactMap { $0[0].int64Value }
+        guard !ids.isEmpty else { return 0 }
+        let idList = ids.map(String.init).joined(separator: ", ")
+        try db.execute("DELETE FROM \(quoted) WHERE rowid IN (\(idList))")
+        for child in schema.entities {
+            for column in child.attributes {
+                guard let key = column.references, key.table == table else { continue }
+                let quotedChild = SQL.quoteIdentifier(child.name), quotedColumn = SQL.quoteIdentifier(column.name)
+                let condition = "\(quotedColumn) IN (\(idList))"
+                switch key.onDelete {
+                case "CASCADE":
+                    _ = try deleteRows(in: child.name, where: condition, arguments: [])
+                case "SET NULL":
+                    try db.execute("UPDATE \(quotedChild) SET \(quotedColumn) = NULL WHERE \(condition)")
+                default:
+                    let related = try db.rows("SELECT rowid FROM \(quotedChild) WHERE \(condition) ORDER BY rowid LIMIT 10").compactMap { $0[0].int64Value }
+                    if !related.isEmpty {
+                        throw MigrationError(.dataViolation, "cannot delete from '\(table)': rows of '\(child.name)' still refer to it through '\(column.name)' (delete rule deny)",
+                                             entity: table, property: column.name, version: schema.version,
+                                             remedy: "delete or re-point the related rows first",
+                                             details: ["\(child.name) rows: " + related.map(String.init).joined(separator: ", ")])
+                    }
+                }
+            }
+        }
+        return ids.count
+    }
+
+    private var sqlite3LastInsertRowID: Int64 { db.lastInsertRowID }
+
+    private func attribute(named name: String, of table: Schema.Entity) -> Schema.Attribute? {
+        if let attributes = attributesByEntity[table.name] { return attributes[name] }
+        let attributes = Dictionary(table.attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        attributesByEntity[table.name] = attributes
+        return attributes[name]
+    }
+
+    private func storedValues(_ values: [String: Any?], of table: Schema.Entity) throws -> [(column: String, value: SQLiteValue)] {
+        if values.count == 1, let (name, value) = values.first {
+            return [(name, try storedValue(value, named: name, of: table))]
+        }
+        return try values.sorted { $0.key < $1.key }.map { name, value in (name, try storedValue(value, named: name, of: table)) }
+    }
+
+    private func storedValue(_ value: Any?, named name: String, of table: Schema.Entity) throws -> SQLiteValue {
+        guard let attribute = attribute(named: name, of: table) else {
+            throw MigrationError(.invalidSchema, "'\(table.name)' has no property '\(name)' at version \(schema.version)",
+                                 entity: table.name, property: name, version: schema.version,
+                                 remedy: "use one of: " + table.attributes.map(\.name).joined(separator: ", "))
+        }
+        guard let value = value.flatMap(StoredValueType.unwrap) else { return .null }
+        if let raw = value as? SQLiteValue { return raw }
+        do {
+            return try StoredValueType.storedValue(value, as: attribute.valueType)
+        } catch {
+            throw MigrationError(.typeMismatch, "a \(type(of: value)) cannot be stored in '\(table.name).\(name)', which holds \(attribute.valueType.rawValue) values",
+                                 entity: table.name, property: name, version: schema.version)
+        }
+    }
+}
