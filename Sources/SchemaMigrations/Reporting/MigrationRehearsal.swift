@@ -33,7 +33,10 @@ struct MigrationRehearsal {
         let recorder = StatementRecorder()
         var rehearsalOptions = options
         rehearsalOptions.backupURL = nil
-        rehearsalOptions.progress = { recorder.append(.note($0.description)) }
+        rehearsalOptions.progress = { progress in
+            // A note per step; a custom stage's row counts would be one per batch.
+            if progress.rowsDone == nil { recorder.append(.note(progress.description)) }
+        }
         copy.startRecording(into: recorder)
         defer { copy.stopRecording() }
         let result = try MigrationRun(plan: MigrationRehearsal.announcingCustomCode(of: plan, to: recorder), db: copy, options: rehearsalOptions).run()

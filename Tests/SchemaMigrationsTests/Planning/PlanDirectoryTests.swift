@@ -131,4 +131,20 @@ import Testing
         let error = try #require(throws: MigrationError.self) { try full.restricted(from: Schema.Version(2, 5, 0)) }
         #expect(error.message == "version 2.5.0 is not declared by the plan 'SampleTrips'")
     }
+
+    @Test func aPlanWithRelationshipsIsSnapshotAsDeclaredAndMigratesLikeTheSwiftPlan() throws {
+        let scratch = TemporaryDatabase()
+        try PlanDirectory(plan: GraphPlan.self).write(to: scratch.directory)
+        let snapshot = try String(contentsOf: scratch.directory.appendingPathComponent("schema-1.0.0.json"), encoding: .utf8)
+        #expect(snapshot.contains("\"bucketList\""))
+        #expect(!snapshot.contains("trip_id"), "the stored layout's foreign-key columns are not frozen")
+
+        let fromFiles = try RelationshipTests.populatedGraphV1(), fromSwift = try RelationshipTests.populatedGraphV1()
+        try Migrator(planDirectory: scratch.directory).migrate(databaseAt: fromFiles.url)
+        try Migrator(plan: GraphPlan.self).migrate(databaseAt: fromSwift.url)
+        let everything = "SELECT type, name, sql FROM sqlite_schema ORDER BY name"
+        #expect(try fromFiles.rows(everything) == fromSwift.rows(everything))
+        #expect(try fromFiles.rows("SELECT title, trip_id FROM BucketListItem ORDER BY id") == fromSwift.rows("SELECT title, trip_id FROM BucketListItem ORDER BY id"))
+        #expect(try fromFiles.rows("SELECT version, hash FROM _schema_migrations") == fromSwift.rows("SELECT version, hash FROM _schema_migrations"))
+    }
 }

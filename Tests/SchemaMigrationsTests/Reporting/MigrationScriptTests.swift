@@ -41,6 +41,22 @@ import Testing
         #expect(try migrator.status(databaseAt: scripted.url).isUpToDate)
     }
 
+    @Test func withForeignKeysTheScriptStillDoesWhatMigrateDoes() throws {
+        let original = try RelationshipTests.populatedGraphV1()
+        let script = try Migrator(plan: GraphPlan.self).script(databaseAt: original.url)
+        let scripted = TemporaryDatabase(), applied = TemporaryDatabase()
+        try FileManager.default.copyItem(at: original.url, to: scripted.url)
+        try FileManager.default.copyItem(at: original.url, to: applied.url)
+        let connection = try scripted.connect()
+        try connection.execute("PRAGMA foreign_keys = OFF; BEGIN IMMEDIATE")
+        for statement in script.statements { try connection.execute(statement) }
+        try connection.execute("COMMIT")
+        try Migrator(plan: GraphPlan.self).migrate(databaseAt: applied.url)
+        let everything = ["SELECT type, name, sql FROM sqlite_schema ORDER BY name", "SELECT * FROM BucketListItem ORDER BY id",
+                          "SELECT * FROM LivingAccommodation ORDER BY id", "SELECT version, hash, schemaCookie FROM _schema_migrations"]
+        for query in everything { #expect(try scripted.rows(query) == applied.rows(query), "\(query)") }
+    }
+
     @Test func theTextIsAShellScriptInOneTransactionThatChecksTheSchemaFirst() throws {
         let db = try DryRunReportTests.populated()
         let cookie = try db.scalar("PRAGMA schema_version")!.int64Value!
