@@ -16,6 +16,20 @@ import Testing
             + db.rows("PRAGMA schema_version")
     }
 
+    /// Two copies of `original`: one given the script's statements in a transaction with foreign
+    /// keys off (what the script's header does), the other migrated.
+    static func scriptedAndApplied(_ original: TemporaryDatabase, script: MigrationScript, migrator: Migrator) throws -> (TemporaryDatabase, TemporaryDatabase) {
+        let scripted = TemporaryDatabase(), applied = TemporaryDatabase()
+        try FileManager.default.copyItem(at: original.url, to: scripted.url)
+        try FileManager.default.copyItem(at: original.url, to: applied.url)
+        let connection = try scripted.connect()
+        try connection.execute("PRAGMA foreign_keys = OFF; BEGIN IMMEDIATE")
+        for statement in script.statements { try connection.execute(statement) }
+        try connection.execute("COMMIT")
+        try migrator.migrate(databaseAt: applied.url)
+        return (scripted, applied)
+    }
+
     @Test func theScriptsStatementsDoWhatMigrateDoesWithViewsAndTriggersRecreated() throws {
         let original = try DryRunReportTests.populated()
         try original.execute("""
@@ -29,29 +43,15 @@ import Testing
         #expect(script.statements.contains("DROP VIEW \"adults\""))
         #expect(script.statements.contains { $0.hasPrefix("CREATE TRIGGER person_added") })
 
-        let scripted = TemporaryDatabase(), applied = TemporaryDatabase()
-        try FileManager.default.copyItem(at: original.url, to: scripted.url)
-        try FileManager.default.copyItem(at: original.url, to: applied.url)
-        let connection = try scripted.connect()
-        try connection.execute("PRAGMA foreign_keys = OFF; BEGIN IMMEDIATE")
-        for statement in script.statements { try connection.execute(statement) }
-        try connection.execute("COMMIT")
-        try migrator.migrate(databaseAt: applied.url)
+        let (scripted, applied) = try Self.scriptedAndApplied(original, script: script, migrator: migrator)
         #expect(try Self.contents(of: scripted) == Self.contents(of: applied))
         #expect(try migrator.status(databaseAt: scripted.url).isUpToDate)
     }
 
     @Test func withForeignKeysTheScriptStillDoesWhatMigrateDoes() throws {
         let original = try RelationshipTests.populatedGraphV1()
-        let script = try Migrator(plan: GraphPlan.self).script(databaseAt: original.url)
-        let scripted = TemporaryDatabase(), applied = TemporaryDatabase()
-        try FileManager.default.copyItem(at: original.url, to: scripted.url)
-        try FileManager.default.copyItem(at: original.url, to: applied.url)
-        let connection = try scripted.connect()
-        try connection.execute("PRAGMA foreign_keys = OFF; BEGIN IMMEDIATE")
-        for statement in script.statements { try connection.execute(statement) }
-        try connection.execute("COMMIT")
-        try Migrator(plan: GraphPlan.self).migrate(databaseAt: applied.url)
+        let migrator = Migrator(plan: GraphPlan.self)
+        let (scripted, applied) = try Self.scriptedAndApplied(original, script: migrator.script(databaseAt: original.url), migrator: migrator)
         let everything = ["SELECT type, name, sql FROM sqlite_schema ORDER BY name", "SELECT * FROM BucketListItem ORDER BY id",
                           "SELECT * FROM LivingAccommodation ORDER BY id", "SELECT version, hash, schemaCookie FROM _schema_migrations"]
         for query in everything { #expect(try scripted.rows(query) == applied.rows(query), "\(query)") }
