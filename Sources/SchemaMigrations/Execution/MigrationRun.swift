@@ -27,6 +27,10 @@ struct MigrationRun {
             return MigrationResult(outcome: .upToDate, fromVersion: version, toVersion: version, adopted: false, stages: [], duration: Date().timeIntervalSince(started))
         }
 
+        if db.isReadOnly {
+            throw MigrationError(.readOnly, "'\(db.path)' is read-only (the file or its directory cannot be written); a migration is pending and nothing was done",
+                                 remedy: "run the migration with write access to the file and its directory")
+        }
         if let backupURL = options.backupURL { try backup(to: backupURL) }
 
         let session = try ConnectionSettings.prepare(db)
