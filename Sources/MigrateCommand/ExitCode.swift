@@ -27,7 +27,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable, CustomStringConvertible {
             self = .drift
         case .newerVersion, .unknownVersion, .notADatabase, .unsupportedChange, .invalidPlan, .invalidSchema, .unsupportedType:
             self = .refused
-        default:  // dataViolation, customStageFailed, sqlite (a lock, too), verificationFailed, concurrentChange
+        default:  // dataViolation, customStageFailed, sqlite (a lock, too), verificationFailed, concurrentChange, readOnly
             self = .failed
         }
     }

@@ -87,6 +87,7 @@ import Testing
             .newerVersion: .refused, .unknownVersion: .refused, .notADatabase: .refused,
             .unsupportedChange: .refused, .invalidPlan: .refused, .invalidSchema: .refused, .unsupportedType: .refused,
             .dataViolation: .failed, .customStageFailed: .failed, .sqlite: .failed, .verificationFailed: .failed, .concurrentChange: .failed,
+            .readOnly: .failed,
         ]
         for (code, status) in expected {
             #expect(ExitCode(for: MigrationError(code, "")) == status, "\(code)")
