@@ -35,9 +35,9 @@ public struct Migrator: Sendable {
         self.resolved = .success(resolvedPlan)
     }
 
-    /// The plan's versions, validated.
+    /// The plan's versions as declared, validated.
     /// - Throws: `MigrationError` when the plan is malformed.
-    public func schemas() throws -> [Schema] { try resolved.get().schemas }
+    public func schemas() throws -> [Schema] { try resolved.get().declared }
 
     /// Migrates the database file at `url` (created when missing).
     /// - Throws: `MigrationError`; the database is then unchanged.
