@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "SchemaMigrations", targets: ["SchemaMigrations"]),
+        .library(name: "MigrateCommand", targets: ["MigrateCommand"]),
+        .executable(name: "migrate", targets: ["migrate"]),
         .executable(name: "sample-trips", targets: ["SampleTrips"]),
         .executable(name: "schemamigrations-bench", targets: ["schemamigrations-bench"]),
     ],
@@ -17,13 +19,19 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .target(name: "SchemaMigrations", dependencies: ["CSQLite"]),
+        // The `migrate` command as a library (an app embeds it with its Swift plan), and the bare
+        // executable that reads JSON plan directories.
+        .target(name: "MigrateCommand", dependencies: ["SchemaMigrations"]),
+        .executableTarget(name: "migrate", dependencies: ["MigrateCommand"]),
         // The bundled example: the SampleTrips plan (Fixtures/SampleTrips/Plan) and its command.
         .target(name: "SampleTripsPlan", dependencies: ["SchemaMigrations"], path: "Fixtures/SampleTrips/Plan"),
-        .executableTarget(name: "SampleTrips", dependencies: ["SchemaMigrations", "SampleTripsPlan"], path: "Sources/SampleTrips"),
+        .executableTarget(name: "SampleTrips", dependencies: ["MigrateCommand", "SchemaMigrations", "SampleTripsPlan"], path: "Sources/SampleTrips"),
         // Benchmarks against hand-written SQL: a library (so the test suite smoke-runs it) and its command.
         .target(name: "MigrationBenchmarks", dependencies: ["SchemaMigrations"]),
         .executableTarget(name: "schemamigrations-bench", dependencies: ["MigrationBenchmarks"]),
         .testTarget(name: "SchemaMigrationsTests", dependencies: ["SchemaMigrations", "MigrationBenchmarks", "SampleTripsPlan", "CSQLite"]),
+        // Runs the built `migrate` and `sample-trips` executables end to end, so it depends on them.
+        .testTarget(name: "MigrateCommandTests", dependencies: ["MigrateCommand", "SchemaMigrations", "SampleTripsPlan", "migrate", "SampleTrips"]),
         // The reliability suite: a fault-injecting SQLite VFS, a child process the tests kill and
         // race, and the tests (quick in `swift test`; long mode in README's "Reliability").
         .target(name: "CFaultVFS", linkerSettings: [.linkedLibrary("sqlite3")]),

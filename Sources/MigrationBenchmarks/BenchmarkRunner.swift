@@ -8,6 +8,7 @@ public struct BenchmarkRunner {
         public var sizes: [Int] = [100_000, 1_000_000]
         public var runs = 5
         public var upToDateRuns = 200
+        public var plannerEntities = 500
         public var directory = FileManager.default.temporaryDirectory.appendingPathComponent("schemamigrations-bench")
         public init() {}
     }
@@ -32,10 +33,12 @@ public struct BenchmarkRunner {
     public mutating func run(log: (String) -> Void = { print($0) }) throws {
         let dir = configuration.directory
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try plannerCase(log: log)
         for size in configuration.sizes {
             log("building V1 with \(size) trips and \(2 * size) bucket items…")
             let template = dir.appendingPathComponent("v1-\(size).sqlite")
             try BenchmarkWorkload.createV1(at: template, trips: size)
+            try dryRunCase(size: size, template: template, log: log)
             try rebuildCase(size: size, template: template, log: log)
             try addColumnCase(size: size, log: log)
             try customStageCase(size: size, log: log)
@@ -59,6 +62,24 @@ public struct BenchmarkRunner {
                         referenceName: "hand-written 12-step SQL", peakMiB: Measure.peakResidentMiB()))
         let same = try Fingerprint.of(ours) == Fingerprint.of(reference)
         verification.append("rebuild \(size): data and schema \(same ? "same" : "DIFF") as the hand-written SQL")
+        log(rows.last!.formatted)
+    }
+
+    /// The dry run of V1 → V2 with its impact figures (rows rewritten, non-empty values dropped,
+    /// NULLs taking a default), against one full scan of the table.
+    private mutating func dryRunCase(size: Int, template: URL, log: (String) -> Void) throws {
+        let migrator = Migrator(plan: BenchPlan.self, options: MigrationOptions(targetVersion: BenchTripV2.versionIdentifier))
+        var ours: [Double] = [], scan: [Double] = []
+        var lost: Int64 = 0
+        Measure.resetPeakResident()
+        for _ in 0..<max(configuration.runs, 5) {
+            ours.append(try Measure.seconds { lost = try migrator.plan(databaseAt: template).stages[0].steps.compactMap(\.impact).reduce(0) { $0 + $1.lostValues } })
+            scan.append(try Measure.seconds {
+                _ = try SQLiteConnection(path: template.path, mode: .readOnly).scalar("SELECT sum(length(destination)) FROM trip")
+            })
+        }
+        rows.append(Row(name: "dry run with impact, \(size) rows (\(lost) values would be lost)", ours: Timing(samples: ours), reference: Timing(samples: scan),
+                        referenceName: "one full scan of the table", peakMiB: Measure.peakResidentMiB()))
         log(rows.last!.formatted)
     }
 
@@ -103,6 +124,21 @@ public struct BenchmarkRunner {
         let same = try SQLiteConnection(path: ours.path, mode: .readOnly).rows("SELECT id, extra FROM trip ORDER BY id LIMIT 5")
             == SQLiteConnection(path: reference.path, mode: .readOnly).rows("SELECT id, extra FROM trip ORDER BY id LIMIT 5")
         verification.append("custom stage \(size): values \(same ? "same" : "DIFF") as the hand-written loop")
+        log(rows.last!.formatted)
+    }
+
+    /// Planner at scale: two 500-entity × 40-attribute schemas, 10% of the entities changed.
+    private mutating func plannerCase(log: (String) -> Void) throws {
+        let (source, target) = PlannerScaleCase.schemas(entities: configuration.plannerEntities, attributes: 40)
+        var times: [Double] = [], hashing: [Double] = []
+        var steps = 0
+        Measure.resetPeakResident()
+        for _ in 0..<max(configuration.runs, 5) {
+            times.append(try Measure.seconds { steps = try source.migrationStage(to: target).steps.count })
+            hashing.append(Measure.seconds { _ = source.versionHash; _ = target.versionHash })
+        }
+        rows.append(Row(name: "planner: \(configuration.plannerEntities) entities × 40 attributes, 10% changed (\(steps) steps)", ours: Timing(samples: times),
+                        reference: Timing(samples: hashing), referenceName: "hashing both schemas", peakMiB: Measure.peakResidentMiB()))
         log(rows.last!.formatted)
     }
 

@@ -39,6 +39,8 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         public static let concurrentChange = Code(rawValue: "concurrentChange")
         /// The file is not a SQLite database, or is corrupt.
         public static let notADatabase = Code(rawValue: "notADatabase")
+        /// A migration is pending but the database can only be read.
+        public static let readOnly = Code(rawValue: "readOnly")
         /// A custom stage's closure threw.
         public static let customStageFailed = Code(rawValue: "customStageFailed")
         /// A value read or written in a custom stage is not of the attribute's type.

@@ -1,7 +1,8 @@
 import Foundation
 import SchemaMigrations
 
-/// Builds the populated V1 fixture database: deterministic trips, every fourth one sharing a name.
+/// Builds the populated V1 fixture database: deterministic trips, every fourth one sharing a name,
+/// two bucket list items per trip and an accommodation for every other trip.
 public enum SampleTripsFixture {
     public static func createV1(at url: URL, trips: Int) throws {
         try Migrator(plan: TripsMigrationPlan.self, options: MigrationOptions(targetVersion: TripsSchemaV1.versionIdentifier)).migrate(databaseAt: url)
@@ -15,6 +16,12 @@ public enum SampleTripsFixture {
                    1700000000 + i * 86400,
                    1700000000 + i * 86400 + (i % 14 + 1) * 86400
             FROM n;
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2 * \(trips))
+            INSERT INTO BucketListItem (id, title, details, hasReservation, isInPlan, trip_id)
+            SELECT i, 'Item ' || i, 'Something to do on trip ' || ((i + 1) / 2), i % 3 = 0, i % 2, (i + 1) / 2 FROM n;
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(trips))
+            INSERT INTO LivingAccommodation (id, address, placeName, trip_id)
+            SELECT i, i || ' Main Street', 'Hotel ' || i, i FROM n WHERE i % 2 = 1;
             """)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import SchemaMigrations
 
-// The SampleTrips schema from SwiftData's documentation, in three released versions.
+// The SampleTrips schema from SwiftData's documentation, in three released versions: Trip with a
+// cascading to-many bucketList of BucketListItem and a cascading to-one livingAccommodation.
 //
 // V1: trips as first shipped.
 // V2: trip names become unique; a custom stage removes duplicate trips first.
@@ -10,33 +11,69 @@ import SchemaMigrations
 
 public enum TripsSchemaV1: VersionedSchema {
     public static let versionIdentifier = Schema.Version(1, 0, 0)
-    public static let models: [any PersistentModel.Type] = [Trip.self]
+    public static let models: [any PersistentModel.Type] = [Trip.self, BucketListItem.self, LivingAccommodation.self]
 
     public final class Trip: PersistentModel {
         var name = ""
         var destination = ""
         var start_date = Date(timeIntervalSince1970: 0)
         var end_date = Date(timeIntervalSince1970: 0)
+        @Relationship(deleteRule: .cascade, inverse: "trip") var bucketList: [BucketListItem] = []
+        @Relationship(deleteRule: .cascade) var livingAccommodation: LivingAccommodation? = nil
+        public init() {}
+    }
+
+    public final class BucketListItem: PersistentModel {
+        var title = ""
+        var details = ""
+        var hasReservation = false
+        var isInPlan = false
+        var trip: Trip? = nil
+        public init() {}
+    }
+
+    public final class LivingAccommodation: PersistentModel {
+        var address = ""
+        var placeName = ""
+        var trip: Trip? = nil
         public init() {}
     }
 }
 
 public enum TripsSchemaV2: VersionedSchema {
     public static let versionIdentifier = Schema.Version(2, 0, 0)
-    public static let models: [any PersistentModel.Type] = [Trip.self]
+    public static let models: [any PersistentModel.Type] = [Trip.self, BucketListItem.self, LivingAccommodation.self]
 
     public final class Trip: PersistentModel {
         @Attribute(.unique) var name = ""
         var destination = ""
         var start_date = Date(timeIntervalSince1970: 0)
         var end_date = Date(timeIntervalSince1970: 0)
+        @Relationship(deleteRule: .cascade, inverse: "trip") var bucketList: [BucketListItem] = []
+        @Relationship(deleteRule: .cascade) var livingAccommodation: LivingAccommodation? = nil
+        public init() {}
+    }
+
+    public final class BucketListItem: PersistentModel {
+        var title = ""
+        var details = ""
+        var hasReservation = false
+        var isInPlan = false
+        var trip: Trip? = nil
+        public init() {}
+    }
+
+    public final class LivingAccommodation: PersistentModel {
+        var address = ""
+        var placeName = ""
+        var trip: Trip? = nil
         public init() {}
     }
 }
 
 public enum TripsSchemaV3: VersionedSchema {
     public static let versionIdentifier = Schema.Version(3, 0, 0)
-    public static let models: [any PersistentModel.Type] = [Trip.self]
+    public static let models: [any PersistentModel.Type] = [Trip.self, BucketListItem.self, LivingAccommodation.self]
 
     public final class Trip: PersistentModel {
         public static let indexes: [[String]] = [["name", "startDate", "endDate"]]
@@ -47,6 +84,24 @@ public enum TripsSchemaV3: VersionedSchema {
         @Attribute(originalName: "end_date") var endDate = Date(timeIntervalSince1970: 0)
         var notes: String? = nil
         @Transient var isSelected = false
+        @Relationship(deleteRule: .cascade, inverse: "trip") var bucketList: [BucketListItem] = []
+        @Relationship(deleteRule: .cascade) var livingAccommodation: LivingAccommodation? = nil
+        public init() {}
+    }
+
+    public final class BucketListItem: PersistentModel {
+        var title = ""
+        var details = ""
+        var hasReservation = false
+        var isInPlan = false
+        var trip: Trip? = nil
+        public init() {}
+    }
+
+    public final class LivingAccommodation: PersistentModel {
+        var address = ""
+        var placeName = ""
+        var trip: Trip? = nil
         public init() {}
     }
 }
@@ -57,7 +112,9 @@ public enum TripsMigrationPlan: SchemaMigrationPlan {
     public static let stages: [MigrationStage] = [
         .custom(fromVersion: TripsSchemaV1.self, toVersion: TripsSchemaV2.self, willMigrate: { context in
             // De-duplicate trips before `name` becomes unique: keep the earliest of each name.
-            try context.execute("DELETE FROM Trip WHERE id NOT IN (SELECT min(id) FROM Trip GROUP BY name)")
+            // Deleting through the context applies the delete rules: their bucket list items and
+            // accommodation go with them (cascade), as SwiftData would do.
+            try context.delete("Trip", where: "id NOT IN (SELECT min(id) FROM Trip GROUP BY name)")
         }, didMigrate: nil),
         .lightweight(fromVersion: TripsSchemaV2.self, toVersion: TripsSchemaV3.self),
     ]

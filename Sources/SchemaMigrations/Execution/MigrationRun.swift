@@ -37,6 +37,10 @@ struct MigrationRun {
             return MigrationResult(outcome: .upToDate, fromVersion: version, toVersion: version, adopted: false, stages: [], duration: Date().timeIntervalSince(started))
         }
 
+        if db.isReadOnly {
+            throw MigrationError(.readOnly, "'\(db.path)' is read-only (the file or its directory cannot be written); a migration is pending and nothing was done",
+                                 remedy: "run the migration with write access to the file and its directory")
+        }
         if let backupURL = options.backupURL { try backup(to: backupURL) }
 
         let session = try ConnectionSettings.prepare(db)
@@ -175,14 +179,21 @@ extension MigrationError {
 }
 
 /// The connection settings a migration needs, and the user's, restored afterwards.
+///
+/// Besides foreign keys and `legacy_alter_table`, SQLite's sorter may use helper threads
+/// (`PRAGMA threads`) while a rebuild builds its indexes.
+/// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_threads>
 struct ConnectionSettings {
     var foreignKeys: Int64
     var legacyAlterTable: Int64
+    var threads: Int64
 
     static func prepare(_ db: SQLiteConnection) throws -> ConnectionSettings {
-        let settings = ConnectionSettings(foreignKeys: try db.pragmaInteger("foreign_keys"), legacyAlterTable: try db.pragmaInteger("legacy_alter_table"))
+        let settings = ConnectionSettings(foreignKeys: try db.pragmaInteger("foreign_keys"), legacyAlterTable: try db.pragmaInteger("legacy_alter_table"),
+                                          threads: try db.pragmaInteger("threads"))
         try db.execute("PRAGMA foreign_keys = OFF")
         try db.execute("PRAGMA legacy_alter_table = OFF")
+        try db.execute("PRAGMA threads = \(min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)))")
         guard try db.pragmaInteger("foreign_keys") == 0 else {
             settings.restore(db)
             throw MigrationError(.sqlite, "cannot turn foreign keys off, so rebuilding a table could cascade deletes to its children; nothing was done",
@@ -194,5 +205,6 @@ struct ConnectionSettings {
     func restore(_ db: SQLiteConnection) {
         try? db.execute("PRAGMA foreign_keys = \(foreignKeys)")
         try? db.execute("PRAGMA legacy_alter_table = \(legacyAlterTable)")
+        try? db.execute("PRAGMA threads = \(threads)")
     }
 }

@@ -16,7 +16,7 @@ import Foundation
 public struct Migrator: Sendable {
     /// How the migrator runs.
     public var options: MigrationOptions
-    private let resolved: Result<ResolvedPlan, MigrationError>
+    let resolved: Result<ResolvedPlan, MigrationError>
 
     /// A migrator for a plan declared in Swift. A malformed plan is reported by the first call.
     public init(plan: any SchemaMigrationPlan.Type, options: MigrationOptions = MigrationOptions()) {
@@ -35,9 +35,9 @@ public struct Migrator: Sendable {
         self.resolved = .success(resolvedPlan)
     }
 
-    /// The plan's versions, validated.
+    /// The plan's versions as declared, validated.
     /// - Throws: `MigrationError` when the plan is malformed.
-    public func schemas() throws -> [Schema] { try resolved.get().schemas }
+    public func schemas() throws -> [Schema] { try resolved.get().declared }
 
     /// Migrates the database file at `url` (created when missing).
     /// - Throws: `MigrationError`; the database is then unchanged.

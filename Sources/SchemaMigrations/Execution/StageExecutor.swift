@@ -48,11 +48,12 @@ struct StageExecutor {
     /// a rebuilt table are set aside (every ALTER re-parses the whole schema, and they would name a
     /// table that is briefly missing), and recreated after the last step.
     func runSteps(_ steps: [MigrationStep], from: Schema.Version?, to: Schema.Version) throws {
-        let rebuilt = Set(steps.filter { $0.op == .rebuildTable }.map { $0.table.lowercased() })
+        // Dropped tables count too: a view on one would break the next ALTER's re-parse of the schema.
+        let rebuilt = Set(steps.filter { $0.op == .rebuildTable || $0.op == .dropTable }.map { $0.table.lowercased() })
         var parked: [LiveSchema.Dependent]?
         for (index, step) in steps.enumerated() {
             progress?(MigrationProgress(from: from, to: to, stepIndex: index, stepCount: steps.count, summary: step.summary))
-            if step.op == .rebuildTable && parked == nil {
+            if (step.op == .rebuildTable || step.op == .dropTable) && parked == nil {
                 parked = try parkDependents(mentioning: rebuilt)
             }
             let live: LiveSchema? = [.rebuildTable, .dropColumn, .dropIndex].contains(step.op)

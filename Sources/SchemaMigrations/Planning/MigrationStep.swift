@@ -79,7 +79,8 @@ enum StepAction: Sendable {
 
     var summary: String {
         switch self {
-        case .createTable(let entity): return "Create table \(entity.name) (\(entity.attributes.count) columns, \(entity.indexes.count) indexes)"
+        case .createTable(let entity):
+            return "Create table \(entity.name) (\(counted(entity.attributes.count, "column")), \(counted(entity.indexes.count, "index", plural: "indexes")))"
         case .dropTable(let table): return "Drop table \(table) and all its rows"
         case .renameTable(let from, let to): return "Rename table \(from) to \(to)"
         case .addColumn(let table, let attribute, let forceNullable):
@@ -93,6 +94,10 @@ enum StepAction: Sendable {
             return "Drop \(index.isUnique ? "unique index" : "index") on \(table)(\(index.columns.joined(separator: ", ")))"
         case .rebuild(let rebuild): return rebuild.summary
         }
+    }
+
+    private func counted(_ count: Int, _ singular: String, plural: String? = nil) -> String {
+        "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
     }
 
     /// The statements this step runs. With `live`, names are resolved against the live schema

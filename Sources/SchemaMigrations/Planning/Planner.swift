@@ -61,15 +61,20 @@ enum NameMatching {
     static func match<Item>(targets: [Item], sources: [Item], name: (Item) -> String, originalName: (Item) -> String?,
                             describe: (String) -> String, version: Schema.Version, entity: String?) throws -> [Match<Item>] {
         var claimedBy: [String: String] = [:]
-        let sourceNames = Set(sources.map(name))
+        var byName: [String: Item] = [:]
+        var byLowercasedName: [String: Item] = [:]
+        for source in sources {
+            byName[name(source)] = byName[name(source)] ?? source
+            byLowercasedName[name(source).lowercased()] = byLowercasedName[name(source).lowercased()] ?? source
+        }
         var matches: [Match<Item>] = []
         for target in targets {
             let targetName = name(target)
             var source: Item?
-            if sourceNames.contains(targetName) {
-                source = sources.first { name($0) == targetName }
+            if let found = byName[targetName] {
+                source = found
             } else if let original = originalName(target) {
-                guard let found = sources.first(where: { name($0) == original }) else {
+                guard let found = byName[original] else {
                     throw MigrationError(.unsupportedChange,
                                          "\(describe(targetName)) says it was renamed from '\(original)', but version \(version) is preceded by no \(describe(original))",
                                          entity: entity ?? targetName, property: entity == nil ? nil : targetName, version: version,
@@ -77,7 +82,7 @@ enum NameMatching {
                 }
                 source = found
             } else {
-                source = sources.first { name($0).caseInsensitiveCompare(targetName) == .orderedSame }
+                source = byLowercasedName[targetName.lowercased()]
             }
             if let source {
                 let sourceName = name(source)

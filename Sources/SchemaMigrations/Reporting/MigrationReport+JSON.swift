@@ -3,14 +3,37 @@ import Foundation
 extension MigrationReport {
     /// The report as JSON with the keys DESIGN.md promises: `database`, `currentVersion`,
     /// `targetVersion`, `stages` (each with `from`, `to`, `kind`, `steps`; each step with `op`,
-    /// `table`, `sql`, `rewritesRows`, `destructive`, and `impact` where measured), and `refusals`.
+    /// `table`, `sql`, `rewritesRows`, `destructive`, and `impact` where measured: `rows`,
+    /// `nulls`, `duplicates`, `nonEmptyValues`), `warnings` (destructive steps first) and `refusals`.
+    ///
+    /// ```swift
+    /// let object = try JSONSerialization.jsonObject(with: Data(report.json().utf8)) as! [String: Any]
+    /// ```
     public func json() throws -> String {
         try CanonicalJSON.encodePretty(JSONReport(self)) + "\n"
     }
 }
 
 private struct JSONReport: Encodable {
-    struct Impact: Encodable { var rows: Int64 }
+    struct Impact: Encodable {
+        struct ColumnCount: Encodable { var column: String; var count: Int64 }
+        struct Nulls: Encodable { var column: String; var count: Int64; var defaultValue: String? }
+        struct SharedValue: Encodable { var value: String; var rows: Int64 }
+        struct Duplicates: Encodable { var columns: [String]; var total: Int64; var values: [SharedValue] }
+        var rows: Int64?
+        var nulls: [Nulls]
+        var duplicates: [Duplicates]
+        var nonEmptyValues: [ColumnCount]
+
+        init(_ impact: MigrationReport.Impact) {
+            rows = impact.rows
+            nulls = impact.nulls.map { Nulls(column: $0.column, count: $0.count, defaultValue: $0.defaultValue) }
+            duplicates = impact.duplicates.map { duplicates in
+                Duplicates(columns: duplicates.columns, total: duplicates.total, values: duplicates.values.map { SharedValue(value: $0.value, rows: $0.rows) })
+            }
+            nonEmptyValues = impact.nonEmptyValues.map { ColumnCount(column: $0.column, count: $0.count) }
+        }
+    }
     struct Step: Encodable {
         var op: String
         var table: String
@@ -41,6 +64,7 @@ private struct JSONReport: Encodable {
     var unversioned: Bool
     var upToDate: Bool
     var stages: [Stage]
+    var warnings: [String]
     var refusals: [Refusal]
 
     init(_ report: MigrationReport) {
@@ -52,9 +76,10 @@ private struct JSONReport: Encodable {
         stages = report.stages.map { stage in
             Stage(from: stage.from?.description, to: stage.to.description, kind: stage.kind.rawValue, steps: stage.steps.map {
                 Step(op: $0.step.op.rawValue, table: $0.step.table, summary: $0.step.summary, sql: $0.sql,
-                     rewritesRows: $0.step.rewritesRows, destructive: $0.step.destructive, impact: $0.rowsAffected.map { Impact(rows: $0) })
+                     rewritesRows: $0.step.rewritesRows, destructive: $0.step.destructive, impact: $0.impact.map(Impact.init))
             })
         }
+        warnings = report.warnings
         refusals = report.refusals.map {
             Refusal(code: $0.code.rawValue, message: $0.message, entity: $0.entity, property: $0.property, remedy: $0.remedy, details: $0.details)
         }

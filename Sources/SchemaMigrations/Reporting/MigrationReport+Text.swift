@@ -1,5 +1,6 @@
 extension MigrationReport {
-    /// The report for a person at a terminal: versions, refusals and destructive steps first, then each stage's steps with their SQL.
+    /// The report for a person at a terminal: versions, refusals and warnings (destructive steps
+    /// first), then each stage's steps with their cost, measured impact and SQL.
     public var text: String {
         var lines: [String] = []
         lines.append("database: \(database)")
@@ -12,24 +13,16 @@ extension MigrationReport {
         for refusal in refusals {
             lines.append("REFUSED: " + refusal.description.replacingOccurrences(of: "error: ", with: ""))
         }
-        let destructive = stages.flatMap { $0.steps.filter(\.step.destructive) }
-        for step in destructive {
-            lines.append("WARNING: destructive: \(step.step.summary)" + (step.rowsAffected.map { " (\($0) rows)" } ?? ""))
+        for warning in warnings {
+            lines.append("WARNING: \(warning)")
         }
         for stage in stages {
             lines.append("")
             lines.append("stage \(stage.from.map { "\($0) → " } ?? "create ")\(stage.to) (\(stage.kind.rawValue)), \(stage.steps.count) steps")
             if stage.kind == .custom { lines.append("  0. willMigrate runs (database at \(stage.from.map(\.description) ?? "-")); checks on the data run after it") }
             for (index, step) in stage.steps.enumerated() {
-                let cost: String
-                switch step.step.op {
-                case _ where step.step.rewritesRows: cost = "rewrites rows" + (step.rowsAffected.map { ": \($0)" } ?? "")
-                case .createIndex: cost = "reads every row to build the index"
-                case .createTable: cost = "new table"
-                case .dropTable: cost = "drops rows" + (step.rowsAffected.map { ": \($0)" } ?? "")
-                default: cost = "schema only, O(1)"
-                }
-                lines.append("  \(index + 1). \(step.step.summary) [\(cost)\(step.step.destructive ? ", destructive" : "")]")
+                lines.append("  \(index + 1). \(step.step.summary) [\(step.costDescription)\(step.step.destructive ? ", destructive" : "")]")
+                lines += (step.impact?.lines ?? []).map { "       impact: \($0)" }
                 lines += step.sql.map { "       \($0);" }
             }
             if stage.kind == .custom { lines.append("  \(stage.steps.count + 1). didMigrate runs (database at \(stage.to))") }

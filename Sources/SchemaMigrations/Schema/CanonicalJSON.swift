@@ -144,7 +144,14 @@ enum JSONValue: Equatable, Sendable {
         return value.description
     }
 
-    private static func writeString(_ string: String, to out: inout String) {
+    static func writeString(_ string: String, to out: inout String) {
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            // Nothing to escape: one append instead of one per scalar.
+            out += "\""
+            out += string
+            out += "\""
+            return
+        }
         out += "\""
         for scalar in string.unicodeScalars {
             switch scalar {

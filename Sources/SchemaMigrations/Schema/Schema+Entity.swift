@@ -44,6 +44,23 @@ extension Schema {
             primaryKey = try container.decodeIfPresent([String].self, forKey: .primaryKey)
         }
 
+        private enum CodingKeys: String, CodingKey {
+            case name, originalName, hashModifier, attributes, indexes, relationships, primaryKey
+        }
+
+        /// Writes the entity, leaving out what it does not have (no relationships, no join-table
+        /// key), so snapshots of schemas without relationships keep the bytes they had.
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encodeIfPresent(originalName, forKey: .originalName)
+            try container.encodeIfPresent(hashModifier, forKey: .hashModifier)
+            try container.encode(attributes, forKey: .attributes)
+            try container.encode(indexes, forKey: .indexes)
+            if !relationships.isEmpty { try container.encode(relationships, forKey: .relationships) }
+            try container.encodeIfPresent(primaryKey, forKey: .primaryKey)
+        }
+
         /// The relationship named `name`, if any.
         public func relationship(named name: String) -> Relationship? {
             relationships.first { $0.name == name }

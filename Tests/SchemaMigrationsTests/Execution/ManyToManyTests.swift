@@ -120,6 +120,18 @@ import Testing
         #expect(error.message == "the inverse of 'Owner.pets' is ambiguous: 'Pet.owner' and 'Pet.previousOwner' both point back")
     }
 
+    @Test func anInvalidRelationshipIsRefusedBeforeTheDatabaseIsOpened() throws {
+        let db = TemporaryDatabase()
+        try A.migrator([A.schema(1, [Self.owner([]), Self.pet([])])]).migrate(databaseAt: db.url)
+        let before = try db.bytes()
+        let broken = [Self.owner([Schema.Relationship(name: "pets", destination: "Pet", isToMany: true, inverse: "keeper")]), Self.pet([])]
+        let error = try #require(throws: MigrationError.self) {
+            try A.migrator([A.schema(1, [Self.owner([]), Self.pet([])]), A.schema(2, broken)]).migrate(databaseAt: db.url)
+        }
+        #expect(error.code == .invalidSchema)
+        #expect(try db.bytes() == before)
+    }
+
     @Test func aDestinationThatIsNotDeclared() throws {
         let error = try Self.invalid([Self.owner([Schema.Relationship(name: "pets", destination: "Pet", isToMany: true)])])
         #expect(error.message == "relationship 'Owner.pets' points at entity 'Pet', which version 1.0.0 does not declare")

@@ -122,9 +122,11 @@ import Testing
     @Test func migratingThroughAConnectionTheAppOwnsRestoresItsForeignKeySetting() throws {
         let db = TemporaryDatabase()
         let connection = try db.connect()
-        try connection.execute("PRAGMA foreign_keys = ON")
+        try connection.execute("PRAGMA foreign_keys = ON; PRAGMA threads = 0; PRAGMA legacy_alter_table = ON")
         try Migrator(plan: TripsPlan.self).migrate(connection: connection.handle)
         #expect(try connection.pragmaInteger("foreign_keys") == 1)
+        #expect(try connection.pragmaInteger("threads") == 0)
+        #expect(try connection.pragmaInteger("legacy_alter_table") == 1)
         #expect(try db.recordedVersion() == "3.0.0")
         try connection.execute("BEGIN")
         let error = try #require(throws: MigrationError.self) { try Migrator(plan: TripsPlan.self).migrate(connection: connection.handle) }
@@ -150,5 +152,25 @@ import Testing
         #expect(try db.rows("SELECT count(*) FROM pragma_foreign_key_check") == [["0"]])
         try connection.execute("DELETE FROM Person WHERE id = 1")
         #expect(try db.rows("SELECT count(*) FROM pet") == [["6667"]])
+    }
+}
+
+extension VersionDetectionTests {
+    @Test func aReadOnlyDatabaseWithAPendingMigrationIsRefusedClearly() throws {
+        let db = TemporaryDatabase()
+        try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0))).migrate(databaseAt: db.url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: db.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: db.directory.path)
+        defer {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: db.directory.path)
+            try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: db.path)
+        }
+        let connection = try SQLiteConnection(path: db.path, mode: .readOnly)
+        let before = try db.bytes()
+        let error = try #require(throws: MigrationError.self) { try Migrator(plan: TripsPlan.self).migrate(connection: connection.handle) }
+        #expect(error.code == .readOnly)
+        #expect(try db.bytes() == before)
+        // Up to date is fine read-only: nothing to write.
+        #expect(try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0))).migrate(connection: connection.handle).outcome == .upToDate)
     }
 }

@@ -102,3 +102,19 @@ import Testing
         #expect(Schema.Version(1, 2, 3).description == "1.2.3")
     }
 }
+
+extension SchemaTests {
+    @Test func theHandWrittenCanonicalTextIsWhatTheCanonicalEncoderWrites() throws {
+        let schemas = [Self.base, try Schema(GraphV2.self), try Schema(EveryTypeSchema.self),
+                       Self.changed { $0.entities[0].hashModifier = "h\"x"; $0.entities[0].attributes[0].hashModifier = "tab\tand \\" }]
+        for schema in schemas {
+            let hashed = HashedSchema(schema)
+            #expect(hashed.canonicalText == (try CanonicalJSON.encode(hashed)))
+        }
+    }
+
+    @Test func theHashOfAKnownSchemaIsStable() {
+        // A change here would make every recorded database look like a changed released version.
+        #expect(Self.base.versionHash == "5bf5f0dd9926496f32e548a5c881a83af0617dbc8d2a9edbfb0ab7a7050f69fd")
+    }
+}

@@ -1,0 +1,74 @@
+import SchemaMigrations
+
+/// The command's exit statuses, the contract deploy pipelines rely on.
+///
+/// ```sh
+/// migrate status --plan plan/ --database app.sqlite; [ $? -eq 3 ] && echo "migrations pending"
+/// ```
+public enum ExitCode: Int32, Sendable, CaseIterable, CustomStringConvertible {
+    /// 0: done, or nothing to do.
+    case success = 0
+    /// 1: the migration failed and was rolled back: the database is as it was.
+    case failed = 1
+    /// 2: the command line is wrong, or the plan cannot be loaded.
+    case usageError = 2
+    /// 3: migrations are pending (`status`).
+    case pending = 3
+    /// 4: the live schema does not match the version the database records (`verify`, or found before `apply`).
+    case drift = 4
+    /// 5: refused: the database is newer than the plan, of an unknown version, or not a database;
+    /// the plan cannot make a change safely; or `--deny-destructive` met a step that can lose data.
+    case refused = 5
+
+    /// The status for an error met while working on a database. The one place codes map to statuses.
+    public init(for error: MigrationError) {
+        switch error.code {
+        case .drift:
+            self = .drift
+        case .newerVersion, .unknownVersion, .notADatabase, .unsupportedChange, .invalidPlan, .invalidSchema, .unsupportedType:
+            self = .refused
+        default:  // dataViolation, customStageFailed, sqlite (a lock, too), verificationFailed, concurrentChange, readOnly
+            self = .failed
+        }
+    }
+
+    /// The status for any error met while working on a database: a `MigrationError` by its code,
+    /// anything else (a file that cannot be written) as a failure.
+    public init(forAny error: Error) {
+        if let error = error as? MigrationError { self.init(for: error) } else { self = .failed }
+    }
+
+    /// The status when the plan cannot be loaded (a `--plan DIR` that is missing, malformed or
+    /// names a custom stage, or a malformed Swift plan): the command was pointed at the wrong thing.
+    public static let planNotLoaded = ExitCode.usageError
+
+    /// How bad a status is, to give a fleet the worst of its databases' statuses:
+    /// success < pending < failed < drift < refused < usage error.
+    var severity: Int {
+        switch self {
+        case .success: return 0
+        case .pending: return 1
+        case .failed: return 2
+        case .drift: return 3
+        case .refused: return 4
+        case .usageError: return 5
+        }
+    }
+
+    /// The worst of several statuses; success for none.
+    static func worst(_ statuses: [ExitCode]) -> ExitCode {
+        statuses.max { $0.severity < $1.severity } ?? .success
+    }
+
+    /// `refused (5)`.
+    public var description: String {
+        switch self {
+        case .success: return "ok (0)"
+        case .failed: return "failed (1)"
+        case .usageError: return "usage error (2)"
+        case .pending: return "pending (3)"
+        case .drift: return "drift (4)"
+        case .refused: return "refused (5)"
+        }
+    }
+}

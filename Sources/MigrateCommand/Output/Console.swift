@@ -1,0 +1,29 @@
+import Foundation
+
+/// Where the command writes: standard output for results, standard error for errors, warnings
+/// and progress.
+///
+/// ```swift
+/// let status = MigrateCommand(plan: AppMigrationPlan.self).run(["status", "--database", path], console: .standard)
+/// ```
+public struct Console: Sendable {
+    /// Writes text to standard output as it is (the caller ends lines).
+    public var output: @Sendable (String) -> Void
+    /// Writes text to standard error as it is.
+    public var error: @Sendable (String) -> Void
+    /// Whether standard error is a terminal: progress is shown there only then (or with `--progress`).
+    public var errorIsTerminal: Bool
+
+    public init(output: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void, errorIsTerminal: Bool) {
+        self.output = output
+        self.error = error
+        self.errorIsTerminal = errorIsTerminal
+    }
+
+    /// The process's standard output and standard error.
+    public static var standard: Console {
+        Console(output: { FileHandle.standardOutput.write(Data($0.utf8)) },
+                error: { FileHandle.standardError.write(Data($0.utf8)) },
+                errorIsTerminal: isatty(STDERR_FILENO) == 1)
+    }
+}

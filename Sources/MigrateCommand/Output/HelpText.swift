@@ -1,0 +1,46 @@
+/// The command's help: the general usage (subcommands, exit statuses) and each subcommand's.
+struct HelpText {
+    let commandName: String
+    let subcommands: [Subcommand]
+    /// What the command migrates with, in words: the embedded plan, or `--plan DIR`.
+    let planDescription: String
+
+    /// `usage: migrate <subcommand> [options]`, the subcommands, and the exit statuses.
+    var general: String {
+        let width = (subcommands.map(\.name.count) + [4]).max()! + 2
+        var lines = [
+            "usage: \(commandName) <subcommand> [options]",
+            "",
+            "Migrates SQLite databases between the schema versions of \(planDescription).",
+            "",
+            "subcommands:",
+        ]
+        lines += subcommands.map { "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.abstract }
+        lines.append("  " + "help".padding(toLength: width, withPad: " ", startingAt: 0) + "Shows this help, or a subcommand's: help SUBCOMMAND")
+        lines += ["", "exit status:"] + HelpText.exitStatuses.map { "  \($0.0.rawValue)  \($0.1)" }
+        lines += ["", "Run '\(commandName) help SUBCOMMAND' or '\(commandName) SUBCOMMAND --help' for a subcommand's options."]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `usage: migrate plan --database PATH... [--to VERSION] …`, the abstract, the options, the discussion.
+    func usage(of subcommand: Subcommand) -> String {
+        let options = subcommand.options + [.flag("--help", help: "shows this help")]
+        let width = options.map { $0.name.count + ($0.valueName.map { $0.count + 1 } ?? 0) }.max()! + 2
+        var lines = ["usage: \(commandName) \(subcommand.name) " + subcommand.options.map(\.usage).joined(separator: " "), "", subcommand.abstract, "", "options:"]
+        for option in options {
+            let label = option.name + (option.valueName.map { " " + $0 } ?? "")
+            lines.append("  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + option.help + (option.isRepeatable ? " (repeatable)" : ""))
+        }
+        if !subcommand.discussion.isEmpty { lines += ["", subcommand.discussion] }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static let exitStatuses: [(ExitCode, String)] = [
+        (.success, "done, or nothing to do"),
+        (.failed, "the migration failed and was rolled back: the database is as it was"),
+        (.usageError, "usage error, or the plan cannot be loaded"),
+        (.pending, "migrations pending (status)"),
+        (.drift, "the live schema does not match the version the database records (verify, apply)"),
+        (.refused, "refused: newer or unknown version, not a database, a change the plan cannot make safely, --deny-destructive"),
+    ]
+}

@@ -1,0 +1,19 @@
+/// A command line the command cannot run: an unknown subcommand or option, a missing or bad
+/// value. The command prints it with the usage and exits with status 2.
+///
+/// ```swift
+/// throw UsageError("--trips: 'many' is not a whole number")
+/// ```
+public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong, naming the option or argument.
+    public var message: String
+    /// The subcommand whose usage to print; nil for the command's general usage.
+    public var subcommand: String?
+
+    public init(_ message: String, subcommand: String? = nil) {
+        self.message = message
+        self.subcommand = subcommand
+    }
+
+    public var description: String { "error: \(message)" }
+}

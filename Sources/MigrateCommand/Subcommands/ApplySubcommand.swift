@@ -1,0 +1,86 @@
+import Foundation
+import SchemaMigrations
+
+/// `apply`: migrates each database, all or nothing, after a backup.
+enum ApplySubcommand {
+    static func make(hasSwiftPlan: Bool) -> Subcommand {
+        Subcommand(
+            name: "apply",
+            abstract: "Migrates: a backup first, then every pending stage in one transaction",
+            discussion: """
+                The backup (SQLite's online backup API) goes to --backup PATH, or beside the database as \
+                DATABASE.backup-YYYYMMDDTHHMMSSZ; with several databases --backup names a directory. It is \
+                kept only when the migration wrote something. On any failure everything is rolled back: the \
+                database is left as it was, at its old version (exit 1). When another connection holds a \
+                lock, apply waits --busy-timeout seconds, then exits 1 naming the lock.
+                Progress goes to standard error when it is a terminal, or with --progress.
+                """,
+            options: [SharedOptions.database, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.to,
+                      .value("--backup", "PATH", help: "where to back the database up before writing"),
+                      .flag("--no-backup", help: "write without a backup"),
+                      SharedOptions.denyDestructive, SharedOptions.busyTimeout,
+                      .flag("--progress", help: "show progress on standard error even when it is not a terminal"),
+                      SharedOptions.format(["text", "json"])],
+            run: run)
+    }
+
+    static func run(_ invocation: Invocation) throws -> ExitCode {
+        let arguments = invocation.arguments
+        let backups = try BackupLocation(arguments: arguments, databaseCount: invocation.databases.count)
+        let console = invocation.console
+        let showsProgress = arguments.flag("--progress") || console.errorIsTerminal
+        let planned = try invocation.migrator()
+        let outcomes = DatabaseOutcome.each(invocation.databases) { url in
+            if arguments.flag("--deny-destructive") {
+                let report = try planned.plan(databaseAt: url)
+                if report.hasDestructiveSteps {
+                    return DatabaseOutcome(database: url.path, status: .refused, text: "", summary: "refused by --deny-destructive",
+                                           json: ["error": ["code": "destructive", "message": "refused by --deny-destructive"]],
+                                           message: DestructiveSteps.refusal(report))
+                }
+            }
+            var migrator = planned
+            let backup = try backups.url(for: url)
+            migrator.options.backupURL = backup
+            if showsProgress { migrator.options.progress = ProgressPrinter(console: console, database: url.path).callback }
+            do {
+                let result = try migrator.migrate(databaseAt: url)
+                if result.outcome == .upToDate, let backup { try? FileManager.default.removeItem(at: backup) }
+                return outcome(of: result, database: url.path, backup: backup)
+            } catch {
+                // Nothing was written: a backup of the unchanged database is not worth keeping.
+                if let backup { try? FileManager.default.removeItem(at: backup) }
+                throw error
+            }
+        }
+        return FleetOutput(console: console, json: invocation.format(default: "text") == "json", layout: .table).print(outcomes)
+    }
+
+    static func outcome(of result: MigrationResult, database: String, backup: URL?) -> DatabaseOutcome {
+        let milliseconds = String(format: "%.1f ms", result.duration * 1000)
+        let keptBackup = result.outcome == .upToDate ? nil : backup
+        let headline: String
+        switch result.outcome {
+        case .upToDate: headline = "up to date at \(result.toVersion): nothing written"
+        case .created: headline = "created version \(result.toVersion) in an empty database in \(milliseconds)"
+        case .migrated:
+            headline = "migrated \(result.fromVersion.map(\.description) ?? "empty") → \(result.toVersion) in \(milliseconds)"
+                + (result.adopted ? " (its version, found by its tables, is now recorded)" : "")
+        }
+        var lines = ["database: \(database)", headline]
+        lines += result.stages.map { stage in
+            (result.outcome == .created ? "  create \(stage.to): " : "  stage \(stage.from) → \(stage.to) (\(stage.kind.rawValue)): ")
+                + stage.allSteps.map(\.summary).joined(separator: "; ")
+        }
+        if let keptBackup { lines.append("backup: \(keptBackup.path)") }
+        var json: [String: Any] = [
+            "outcome": result.outcome.rawValue, "fromVersion": JSONOutput.version(result.fromVersion),
+            "currentVersion": result.toVersion.description, "targetVersion": result.toVersion.description,
+            "adopted": result.adopted, "durationMs": (result.duration * 1_000_000).rounded() / 1000,
+            "stages": result.stages.map(JSONOutput.stage),
+        ]
+        json["backup"] = keptBackup?.path
+        return DatabaseOutcome(database: database, status: .success, text: lines.joined(separator: "\n") + "\n",
+                               summary: headline, json: json)
+    }
+}

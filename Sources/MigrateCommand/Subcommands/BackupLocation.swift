@@ -1,0 +1,68 @@
+import Foundation
+
+/// Where `apply` backs each database up: `--backup PATH` (a file for one database, a directory
+/// for several), beside the database by default (`DATABASE.backup-20250101T120000Z`), or nowhere
+/// with `--no-backup`. A backup never overwrites a file.
+struct BackupLocation {
+    private enum Place {
+        case none
+        case besideDatabase
+        case file(URL)
+        case directory(URL)
+    }
+
+    private let place: Place
+    private let timestamp: String
+
+    /// - Throws: ``UsageError`` naming `--backup` when it conflicts with `--no-backup`, names a file
+    ///   that exists, or is not a directory while several databases are given.
+    init(arguments: ParsedArguments, databaseCount: Int, now: Date = Date()) throws {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        timestamp = formatter.string(from: now)
+        func fail(_ message: String) -> UsageError { UsageError(message, subcommand: arguments.subcommand) }
+
+        guard let path = arguments.value("--backup") else {
+            place = arguments.flag("--no-backup") ? .none : .besideDatabase
+            return
+        }
+        if arguments.flag("--no-backup") { throw fail("--backup and --no-backup cannot be given together") }
+        let url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+        if exists && isDirectory.boolValue {
+            place = .directory(url)
+        } else if databaseCount > 1 {
+            if exists { throw fail("--backup \(path): with several databases it must name a directory, and a file is there") }
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            place = .directory(url)
+        } else if exists {
+            throw fail("--backup \(path): a file is there already; a backup never overwrites one, so choose a new path")
+        } else {
+            place = .file(url)
+        }
+    }
+
+    /// The backup file for `database`, nil with `--no-backup`; never an existing file.
+    func url(for database: URL) throws -> URL? {
+        switch place {
+        case .none: return nil
+        case .file(let url): return url
+        case .besideDatabase: return unused(database.deletingLastPathComponent(), database.lastPathComponent + ".backup-" + timestamp)
+        case .directory(let directory): return unused(directory, database.lastPathComponent + ".backup-" + timestamp)
+        }
+    }
+
+    /// `name`, or `name-2`, `name-3`… in `directory`: the first that does not exist.
+    private func unused(_ directory: URL, _ name: String) -> URL {
+        var candidate = directory.appendingPathComponent(name)
+        var counter = 2
+        while FileManager.default.fileExists(atPath: candidate.path) {
+            candidate = directory.appendingPathComponent("\(name)-\(counter)")
+            counter += 1
+        }
+        return candidate
+    }
+}

@@ -1,0 +1,54 @@
+import SchemaMigrations
+
+/// `status`: the version each database is at and the stages pending; exit 3 when some are.
+enum StatusSubcommand {
+    static func make(hasSwiftPlan: Bool) -> Subcommand {
+        Subcommand(
+            name: "status",
+            abstract: "Shows the version a database is at and the stages pending (exit 3 when some are)",
+            discussion: "Reads the database without writing. Exit status: 0 up to date, 3 migrations pending, 4 drift, 5 refused.",
+            options: [SharedOptions.database, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.to,
+                      SharedOptions.format(["text", "json"]), SharedOptions.busyTimeout],
+            run: run)
+    }
+
+    static func run(_ invocation: Invocation) throws -> ExitCode {
+        let migrator = try invocation.migrator()
+        let outcomes = DatabaseOutcome.each(invocation.databases) { url in
+            outcome(of: try migrator.status(databaseAt: url))
+        }
+        return FleetOutput(console: invocation.console, json: invocation.format(default: "text") == "json", layout: .table).print(outcomes)
+    }
+
+    static func outcome(of status: MigrationStatus) -> DatabaseOutcome {
+        let pending = status.pendingStages.map(\.description)
+        var lines = ["database: \(status.database)", "current version: \(describeCurrent(status))", "target version:  \(status.targetVersion)"]
+        let summary: String
+        if status.isUpToDate {
+            lines.append("up to date: nothing to do")
+            summary = "up to date at \(status.targetVersion)"
+        } else {
+            if let current = status.currentVersion, !status.isRecorded {
+                lines.append("pending: recording version \(current), found by its tables")
+            }
+            if !pending.isEmpty {
+                lines.append("pending: \(pending.count) stages")
+                lines += pending.map { "  " + $0 }
+            }
+            summary = "pending: \(status.currentVersion.map(\.description) ?? "empty") → \(status.targetVersion) (\(pending.count) stages)"
+        }
+        let json: [String: Any] = [
+            "currentVersion": JSONOutput.version(status.currentVersion), "targetVersion": status.targetVersion.description,
+            "recorded": status.isRecorded, "upToDate": status.isUpToDate,
+            "stages": status.pendingStages.map { ["from": JSONOutput.version($0.from), "to": $0.to.description, "kind": $0.kind.rawValue] },
+        ]
+        return DatabaseOutcome(database: status.database, status: status.isUpToDate ? .success : .pending,
+                               text: lines.joined(separator: "\n") + "\n", summary: summary, json: json)
+    }
+
+    /// `2.0.0`, `2.0.0 (no metadata: recognised by its tables)`, `none (empty)`.
+    static func describeCurrent(_ status: MigrationStatus) -> String {
+        guard let current = status.currentVersion else { return "none (empty: holds none of the plan's tables)" }
+        return status.isRecorded ? current.description : "\(current) (no version recorded: recognised by its tables)"
+    }
+}

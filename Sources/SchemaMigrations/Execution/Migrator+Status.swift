@@ -1,0 +1,103 @@
+import Foundation
+
+/// Where a database stands against a plan: the version it is at, and the stages a migration
+/// would run to reach the target. Read without writing.
+///
+/// ```swift
+/// let status = try Migrator(plan: TripsMigrationPlan.self).status(databaseAt: url)
+/// if !status.isUpToDate { print("pending:", status.pendingStages.map(\.description)) }
+/// ```
+public struct MigrationStatus: Sendable, Hashable {
+    /// A stage a migration would run.
+    public struct PendingStage: Sendable, Hashable, CustomStringConvertible {
+        /// The source version; nil when the target schema would be created in an empty database.
+        public var from: Schema.Version?
+        /// The version it brings the database to.
+        public var to: Schema.Version
+        /// Lightweight or custom.
+        public var kind: StageKind
+
+        /// `2.0.0 → 3.0.0 (lightweight)`, or `create 3.0.0`.
+        public var description: String {
+            from.map { "\($0) → \(to) (\(kind.rawValue))" } ?? "create \(to)"
+        }
+    }
+
+    /// The database's path.
+    public var database: String
+    /// The version it is at; nil when it holds none of the plan's tables.
+    public var currentVersion: Schema.Version?
+    /// True when the database's metadata records its version; false when it was recognised by
+    /// its tables (a migration then records it) or is empty.
+    public var isRecorded: Bool
+    /// The version a migration would bring it to.
+    public var targetVersion: Schema.Version
+    /// The stages a migration would run, in order.
+    public var pendingStages: [PendingStage]
+
+    /// True when a migration would write nothing.
+    public var isUpToDate: Bool { isRecorded && currentVersion == targetVersion }
+}
+
+extension Migrator {
+    /// The version the database at `url` is at and the stages pending. Read-only, and fast: the
+    /// live schema is compared with the recorded version only when `PRAGMA schema_version` shows
+    /// it changed since the last migration. A missing file is reported as empty.
+    /// - Throws: `MigrationError`: `drift`, `newerVersion`, `unknownVersion`, `notADatabase`, or
+    ///   `unsupportedChange` when the target is older than the database.
+    public func status(databaseAt url: URL) throws -> MigrationStatus {
+        try status(databaseAt: url, introspecting: false)
+    }
+
+    /// Checks that the live schema of the database at `url` matches the version it records,
+    /// introspecting every table whatever `PRAGMA schema_version` says. Read-only.
+    ///
+    /// ```swift
+    /// do { _ = try migrator.verify(databaseAt: url) } catch let error as MigrationError where error.code == .drift { … }
+    /// ```
+    /// - Returns: the status; a database with no metadata passes when its tables match a declared version.
+    /// - Throws: `MigrationError` with code `drift` listing the differences, or as ``status(databaseAt:)``.
+    public func verify(databaseAt url: URL) throws -> MigrationStatus {
+        try status(databaseAt: url, introspecting: true)
+    }
+
+    private func status(databaseAt url: URL, introspecting: Bool) throws -> MigrationStatus {
+        let plan = try resolved.get()
+        let target = try targetVersion(of: plan)
+        var state = VersionDetection.State.empty
+        if FileManager.default.fileExists(atPath: url.path) {
+            let db = try Migrator.open(url, mode: .readOnly, busyTimeout: options.busyTimeout)
+            state = try VersionDetection(plan: plan, db: db).detect(trustCookie: !introspecting)
+        }
+        var status = MigrationStatus(database: url.path, currentVersion: state.version, isRecorded: false,
+                                     targetVersion: target, pendingStages: [])
+        switch state {
+        case .empty:
+            status.pendingStages = [.init(from: nil, to: target, kind: .lightweight)]
+        case .recorded(let current), .unversioned(let current):
+            if case .recorded = state { status.isRecorded = true }
+            guard current <= target else { throw MigrationError.backwards(from: current, to: target) }
+            status.pendingStages = plan.stages.filter { $0.from >= current && $0.to <= target }
+                .map { .init(from: $0.from, to: $0.to, kind: $0.kind) }
+        }
+        return status
+    }
+
+    /// The target version the options name, checked against the plan.
+    func targetVersion(of plan: ResolvedPlan) throws -> Schema.Version {
+        guard let version = options.targetVersion else { return plan.latest.version }
+        guard plan.schema(for: version) != nil else {
+            throw MigrationError(.invalidPlan, "the target version \(version) is not declared by the plan '\(plan.name)'",
+                                 version: version, remedy: "use one of: " + plan.schemas.map(\.version.description).joined(separator: ", "))
+        }
+        return version
+    }
+}
+
+extension MigrationError {
+    /// The refusal to migrate a database to a version older than the one it is at.
+    static func backwards(from current: Schema.Version, to target: Schema.Version) -> MigrationError {
+        MigrationError(.unsupportedChange, "the database is at version \(current), after the target version \(target); migrating backwards is not supported",
+                       version: current, remedy: "restore a backup taken at \(target)")
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+extension PlanDirectory {
+    /// Reads a plan directory: `plan.json` and the snapshot of every version it lists.
+    ///
+    /// ```swift
+    /// let plan = try PlanDirectory(contentsOf: URL(fileURLWithPath: "Fixtures/SampleTrips/json-plan"))
+    /// print(plan.schemas.map(\.version))   // [2.0.0, 3.0.0]
+    /// ```
+    /// - Throws: `MigrationError` naming the file: `invalidPlan` when the directory or `plan.json`
+    ///   is missing or malformed, a snapshot is missing or holds another version, or the plan is
+    ///   inconsistent; `invalidSchema` when a snapshot is malformed or its hash does not match
+    ///   its content.
+    public init(contentsOf directory: URL) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw MigrationError(.invalidPlan, "the plan directory '\(directory.path)' does not exist",
+                                 remedy: "pass a directory holding plan.json and the schema snapshots, as `migrate snapshot` writes it")
+        }
+        let planURL = directory.appendingPathComponent(PlanDirectory.planFileName)
+        guard let data = FileManager.default.contents(atPath: planURL.path) else {
+            throw MigrationError(.invalidPlan, "'\(planURL.path)' is missing",
+                                 remedy: "pass a directory holding plan.json and the schema snapshots, as `migrate snapshot` writes it")
+        }
+        let file: PlanFile
+        do {
+            file = try JSONDecoder().decode(PlanFile.self, from: data)
+        } catch {
+            throw MigrationError(.invalidPlan, "'\(planURL.path)' is not a valid plan: \(Schema.describe(decodingError: error))",
+                                 remedy: #"it must read {"name": "…", "versions": ["1.0.0", …], "stages": [{"from": "1.0.0", "to": "2.0.0", "kind": "lightweight"}, …]}; regenerate it with `migrate snapshot`"#)
+        }
+        let schemas = try file.versions.map { try PlanDirectory.readSnapshot(of: $0, in: directory) }
+        self.init(name: file.name, schemas: schemas, stages: file.stages)
+        do {
+            _ = try resolvedPlan(allowingCustomStages: true)
+        } catch var error as MigrationError {
+            error.message = "'\(planURL.path)': " + error.message
+            throw error
+        }
+    }
+
+    private static func readSnapshot(of version: Schema.Version, in directory: URL) throws -> Schema {
+        let url = directory.appendingPathComponent(FrozenVersions.fileName(for: version))
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw MigrationError(.invalidPlan, "'\(url.path)' is missing: plan.json lists version \(version)", version: version,
+                                 remedy: "write the snapshots with `migrate snapshot`, or remove \(version) from plan.json's versions")
+        }
+        let schema: Schema
+        do {
+            schema = try Schema(snapshotJSON: data)
+        } catch var error as MigrationError {
+            error.message = "'\(url.path)': " + error.message
+            throw error
+        }
+        guard schema.version == version else {
+            throw MigrationError(.invalidPlan, "'\(url.path)' holds version \(schema.version), but its name and plan.json say \(version)",
+                                 version: version, remedy: "regenerate the plan directory with `migrate snapshot`")
+        }
+        return schema
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// A migration plan as files, so that a deploy pipeline can migrate without compiling Swift:
+/// `plan.json` lists the versions and the stages between them, and one schema snapshot per
+/// version sits beside it, named as ``FrozenVersions/fileName(for:)`` says (`schema-2.0.0.json`,
+/// the format ``Schema/snapshotJSON()`` writes).
+///
+/// ```json
+/// {"name": "SampleTrips", "versions": ["2.0.0", "3.0.0"],
+///  "stages": [{"from": "2.0.0", "to": "3.0.0", "kind": "lightweight"}]}
+/// ```
+///
+/// ```swift
+/// try PlanDirectory(plan: TripsMigrationPlan.self).write(to: directory)   // what `migrate snapshot` does
+/// let migrator = try Migrator(planDirectory: directory)                   // what `migrate --plan DIR` does
+/// ```
+///
+/// A directory may describe a custom stage, so that the snapshot of a Swift plan is complete,
+/// but only the Swift plan can run it: ``Migrator/init(planDirectory:options:)`` refuses it.
+public struct PlanDirectory: Sendable, Hashable {
+    /// One stage: from a version to the next one, lightweight or custom.
+    public struct Stage: Codable, Sendable, Hashable {
+        /// The source version.
+        public var from: Schema.Version
+        /// The target version: the next one listed.
+        public var to: Schema.Version
+        /// Lightweight (inferred), or custom (only a Swift plan can run it).
+        public var kind: StageKind
+
+        public init(from: Schema.Version, to: Schema.Version, kind: StageKind) {
+            self.from = from
+            self.to = to
+            self.kind = kind
+        }
+    }
+
+    /// The name of the file listing versions and stages.
+    public static let planFileName = "plan.json"
+
+    /// The plan's name, which keys its metadata in the database.
+    public var name: String
+    /// Every version, oldest first.
+    public var schemas: [Schema]
+    /// The stages between consecutive versions; a missing one is lightweight.
+    public var stages: [Stage]
+
+    public init(name: String, schemas: [Schema], stages: [Stage]) {
+        self.name = name
+        self.schemas = schemas
+        self.stages = stages
+    }
+
+    /// The description of a plan declared in Swift: its versions, and every stage between them
+    /// (those left implicit as lightweight).
+    /// - Throws: `MigrationError` when the plan is malformed.
+    public init(plan: any SchemaMigrationPlan.Type) throws {
+        let resolved = try ResolvedPlan(plan)
+        self.init(name: resolved.name, schemas: resolved.declared,
+                  stages: resolved.stages.map { Stage(from: $0.from, to: $0.to, kind: $0.kind) })
+    }
+
+    /// The versions from `first` through `last` (both included when given) and the stages
+    /// between them: for example the lightweight tail of a plan whose first stage is custom.
+    ///
+    /// ```swift
+    /// let tail = try PlanDirectory(plan: TripsMigrationPlan.self).restricted(from: Schema.Version(2, 0, 0))
+    /// ```
+    /// - Throws: `MigrationError` with code `invalidPlan` when a bound is not a declared version.
+    public func restricted(from first: Schema.Version? = nil, through last: Schema.Version? = nil) throws -> PlanDirectory {
+        let declared = schemas.map(\.version)
+        for bound in [first, last].compactMap({ $0 }) where !declared.contains(bound) {
+            throw MigrationError(.invalidPlan, "version \(bound) is not declared by the plan '\(name)'", version: bound,
+                                 remedy: "use one of: " + declared.map(\.description).joined(separator: ", "))
+        }
+        let kept = schemas.filter { schema in
+            (first.map { schema.version >= $0 } ?? true) && (last.map { schema.version <= $0 } ?? true)
+        }
+        let versions = Set(kept.map(\.version))
+        return PlanDirectory(name: name, schemas: kept, stages: stages.filter { versions.contains($0.from) && versions.contains($0.to) })
+    }
+
+    /// Writes `plan.json` and one snapshot per version into `directory` (created if needed).
+    /// Files already there for other versions are left alone.
+    /// - Returns: the files written, `plan.json` first.
+    /// - Throws: `MigrationError` when the plan is malformed; file system errors as they come.
+    @discardableResult
+    public func write(to directory: URL) throws -> [URL] {
+        _ = try resolvedPlan(allowingCustomStages: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let planURL = directory.appendingPathComponent(PlanDirectory.planFileName)
+        let file = PlanFile(name: name, versions: schemas.map(\.version), stages: stages)
+        try Data((CanonicalJSON.encodePretty(file) + "\n").utf8).write(to: planURL, options: .atomic)
+        return [planURL] + (try FrozenVersions.writeSnapshots(of: schemas, to: directory))
+    }
+
+    /// The plan, validated, for the migrator.
+    /// - Throws: `MigrationError` with code `invalidPlan`, naming the custom stage when `allowingCustomStages` is false.
+    func resolvedPlan(allowingCustomStages: Bool) throws -> ResolvedPlan {
+        if !allowingCustomStages, let custom = stages.first(where: { $0.kind == .custom }) {
+            throw MigrationError(.invalidPlan,
+                                 "the stage \(custom.from) → \(custom.to) of the plan '\(name)' is custom: its willMigrate and didMigrate are Swift code, which a JSON plan directory cannot hold",
+                                 version: custom.to,
+                                 remedy: "run the migration from an executable of your app that embeds the command with its Swift plan: `MigrateCommand.main(plan: YourMigrationPlan.self)`")
+        }
+        return try ResolvedPlan(name: name, schemas: schemas,
+                                stages: stages.map { ResolvedStage(from: $0.from, to: $0.to, kind: $0.kind) })
+    }
+}
+
+/// The on-disk form of `plan.json`.
+struct PlanFile: Codable {
+    var name: String
+    var versions: [Schema.Version]
+    var stages: [PlanDirectory.Stage]
+
+    init(name: String, versions: [Schema.Version], stages: [PlanDirectory.Stage]) {
+        self.name = name
+        self.versions = versions
+        self.stages = stages
+    }
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        versions = try container.decode([Schema.Version].self, forKey: .versions)
+        stages = try container.decodeIfPresent([PlanDirectory.Stage].self, forKey: .stages) ?? []
+    }
+}

@@ -1,0 +1,95 @@
+extension MigrationReport {
+    /// What one step would do to the live data, measured by read-only queries during the dry run.
+    ///
+    /// ```swift
+    /// for step in report.stages[0].steps {
+    ///     if let impact = step.impact { print(step.step.summary, impact.lines) }
+    /// }
+    /// ```
+    /// Only the first pending stage is measured: later ones would meet data the earlier ones changed.
+    public struct Impact: Sendable, Hashable {
+        /// How many rows of a column hold something.
+        public struct ColumnCount: Sendable, Hashable {
+            /// `Table.column`, as named now.
+            public var column: String
+            /// The rows counted.
+            public var count: Int64
+        }
+
+        /// The NULLs a column becoming NOT NULL would meet.
+        public struct Nulls: Sendable, Hashable {
+            /// The column, as it is named now.
+            public var column: String
+            /// The rows holding NULL.
+            public var count: Int64
+            /// The default those rows would take (an SQL literal); nil when there is none, so they
+            /// must be filled first (a lightweight stage refuses them; a custom stage's code fills them).
+            public var defaultValue: String?
+        }
+
+        /// The values a new uniqueness constraint would find shared by more than one row.
+        public struct Duplicates: Sendable, Hashable {
+            /// One value (or combination of values, as an SQL tuple) and how many rows share it.
+            public struct SharedValue: Sendable, Hashable {
+                /// The value as an SQL literal (`'Paris'`), or a tuple of them for several columns.
+                public var value: String
+                /// How many rows hold it.
+                public var rows: Int64
+            }
+
+            /// The constrained columns, as the target version names them.
+            public var columns: [String]
+            /// How many distinct values are shared.
+            public var total: Int64
+            /// The most shared values, at most ten.
+            public var values: [SharedValue]
+        }
+
+        /// Rows the step rewrites (a rebuild, a dropped column) or drops (a dropped table).
+        public var rows: Int64?
+        /// For each column becoming NOT NULL, the NULLs it holds now.
+        public var nulls: [Nulls] = []
+        /// For each new uniqueness constraint over existing data, the duplicates it meets.
+        public var duplicates: [Duplicates] = []
+        /// For each column dropped (alone, by a rebuild, or with its table), the rows holding a
+        /// non-empty value: data the step loses.
+        public var nonEmptyValues: [ColumnCount] = []
+
+        /// True when nothing was measured.
+        public var isEmpty: Bool { rows == nil && nulls.isEmpty && duplicates.isEmpty && nonEmptyValues.isEmpty }
+
+        /// The values the step loses, in all its dropped columns.
+        public var lostValues: Int64 { nonEmptyValues.reduce(0) { $0 + $1.count } }
+
+        /// What happens to values, in words, one line per figure (``rows`` is left to the caller):
+        /// `Trip.notes: 3 NULLs take the default ''`, `Trip.legacy: 12 non-empty values lost`.
+        public var lines: [String] {
+            var lines: [String] = []
+            for column in nonEmptyValues where column.count > 0 {
+                lines.append("\(column.column): \(column.count) non-empty values lost")
+            }
+            for nulls in self.nulls where nulls.count > 0 {
+                lines.append("\(nulls.column): \(nulls.count) NULLs" + (nulls.defaultValue.map { " take the default \($0)" } ?? " must be filled before NOT NULL applies"))
+            }
+            for duplicates in self.duplicates where duplicates.total > 0 {
+                let shown = duplicates.values.map { "\($0.value) ×\($0.rows)" }.joined(separator: ", ")
+                lines.append("(\(duplicates.columns.joined(separator: ", "))): \(duplicates.total) values shared by several rows: \(shown)"
+                             + (duplicates.total > Int64(duplicates.values.count) ? ", …" : ""))
+            }
+            return lines
+        }
+    }
+}
+
+extension MigrationReport.Step {
+    /// What the step costs, in words: `rewrites rows: 1000`, `schema only, O(1)`.
+    var costDescription: String {
+        switch step.op {
+        case _ where step.rewritesRows: return "rewrites rows" + (rowsAffected.map { ": \($0)" } ?? "")
+        case .createIndex: return "reads every row to build the index"
+        case .createTable: return "new table"
+        case .dropTable: return "drops rows" + (rowsAffected.map { ": \($0)" } ?? "")
+        default: return "schema only, O(1)"
+        }
+    }
+}

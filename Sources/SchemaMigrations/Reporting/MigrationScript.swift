@@ -1,0 +1,87 @@
+import Foundation
+
+/// The migration of one database as a SQL script for the `sqlite3` shell: exactly the statements
+/// `apply` runs, metadata row included, learnt by rehearsing the migration on a temporary copy.
+///
+/// ```swift
+/// let script = try Migrator(plan: TripsMigrationPlan.self).script(databaseAt: url)
+/// try script.text.write(toFile: "migrate.sql", atomically: true, encoding: .utf8)
+/// // sqlite3 trips.sqlite < migrate.sql
+/// ```
+///
+/// The script is for the database as it is now: it stops, changing nothing, if the schema
+/// changed since (`PRAGMA schema_version` differs), and at the first error (`.bail on`), since
+/// the shell then rolls the open transaction back. A custom stage's code is recorded as the SQL
+/// it ran on this data.
+public struct MigrationScript: Sendable {
+    /// The database's path.
+    public var database: String
+    /// The version before the migration (nil for an empty database).
+    public var fromVersion: Schema.Version?
+    /// The version after it.
+    public var toVersion: Schema.Version
+    /// `PRAGMA schema_version` the script expects to find.
+    public var schemaCookie: Int64
+    /// The statements, in order, without transaction control.
+    public var statements: [String]
+    /// What each group of statements does, keyed by the index of its first statement.
+    var notes: [Int: [String]]
+
+    /// The script for the `sqlite3` shell: a comment header, `.bail on`, `PRAGMA foreign_keys=OFF`,
+    /// `BEGIN IMMEDIATE`, the statements, `COMMIT`.
+    public var text: String {
+        var lines = [
+            "-- SchemaMigrations: \(database) from \(fromVersion.map(\.description) ?? "empty") to \(toVersion).",
+            "-- The statements `apply` runs, metadata included, rehearsed on a copy of the database as it was",
+            "-- when this script was written. Run it with the sqlite3 shell: sqlite3 DATABASE < SCRIPT",
+            "-- It changes nothing if the schema changed since, and rolls back at the first error.",
+        ]
+        guard !statements.isEmpty else {
+            return (lines + ["-- The database is at \(toVersion) already: nothing to do."]).joined(separator: "\n") + "\n"
+        }
+        lines += [
+            ".bail on",
+            "PRAGMA foreign_keys=OFF;",
+            "PRAGMA legacy_alter_table=OFF;",
+            "BEGIN IMMEDIATE;",
+            "-- The schema must be as it was rehearsed (PRAGMA schema_version \(schemaCookie)).",
+            "CREATE TEMP TABLE \"_sm_expected_schema\" (\"schema_version\" INTEGER CONSTRAINT \"the schema changed since this script was written\" CHECK (\"schema_version\" = \(schemaCookie)));",
+            "INSERT INTO \"_sm_expected_schema\" SELECT schema_version FROM pragma_schema_version;",
+            "DROP TABLE temp.\"_sm_expected_schema\";",
+        ]
+        for (index, statement) in statements.enumerated() {
+            lines += (notes[index] ?? []).map { "-- " + $0 }
+            lines.append(statement + ";")
+        }
+        lines.append("COMMIT;")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension Migrator {
+    /// The SQL script that migrates the database at `url` as ``migrate(databaseAt:)`` would, for
+    /// an operator to review and run with the `sqlite3` shell. The migration is rehearsed on a
+    /// temporary copy (so it takes the time and disk space of one); the database is only read.
+    /// - Throws: `MigrationError` when the migration would fail or be refused; the message says why.
+    public func script(databaseAt url: URL) throws -> MigrationScript {
+        let plan = try resolved.get()
+        let source = try Migrator.open(url, mode: .readOnly, busyTimeout: options.busyTimeout)
+        let outcome = try MigrationRehearsal(plan: plan, options: options).run(copying: source)
+        var script = MigrationScript(database: url.path, fromVersion: outcome.result.fromVersion, toVersion: outcome.result.toVersion,
+                                     schemaCookie: outcome.schemaCookie, statements: [], notes: [:])
+        var recordingVersion = false
+        for entry in outcome.entries {
+            switch entry {
+            case .statement(let sql, _):
+                if !recordingVersion && sql.contains(SQL.quoteIdentifier(TableNames.metadata)) {
+                    script.notes[script.statements.count, default: []].append("Record the version in \(TableNames.metadata)")
+                }
+                recordingVersion = sql.contains(SQL.quoteIdentifier(TableNames.metadata))
+                script.statements.append(sql)
+            case .note(let note):
+                script.notes[script.statements.count, default: []].append(note)
+            }
+        }
+        return script
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// What a run of a built executable printed and exited with.
+struct CommandResult: CustomStringConvertible {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+
+    /// Standard output parsed as JSON.
+    func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(stdout.utf8)) }
+}
+
+/// Runs the package's built executables (`migrate`, `sample-trips`) as a user or a pipeline does.
+///
+/// The test target depends on both, so `swift test` builds them into the same directory as the
+/// test bundle; they are looked for there, then in `.build/debug`.
+enum BuiltCommand {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let directory: URL? = {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
+                          executable.deletingLastPathComponent(), repositoryRoot.appendingPathComponent(".build/debug")]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("migrate").path) }
+    }()
+
+    /// Runs `migrate` (JSON plan directories only).
+    static func migrate(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
+        try run("migrate", arguments, sourceLocation: sourceLocation)
+    }
+
+    /// Runs `sample-trips` (the command embedded with the SampleTrips Swift plan).
+    static func sampleTrips(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
+        try run("sample-trips", arguments, sourceLocation: sourceLocation)
+    }
+
+    static func run(_ name: String, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
+        let directory = try #require(directory, "the built executables were not found next to the tests nor in .build/debug", sourceLocation: sourceLocation)
+        return try runProgram(directory.appendingPathComponent(name).path, arguments)
+    }
+
+    /// Runs any program, its output captured.
+    static func runProgram(_ path: String, _ arguments: [String]) throws -> CommandResult {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-output-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        // Files rather than pipes: a large output can never block the child.
+        let out = scratch.appendingPathComponent("stdout"), err = scratch.appendingPathComponent("stderr")
+        try Data().write(to: out)
+        try Data().write(to: err)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return CommandResult(status: process.terminationStatus,
+                             stdout: try String(contentsOf: out, encoding: .utf8),
+                             stderr: try String(contentsOf: err, encoding: .utf8))
+    }
+}

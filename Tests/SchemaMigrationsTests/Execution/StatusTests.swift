@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import SchemaMigrations
+
+/// `status` tells where a database stands without writing; `verify` also catches a schema change
+/// that `PRAGMA schema_version` does not show.
+@Suite struct StatusTests {
+    @Test func aDatabaseAtV1HasTwoStagesPendingAndIsNotWritten() throws {
+        let db = TemporaryDatabase()
+        try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0))).migrate(databaseAt: db.url)
+        let before = try db.bytes()
+        let status = try Migrator(plan: TripsPlan.self).status(databaseAt: db.url)
+        #expect(status.currentVersion == Schema.Version(1, 0, 0))
+        #expect(status.isRecorded)
+        #expect(status.targetVersion == Schema.Version(3, 0, 0))
+        #expect(status.pendingStages.map(\.description) == ["1.0.0 → 2.0.0 (custom)", "2.0.0 → 3.0.0 (lightweight)"])
+        #expect(!status.isUpToDate)
+        #expect(try db.bytes() == before)
+    }
+
+    @Test func aTargetVersionLimitsThePendingStages() throws {
+        let db = TemporaryDatabase()
+        try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0))).migrate(databaseAt: db.url)
+        let status = try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(2, 0, 0))).status(databaseAt: db.url)
+        #expect(status.pendingStages.map(\.description) == ["1.0.0 → 2.0.0 (custom)"])
+        let error = try #require(throws: MigrationError.self) {
+            try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(9, 0, 0))).status(databaseAt: db.url)
+        }
+        #expect(error.message == "the target version 9.0.0 is not declared by the plan 'default'")
+    }
+
+    @Test func aMigratedDatabaseIsUpToDate() throws {
+        let db = TemporaryDatabase()
+        try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url)
+        let status = try Migrator(plan: TripsPlan.self).status(databaseAt: db.url)
+        #expect(status.isUpToDate && status.pendingStages.isEmpty)
+    }
+
+    @Test func anEmptyDatabaseWouldBeCreatedAndAnUnversionedOneRecorded() throws {
+        let db = TemporaryDatabase()
+        var status = try Migrator(plan: TripsPlan.self).status(databaseAt: db.url)
+        #expect(status.currentVersion == nil && status.pendingStages.map(\.description) == ["create 3.0.0"])
+
+        // Created by hand at V3's shape: recognised, and a migration would record its version.
+        try db.execute("CREATE TABLE Trip (id INTEGER PRIMARY KEY, name TEXT NOT NULL, destination TEXT NOT NULL, startDate REAL NOT NULL, endDate REAL NOT NULL, notes TEXT); CREATE UNIQUE INDEX n ON Trip(name)")
+        status = try Migrator(plan: TripsPlan.self).status(databaseAt: db.url)
+        #expect(status.currentVersion == Schema.Version(3, 0, 0))
+        #expect(!status.isRecorded && !status.isUpToDate && status.pendingStages.isEmpty)
+    }
+
+    @Test func aTargetOlderThanTheDatabaseIsRefused() throws {
+        let db = TemporaryDatabase()
+        try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url)
+        let error = try #require(throws: MigrationError.self) {
+            try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(2, 0, 0))).status(databaseAt: db.url)
+        }
+        #expect(error.code == .unsupportedChange)
+        #expect(error.message == "the database is at version 3.0.0, after the target version 2.0.0; migrating backwards is not supported")
+    }
+
+    @Test func verifyCatchesAChangeThatHidItsSchemaCookie() throws {
+        let db = TemporaryDatabase()
+        try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url)
+        #expect(try Migrator(plan: TripsPlan.self).verify(databaseAt: db.url).isUpToDate)
+        // A change made by hand, with the schema cookie put back: status trusts the cookie, verify does not.
+        let cookie = try db.scalar("PRAGMA schema_version")!.int64Value!
+        try db.execute("ALTER TABLE Trip ADD COLUMN rating INTEGER; PRAGMA schema_version = \(cookie)")
+        let before = try db.bytes()
+        #expect(try Migrator(plan: TripsPlan.self).status(databaseAt: db.url).isUpToDate)
+        let error = try #require(throws: MigrationError.self) { try Migrator(plan: TripsPlan.self).verify(databaseAt: db.url) }
+        #expect(error.code == .drift)
+        #expect(error.details == ["column Trip.rating is not declared"])
+        #expect(try db.bytes() == before)
+    }
+}
