@@ -111,6 +111,7 @@ struct FaultSweep {
         } catch let error as MigrationError {
             errorCode = error.code.rawValue
             if error.message.isEmpty { problems.append("an error without a message") }
+            if error.code == .notADatabase { problems.append("an I/O error reported as a damaged database: \(error)") }
         } catch {
             errorCode = "untyped"
             problems.append("threw \(type(of: error)), not a MigrationError: \(error)")

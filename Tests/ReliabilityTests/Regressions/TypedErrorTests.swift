@@ -26,5 +26,26 @@ extension Reliability {
                 #expect(throws: MigrationError.self, "read \(n) of \(reads) failing") { try FaultFixture.migrator(options: options).currentVersion(databaseAt: url) }
             }
         }
+
+        /// Found by the I/O fault sweep once `quick_check` ran before migrating: a page it could
+        /// not read for an I/O error was reported as a damaged database. Every read of a
+        /// migration fails once in turn: never `notADatabase`.
+        @Test func aReadFaultIsNotReportedAsADamagedDatabase() throws {
+            let scratch = Scratch("regression")
+            let url = scratch.url("db.sqlite")
+            try FaultFixture.populate(url, wal: false, rows: 30)
+            #expect(faultvfs_register(FaultSweep.vfsName) == 0)
+            defer { faultvfs_disarm() }
+            let options = MigrationOptions(vfsName: FaultSweep.vfsName)
+            for n in 1...40 {
+                let copy = try scratch.copyDatabase(url, to: "copy.sqlite")
+                faultvfs_arm(Int32(FAULTVFS_READ), n, FaultKind.ioerrRead)
+                do {
+                    try FaultFixture.migrator(options: options).migrate(databaseAt: copy)
+                } catch let error as MigrationError {
+                    #expect(error.code != .notADatabase, "read \(n) failing: \(error)")
+                }
+            }
+        }
     }
 }
