@@ -72,6 +72,14 @@ extension Schema {
                     throw fail("an index of '\(entity.name)' names '\(column)', which is not an attribute of '\(entity.name)'",
                                property: column, remedy: "use one of: \(entity.attributes.map(\.name).joined(separator: ", "))")
                 }
+                // SQLite reports an index's columns as the table spells them: so must the declaration.
+                for column in index.columns {
+                    let spelled = column.lowercased() == Schema.primaryKeyColumn ? Schema.primaryKeyColumn : attributeNames[column.lowercased()]!
+                    if spelled != column {
+                        throw fail("an index of '\(entity.name)' names '\(column)', which '\(entity.name)' spells '\(spelled)'",
+                                   property: column, remedy: "write '\(spelled)' in the index")
+                    }
+                }
                 if Set(index.columns.map { $0.lowercased() }).count != index.columns.count {
                     throw fail("an index of '\(entity.name)' lists a property twice: (\(index.columns.joined(separator: ", ")))",
                                remedy: "list each property once")
