@@ -55,11 +55,11 @@ extension Reliability {
 /// version, and every row of a table the new version continues keeps its id and the values of
 /// the attributes it continues with the same type (a NULL may take the new default).
 enum RowPreservation {
-    static func check(source: ModelDatabase, target: Schema, url: URL) throws -> [String] {
+    static func check(source: ModelDatabase, target: Schema, url: URL, plan: String = "fuzz") throws -> [String] {
         let db = try SQLiteConnection(path: url.path)
         var problems: [String] = []
         if let integrity = try db.scalar("PRAGMA integrity_check")?.stringValue, integrity != "ok" { problems.append("integrity_check: \(integrity)") }
-        let version = try MetadataStore(db: db, plan: "fuzz").current()?.version
+        let version = try MetadataStore(db: db, plan: plan).current()?.version
         if version != target.version { problems.append("recorded version \(version?.description ?? "none"), expected \(target.version)") }
         let stored = try StorageLayout.expand(target)
         for entity in stored.entities {

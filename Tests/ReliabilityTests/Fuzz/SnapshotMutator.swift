@@ -26,7 +26,13 @@ struct SnapshotMutator {
         default:
             guard var object = try? JSONSerialization.jsonObject(with: json) else { return (json, kind) }
             if random.chance(0.8), var top = object as? [String: Any] { top["hash"] = nil; object = top }
-            object = kind.hasPrefix("hostile ") && kind != "hostile string" ? mutateAttribute(object, kind: kind) : mutateTree(object, kind: kind, depth: 0)
+            let hasEntities = (object as? [String: Any])?["entities"] != nil
+            if kind == "hostile default" || kind == "hostile reference" {
+                // A file without entities (plan.json) gets a hostile string instead.
+                return ((try? JSONSerialization.data(withJSONObject: hasEntities ? mutateAttribute(object, kind: kind) : mutateTree(object, kind: "hostile string", depth: 0),
+                                                     options: [.fragmentsAllowed])) ?? json, hasEntities ? kind : "hostile string")
+            }
+            object = mutateTree(object, kind: kind, depth: 0)
             return ((try? JSONSerialization.data(withJSONObject: object, options: [.fragmentsAllowed])) ?? json, kind)
         }
     }
