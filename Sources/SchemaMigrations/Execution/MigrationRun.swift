@@ -91,10 +91,10 @@ struct MigrationRun {
                 return MigrationResult(outcome: adopted ? .migrated : .upToDate, fromVersion: current, toVersion: current, adopted: adopted, stages: [], duration: Date().timeIntervalSince(started))
             }
             let pending = try StagePlanning.stages(of: plan, from: current, to: target.version)
-            if !pending.isEmpty { try QuickCheck.verify(db) }
             var written = WrittenColumns()
             for (index, (stage, resolved)) in pending.enumerated() {
                 let stageStart = Date()
+                try QuickCheck.verify(before: stage, resolved: resolved, plan: plan, db: db)
                 try StageExecutor(db: db, progress: options.progress).run(stage, resolved: resolved, plan: plan)
                 written.record(stage.allSteps.map(\.action))
                 let schema = plan.schema(for: stage.to)!

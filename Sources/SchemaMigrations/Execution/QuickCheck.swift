@@ -1,19 +1,43 @@
-/// `PRAGMA quick_check` before a migration's first stage: a damaged database is refused, not
+/// `PRAGMA quick_check` before a stage that reads whole tables: a damaged table is refused, not
 /// migrated. A rebuild copies what a damaged b-tree still yields (rows can vanish without an
-/// error), and steps that only alter the schema leave the damage where it was, behind a
-/// migration that said it succeeded.
+/// error), and building an index or dropping a column reads every row the same way.
 ///
-/// `quick_check` reads every page once (a tenth of a rebuild's time on a large table); it does not
-/// compare indexes with their tables, which a rebuild recreates anyway.
+/// Only what the stage reads is checked, so the cost follows the work: nothing for `ADD COLUMN`,
+/// renames and index drops (O(1) stays O(1)); the rewritten tables for a rebuild, a dropped column
+/// or table, or a new index; the whole database before a custom stage's code, which may read any
+/// table. `quick_check` reads every page of what it checks once; it does not compare indexes
+/// with their tables, which a rebuild recreates anyway.
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_quick_check>
 enum QuickCheck {
-    /// - Throws: `MigrationError` with code `notADatabase`, listing up to ten of SQLite's findings;
-    ///   with code `sqlite` when a page could not be read for an I/O error.
-    static func verify(_ db: SQLiteConnection) throws {
+    /// Checks what `stage` is about to read, on the database as it is before the stage.
+    /// - Throws: `MigrationError` with code `notADatabase`, listing SQLite's findings; with code
+    ///   `sqlite` when a page could not be read for an I/O error.
+    static func verify(before stage: PlannedStage, resolved: ResolvedStage, plan: ResolvedPlan, db: SQLiteConnection) throws {
+        guard let tables = try tables(readBy: stage, resolved: resolved, plan: plan, db: db) else {
+            return try verify(db, pragma: "PRAGMA quick_check(10)")
+        }
+        for table in tables { try verify(db, pragma: "PRAGMA quick_check(\(SQL.quoteString(table)))") }
+    }
+
+    /// The live tables a stage's steps read in full; nil for every table (custom code runs).
+    static func tables(readBy stage: PlannedStage, resolved: ResolvedStage, plan: ResolvedPlan, db: SQLiteConnection) throws -> [String]? {
+        if resolved.willMigrate != nil || resolved.didMigrate != nil { return nil }
+        let live = Set(try db.rows("SELECT lower(name) FROM sqlite_schema WHERE type = 'table'").compactMap { $0[0].stringValue })
+        var tables: [String] = []
+        for step in stage.allSteps where [.rebuildTable, .dropColumn, .dropTable, .createIndex].contains(step.op) {
+            // A step names its table after the stage's renames; before them it may have had its originalName.
+            let original = plan.schema(for: stage.to)?.entity(named: step.table)?.originalName
+            guard let name = [step.table, original].compactMap({ $0 }).first(where: { live.contains($0.lowercased()) }) else { continue }
+            if !tables.contains(name) { tables.append(name) }
+        }
+        return tables
+    }
+
+    private static func verify(_ db: SQLiteConnection, pragma: String) throws {
         var findings: [String]
         do {
-            findings = try db.rows("PRAGMA quick_check(10)").compactMap { $0.first?.stringValue }
+            findings = try db.rows(pragma).compactMap { $0.first?.stringValue }
         } catch let error as SQLiteError where error.primaryCode == 11 || error.primaryCode == 26 {  // SQLITE_CORRUPT, SQLITE_NOTADB
             findings = [error.message]
         }
@@ -22,12 +46,12 @@ enum QuickCheck {
         // A page it could not read for an I/O error ("unable to get the page. error code=266") is not damage.
         if let code = findings.lazy.compactMap(QuickCheck.pageErrorCode).first(where: { $0 & 0xFF != 11 && $0 & 0xFF != 26 }) {
             throw MigrationError(.sqlite, "the database could not be read while checking it before migrating; nothing was migrated",
-                                 remedy: "check the disk, then try again", details: findings,
+                                 remedy: "check the disk, then try again", details: Array(findings.prefix(10)),
                                  sqliteError: SQLiteError(extendedCode: code, message: SQLiteError.name(of: code)))
         }
         throw MigrationError(.notADatabase, "the database is damaged (PRAGMA quick_check found problems); nothing was migrated",
                              remedy: "restore the file from a backup, or salvage it with the sqlite3 shell's .recover command, then migrate the copy",
-                             details: findings)
+                             details: Array(findings.prefix(10)))
     }
 
     /// The result code in a finding like `Page 4: unable to get the page. error code=266`.
