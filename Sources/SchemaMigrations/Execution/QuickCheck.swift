@@ -35,6 +35,23 @@ enum QuickCheck {
     }
 
     private static func verify(_ db: SQLiteConnection, pragma: String) throws {
+        let findings = try check(db, pragma: pragma)
+        guard !findings.isEmpty else { return }
+        // A page it could not read for an I/O error is not damage: "unable to get the page. error
+        // code=266" says so; "failed to get page 10" does not, but damage answers the same twice.
+        let code = findings.lazy.compactMap(QuickCheck.pageErrorCode).first { $0 & 0xFF != 11 && $0 & 0xFF != 26 }
+        if try code != nil || check(db, pragma: pragma) != findings {
+            throw MigrationError(.sqlite, "the database could not be read while checking it before migrating; nothing was migrated",
+                                 remedy: "check the disk, then try again", details: Array(findings.prefix(10)),
+                                 sqliteError: code.map { SQLiteError(extendedCode: $0, message: SQLiteError.name(of: $0)) })
+        }
+        throw MigrationError(.notADatabase, "the database is damaged (PRAGMA quick_check found problems); nothing was migrated",
+                             remedy: "restore the file from a backup, or salvage it with the sqlite3 shell's .recover command, then migrate the copy",
+                             details: Array(findings.prefix(10)))
+    }
+
+    /// SQLite's findings, empty when the check passes; an I/O error reading the pages is thrown.
+    private static func check(_ db: SQLiteConnection, pragma: String) throws -> [String] {
         var findings: [String]
         do {
             findings = try db.rows(pragma).compactMap { $0.first?.stringValue }
@@ -42,16 +59,7 @@ enum QuickCheck {
             findings = [error.message]
         }
         findings.removeAll { $0 == "ok" }
-        guard !findings.isEmpty else { return }
-        // A page it could not read for an I/O error ("unable to get the page. error code=266") is not damage.
-        if let code = findings.lazy.compactMap(QuickCheck.pageErrorCode).first(where: { $0 & 0xFF != 11 && $0 & 0xFF != 26 }) {
-            throw MigrationError(.sqlite, "the database could not be read while checking it before migrating; nothing was migrated",
-                                 remedy: "check the disk, then try again", details: Array(findings.prefix(10)),
-                                 sqliteError: SQLiteError(extendedCode: code, message: SQLiteError.name(of: code)))
-        }
-        throw MigrationError(.notADatabase, "the database is damaged (PRAGMA quick_check found problems); nothing was migrated",
-                             remedy: "restore the file from a backup, or salvage it with the sqlite3 shell's .recover command, then migrate the copy",
-                             details: Array(findings.prefix(10)))
+        return findings
     }
 
     /// The result code in a finding like `Page 4: unable to get the page. error code=266`.
