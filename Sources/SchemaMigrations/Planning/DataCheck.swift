@@ -7,13 +7,15 @@ enum DataCheck: Sendable {
     case columnHasNoNulls(table: String, column: String, entity: String, property: String, remedy: String)
     /// A new uniqueness constraint must not meet duplicates. `columns` are the columns as they are
     /// named when the check runs; `properties` as the target names them.
-    case noDuplicates(table: String, columns: [String], entity: String, properties: [String])
+    /// `nullsBecome` maps a column that turns non-optional to the default its NULLs take: they are
+    /// compared as that value (several NULLs becoming `''` collide under a kept UNIQUE index).
+    case noDuplicates(table: String, columns: [String], entity: String, properties: [String], nullsBecome: [String: String] = [:])
 
     var summary: String {
         switch self {
         case .tableIsEmpty(let table, _, let property): return "\(table) must be empty to add non-optional '\(property)' without a default"
         case .columnHasNoNulls(let table, let column, _, _, _): return "\(table).\(column) must hold no NULL"
-        case .noDuplicates(let table, let columns, _, _): return "\(table)(\(columns.joined(separator: ", "))) must hold no duplicates"
+        case .noDuplicates(let table, let columns, _, _, _): return "\(table)(\(columns.joined(separator: ", "))) must hold no duplicates"
         }
     }
 }
@@ -38,10 +40,10 @@ extension DataCheck {
                                   "'\(entity).\(property)' cannot become non-optional: \(count) rows hold NULL",
                                   entity: entity, property: property, version: version, remedy: remedy,
                                   details: ["rows with NULL (id): " + ids.joined(separator: ", ") + (count > 10 ? ", …" : "")])
-        case .noDuplicates(let table, let columns, let entity, let properties):
-            let duplicates = try DataCheck.duplicates(in: table, columns: columns, db: db, limit: 10)
+        case .noDuplicates(let table, let columns, let entity, let properties, let nullsBecome):
+            let duplicates = try DataCheck.duplicates(in: table, columns: columns, nullsBecome: nullsBecome, db: db, limit: 10)
             guard !duplicates.isEmpty else { return nil }
-            let total = try db.scalar("SELECT count(*) FROM (\(DataCheck.duplicatesQuery(table: table, columns: columns)))")?.int64Value ?? 0
+            let total = try db.scalar("SELECT count(*) FROM (\(DataCheck.duplicatesQuery(table: table, columns: columns, nullsBecome: nullsBecome)))")?.int64Value ?? 0
             return MigrationError(.dataViolation,
                                   "cannot make (\(properties.joined(separator: ", "))) unique on '\(entity)': \(total) values are shared by more than one row",
                                   entity: entity, property: properties.joined(separator: ", "), version: version,
@@ -51,15 +53,15 @@ extension DataCheck {
     }
 
     /// The values a set of columns shares across rows (NULLs never clash in SQLite's UNIQUE), most shared first.
-    static func duplicates(in table: String, columns: [String], db: SQLiteConnection, limit: Int) throws -> [(values: String, count: Int64)] {
-        try db.rows(duplicatesQuery(table: table, columns: columns) + " ORDER BY count(*) DESC LIMIT \(limit)").map { row in
+    static func duplicates(in table: String, columns: [String], nullsBecome: [String: String] = [:], db: SQLiteConnection, limit: Int) throws -> [(values: String, count: Int64)] {
+        try db.rows(duplicatesQuery(table: table, columns: columns, nullsBecome: nullsBecome) + " ORDER BY count(*) DESC LIMIT \(limit)").map { row in
             let values = row.dropLast().map { $0.sqlLiteral }
             return (values: values.count == 1 ? values[0] : "(" + values.joined(separator: ", ") + ")", count: row.last?.int64Value ?? 0)
         }
     }
 
-    static func duplicatesQuery(table: String, columns: [String]) -> String {
-        let quoted = columns.map(SQL.quoteIdentifier)
+    static func duplicatesQuery(table: String, columns: [String], nullsBecome: [String: String] = [:]) -> String {
+        let quoted = columns.map { column in nullsBecome[column].map { "IFNULL(\(SQL.quoteIdentifier(column)), \($0))" } ?? SQL.quoteIdentifier(column) }
         return "SELECT \(quoted.joined(separator: ", ")), count(*) FROM \(SQL.quoteIdentifier(table)) WHERE "
             + quoted.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
             + " GROUP BY \(quoted.joined(separator: ", ")) HAVING count(*) > 1"

@@ -24,6 +24,7 @@ struct TablePlan {
         var columnSources: [(column: String, expression: String)] = []
         var deferredNotNull: Set<String> = []
         var renamedTo: [String: String] = [:]  // source column -> target column
+        var nullsBecome: [String: String] = [:]  // source column -> the default its NULLs take
 
         for match in matches {
             let attribute = match.target
@@ -69,6 +70,7 @@ struct TablePlan {
             if old.isOptional && !attribute.isOptional {
                 if let defaultValue = attribute.defaultValue {
                     expression = "IFNULL(\(expression), \(defaultValue))"
+                    nullsBecome[old.name] = defaultValue
                     rebuildReasons.append("\(attribute.name) becomes non-optional (NULLs take the default \(defaultValue))")
                 } else if kind == .custom {
                     deferredNotNull.insert(attribute.name)
@@ -114,10 +116,15 @@ struct TablePlan {
         let retired = renamedSourceIndexes.filter { !targetStructures.contains($0.structure) }
         let added = target.indexes.filter { !sourceStructures.contains($0.structure) }
         let targetToSource = Dictionary(uniqueKeysWithValues: renamedTo.map { ($0.value, $0.key) })
-        for index in added where index.isUnique {
+        let keptUniqueOverNulls = target.indexes.filter { index in
+            index.isUnique && sourceStructures.contains(index.structure) && index.columns.contains { targetToSource[$0].map { nullsBecome[$0] != nil } ?? false }
+        }
+        for index in added.filter(\.isUnique) + keptUniqueOverNulls {
             let sourceColumns = index.columns.map { targetToSource[$0] }
             if sourceColumns.allSatisfy({ $0 != nil }) {
-                let check = DataCheck.noDuplicates(table: source.name, columns: sourceColumns.map { $0! }, entity: entity, properties: index.columns)
+                // NULLs never clash in a UNIQUE index, but the default they take here can.
+                let check = DataCheck.noDuplicates(table: source.name, columns: sourceColumns.map { $0! }, entity: entity, properties: index.columns,
+                                                   nullsBecome: nullsBecome)
                 // In a custom stage willMigrate runs first and may remove the duplicates.
                 checks.append(check)
             }

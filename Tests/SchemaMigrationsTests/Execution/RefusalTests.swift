@@ -89,6 +89,22 @@ import Testing
         #expect(error.details == ["('Ada', 36) is shared by 2 rows"])
     }
 
+    @Test func nullsTakingADefaultUnderAKeptUniqueIndexAreRefusedBeforeAnyWrite() throws {
+        let unique = Self.person { $0.indexes.append(Schema.Index(["email"], isUnique: true)) }
+        let db = TemporaryDatabase()
+        let v1 = A.schema(1, [unique])
+        try A.migrator([v1]).migrate(databaseAt: db.url)
+        try db.execute(ChangeKindTests.rows)  // Alan's email is NULL
+        try db.execute("INSERT INTO Person (name) VALUES ('Bob')")  // a second NULL: both would become ''
+        let before = try db.bytes()
+        var v2entity = unique
+        v2entity.attributes[2] = A.attribute("email", .string, default: "''")
+        let error = try #require(throws: MigrationError.self) { try A.migrator([v1, A.schema(2, [v2entity])]).migrate(databaseAt: db.url) }
+        #expect(error.code == .dataViolation)
+        #expect(error.details == ["'' is shared by 2 rows"])
+        #expect(try db.bytes() == before)
+    }
+
     @Test func optionalToNonOptionalWithoutDefaultWhenRowsHoldNull() throws {
         let error = try Self.refusal(to: [Self.person { $0.attributes[1] = A.attribute("age", .integer) }])
         #expect(error.code == .dataViolation)
