@@ -58,6 +58,24 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.directory.path) == ["v1.sqlite"])
     }
 
+    @Test func simulateAppliesThePlanToACopyAndTimesEachStep() throws {
+        let scratch = Scratch()
+        let database = try scratch.sampleTrips("v1.sqlite")
+        let before = try scratch.bytes(database)
+        var result = try BuiltCommand.sampleTrips(["plan", "--simulate", "--database", database])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("simulation: the migration succeeds on a copy of today's data: 1.0.0 → 3.0.0 in "))
+        #expect(result.stdout.contains(" ms  2.0.0 → 3.0.0: Rename column Trip.start_date to startDate\n"))
+        result = try BuiltCommand.sampleTrips(["plan", "--simulate", "--format", "json", "--database", database])
+        #expect(result.status == 0, "\(result)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let simulation = object?["simulation"] as? [String: Any]
+        #expect(simulation?["succeeded"] as? Bool == true)
+        #expect((simulation?["steps"] as? [[String: Any]])?.count == 5)
+        #expect(try scratch.bytes(database) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.directory.path) == ["v1.sqlite"])
+    }
+
     @Test func theMarkdownReportIsForAPullRequest() throws {
         let scratch = Scratch()
         let database = try scratch.sampleTrips("v2.sqlite", at: Schema.Version(2, 0, 0))

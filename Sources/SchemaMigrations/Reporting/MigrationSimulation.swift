@@ -1,0 +1,109 @@
+import Foundation
+
+/// What applying the plan to a copy of a database did: whether it would succeed on the data as
+/// it is, and how long each step took.
+///
+/// ```swift
+/// let simulation = try migrator.simulate(databaseAt: url)
+/// if let error = simulation.error { print("would fail:", error) }
+/// for step in simulation.steps { print(step.summary, step.duration) }
+/// ```
+public struct MigrationSimulation: Sendable {
+    /// One step as it ran on the copy.
+    public struct Step: Sendable {
+        /// `1.0.0 → 2.0.0`, or `create 3.0.0`.
+        public var stage: String
+        /// The step, in words.
+        public var summary: String
+        /// How long it took on the copy, in seconds.
+        public var duration: TimeInterval
+    }
+
+    /// The database simulated.
+    public var database: String
+    /// The result on the copy, when the migration succeeded there.
+    public var result: MigrationResult?
+    /// Why it failed on the copy (the real database would fail the same way).
+    public var error: MigrationError?
+    /// The steps that ran, in order, with their durations (up to the failing one).
+    public var steps: [Step]
+    /// The whole migration on the copy, in seconds (copying excluded).
+    public var duration: TimeInterval
+
+    /// True when the migration succeeded on the copy.
+    public var succeeded: Bool { error == nil }
+
+    /// The simulation in words: the outcome, then each step's time.
+    public var text: String {
+        var lines = ["database: \(database)"]
+        if let error {
+            lines.append("simulation: the migration FAILS on a copy of today's data (\(String(format: "%.1f", duration * 1000)) ms before it stopped)")
+            lines.append(error.description)
+        } else if let result {
+            lines.append("simulation: the migration succeeds on a copy of today's data: \(result.fromVersion.map(\.description) ?? "empty") → \(result.toVersion) in \(String(format: "%.1f", duration * 1000)) ms")
+        }
+        for step in steps {
+            lines.append(String(format: "  %9.1f ms  ", step.duration * 1000) + "\(step.stage): \(step.summary)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension Migrator {
+    /// Applies the plan to a temporary copy of the database (SQLite's online backup API), timing each
+    /// step: catches data-dependent failures before the real run. The database itself is only read.
+    /// - Throws: `MigrationError` when the database cannot be read or copied; a migration that
+    ///   fails on the copy is reported in ``MigrationSimulation/error``, not thrown.
+    public func simulate(databaseAt url: URL) throws -> MigrationSimulation {
+        let plan = try resolved.get()
+        let source = try Migrator.open(url, mode: .readOnly, busyTimeout: options.busyTimeout)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("schemamigrations-simulation-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let copy: SQLiteConnection
+        do {
+            copy = try SQLiteConnection(path: directory.appendingPathComponent("copy.sqlite").path, mode: .readWriteCreate)
+            try source.backup(into: copy)
+        } catch let error as SQLiteError {
+            throw MigrationError(.sqlite, "cannot copy '\(url.path)' to simulate the migration", remedy: "free space in the temporary directory", sqliteError: error)
+        }
+        let clock = StepClock()
+        var options = self.options
+        options.backupURL = nil
+        options.progress = { progress in
+            if progress.rowsDone == nil {
+                clock.start("\(progress.from.map { "\($0) → " } ?? "create ")\(progress.to)", progress.summary)
+            }
+        }
+        let started = Date()
+        var simulation = MigrationSimulation(database: url.path, result: nil, error: nil, steps: [], duration: 0)
+        do {
+            simulation.result = try MigrationRun(plan: plan, db: copy, options: options).run()
+        } catch let error as MigrationError {
+            simulation.error = error
+        }
+        simulation.duration = Date().timeIntervalSince(started)
+        simulation.steps = clock.finish()
+        return simulation
+    }
+}
+
+/// Marks when each step starts; a step lasts until the next one starts, or the run ends.
+private final class StepClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var marks: [(stage: String, summary: String, at: Date)] = []
+
+    func start(_ stage: String, _ summary: String) {
+        lock.lock(); defer { lock.unlock() }
+        marks.append((stage, summary, Date()))
+    }
+
+    func finish() -> [MigrationSimulation.Step] {
+        lock.lock(); defer { lock.unlock() }
+        let end = Date()
+        return marks.enumerated().map { index, mark in
+            let next = index + 1 < marks.count ? marks[index + 1].at : end
+            return MigrationSimulation.Step(stage: mark.stage, summary: mark.summary, duration: next.timeIntervalSince(mark.at))
+        }
+    }
+}
