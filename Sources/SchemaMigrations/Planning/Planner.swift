@@ -62,11 +62,9 @@ enum NameMatching {
                             describe: (String) -> String, version: Schema.Version, entity: String?) throws -> [Match<Item>] {
         var claimedBy: [String: String] = [:]
         var byName: [String: Item] = [:]
-        var byLowercasedName: [String: Item] = [:]
-        for source in sources {
-            byName[name(source)] = byName[name(source)] ?? source
-            byLowercasedName[name(source).lowercased()] = byLowercasedName[name(source).lowercased()] ?? source
-        }
+        for source in sources { byName[name(source)] = byName[name(source)] ?? source }
+        // Built only if some target needs it: lowercasing every name is not free.
+        var byLowercasedName: [String: Item]?
         var matches: [Match<Item>] = []
         for target in targets {
             let targetName = name(target)
@@ -82,7 +80,11 @@ enum NameMatching {
                 }
                 source = found
             } else {
-                source = byLowercasedName[targetName.lowercased()]
+                if byLowercasedName == nil {
+                    byLowercasedName = [:]
+                    for source in sources.reversed() { byLowercasedName![name(source).lowercased()] = source }
+                }
+                source = byLowercasedName![targetName.lowercased()]
             }
             if let source {
                 let sourceName = name(source)
