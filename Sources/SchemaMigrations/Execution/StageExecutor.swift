@@ -12,7 +12,7 @@ struct StageExecutor {
         let savepoint = "schema_migrations_stage"
         do {
             try db.savepoint(savepoint) { try runOnce(stage, resolved: resolved, plan: plan, tolerated: nil) }
-        } catch let found as ForeignKeyGuard.Violations where found.tolerated == nil {
+        } catch let found as ForeignKeyGuard.Violations {
             // Rolled back to the stage's start: learn which violations were there before, and run it again.
             let before = try ForeignKeyGuard.violations(in: found.tables, db: db)
             try db.savepoint(savepoint) { try runOnce(stage, resolved: resolved, plan: plan, tolerated: before) }
@@ -119,7 +119,6 @@ struct ForeignKeyGuard {
     /// Violations found after a stage, before it is known whether the stage introduced them.
     struct Violations: Error {
         var tables: [String]
-        var tolerated: Set<Violation>?
     }
 
     let db: SQLiteConnection
@@ -154,7 +153,7 @@ struct ForeignKeyGuard {
         guard !tables.isEmpty else { return }
         let found = try ForeignKeyGuard.violations(in: tables, db: db)
         guard !found.isEmpty else { return }
-        guard let tolerated else { throw Violations(tables: tables, tolerated: nil) }
+        guard let tolerated else { throw Violations(tables: tables) }
         let introduced = found.subtracting(tolerated)
         guard !introduced.isEmpty else { return }
         let sorted = introduced.sorted { ($0.table, $0.rowid ?? 0) < ($1.table, $1.rowid ?? 0) }

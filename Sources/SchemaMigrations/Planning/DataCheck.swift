@@ -10,14 +10,6 @@ enum DataCheck: Sendable {
     /// `nullsBecome` maps a column that turns non-optional to the default its NULLs take: they are
     /// compared as that value (several NULLs becoming `''` collide under a kept UNIQUE index).
     case noDuplicates(table: String, columns: [String], entity: String, properties: [String], nullsBecome: [String: String] = [:])
-
-    var summary: String {
-        switch self {
-        case .tableIsEmpty(let table, _, let property): return "\(table) must be empty to add non-optional '\(property)' without a default"
-        case .columnHasNoNulls(let table, let column, _, _, _): return "\(table).\(column) must hold no NULL"
-        case .noDuplicates(let table, let columns, _, _, _): return "\(table)(\(columns.joined(separator: ", "))) must hold no duplicates"
-        }
-    }
 }
 
 extension DataCheck {
