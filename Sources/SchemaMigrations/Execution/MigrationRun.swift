@@ -94,8 +94,8 @@ struct MigrationRun {
             var written = WrittenColumns()
             for (index, (stage, resolved)) in pending.enumerated() {
                 let stageStart = Date()
-                try QuickCheck.verify(before: stage, resolved: resolved, plan: plan, db: db)
-                try StageExecutor(db: db, progress: options.progress).run(stage, resolved: resolved, plan: plan)
+                let checked = try QuickCheck.verify(before: stage, plan: plan, db: db)
+                try StageExecutor(db: db, progress: options.progress).run(stage, resolved: resolved, plan: plan, checked: checked)
                 written.record(stage.allSteps.map(\.action))
                 let schema = plan.schema(for: stage.to)!
                 if index == pending.count - 1 { try verify(schema, written: written) }

@@ -4,25 +4,30 @@
 ///
 /// Only what the stage reads is checked, so the cost follows the work: nothing for `ADD COLUMN`,
 /// renames and index drops (O(1) stays O(1)); the rewritten tables for a rebuild, a dropped column
-/// or table, or a new index; the whole database before a custom stage's code, which may read any
-/// table. `quick_check` reads every page of what it checks once; it does not compare indexes
-/// with their tables, which a rebuild recreates anyway.
+/// or table, or a new index; and, while a custom stage's code runs, each table just before the
+/// first statement that touches it (``CodeFootprint``). `quick_check` reads every page of what it
+/// checks once; it does not compare indexes with their tables, which a rebuild recreates anyway.
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_quick_check>
 enum QuickCheck {
     /// Checks what `stage` is about to read, on the database as it is before the stage.
     /// - Throws: `MigrationError` with code `notADatabase`, listing SQLite's findings; with code
     ///   `sqlite` when a page could not be read for an I/O error.
-    static func verify(before stage: PlannedStage, resolved: ResolvedStage, plan: ResolvedPlan, db: SQLiteConnection) throws {
-        guard let tables = try tables(readBy: stage, resolved: resolved, plan: plan, db: db) else {
-            return try verify(db, pragma: "PRAGMA quick_check(10)")
-        }
-        for table in tables { try verify(db, pragma: "PRAGMA quick_check(\(SQL.quoteString(table)))") }
+    /// - Returns: the tables checked.
+    @discardableResult
+    static func verify(before stage: PlannedStage, plan: ResolvedPlan, db: SQLiteConnection) throws -> [String] {
+        let tables = try tables(readBy: stage, plan: plan, db: db)
+        for table in tables { try verify(table: table, db: db) }
+        return tables
     }
 
-    /// The live tables a stage's steps read in full; nil for every table (custom code runs).
-    static func tables(readBy stage: PlannedStage, resolved: ResolvedStage, plan: ResolvedPlan, db: SQLiteConnection) throws -> [String]? {
-        if resolved.willMigrate != nil || resolved.didMigrate != nil { return nil }
+    /// Checks one table and its indexes.
+    static func verify(table: String, db: SQLiteConnection) throws {
+        try verify(db, pragma: "PRAGMA quick_check(\(SQL.quoteString(table)))")
+    }
+
+    /// The live tables a stage's steps read in full.
+    static func tables(readBy stage: PlannedStage, plan: ResolvedPlan, db: SQLiteConnection) throws -> [String] {
         let live = Set(try db.rows("SELECT lower(name) FROM sqlite_schema WHERE type = 'table'").compactMap { $0[0].stringValue })
         var tables: [String] = []
         for step in stage.allSteps where [.rebuildTable, .dropColumn, .dropTable, .createIndex].contains(step.op) {

@@ -8,29 +8,34 @@ struct StageExecutor {
     /// Runs the stage inside a savepoint. `PRAGMA foreign_key_check` runs once, after the steps;
     /// only if it finds violations is the stage undone and the check run on the data as it was,
     /// so that violations the database already had are told apart from new ones.
-    func run(_ stage: PlannedStage, resolved: ResolvedStage, plan: ResolvedPlan) throws {
+    /// - Parameter checked: the tables `PRAGMA quick_check` found sound before the stage.
+    func run(_ stage: PlannedStage, resolved: ResolvedStage, plan: ResolvedPlan, checked: [String] = []) throws {
         let savepoint = "schema_migrations_stage"
         do {
-            try db.savepoint(savepoint) { try runOnce(stage, resolved: resolved, plan: plan, tolerated: nil) }
+            try db.savepoint(savepoint) { try runOnce(stage, resolved: resolved, plan: plan, checked: checked, tolerated: nil) }
         } catch let found as ForeignKeyGuard.Violations {
             // Rolled back to the stage's start: learn which violations were there before, and run it again.
             let before = try ForeignKeyGuard.violations(in: found.tables, db: db)
-            try db.savepoint(savepoint) { try runOnce(stage, resolved: resolved, plan: plan, tolerated: before) }
+            try db.savepoint(savepoint) { try runOnce(stage, resolved: resolved, plan: plan, checked: checked, tolerated: before) }
         }
     }
 
-    private func runOnce(_ stage: PlannedStage, resolved: ResolvedStage, plan: ResolvedPlan, tolerated: Set<ForeignKeyGuard.Violation>?) throws {
+    private func runOnce(_ stage: PlannedStage, resolved: ResolvedStage, plan: ResolvedPlan, checked: [String], tolerated: Set<ForeignKeyGuard.Violation>?) throws {
         let source = plan.schema(for: stage.from)!
         let target = plan.schema(for: stage.to)!
-        if let willMigrate = resolved.willMigrate {
-            try runClosure(willMigrate, named: "willMigrate", schema: source, stage: stage)
+        let ranCode = resolved.willMigrate != nil || resolved.didMigrate != nil
+        let footprint = ranCode ? CodeFootprint(existing: try LiveSchema.tableNames(in: db), sound: Set(checked)) : nil
+        if let willMigrate = resolved.willMigrate, let footprint {
+            try runClosure(willMigrate, named: "willMigrate", schema: source, stage: stage, footprint: footprint)
         }
         for check in stage.checks {
             if let refusal = try check.evaluate(on: db, version: stage.to) { throw refusal }
         }
         try runSteps(stage.steps, from: stage.from, to: stage.to)
-        if let didMigrate = resolved.didMigrate {
-            try runClosure(didMigrate, named: "didMigrate", schema: target, stage: stage)
+        // What the steps wrote is this migration's own output, not data to check.
+        footprint?.markSound(stage.steps.filter { $0.op == .rebuildTable || $0.op == .createTable }.map(\.table))
+        if let didMigrate = resolved.didMigrate, let footprint {
+            try runClosure(didMigrate, named: "didMigrate", schema: target, stage: stage, footprint: footprint)
         }
         for check in stage.finalizingChecks {
             if let refusal = try check.evaluate(on: db, version: stage.to) { throw refusal }
@@ -38,10 +43,14 @@ struct StageExecutor {
         try runSteps(stage.finalizingSteps, from: stage.from, to: stage.to)
         // Only dropping or rebuilding a table, or the user's own code, can leave a row pointing at a
         // missing parent: ALTER TABLE's rename, add and drop column keep every rowid and reference.
-        let ranCode = resolved.willMigrate != nil || resolved.didMigrate != nil
-        let risky = stage.allSteps.filter { $0.op == .dropTable || $0.op == .rebuildTable }.map(\.table)
-        guard ranCode || !risky.isEmpty else { return }
-        try ForeignKeyGuard(db: db, tables: ranCode ? nil : Set(risky)).check(tolerating: tolerated, version: stage.to)
+        let risky = Set(stage.allSteps.filter { $0.op == .dropTable || $0.op == .rebuildTable }.map { $0.table.lowercased() })
+        guard footprint != nil || !risky.isEmpty else { return }
+        var scope: ForeignKeyGuard.Scope? = ForeignKeyGuard.Scope(children: risky, parents: risky)
+        let live = try LiveSchema.read(from: db)
+        if let footprint {
+            scope = footprint.foreignKeyScope(in: live).map { ForeignKeyGuard.Scope(children: $0.children.union(risky), parents: $0.parents.union(risky)) }
+        }
+        try ForeignKeyGuard(db: db, live: live, scope: scope).check(tolerating: tolerated, version: stage.to)
     }
 
     /// Runs steps in order. Before the first rebuild, views and other tables' triggers that mention
@@ -94,9 +103,13 @@ struct StageExecutor {
         }
     }
 
-    private func runClosure(_ closure: (MigrationContext) throws -> Void, named name: String, schema: Schema, stage: PlannedStage) throws {
+    private func runClosure(_ closure: (MigrationContext) throws -> Void, named name: String, schema: Schema, stage: PlannedStage, footprint: CodeFootprint) throws {
         do {
-            try closure(MigrationContext(schema: schema, db: db, stage: (stage.from, stage.to), progress: progress))
+            try db.observingAccess(footprint.observer(on: db)) {
+                try closure(MigrationContext(schema: schema, db: db, stage: (stage.from, stage.to), progress: progress))
+            }
+            // The code caught the error for a damaged table and went on: the stage fails all the same.
+            if let damage = footprint.damage { throw damage }
         } catch let error as MigrationError {
             throw error
         } catch {
@@ -121,19 +134,24 @@ struct ForeignKeyGuard {
         var tables: [String]
     }
 
+    /// The tables whose references a stage may have broken, lowercased: `children` may now hold a
+    /// reference to a missing row themselves; the children of `parents` may (they lost rows or keys).
+    struct Scope {
+        var children: Set<String>
+        var parents: Set<String>
+    }
+
     let db: SQLiteConnection
-    /// Touched tables that have foreign keys, and the children referencing a touched table.
+    /// The tables to check: those with foreign keys in the scope, or referencing a parent in it.
     let tables: [String]
 
-    /// - Parameter touched: the tables a stage dropped or rebuilt; nil for every table (after the user's code ran).
-    init(db: SQLiteConnection, tables touched: Set<String>?) throws {
+    /// - Parameter scope: what the stage may have broken; nil for every table.
+    init(db: SQLiteConnection, live: LiveSchema, scope: Scope?) {
         self.db = db
-        let live = try LiveSchema.read(from: db)
-        let lowered = touched.map { Set($0.map { $0.lowercased() }) }
         self.tables = live.userTables.filter { table in
             guard !table.foreignKeys.isEmpty else { return false }
-            guard let lowered else { return true }
-            return lowered.contains(table.name.lowercased()) || table.foreignKeys.contains { lowered.contains($0.table.lowercased()) }
+            guard let scope else { return true }
+            return scope.children.contains(table.name.lowercased()) || table.foreignKeys.contains { scope.parents.contains($0.table.lowercased()) }
         }.map(\.name)
     }
 

@@ -28,6 +28,8 @@ public final class SQLiteConnection {
     public let path: String
     /// False for a connection made with ``init(borrowing:)``, whose settings are the owner's.
     let ownsHandle: Bool
+    /// Told about each statement compiled while installed (``observingAccess(_:_:)``).
+    var accessObserver: SQLiteAccessObserver?
 
     /// Opens the database at `path`.
     /// - Parameters:
@@ -161,6 +163,8 @@ public final class SQLiteConnection {
             throw lastError(code: code, sql: sql.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         guard let raw else { return nil }  // only whitespace or comments
-        return SQLiteStatement(handle: raw, connection: self)
+        let statement = SQLiteStatement(handle: raw, connection: self)
+        if accessObserver != nil { try notifyPrepared(statement) }
+        return statement
     }
 }

@@ -30,6 +30,11 @@ extension LiveSchema {
         }
     }
 
+    /// The names of the tables of the `main` database, without their details.
+    static func tableNames(in db: SQLiteConnection) throws -> [String] {
+        try db.rows("SELECT name FROM sqlite_schema WHERE type = 'table'").compactMap(\.first?.stringValue)
+    }
+
     private static func readTable(_ name: String, sql: String, db: SQLiteConnection) throws -> Table {
         let quoted = SQL.quoteString(name)
         let columns = try db.rows("SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(\(quoted))").map { row in
