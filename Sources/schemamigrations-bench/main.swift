@@ -5,6 +5,7 @@ import MigrationBenchmarks
 // run, in the same process run. Build in release mode:
 //
 //   swift run -c release schemamigrations-bench [--rows 100000,1000000] [--runs 5] [--uptodate-runs 200]
+//                                               [--cases planner,dryrun,rebuild,alter,addcolumn,custom,uptodate]
 
 var configuration = BenchmarkRunner.Configuration()
 var arguments = CommandLine.arguments.dropFirst()
@@ -25,11 +26,19 @@ while let argument = arguments.popFirst() {
     case "--uptodate-runs":
         guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { fail("--uptodate-runs needs a positive integer") }
         configuration.upToDateRuns = value
+    case "--cases":
+        guard let value = arguments.popFirst() else { fail("--cases needs a value, like rebuild,custom") }
+        let names = value.split(separator: ",").map(String.init)
+        let cases = names.compactMap(BenchmarkRunner.Case.init(rawValue:))
+        guard !cases.isEmpty, cases.count == names.count else {
+            fail("--cases takes names separated by commas, from: " + BenchmarkRunner.Case.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        configuration.cases = Set(cases)
     case "--dir":
         guard let value = arguments.popFirst() else { fail("--dir needs a path") }
         configuration.directory = URL(fileURLWithPath: value)
     case "--help", "-h":
-        print("usage: schemamigrations-bench [--rows N[,N…]] [--runs K] [--uptodate-runs K] [--dir PATH]")
+        print("usage: schemamigrations-bench [--rows N[,N…]] [--runs K] [--uptodate-runs K] [--cases NAME[,NAME…]] [--dir PATH]")
         exit(0)
     default:
         fail("unknown argument '\(argument)'; see --help")

@@ -17,6 +17,15 @@ extension MigrationContext {
     /// Sets properties of the row with `id`.
     public func update(_ entity: String, id: Int64, values: [String: Any?]) throws {
         let table = try entityTable(entity)
+        // A loop setting the same property row after row: no lookups beyond two string compares.
+        if values.count == 1, let (name, value) = values.first, let last = lastUpdate, last.table == table.name, last.column == name {
+            let statement = last.statement
+            defer { try? statement.reset() }
+            try statement.bind(try storedValue(value, attribute: last.attribute, of: table), at: 1)
+            try statement.bind(.integer(id), at: 2)
+            try statement.step()
+            return
+        }
         let stored = try storedValues(values, of: table)
         guard !stored.isEmpty else { return }
         let columns = stored.count == 1 ? stored[0].column : stored.map(\.column).joined(separator: "\u{0}")
@@ -28,9 +37,16 @@ extension MigrationContext {
             statement = try db.prepare("UPDATE \(SQL.quoteIdentifier(table.name)) SET \(assignments) WHERE \(SQL.quoteIdentifier(Schema.primaryKeyColumn)) = ?")
             updateStatements[table.name, default: [:]][columns] = statement
         }
+        if stored.count == 1, let attribute = attribute(named: stored[0].column, of: table) {
+            lastUpdate = (table.name, stored[0].column, attribute, statement)
+        }
+        try runUpdate(statement, values: stored.map(\.value), id: id)
+    }
+
+    private func runUpdate(_ statement: SQLiteStatement, values: [SQLiteValue], id: Int64) throws {
         defer { try? statement.reset() }
-        for (position, item) in stored.enumerated() { try statement.bind(item.value, at: position + 1) }
-        try statement.bind(.integer(id), at: stored.count + 1)
+        for (position, value) in values.enumerated() { try statement.bind(value, at: position + 1) }
+        try statement.bind(.integer(id), at: values.count + 1)
         try statement.step()
     }
 
@@ -94,25 +110,32 @@ extension MigrationContext {
     }
 
     private func storedValues(_ values: [String: Any?], of table: Schema.Entity) throws -> [(column: String, value: SQLiteValue)] {
-        if values.count == 1, let (name, value) = values.first {
-            return [(name, try storedValue(value, named: name, of: table))]
+        try values.sorted { $0.key < $1.key }.map { name, value in
+            guard let attribute = attribute(named: name, of: table) else {
+                throw MigrationError(.invalidSchema, "'\(table.name)' has no property '\(name)' at version \(schema.version)",
+                                     entity: table.name, property: name, version: schema.version,
+                                     remedy: "use one of: " + table.attributes.map(\.name).joined(separator: ", "))
+            }
+            return (name, try storedValue(value, attribute: attribute, of: table))
         }
-        return try values.sorted { $0.key < $1.key }.map { name, value in (name, try storedValue(value, named: name, of: table)) }
     }
 
-    private func storedValue(_ value: Any?, named name: String, of table: Schema.Entity) throws -> SQLiteValue {
-        guard let attribute = attribute(named: name, of: table) else {
-            throw MigrationError(.invalidSchema, "'\(table.name)' has no property '\(name)' at version \(schema.version)",
-                                 entity: table.name, property: name, version: schema.version,
-                                 remedy: "use one of: " + table.attributes.map(\.name).joined(separator: ", "))
+    private func storedValue(_ value: Any?, attribute: Schema.Attribute, of table: Schema.Entity) throws -> SQLiteValue {
+        guard let value else { return .null }
+        // The declared type first: one cast for the common case (an optional holding one unwraps too).
+        switch attribute.valueType {
+        case .string: if let text = value as? String { return .text(text) }
+        case .integer: if let number = value as? Int { return .integer(Int64(number)) }
+        case .double: if let number = value as? Double { return .real(number) }
+        default: break
         }
-        guard let value = value.flatMap(StoredValueType.unwrap) else { return .null }
+        guard let value = StoredValueType.unwrap(value) else { return .null }
         if let raw = value as? SQLiteValue { return raw }
         do {
             return try StoredValueType.storedValue(value, as: attribute.valueType)
         } catch {
-            throw MigrationError(.typeMismatch, "a \(type(of: value)) cannot be stored in '\(table.name).\(name)', which holds \(attribute.valueType.rawValue) values",
-                                 entity: table.name, property: name, version: schema.version)
+            throw MigrationError(.typeMismatch, "a \(type(of: value)) cannot be stored in '\(table.name).\(attribute.name)', which holds \(attribute.valueType.rawValue) values",
+                                 entity: table.name, property: attribute.name, version: schema.version)
         }
     }
 }

@@ -23,6 +23,8 @@ public final class MigrationContext {
     private var statements: [String: SQLiteStatement] = [:]
     /// UPDATE statements by table and columns, so a loop prepares once.
     var updateStatements: [String: [String: SQLiteStatement]] = [:]
+    /// The last single-property update, reused without lookups by a loop that repeats it.
+    var lastUpdate: (table: String, column: String, attribute: Schema.Attribute, statement: SQLiteStatement)?
     /// Lookups by name, built on first use.
     var entitiesByName: [String: Schema.Entity] = [:]
     var lastEntity: Schema.Entity?

@@ -11,33 +11,58 @@ public struct MigrationRow: Sendable {
     public let entity: String
     /// The row's `id`.
     public let id: Int64
-    /// Column name → position, shared by every row of one query.
-    let columnIndex: [String: Int]
+    /// The column names, shared by every row of one query.
+    let columns: RowColumns
     /// The stored values, in column order.
     let storage: [SQLiteValue]
 
-    init(entity: String, id: Int64, columnIndex: [String: Int], storage: [SQLiteValue]) {
+    init(entity: String, id: Int64, columns: RowColumns, storage: [SQLiteValue]) {
         self.entity = entity
         self.id = id
-        self.columnIndex = columnIndex
+        self.columns = columns
         self.storage = storage
     }
 
     /// The row's columns and their stored values.
-    public var values: [String: SQLiteValue] { columnIndex.mapValues { storage[$0] } }
+    public var values: [String: SQLiteValue] {
+        Dictionary(zip(columns.names, storage), uniquingKeysWith: { first, _ in first })
+    }
 
-    /// The stored value of a column, as SQLite holds it.
-    public subscript(_ property: String) -> SQLiteValue? { columnIndex[property].map { storage[$0] } }
+    /// The stored value of a column, as SQLite holds it; nil for a column the row was not read with.
+    public subscript(_ property: String) -> SQLiteValue? { columns.position(of: property).map { storage[$0] } }
 
     /// The value of `property` as `type`: any type an attribute can be declared with, optionals,
     /// raw-value enums and Codable types stored as JSON included.
     /// - Throws: `MigrationError` with code `typeMismatch`, naming the entity, the property, the
     ///   type asked for and what the column holds; or naming a property the row does not have.
+    @inlinable
     public func value<T>(_ property: String, as type: T.Type = T.self) throws -> T {
+        // The common types without a dynamic cast, once specialized in the caller's module.
+        switch self[property] {
+        case .text(let text)?:
+            if T.self == String.self { return text as! T }
+            if T.self == String?.self { return Optional(text) as! T }
+        case .integer(let number)?:
+            if T.self == Int.self { return Int(number) as! T }
+            if T.self == Int?.self { return Optional(Int(number)) as! T }
+            if T.self == Int64.self { return number as! T }
+        case .real(let number)?:
+            if T.self == Double.self { return number as! T }
+            if T.self == Double?.self { return Optional(number) as! T }
+        default:
+            break
+        }
+        return try decodedValue(property, as: type)
+    }
+
+    @usableFromInline
+    func decodedValue<T>(_ property: String, as type: T.Type) throws -> T {
         guard let stored = self[property] else {
-            throw MigrationError(.invalidSchema, "'\(entity)' has no property '\(property)' at this version",
+            throw MigrationError(.invalidSchema, "'\(entity)' has no property '\(property)' at this version\(columns.isPartial ? ", or it was not among the properties read" : "")",
                                  entity: entity, property: property,
-                                 remedy: "use one of: " + columnIndex.keys.sorted().joined(separator: ", "))
+                                 remedy: columns.isPartial
+                                    ? "add '\(property)' to the properties: the rows are read with (\(columns.names.joined(separator: ", ")))"
+                                    : "use one of: " + columns.names.sorted().joined(separator: ", "))
         }
         do {
             return try StoredValueDecoding.decode(stored, as: type)
@@ -46,5 +71,25 @@ public struct MigrationRow: Sendable {
                                  entity: entity, property: property,
                                  remedy: "read it as the type its column stores, or as SQLiteValue through row[\"\(property)\"]")
         }
+    }
+}
+
+/// The column names of a query's rows, with a lookup by name that does not hash: a row of a few
+/// dozen columns is found faster by comparing names in turn.
+final class RowColumns: Sendable {
+    let names: [String]
+    /// True when the rows hold only some of the entity's properties (`properties:`).
+    let isPartial: Bool
+    private let positions: [String: Int]?
+
+    init(names: [String], isPartial: Bool) {
+        self.names = names
+        self.isPartial = isPartial
+        positions = names.count > 32 ? Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first }) : nil
+    }
+
+    func position(of name: String) -> Int? {
+        if let positions { return positions[name] }
+        return names.firstIndex(of: name)
     }
 }

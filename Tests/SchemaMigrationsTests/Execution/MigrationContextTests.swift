@@ -84,6 +84,26 @@ import Testing
         }
     }
 
+    @Test func propertiesReadsOnlyThoseAndNamesWhatWasLeftOut() throws {
+        let db = try Self.inStage(rows: "INSERT INTO Item (id, title, count, mood) VALUES (1, 'a', 5, 'calm'), (2, 'b', 1, NULL);") { context in
+            var seen: [[String: SQLiteValue]] = []
+            try context.forEach("Item", properties: ["count", "title"]) { row in
+                seen.append(row.values)
+                try context.update("Item", id: row.id, values: ["extra": "\(try row.value("title", as: String.self))\(try row.value("count", as: Int.self))"])
+            }
+            #expect(seen == [["id": .integer(1), "count": .integer(5), "title": .text("a")], ["id": .integer(2), "count": .integer(1), "title": .text("b")]])
+            let row = try #require(try context.fetch("Item", properties: ["title"]).first)
+            #expect(row["mood"] == nil)
+            let missing = try #require(throws: MigrationError.self) { try row.value("mood", as: String?.self) }
+            #expect(missing.message == "'Item' has no property 'mood' at this version, or it was not among the properties read")
+            #expect(missing.remedy == "add 'mood' to the properties: the rows are read with (id, title)")
+            let unknown = try #require(throws: MigrationError.self) { try context.forEach("Item", properties: ["nope"]) { _ in Issue.record("no row expected") } }
+            #expect(unknown.code == .invalidSchema)
+            #expect(unknown.message == "'Item' has no property 'nope' at version 2.0.0")
+        }
+        #expect(try db.rows("SELECT id, extra FROM Item ORDER BY id") == [["1", "'a5'"], ["2", "'b1'"]])
+    }
+
     @Test func updateAndDeleteWriteThroughTheStage() throws {
         let db = try Self.inStage(rows: "INSERT INTO Item (id, title, count) VALUES (1, 'a', 1), (2, 'b', 2), (3, 'c', 3);") { context in
             try context.update("Item", id: 1, values: ["title": "A", "extra": "x"])
