@@ -83,7 +83,10 @@ public final class SQLiteStatement {
         switch sqlite3_column_type(handle, position) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, position))
         case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, position))
-        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(handle, position)))
+        case SQLITE_TEXT:
+            // By length, not up to the first NUL: text may hold one, and no strlen is needed.
+            guard let text = sqlite3_column_text(handle, position) else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, position))), as: UTF8.self))
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(handle, position))
             guard count > 0, let pointer = sqlite3_column_blob(handle, position) else { return .blob([]) }

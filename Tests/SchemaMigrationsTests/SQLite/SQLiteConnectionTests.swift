@@ -68,4 +68,11 @@ import Testing
         #expect(SQLiteValue.blob([0x0A, 0xFF]).sqlLiteral == "X'0AFF'")
         #expect(SQL.quoteIdentifier("my \"table\"") == "\"my \"\"table\"\"\"")
     }
+
+    @Test func textIsReadByItsLengthEvenWithANulInside() throws {
+        let db = try SQLiteConnection(path: ":memory:")
+        #expect(try db.scalar("SELECT 'a' || char(0) || 'b'") == .text("a\u{0}b"))
+        #expect(try db.scalar("SELECT ''") == .text(""))
+        #expect(try db.scalar("SELECT 'é✓'") == .text("é✓"))
+    }
 }
