@@ -27,7 +27,13 @@ public struct BenchmarkRunner {
         public var reference: Timing
         public var referenceName: String
         public var peakMiB: Double?
-        public var ratio: Double { ours.median / reference.median }
+        /// The median of the rounds' ratios: each round times ours and the reference back to back,
+        /// so a slow moment of a noisy machine weighs on both sides of a ratio rather than on one
+        /// median. The ratio of the medians when the sample counts differ.
+        public var ratio: Double {
+            guard ours.samples.count == reference.samples.count, !ours.samples.isEmpty else { return ours.median / reference.median }
+            return Timing(samples: zip(ours.samples, reference.samples).map { $0 / $1 }).median
+        }
     }
 
     public let configuration: Configuration
