@@ -16,16 +16,16 @@ extension MigrationContext {
 
     /// Sets properties of the row with `id`.
     public func update(_ entity: String, id: Int64, values: [String: Any?]) throws {
-        let table = try entityTable(entity)
         // A loop setting the same property row after row: no lookups beyond two string compares.
-        if values.count == 1, let (name, value) = values.first, let last = lastUpdate, last.table == table.name, last.column == name {
+        if values.count == 1, let last = lastUpdate, last.entity == entity, let (name, value) = values.first, last.column == name {
             let statement = last.statement
             defer { try? statement.reset() }
-            try statement.bind(try storedValue(value, attribute: last.attribute, of: table), at: 1)
+            try statement.bind(try storedValue(value, attribute: last.attribute, of: last.table), at: 1)
             try statement.bind(.integer(id), at: 2)
             try statement.step()
             return
         }
+        let table = try entityTable(entity)
         let stored = try storedValues(values, of: table)
         guard !stored.isEmpty else { return }
         let columns = stored.count == 1 ? stored[0].column : stored.map(\.column).joined(separator: "\u{0}")
@@ -38,7 +38,7 @@ extension MigrationContext {
             updateStatements[table.name, default: [:]][columns] = statement
         }
         if stored.count == 1, let attribute = attribute(named: stored[0].column, of: table) {
-            lastUpdate = (table.name, stored[0].column, attribute, statement)
+            lastUpdate = (entity, table.name, stored[0].column, attribute, statement)
         }
         try runUpdate(statement, values: stored.map(\.value), id: id)
     }
@@ -116,11 +116,11 @@ extension MigrationContext {
                                      entity: table.name, property: name, version: schema.version,
                                      remedy: "use one of: " + table.attributes.map(\.name).joined(separator: ", "))
             }
-            return (name, try storedValue(value, attribute: attribute, of: table))
+            return (name, try storedValue(value, attribute: attribute, of: table.name))
         }
     }
 
-    private func storedValue(_ value: Any?, attribute: Schema.Attribute, of table: Schema.Entity) throws -> SQLiteValue {
+    private func storedValue(_ value: Any?, attribute: Schema.Attribute, of table: String) throws -> SQLiteValue {
         guard let value else { return .null }
         // The declared type first: one cast for the common case (an optional holding one unwraps too).
         switch attribute.valueType {
@@ -134,8 +134,8 @@ extension MigrationContext {
         do {
             return try StoredValueType.storedValue(value, as: attribute.valueType)
         } catch {
-            throw MigrationError(.typeMismatch, "a \(type(of: value)) cannot be stored in '\(table.name).\(attribute.name)', which holds \(attribute.valueType.rawValue) values",
-                                 entity: table.name, property: attribute.name, version: schema.version)
+            throw MigrationError(.typeMismatch, "a \(type(of: value)) cannot be stored in '\(table).\(attribute.name)', which holds \(attribute.valueType.rawValue) values",
+                                 entity: table, property: attribute.name, version: schema.version)
         }
     }
 }

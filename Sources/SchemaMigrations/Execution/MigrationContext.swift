@@ -23,8 +23,9 @@ public final class MigrationContext {
     private var statements: [String: SQLiteStatement] = [:]
     /// UPDATE statements by table and columns, so a loop prepares once.
     var updateStatements: [String: [String: SQLiteStatement]] = [:]
-    /// The last single-property update, reused without lookups by a loop that repeats it.
-    var lastUpdate: (table: String, column: String, attribute: Schema.Attribute, statement: SQLiteStatement)?
+    /// The last single-property update, reused without lookups by a loop that repeats it: the
+    /// entity as the caller named it, its table, the property, its declaration, the statement.
+    var lastUpdate: (entity: String, table: String, column: String, attribute: Schema.Attribute, statement: SQLiteStatement)?
     /// Lookups by name, built on first use.
     var entitiesByName: [String: Schema.Entity] = [:]
     var lastEntity: Schema.Entity?

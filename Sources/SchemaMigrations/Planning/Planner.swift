@@ -12,7 +12,7 @@ struct Planner {
     func plan(from source: Schema, to target: Schema, kind: StageKind) throws -> PlannedStage {
         var stage = PlannedStage(from: source.version, to: target.version, kind: kind, steps: [], finalizingSteps: [], checks: [], finalizingChecks: [])
         let matches = try NameMatching.match(
-            targets: target.entities, sources: source.entities, name: \.name, originalName: \.originalName,
+            targets: target.entities, sources: source.entities, name: { $0.name }, originalName: { $0.originalName },
             describe: { "entity '\($0)'" }, version: target.version, entity: nil)
 
         var dropIndexes: [StepAction] = []
@@ -60,15 +60,20 @@ enum NameMatching {
 
     static func match<Item>(targets: [Item], sources: [Item], name: (Item) -> String, originalName: (Item) -> String?,
                             describe: (String) -> String, version: Schema.Version, entity: String?) throws -> [Match<Item>] {
-        var claimedBy: [String: String] = [:]
-        var byName: [String: Item] = [:]
-        for source in sources { byName[name(source)] = byName[name(source)] ?? source }
+        // Names and positions, not items: an item is a large struct, copying it into a dictionary costs.
+        let sourceNames = sources.map(name)
+        var byName: [String: Int] = [:]
+        byName.reserveCapacity(sources.count)
+        for (position, sourceName) in sourceNames.enumerated() where byName[sourceName] == nil { byName[sourceName] = position }
         // Built only if some target needs it: lowercasing every name is not free.
-        var byLowercasedName: [String: Item]?
+        var byLowercasedName: [String: Int]?
+        var claimedBy: [String: String] = [:]
+        claimedBy.reserveCapacity(targets.count)
         var matches: [Match<Item>] = []
+        matches.reserveCapacity(targets.count)
         for target in targets {
             let targetName = name(target)
-            var source: Item?
+            var source: Int?
             if let found = byName[targetName] {
                 source = found
             } else if let original = originalName(target) {
@@ -81,13 +86,14 @@ enum NameMatching {
                 source = found
             } else {
                 if byLowercasedName == nil {
-                    byLowercasedName = [:]
-                    for source in sources.reversed() { byLowercasedName![name(source).lowercased()] = source }
+                    var lowercased: [String: Int] = [:]
+                    for (position, sourceName) in sourceNames.enumerated().reversed() { lowercased[sourceName.lowercased()] = position }
+                    byLowercasedName = lowercased
                 }
                 source = byLowercasedName![targetName.lowercased()]
             }
             if let source {
-                let sourceName = name(source)
+                let sourceName = sourceNames[source]
                 if let other = claimedBy[sourceName] {
                     throw MigrationError(.unsupportedChange,
                                          "\(describe(other)) and \(describe(targetName)) both continue \(describe(sourceName)) of the previous version",
@@ -96,7 +102,7 @@ enum NameMatching {
                 }
                 claimedBy[sourceName] = targetName
             }
-            matches.append(Match(target: target, source: source))
+            matches.append(Match(target: target, source: source.map { sources[$0] }))
         }
         return matches
     }

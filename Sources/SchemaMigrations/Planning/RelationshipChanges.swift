@@ -6,7 +6,7 @@ enum RelationshipChanges {
     static func check(source: Schema.Entity, target: Schema.Entity, entityRenames: [String: String], version: Schema.Version,
                       sourceSchema: Schema, targetSchema: Schema) throws {
         let matches = try NameMatching.match(
-            targets: target.relationships, sources: source.relationships, name: \.name, originalName: \.originalName,
+            targets: target.relationships, sources: source.relationships, name: { $0.name }, originalName: { $0.originalName },
             describe: { "relationship '\(target.name).\($0)'" }, version: version, entity: target.name)
         for match in matches {
             guard let old = match.source else { continue }

@@ -14,7 +14,7 @@ struct TablePlan {
         let table = target.name
         let entity = target.name
         let matches = try NameMatching.match(
-            targets: target.attributes, sources: source.attributes, name: \.name, originalName: \.originalName,
+            targets: target.attributes, sources: source.attributes, name: { $0.name }, originalName: { $0.originalName },
             describe: { "property '\(entity).\($0)'" }, version: version, entity: entity)
 
         var rebuildReasons: [String] = []

@@ -37,20 +37,22 @@ extension Schema {
                 throw fail("entity '\(entity.name)' has no attributes", remedy: "declare at least one stored property, or remove the entity")
             }
             var attributeNames: [String: String] = [:]
+            attributeNames.reserveCapacity(entity.attributes.count)
             for attribute in entity.attributes {
                 guard !attribute.name.isEmpty else {
                     throw fail("an attribute of '\(entity.name)' has an empty name", remedy: "name every attribute")
                 }
-                if attribute.name.lowercased() == Schema.primaryKeyColumn {
+                let lowercased = attribute.name.lowercased()
+                if lowercased == Schema.primaryKeyColumn {
                     throw fail("'\(entity.name).\(attribute.name)' clashes with the integer primary key column '\(Schema.primaryKeyColumn)' every table has",
                                property: attribute.name, remedy: "rename the property (for example to '\(entity.name.prefix(1).lowercased() + entity.name.dropFirst())ID'), or mark it @Transient")
                 }
-                if let other = attributeNames[attribute.name.lowercased()] {
+                if let other = attributeNames[lowercased] {
                     throw fail("'\(entity.name)' declares '\(other)' and '\(attribute.name)', which name the same column (SQLite names ignore case)",
                                property: attribute.name, remedy: "rename one of them")
                 }
-                attributeNames[attribute.name.lowercased()] = attribute.name
-                if let defaultValue = attribute.defaultValue, defaultValue.uppercased() == "NULL", !attribute.isOptional {
+                attributeNames[lowercased] = attribute.name
+                if let defaultValue = attribute.defaultValue, !attribute.isOptional, defaultValue.utf8.count == 4, defaultValue.uppercased() == "NULL" {
                     throw fail("non-optional '\(entity.name).\(attribute.name)' has a NULL default", property: attribute.name,
                                remedy: "give it a non-NULL default or make it optional")
                 }
