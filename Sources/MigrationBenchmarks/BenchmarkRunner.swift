@@ -221,13 +221,16 @@ public struct BenchmarkRunner {
     public var table: String {
         var lines = ["| case | ours median (min–max) | reference | reference median | ratio | peak RSS |", "|---|---|---|---|---|---|"]
         for row in rows {
-            lines.append("| \(row.name) | \(Self.format(row.ours.median)) (\(Self.format(row.ours.min))–\(Self.format(row.ours.max))) | \(row.referenceName) | \(Self.format(row.reference.median)) | \(String(format: "%.2f×", row.ratio)) | \(row.peakMiB.map { String(format: "%.0f MiB", $0) } ?? "n/a") |")
+            let unit = row.ours.median
+            lines.append("| \(row.name) | \(Self.format(row.ours.median)) (\(Self.format(row.ours.min, like: unit))–\(Self.format(row.ours.max, like: unit))) | \(row.referenceName) | \(Self.format(row.reference.median)) | \(String(format: "%.2f×", row.ratio)) | \(row.peakMiB.map { String(format: "%.0f MiB", $0) } ?? "n/a") |")
         }
         return lines.joined(separator: "\n")
     }
 
-    static func format(_ seconds: Double) -> String {
-        seconds < 0.01 ? String(format: "%.3f ms", seconds * 1000) : String(format: "%.3f s", seconds)
+    /// Seconds, or milliseconds below 10 ms; `like` picks the unit from another figure, so that a
+    /// median and its spread read in one unit.
+    static func format(_ seconds: Double, like reference: Double? = nil) -> String {
+        (reference ?? seconds) < 0.01 ? String(format: "%.3f ms", seconds * 1000) : String(format: "%.3f s", seconds)
     }
 }
 

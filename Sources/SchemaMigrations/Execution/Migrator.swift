@@ -49,12 +49,21 @@ public struct Migrator: Sendable {
     }
 
     /// Migrates through a connection the app already owns (a raw `sqlite3*`, for example GRDB's).
-    /// The connection must not be inside a transaction. Its `foreign_keys` setting is restored afterwards.
+    /// The connection must not be inside a transaction. Its `foreign_keys` setting is restored
+    /// afterwards, and its authorizer is left alone: a custom stage's checks then cover every
+    /// table rather than only those its code touches (which `migrate(databaseAt:)` learns by
+    /// installing an authorizer of its own).
     @discardableResult
     public func migrate(connection handle: OpaquePointer) throws -> MigrationResult {
         let plan = try resolved.get()
         let db = SQLiteConnection(borrowing: handle)
         return try MigrationRun(plan: plan, db: db, options: options).run()
+    }
+
+    /// Migrates through a connection of this package's (tests use it to watch what runs).
+    @discardableResult
+    func migrate(using db: SQLiteConnection) throws -> MigrationResult {
+        try MigrationRun(plan: try resolved.get(), db: db, options: options).run()
     }
 
     /// The version the database at `url` is at, nil when it holds none of the plan's tables.

@@ -25,6 +25,9 @@ struct StageExecutor {
         let target = plan.schema(for: stage.to)!
         let ranCode = resolved.willMigrate != nil || resolved.didMigrate != nil
         let footprint = ranCode ? CodeFootprint(existing: try LiveSchema.tableNames(in: db), sound: Set(checked)) : nil
+        // A borrowed connection may have its owner's authorizer (GRDB's observation uses one), which
+        // SQLite would let us replace but not restore: check everything instead of watching.
+        if let footprint, !db.ownsHandle { try footprint.watchNothing(on: db) }
         if let willMigrate = resolved.willMigrate, let footprint {
             try runClosure(willMigrate, named: "willMigrate", schema: source, stage: stage, footprint: footprint)
         }
@@ -105,8 +108,11 @@ struct StageExecutor {
 
     private func runClosure(_ closure: (MigrationContext) throws -> Void, named name: String, schema: Schema, stage: PlannedStage, footprint: CodeFootprint) throws {
         do {
-            try db.observingAccess(footprint.observer(on: db)) {
-                try closure(MigrationContext(schema: schema, db: db, stage: (stage.from, stage.to), progress: progress))
+            let context = MigrationContext(schema: schema, db: db, stage: (stage.from, stage.to), progress: progress)
+            if footprint.isWatching {
+                try db.observingAccess(footprint.observer(on: db)) { try closure(context) }
+            } else {
+                try closure(context)
             }
             // The code caught the error for a damaged table and went on: the stage fails all the same.
             if let damage = footprint.damage { throw damage }

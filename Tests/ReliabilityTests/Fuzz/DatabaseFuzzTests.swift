@@ -45,15 +45,17 @@ extension Reliability {
             let before = url.databaseBytes()
             let leftBehind = before.keys.contains("-wal") || before.keys.contains("-journal")
             var source: DatabaseState?
+            var sourceItems: Int?
             var unreadable = "no file"
             if exists && !isDirectory.boolValue {
                 let copy = scratch.appendingPathComponent("source-copy.sqlite")
                 for (suffix, data) in before { try? data.write(to: URL(fileURLWithPath: copy.path + suffix)) }
                 do { source = try DatabaseState.read(copy, plan: FaultFixture.planName) } catch { unreadable = "\(error)" }
+                sourceItems = try? itemRows(copy)
             }
             do {
                 let result = try FaultFixture.migrator().migrate(databaseAt: url)
-                return FuzzOutcome(ending: result.outcome.rawValue, problems: judgeSuccess(url, source: source, unreadable: unreadable))
+                return FuzzOutcome(ending: result.outcome.rawValue, problems: judgeSuccess(url, source: source, sourceItems: sourceItems, unreadable: unreadable))
             } catch let error as MigrationError {
                 var problems: [String] = []
                 if leftBehind {
@@ -72,8 +74,20 @@ extension Reliability {
         /// A migration that succeeded: the file is at the new version with as many rows as it had,
         /// and sound, or at least no less sound than it was (`quick_check` lets a database whose
         /// indexes lack rows through; the tables rebuilt get new indexes, the others keep theirs).
-        static func judgeSuccess(_ url: URL, source: DatabaseState?, unreadable: String) -> [String] {
-            guard let after = try? DatabaseState.read(url, plan: FaultFixture.planName) else { return ["migrated, but the result cannot be read"] }
+        ///
+        /// A damaged table the plan never reads (`Note`, which V3 only renames) is carried through
+        /// as it was, so a source that could not be read in full may give a result that cannot
+        /// either; then `Item`, which the plan rebuilds and rewrites, must come out whole and sound.
+        static func judgeSuccess(_ url: URL, source: DatabaseState?, sourceItems: Int?, unreadable: String) -> [String] {
+            guard let after = try? DatabaseState.read(url, plan: FaultFixture.planName) else {
+                guard source == nil else { return ["migrated a readable file to one that cannot be read"] }
+                guard let sourceItems else { return ["migrated although Item could not be read (\(unreadable))"] }
+                let db = try? SQLiteConnection(path: url.path, mode: .readWrite)
+                let check = (try? db?.rows("PRAGMA quick_check('Item')").map { $0.first?.description ?? "" }.joined(separator: "; ")) ?? nil
+                let items = try? itemRows(url)
+                return check == "ok" && items == sourceItems ? []
+                    : ["migrated a damaged file: Item has \(items.map(String.init) ?? "unreadable") rows (\(sourceItems) before), quick_check \(check ?? "failed")"]
+            }
             var problems: [String] = []
             if after.version != "3.0.0" { problems.append("migrated, but the version is \(after.version ?? "none")") }
             guard let source else { return problems + ["migrated a file that could not be read (\(unreadable))"] }
@@ -85,6 +99,15 @@ extension Reliability {
             if after.integrity != "ok" && !damageKept { problems.append("migrated, but integrity_check says \(after.integrity.prefix(300)); before: \(source.integrity.prefix(300))") }
             if after.rows != source.rows { problems.append("\(source.rows) rows before, \(after.rows) after") }
             return problems
+        }
+
+        /// Every row of `Item`, read in full; throws when any cannot be read.
+        static func itemRows(_ url: URL) throws -> Int {
+            let db = try SQLiteConnection(path: url.path, mode: .readWrite)
+            let statement = try db.prepare("SELECT * FROM Item")
+            var rows = 0
+            while try statement.step() { _ = statement.row(); rows += 1 }
+            return rows
         }
     }
 }

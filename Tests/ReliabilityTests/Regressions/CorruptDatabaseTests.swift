@@ -84,7 +84,7 @@ extension Reliability.Regressions {
             let db = try SQLiteConnection(path: url.path)
             let recorder = StatementRecorder()
             db.startRecording(into: recorder)
-            try Migrator(resolvedPlan: try ResolvedPlan(name: "default", schemas: [v1, v2], stages: [stage])).migrate(connection: db.handle)
+            try Migrator(resolvedPlan: try ResolvedPlan(name: "default", schemas: [v1, v2], stages: [stage])).migrate(using: db)
             db.stopRecording()
             let checks = recorder.entries.compactMap { entry -> String? in
                 if case .statement(let sql, _) = entry, sql.hasPrefix("PRAGMA quick_check") { return sql }

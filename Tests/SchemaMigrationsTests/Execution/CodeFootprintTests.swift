@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Testing
 @testable import SchemaMigrations
@@ -79,7 +80,7 @@ import Testing
             try context.forEach("Person") { row in
                 try context.update("Person", id: row.id, values: ["nickname": String(try row.value("name", as: String.self).prefix(2))])
             }
-        }).migrate(connection: connection.handle)
+        }).migrate(using: connection)
         connection.stopRecording()
         let checks = recorder.entries.compactMap { entry -> String? in
             guard case .statement(let sql, _) = entry, sql.hasPrefix("PRAGMA quick_check") || sql.hasPrefix("PRAGMA foreign_key_check") else { return nil }
@@ -116,6 +117,31 @@ import Testing
         }
         #expect(error.code == .notADatabase)
         #expect(try db.bytes() == before)
+    }
+
+    @Test func aBorrowedConnectionKeepsItsOwnersAuthorizerAndIsCheckedInFull() throws {
+        let (db, schemas) = try Self.database(extra: "")
+        let app = try db.connect()
+        final class Calls { var count = 0 }
+        let calls = Calls()
+        sqlite3_set_authorizer(app.handle, { context, _, _, _, _, _ in
+            Unmanaged<Calls>.fromOpaque(context!).takeUnretainedValue().count += 1
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(calls).toOpaque())
+        let recorder = StatementRecorder()
+        app.startRecording(into: recorder)
+        try A.migrator(schemas, kind: .custom, didMigrate: { context in try context.execute("UPDATE Person SET nickname = name") })
+            .migrate(connection: app.handle)
+        app.stopRecording()
+        let checks = recorder.entries.compactMap { entry -> String? in
+            guard case .statement(let sql, _) = entry, sql.hasPrefix("PRAGMA quick_check") || sql.hasPrefix("PRAGMA foreign_key_check") else { return nil }
+            return sql
+        }
+        #expect(checks == ["PRAGMA quick_check('Person')", "PRAGMA quick_check('pet')", "PRAGMA foreign_key_check(\"pet\")"])
+        let before = calls.count
+        _ = try app.scalar("SELECT count(*) FROM Person")
+        #expect(calls.count > before, "the app's authorizer no longer runs")
+        #expect(try db.rows("SELECT nickname FROM Person ORDER BY id") == [["'Ada'"], ["'Alan'"], ["'Grace'"]])
     }
 
     @Test(arguments: [
