@@ -70,41 +70,45 @@ public struct BenchmarkRunner {
 
     private mutating func rebuildCase(size: Int, template: URL, log: (String) -> Void) throws {
         let dir = configuration.directory
-        let ours = dir.appendingPathComponent("ours-v2-\(size).sqlite"), reference = dir.appendingPathComponent("reference-v2-\(size).sqlite")
-        var oursTimes: [Double] = [], referenceTimes: [Double] = []
-        Measure.resetPeakResident()
-        for round in 0..<configuration.runs {
-            try Measure.freshCopy(of: template, to: ours)
-            try Measure.freshCopy(of: template, to: reference)
-            let runOurs = { oursTimes.append(try Measure.seconds { try Migrator(plan: BenchPlan.self, options: MigrationOptions(targetVersion: BenchTripV2.versionIdentifier)).migrate(databaseAt: ours) }) }
-            let runReference = { referenceTimes.append(try Measure.seconds { try BenchmarkWorkload.runHandWrittenV2(at: reference) }) }
-            if round % 2 == 0 { try runOurs(); try runReference() } else { try runReference(); try runOurs() }
-        }
-        rows.append(Row(name: "rebuild \(size) rows (+\(2 * size) children)", ours: Timing(samples: oursTimes), reference: Timing(samples: referenceTimes),
-                        referenceName: "hand-written 12-step SQL", peakMiB: Measure.peakResidentMiB()))
-        let same = try Fingerprint.of(ours) == Fingerprint.of(reference)
-        verification.append("rebuild \(size): data and schema \(same ? "same" : "DIFF") as the hand-written SQL")
-        log(rows.last!.formatted)
+        try pairedCase("rebuild \(size) rows (+\(2 * size) children)", referenceName: "hand-written 12-step SQL", check: "rebuild \(size)", against: "the hand-written SQL",
+                       from: template, ours: dir.appendingPathComponent("ours-v2-\(size).sqlite"), reference: dir.appendingPathComponent("reference-v2-\(size).sqlite"),
+                       runOurs: { try Migrator(plan: BenchPlan.self, options: MigrationOptions(targetVersion: BenchTripV2.versionIdentifier)).migrate(databaseAt: $0) },
+                       runReference: BenchmarkWorkload.runHandWrittenV2, log: log)
     }
 
     /// "Cheaper than the recipe": a V1 → V2 whose every change `ALTER TABLE` and `CREATE INDEX`
     /// make in place, against the same changes written as SQLite's 12-step rebuild.
     private mutating func alterCase(size: Int, template: URL, log: (String) -> Void) throws {
         let dir = configuration.directory
-        let ours = dir.appendingPathComponent("alter-ours-\(size).sqlite"), reference = dir.appendingPathComponent("alter-reference-\(size).sqlite")
+        try pairedCase("no rebuild needed: renames, drop, add, index, \(size) rows", referenceName: "the same as hand-written 12-step SQL", check: "no rebuild \(size)",
+                       against: "the hand-written SQL", from: template,
+                       ours: dir.appendingPathComponent("alter-ours-\(size).sqlite"), reference: dir.appendingPathComponent("alter-reference-\(size).sqlite"),
+                       runOurs: { try Migrator(plan: BenchAlterPlan.self).migrate(databaseAt: $0) },
+                       runReference: BenchmarkWorkload.runHandWrittenAlterRecipe, log: log)
+    }
+
+    /// Runs ours and the reference on fresh copies of `source`, `runs` rounds, alternating which
+    /// goes first; adds the row (peak memory of our runs) and whether both reached the same rows
+    /// and schema.
+    private mutating func pairedCase(_ name: String, referenceName: String, check: String, against: String, from source: URL,
+                                     ours: URL, reference: URL, runOurs: (URL) throws -> Void, runReference: (URL) throws -> Void,
+                                     log: (String) -> Void) throws {
         var oursTimes: [Double] = [], referenceTimes: [Double] = []
-        Measure.resetPeakResident()
+        var peak: Double?
         for round in 0..<configuration.runs {
-            try Measure.freshCopy(of: template, to: ours)
-            try Measure.freshCopy(of: template, to: reference)
-            let runOurs = { oursTimes.append(try Measure.seconds { try Migrator(plan: BenchAlterPlan.self).migrate(databaseAt: ours) }) }
-            let runReference = { referenceTimes.append(try Measure.seconds { try BenchmarkWorkload.runHandWrittenAlterRecipe(at: reference) }) }
-            if round % 2 == 0 { try runOurs(); try runReference() } else { try runReference(); try runOurs() }
+            try Measure.freshCopy(of: source, to: ours)
+            try Measure.freshCopy(of: source, to: reference)
+            func timeOurs() throws {
+                Measure.resetPeakResident()
+                oursTimes.append(try Measure.seconds { try runOurs(ours) })
+                peak = Swift.max(peak ?? 0, Measure.peakResidentMiB() ?? 0)
+            }
+            func timeReference() throws { referenceTimes.append(try Measure.seconds { try runReference(reference) }) }
+            if round % 2 == 0 { try timeOurs(); try timeReference() } else { try timeReference(); try timeOurs() }
         }
-        rows.append(Row(name: "no rebuild needed: renames, drop, add, index, \(size) rows", ours: Timing(samples: oursTimes), reference: Timing(samples: referenceTimes),
-                        referenceName: "the same as hand-written 12-step SQL", peakMiB: Measure.peakResidentMiB()))
+        rows.append(Row(name: name, ours: Timing(samples: oursTimes), reference: Timing(samples: referenceTimes), referenceName: referenceName, peakMiB: peak))
         let same = try Fingerprint.of(ours) == Fingerprint.of(reference)
-        verification.append("no rebuild \(size): data and schema \(same ? "same" : "DIFF") as the hand-written SQL")
+        verification.append("\(check): data and schema \(same ? "same" : "DIFF") as \(against)")
         log(rows.last!.formatted)
     }
 
@@ -154,26 +158,10 @@ public struct BenchmarkRunner {
 
     private mutating func customStageCase(size: Int, plan: any SchemaMigrationPlan.Type, label: String, log: (String) -> Void) throws {
         let dir = configuration.directory
-        let v2 = dir.appendingPathComponent("ours-v2-\(size).sqlite")
-        let ours = dir.appendingPathComponent("custom-ours-\(size).sqlite"), reference = dir.appendingPathComponent("custom-reference-\(size).sqlite")
-        var oursTimes: [Double] = [], referenceTimes: [Double] = []
-        var oursPeak: Double?
-        for round in 0..<configuration.runs {
-            try Measure.freshCopy(of: v2, to: ours)
-            try Measure.freshCopy(of: v2, to: reference)
-            let runOurs = {
-                Measure.resetPeakResident()
-                oursTimes.append(try Measure.seconds { try Migrator(plan: plan).migrate(databaseAt: ours) })
-                oursPeak = Swift.max(oursPeak ?? 0, Measure.peakResidentMiB() ?? 0)
-            }
-            let runReference = { referenceTimes.append(try Measure.seconds { try BenchmarkWorkload.runHandWrittenFill(at: reference) }) }
-            if round % 2 == 0 { try runOurs(); try runReference() } else { try runReference(); try runOurs() }
-        }
-        rows.append(Row(name: "custom stage enumerates + updates \(size) rows (\(label))", ours: Timing(samples: oursTimes), reference: Timing(samples: referenceTimes),
-                        referenceName: "hand-written prepared-statement loop", peakMiB: oursPeak))
-        let same = try Fingerprint.of(ours) == Fingerprint.of(reference)
-        verification.append("custom stage \(size) (\(label)): data and schema \(same ? "same" : "DIFF") as the hand-written loop")
-        log(rows.last!.formatted)
+        try pairedCase("custom stage enumerates + updates \(size) rows (\(label))", referenceName: "hand-written prepared-statement loop",
+                       check: "custom stage \(size) (\(label))", against: "the hand-written loop", from: dir.appendingPathComponent("ours-v2-\(size).sqlite"),
+                       ours: dir.appendingPathComponent("custom-ours-\(size).sqlite"), reference: dir.appendingPathComponent("custom-reference-\(size).sqlite"),
+                       runOurs: { try Migrator(plan: plan).migrate(databaseAt: $0) }, runReference: BenchmarkWorkload.runHandWrittenFill, log: log)
     }
 
     /// Planner at scale: two 500-entity × 40-attribute schemas, 10% of the entities changed.
