@@ -46,16 +46,18 @@ extension Reliability {
             let leftBehind = before.keys.contains("-wal") || before.keys.contains("-journal")
             var source: DatabaseState?
             var sourceItems: Int?
+            var sourceNoteCheck: String?
             var unreadable = "no file"
             if exists && !isDirectory.boolValue {
                 let copy = scratch.appendingPathComponent("source-copy.sqlite")
                 for (suffix, data) in before { try? data.write(to: URL(fileURLWithPath: copy.path + suffix)) }
                 do { source = try DatabaseState.read(copy, plan: FaultFixture.planName) } catch { unreadable = "\(error)" }
                 sourceItems = try? itemRows(copy)
+                sourceNoteCheck = quickCheck(copy, table: "Note")
             }
             do {
                 let result = try FaultFixture.migrator().migrate(databaseAt: url)
-                return FuzzOutcome(ending: result.outcome.rawValue, problems: judgeSuccess(url, source: source, sourceItems: sourceItems, unreadable: unreadable))
+                return FuzzOutcome(ending: result.outcome.rawValue, problems: judgeSuccess(url, source: source, sourceItems: sourceItems, sourceNoteCheck: sourceNoteCheck, unreadable: unreadable))
             } catch let error as MigrationError {
                 var problems: [String] = []
                 if leftBehind {
@@ -78,12 +80,13 @@ extension Reliability {
         /// A damaged table the plan never reads (`Note`, which V3 only renames) is carried through
         /// as it was, so a source that could not be read in full may give a result that cannot
         /// either; then `Item`, which the plan rebuilds and rewrites, must come out whole and sound.
-        static func judgeSuccess(_ url: URL, source: DatabaseState?, sourceItems: Int?, unreadable: String) -> [String] {
+        /// The same holds when the result can be read but `integrity_check` finds that damage:
+        /// every other table must pass `quick_check`, and `Note` must have failed it before.
+        static func judgeSuccess(_ url: URL, source: DatabaseState?, sourceItems: Int?, sourceNoteCheck: String?, unreadable: String) -> [String] {
             guard let after = try? DatabaseState.read(url, plan: FaultFixture.planName) else {
                 guard source == nil else { return ["migrated a readable file to one that cannot be read"] }
                 guard let sourceItems else { return ["migrated although Item could not be read (\(unreadable))"] }
-                let db = try? SQLiteConnection(path: url.path, mode: .readWrite)
-                let check = (try? db?.rows("PRAGMA quick_check('Item')").map { $0.first?.description ?? "" }.joined(separator: "; ")) ?? nil
+                let check = quickCheck(url, table: "Item")
                 let items = try? itemRows(url)
                 return check == "ok" && items == sourceItems ? []
                     : ["migrated a damaged file: Item has \(items.map(String.init) ?? "unreadable") rows (\(sourceItems) before), quick_check \(check ?? "failed")"]
@@ -96,9 +99,17 @@ extension Reliability {
             // untouched table afterwards is the damage it had (no write drops an index entry alone).
             let onlyIndexEntries = now.allSatisfy { $0.contains("missing from index") || $0.contains("wrong # of entries in index") }
             let damageKept = now.isSubset(of: before) || (source.integrity == "integrity_check failed" && onlyIndexEntries)
-            if after.integrity != "ok" && !damageKept { problems.append("migrated, but integrity_check says \(after.integrity.prefix(300)); before: \(source.integrity.prefix(300))") }
+            let othersSound = ["sqlite_schema", "Item", "_schema_migrations"].allSatisfy { quickCheck(url, table: $0) == "ok" }
+            let carriedFromNote = sourceNoteCheck != "ok" && othersSound
+            if after.integrity != "ok" && !damageKept && !carriedFromNote { problems.append("migrated, but integrity_check says \(after.integrity.prefix(300)); before: \(source.integrity.prefix(300))") }
             if after.rows != source.rows { problems.append("\(source.rows) rows before, \(after.rows) after") }
             return problems
+        }
+
+        /// `PRAGMA quick_check` of one table and its indexes: "ok", the findings, or nil when it fails.
+        static func quickCheck(_ url: URL, table: String) -> String? {
+            guard let db = try? SQLiteConnection(path: url.path, mode: .readWrite) else { return nil }
+            return try? db.rows("PRAGMA quick_check(\(SQL.quoteString(table)))").map { $0.first?.description ?? "" }.joined(separator: "; ")
         }
 
         /// Every row of `Item`, read in full; throws when any cannot be read.

@@ -60,8 +60,9 @@ extension Reliability.Regressions {
 
     /// Found by the benchmark after the check above was added for the whole database: adding an
     /// optional column to a 1,000,000-row table went from 3 ms to 0.3 s. The check now reads only
-    /// what a stage reads: nothing for `ADD COLUMN`, the rebuilt table for a rebuild, and for a
-    /// custom stage each table its code touches, just before the code's first statement on it.
+    /// what a stage reads: the schema table alone for `ADD COLUMN`, the rebuilt table for a
+    /// rebuild, and for a custom stage each table its code touches, just before the code's first
+    /// statement on it.
     @Test func theCheckReadsOnlyWhatTheStageReads() throws {
         let item = Schema.Entity(name: "Item", attributes: [Schema.Attribute(name: "name", valueType: .string, defaultValue: "''")])
         let other = Schema.Entity(name: "Other", attributes: [Schema.Attribute(name: "x", valueType: .integer, isOptional: true)])
@@ -69,11 +70,12 @@ extension Reliability.Regressions {
         added.attributes.append(Schema.Attribute(name: "note", valueType: .string, isOptional: true))
         retyped.attributes[0].isOptional = true  // a rebuild
         let v1 = Schema(version: Schema.Version(1, 0, 0), entities: [item, other])
+        let schema = "PRAGMA quick_check('sqlite_schema')"  // every stage writes it; a few pages
         let nothing: @Sendable (MigrationContext) throws -> Void = { _ in }
         let readsOther: @Sendable (MigrationContext) throws -> Void = { context in _ = try context.scalar("SELECT count(*) FROM Other") }
         let cases: [(Schema.Entity, (@Sendable (MigrationContext) throws -> Void)?, [String])] = [
-            (added, nil, []), (retyped, nil, ["PRAGMA quick_check('Item')"]),
-            (added, nothing, []), (added, readsOther, ["PRAGMA quick_check('Other')"]),
+            (added, nil, [schema]), (retyped, nil, [schema, "PRAGMA quick_check('Item')"]),
+            (added, nothing, [schema]), (added, readsOther, [schema, "PRAGMA quick_check('Other')"]),
         ]
         for (target, code, expected) in cases {
             let scratch = Scratch("regression")

@@ -40,7 +40,14 @@ enum AppMigrationPlan: SchemaMigrationPlan {
     static let stages: [MigrationStage] = [
         .custom(fromVersion: AppSchemaV1.self, toVersion: AppSchemaV2.self,
                 willMigrate: { context in try context.execute("DELETE FROM Trip WHERE name = ''") },
-                didMigrate: { context in try context.execute("UPDATE Trip SET rating = 3") }),
+                didMigrate: { context in
+                    try context.execute("UPDATE Trip SET rating = 3")
+                    // The data API, its inlinable typed read included, from another module.
+                    try context.forEach("Trip", properties: ["name"]) { trip in
+                        let name: String = try trip.value("name")
+                        try context.update("Trip", id: trip.id, values: ["rating": min(name.count, 5)])
+                    }
+                }),
     ]
 }
 
