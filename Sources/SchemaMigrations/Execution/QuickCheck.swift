@@ -44,9 +44,13 @@ enum QuickCheck {
         let findings = try check(db, pragma: pragma)
         guard !findings.isEmpty else { return }
         // A page it could not read for an I/O error is not damage: "unable to get the page. error
-        // code=266" says so; "failed to get page 10" does not, but damage answers the same twice.
+        // code=266" says so. "failed to get page 10" (the freelist check) gives no code, but SQLite
+        // only fails to fetch a page it has already found in range when the read fails: damage
+        // shows as "invalid page number" or as the page's contents. Otherwise damage answers the
+        // same twice, and a read that failed once does not.
         let code = findings.lazy.compactMap(QuickCheck.pageErrorCode).first { $0 & 0xFF != 11 && $0 & 0xFF != 26 }
-        if try code != nil || check(db, pragma: pragma) != findings {
+        let unreadPage = findings.contains { $0.contains("failed to get page") }
+        if try code != nil || unreadPage || check(db, pragma: pragma) != findings {
             throw MigrationError(.sqlite, "the database could not be read while checking it before migrating; nothing was migrated",
                                  remedy: "check the disk, then try again", details: Array(findings.prefix(10)),
                                  sqliteError: code.map { SQLiteError(extendedCode: $0, message: SQLiteError.name(of: $0)) })

@@ -63,5 +63,21 @@ extension Reliability {
                 #expect(outcome.problems.isEmpty, "read \(n) of \(reads): \(outcome.problems)")
             }
         }
+
+        /// Found by the long run's fault sweep after the schema table's check was added: reads
+        /// failing from one point on made the freelist check say "failed to get page 10" twice,
+        /// which the check above took for damage. Every read fails from then on, in turn.
+        @Test func aReadFaultThatPersistsDuringTheCheckIsNotDamage() throws {
+            let scratch = Scratch("regression")
+            let pristine = scratch.url("db.sqlite")
+            try FaultFixture.populate(pristine, wal: false)
+            let sweep = try FaultSweep(pristine: pristine, mode: .spilling, scratch: scratch)
+            defer { faultvfs_disarm() }
+            let reads = try sweep.counts()[Int(FAULTVFS_READ)]
+            for n in 1...reads {
+                let outcome = try sweep.run(FaultKind(kind: Int32(FAULTVFS_READ), code: FaultKind.ioerrRead, persistent: true), at: n)
+                #expect(outcome.problems.isEmpty, "reads from \(n) of \(reads) on: \(outcome.problems)")
+            }
+        }
     }
 }
