@@ -38,6 +38,23 @@ extension Reliability.Regressions {
         #expect(refused > 0)
     }
 
+    /// Found by the long run's database fuzzer once custom code's checks followed what the code
+    /// touches: a flipped byte in page 1's b-tree header (the schema table's, which every stage
+    /// writes and no table's check covers) was migrated through. The schema table is checked
+    /// before each stage now.
+    @Test func aDamagedSchemaPageIsRefusedUntouched() throws {
+        let scratch = Scratch("regression")
+        let url = scratch.url("db.sqlite")
+        try FaultFixture.populate(url, wal: false)
+        var bytes = [UInt8](try Data(contentsOf: url))
+        bytes[100 + 7] = 239  // page 1's "fragmented free bytes", after the 100-byte file header
+        try Data(bytes).write(to: url)
+        let error = try #require(throws: MigrationError.self) { try FaultFixture.migrator().migrate(databaseAt: url) }
+        #expect(error.code == .notADatabase)
+        #expect(error.details.contains { $0.contains("reported as 239 on page 1") })
+        #expect(try Data(contentsOf: url) == Data(bytes))
+    }
+
     struct ItemState: Equatable {
         var rows: Int
         var checksum: UInt64
