@@ -70,9 +70,20 @@ final class CodeFootprint {
         SQLiteAccessObserver(access: { [unowned self] in record($0) }, prepared: { [unowned self] in try prepared($0, db: db) })
     }
 
+    /// The last object name seen, lowercased, and whether it is reserved: most reports repeat it.
+    private var lastName: (raw: String, lowercased: String, isReserved: Bool) = ("", "", true)
+    /// The last table added to `pending` since it was emptied, and the last column recorded as updated.
+    private var lastPending = ""
+    private var lastUpdated: (table: String, column: String) = ("", "")
+
     func record(_ access: SQLiteAccess) {
-        guard let object = access.object?.lowercased() else { return }
-        let database = access.database ?? "main"
+        guard let raw = access.object else { return }
+        if raw != lastName.raw {
+            let lowercased = raw.lowercased()
+            lastName = (raw, lowercased, Schema.isReservedTableName(lowercased))
+        }
+        let object = lastName.lowercased
+        let database = access.database
         switch access.action {
         case SQLITE_READ, SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE, SQLITE_DROP_TABLE:
             if database == "temp" { return }
@@ -80,14 +91,20 @@ final class CodeFootprint {
                 if access.action != SQLITE_READ { isUnbounded = true }
                 return
             }
-            if !Schema.isReservedTableName(object) { pending.insert(object) }
+            // A loop compiling the same statement again reports the same accesses: skip what is recorded.
+            if !lastName.isReserved && object != lastPending { pending.insert(object); lastPending = object }
             switch access.action {
             case SQLITE_INSERT: inserted.insert(object)
             case SQLITE_DELETE, SQLITE_DROP_TABLE: deleted.insert(object)
-            case SQLITE_UPDATE: updated[object, default: []].insert(access.detail?.lowercased() ?? "rowid")
+            case SQLITE_UPDATE:
+                let column = access.detail?.lowercased() ?? "rowid"
+                if object != lastUpdated.table || column != lastUpdated.column {
+                    updated[object, default: []].insert(column)
+                    lastUpdated = (object, column)
+                }
             default: break
             }
-            if access.trigger != nil && (access.action == SQLITE_INSERT || access.action == SQLITE_UPDATE) {
+            if access.isFromTriggerOrView && (access.action == SQLITE_INSERT || access.action == SQLITE_UPDATE) {
                 writtenByTriggers.insert(object)
             }
         case SQLITE_PRAGMA:
@@ -105,10 +122,16 @@ final class CodeFootprint {
     ///   statement if the code catches it.
     func prepared(_ statement: SQLiteStatement, db: SQLiteConnection) throws {
         if let damage { throw damage }
-        if Self.mayReplace(statement.sql) { isUnbounded = true }
-        let toCheck = pending.subtracting(sound).compactMap { existing[$0] }.sorted()
+        // A loop of raw statements compiles one per row: nothing here allocates unless it must.
+        if !isUnbounded && Self.mayReplace(statement.sqlText) { isUnbounded = true }
+        guard !pending.isEmpty else { return }
+        var toCheck: [String] = []
+        for name in pending where !sound.contains(name) {
+            if let table = existing[name] { toCheck.append(table) }
+        }
         pending.removeAll(keepingCapacity: true)
-        for table in toCheck {
+        lastPending = ""
+        for table in toCheck.sorted() {
             do {
                 try QuickCheck.verify(table: table, db: db)
             } catch let error as MigrationError {
@@ -122,8 +145,26 @@ final class CodeFootprint {
     /// True when SQL may resolve a conflict by deleting rows (`INSERT OR REPLACE`, `UPDATE OR
     /// REPLACE`, `REPLACE INTO`); the `replace()` function does not count.
     static func mayReplace(_ sql: String) -> Bool {
-        guard sql.range(of: "replace", options: .caseInsensitive) != nil else { return false }
-        let words = sql.lowercased().split { !($0.isLetter || $0.isNumber || $0 == "_") }
+        var sql = sql
+        return sql.withUTF8 { mayReplace(UnsafeBufferPointer(start: UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: CChar.self), count: $0.count)) }
+    }
+
+    /// The same on SQL text as SQLite holds it, without copying it unless it names `replace`.
+    static func mayReplace(_ sql: UnsafeBufferPointer<CChar>) -> Bool {
+        // "replace", any case, anywhere: rare, so most statements end here.
+        var found = false
+        if sql.count >= 7 {
+            func lower(_ index: Int) -> UInt8 { UInt8(bitPattern: sql[index]) | 0x20 }
+            for start in 0...(sql.count - 7) where lower(start) == 0x72 /* r */ {
+                if lower(start + 1) == 0x65, lower(start + 2) == 0x70, lower(start + 3) == 0x6C,  // e p l
+                   lower(start + 4) == 0x61, lower(start + 5) == 0x63, lower(start + 6) == 0x65 {  // a c e
+                    found = true
+                    break
+                }
+            }
+        }
+        guard found else { return false }
+        let words = String(decoding: UnsafeRawBufferPointer(sql), as: UTF8.self).lowercased().split { !($0.isLetter || $0.isNumber || $0 == "_") }
         for (previous, word) in zip(words, words.dropFirst()) where (previous == "or" && word == "replace") || (previous == "replace" && word == "into") {
             return true
         }

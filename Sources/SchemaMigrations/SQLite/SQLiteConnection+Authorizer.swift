@@ -10,12 +10,13 @@ struct SQLiteAccess: Sendable, Hashable {
     var action: Int32
     /// The table (or index, view, pragma) the action is on.
     var object: String?
-    /// The column for `SQLITE_READ` and `SQLITE_UPDATE`; the argument for `SQLITE_PRAGMA`.
+    /// The column for `SQLITE_UPDATE`; the argument for `SQLITE_PRAGMA`; nil for other actions
+    /// (not read from SQLite: a statement reports a read per column, and most are not needed).
     var detail: String?
     /// The database: `main`, `temp` or an attached name.
-    var database: String?
-    /// The innermost trigger or view the access comes from, or nil for the statement itself.
-    var trigger: String?
+    var database: String
+    /// True when the access comes from a trigger or view rather than the statement itself.
+    var isFromTriggerOrView: Bool
 }
 
 /// What a connection calls while an observer is installed: `access` for every access of each
@@ -25,6 +26,18 @@ final class SQLiteAccessObserver {
     let prepared: (SQLiteStatement) throws -> Void
     /// True while the observer's own `prepared` runs statements: they are not reported.
     fileprivate var isPaused = false
+    /// The last object name reported, as SQLite gave it and as a String: a statement reports the
+    /// same table once per column it reads, so most reports need no new String.
+    fileprivate var lastObjectBytes: [CChar] = [0]
+    fileprivate var lastObject = ""
+
+    fileprivate func objectName(_ object: UnsafePointer<CChar>) -> String {
+        if strcmp(object, lastObjectBytes) == 0 { return lastObject }
+        let length = strlen(object)
+        lastObjectBytes = Array(UnsafeBufferPointer(start: object, count: length + 1))
+        lastObject = String(cString: object)
+        return lastObject
+    }
 
     init(access: @escaping (SQLiteAccess) -> Void, prepared: @escaping (SQLiteStatement) throws -> Void) {
         self.access = access
@@ -42,8 +55,12 @@ extension SQLiteConnection {
             guard let context else { return SQLITE_OK }
             let observer = Unmanaged<SQLiteAccessObserver>.fromOpaque(context).takeUnretainedValue()
             guard !observer.isPaused else { return SQLITE_OK }
-            observer.access(SQLiteAccess(action: action, object: object.map { String(cString: $0) }, detail: detail.map { String(cString: $0) },
-                                         database: database.map { String(cString: $0) }, trigger: trigger.map { String(cString: $0) }))
+            let wantsDetail = action == SQLITE_UPDATE || action == SQLITE_PRAGMA
+            let isMain = database.map { strcmp($0, "main") == 0 } ?? true
+            observer.access(SQLiteAccess(action: action, object: object.map(observer.objectName),
+                                         detail: wantsDetail ? detail.map { String(cString: $0) } : nil,
+                                         database: isMain ? "main" : database.map { String(cString: $0) } ?? "main",
+                                         isFromTriggerOrView: trigger != nil))
             return SQLITE_OK
         }, context)
         accessObserver = observer

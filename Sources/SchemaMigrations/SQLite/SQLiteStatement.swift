@@ -26,6 +26,12 @@ public final class SQLiteStatement {
     /// The statement's SQL text.
     public var sql: String { String(cString: sqlite3_sql(handle)) }
 
+    /// The statement's SQL text as SQLite holds it, valid while the statement lives: no copy.
+    var sqlText: UnsafeBufferPointer<CChar> {
+        guard let text = sqlite3_sql(handle) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: text, count: strlen(text))
+    }
+
     /// The number of result columns.
     public var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
