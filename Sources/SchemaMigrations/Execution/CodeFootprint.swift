@@ -18,6 +18,7 @@ import Foundation
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/c3ref/set_authorizer.html>
 final class CodeFootprint {
+    /// Tables rows were inserted into (all table names here are lowercased).
     private(set) var inserted: Set<String> = []
     /// Tables rows were deleted from, or that were dropped.
     private(set) var deleted: Set<String> = []
@@ -36,6 +37,14 @@ final class CodeFootprint {
     private let existing: [String: String]
     /// Tables the statement being compiled touches, lowercased.
     private var pending: Set<String> = []
+    /// False once ``watchNothing(on:)`` made the checks cover everything instead.
+    private(set) var isWatching = true
+
+    /// The last object name seen, lowercased, and whether it is reserved: most reports repeat it.
+    private var lastName: (raw: String, lowercased: String, isReserved: Bool) = ("", "", true)
+    /// The last table added to `pending` since it was emptied, and the last column recorded as updated.
+    private var lastPending = ""
+    private var lastUpdated: (table: String, column: String) = ("", "")
 
     /// - Parameters:
     ///   - existing: the database's tables before the code runs.
@@ -44,9 +53,6 @@ final class CodeFootprint {
         self.existing = Dictionary(existing.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         self.sound = Set(sound.map { $0.lowercased() })
     }
-
-    /// False once ``watchNothing(on:)`` made the checks cover everything instead.
-    private(set) var isWatching = true
 
     /// For a connection whose authorizer is not ours to replace: checks every table now, before
     /// the code runs, and widens the foreign key check to every table.
@@ -69,12 +75,6 @@ final class CodeFootprint {
     func observer(on db: SQLiteConnection) -> SQLiteAccessObserver {
         SQLiteAccessObserver(access: { [unowned self] in record($0) }, prepared: { [unowned self] in try prepared($0, db: db) })
     }
-
-    /// The last object name seen, lowercased, and whether it is reserved: most reports repeat it.
-    private var lastName: (raw: String, lowercased: String, isReserved: Bool) = ("", "", true)
-    /// The last table added to `pending` since it was emptied, and the last column recorded as updated.
-    private var lastPending = ""
-    private var lastUpdated: (table: String, column: String) = ("", "")
 
     func record(_ access: SQLiteAccess) {
         guard let raw = access.object else { return }
