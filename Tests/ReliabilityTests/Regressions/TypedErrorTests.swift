@@ -52,22 +52,20 @@ extension Reliability {
         /// read failing once during the check reported "Main freelist: failed to get page 10",
         /// with no error code to tell an I/O error from damage. Every read fails once in turn.
         @Test func aPassingReadFaultDuringTheCheckIsNotDamage() throws {
-            let scratch = Scratch("regression")
-            let pristine = scratch.url("db.sqlite")
-            try FaultFixture.populate(pristine, wal: false)
-            let sweep = try FaultSweep(pristine: pristine, mode: .spilling, scratch: scratch)
-            defer { faultvfs_disarm() }
-            let reads = try sweep.counts()[Int(FAULTVFS_READ)]
-            for n in 1...reads {
-                let outcome = try sweep.run(FaultKind(kind: Int32(FAULTVFS_READ), code: FaultKind.ioerrRead, persistent: false), at: n)
-                #expect(outcome.problems.isEmpty, "read \(n) of \(reads): \(outcome.problems)")
-            }
+            try Self.failEveryReadInTurn(persistent: false)
         }
 
         /// Found by the long run's fault sweep after the schema table's check was added: reads
         /// failing from one point on made the freelist check say "failed to get page 10" twice,
         /// which the check above took for damage. Every read fails from then on, in turn.
         @Test func aReadFaultThatPersistsDuringTheCheckIsNotDamage() throws {
+            try Self.failEveryReadInTurn(persistent: true)
+        }
+
+        /// Migrates the fault fixture with a 4-page cache once per read, that read failing (and,
+        /// when `persistent`, every read after it): no run may end in another outcome than a clean
+        /// failure or a sound migration.
+        static func failEveryReadInTurn(persistent: Bool) throws {
             let scratch = Scratch("regression")
             let pristine = scratch.url("db.sqlite")
             try FaultFixture.populate(pristine, wal: false)
@@ -75,8 +73,8 @@ extension Reliability {
             defer { faultvfs_disarm() }
             let reads = try sweep.counts()[Int(FAULTVFS_READ)]
             for n in 1...reads {
-                let outcome = try sweep.run(FaultKind(kind: Int32(FAULTVFS_READ), code: FaultKind.ioerrRead, persistent: true), at: n)
-                #expect(outcome.problems.isEmpty, "reads from \(n) of \(reads) on: \(outcome.problems)")
+                let outcome = try sweep.run(FaultKind(kind: Int32(FAULTVFS_READ), code: FaultKind.ioerrRead, persistent: persistent), at: n)
+                #expect(outcome.problems.isEmpty, "read \(n) of \(reads) failing\(persistent ? " and every read after it" : ""): \(outcome.problems)")
             }
         }
     }
