@@ -79,11 +79,7 @@ extension MigrationContext {
         guard let properties else { return "*" }
         var names = [Schema.primaryKeyColumn]
         for property in properties where !names.contains(property) {
-            guard table.attributes.contains(where: { $0.name == property }) else {
-                throw MigrationError(.invalidSchema, "'\(table.name)' has no property '\(property)' at version \(schema.version)",
-                                     entity: table.name, property: property, version: schema.version,
-                                     remedy: "use one of: " + table.attributes.map(\.name).joined(separator: ", "))
-            }
+            guard table.attributes.contains(where: { $0.name == property }) else { throw noSuchProperty(property, of: table) }
             names.append(property)
         }
         return names.map(SQL.quoteIdentifier).joined(separator: ", ")
@@ -97,6 +93,13 @@ extension MigrationContext {
         let storage = (0..<columns.names.count).map(statement.column)
         let id = columns.position(of: Schema.primaryKeyColumn).flatMap { storage[$0].int64Value } ?? 0
         return MigrationRow(entity: entity, id: id, columns: columns, storage: storage)
+    }
+
+    /// The error for a property name `table` does not declare at this stage's version.
+    func noSuchProperty(_ name: String, of table: Schema.Entity) -> MigrationError {
+        MigrationError(.invalidSchema, "'\(table.name)' has no property '\(name)' at version \(schema.version)",
+                       entity: table.name, property: name, version: schema.version,
+                       remedy: "use one of: " + table.attributes.map(\.name).joined(separator: ", "))
     }
 
     /// The entity's declaration at this stage's version.

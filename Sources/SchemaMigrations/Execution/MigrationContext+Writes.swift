@@ -111,11 +111,7 @@ extension MigrationContext {
 
     private func storedValues(_ values: [String: Any?], of table: Schema.Entity) throws -> [(column: String, value: SQLiteValue)] {
         try values.sorted { $0.key < $1.key }.map { name, value in
-            guard let attribute = attribute(named: name, of: table) else {
-                throw MigrationError(.invalidSchema, "'\(table.name)' has no property '\(name)' at version \(schema.version)",
-                                     entity: table.name, property: name, version: schema.version,
-                                     remedy: "use one of: " + table.attributes.map(\.name).joined(separator: ", "))
-            }
+            guard let attribute = attribute(named: name, of: table) else { throw noSuchProperty(name, of: table) }
             return (name, try storedValue(value, attribute: attribute, of: table.name))
         }
     }

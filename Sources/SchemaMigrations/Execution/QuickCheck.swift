@@ -3,10 +3,11 @@
 /// error), and building an index or dropping a column reads every row the same way.
 ///
 /// Only what the stage reads is checked, so the cost follows the work: the schema table alone for
-/// `ADD COLUMN`, renames and index drops (O(1) in the rows stays O(1)); the rewritten tables for a rebuild, a dropped column
-/// or table, or a new index; and, while a custom stage's code runs, each table just before the
-/// first statement that touches it (``CodeFootprint``). `quick_check` reads every page of what it
-/// checks once; it does not compare indexes with their tables, which a rebuild recreates anyway.
+/// `ADD COLUMN`, renames and index drops (O(1) in the rows stays O(1)); the rewritten tables for a
+/// rebuild, a dropped column or table, or a new index; and, while a custom stage's code runs, each
+/// table just before the first statement that touches it (``CodeFootprint``). `quick_check` reads
+/// every page of what it checks once; it does not compare indexes with their tables, which a
+/// rebuild recreates anyway.
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_quick_check>
 enum QuickCheck {
@@ -29,7 +30,7 @@ enum QuickCheck {
 
     /// The live tables a stage's steps read in full.
     static func tables(readBy stage: PlannedStage, plan: ResolvedPlan, db: SQLiteConnection) throws -> [String] {
-        let live = Set(try db.rows("SELECT lower(name) FROM sqlite_schema WHERE type = 'table'").compactMap { $0[0].stringValue })
+        let live = Set(try LiveSchema.tableNames(in: db).map { $0.lowercased() })
         var tables: [String] = []
         for step in stage.allSteps where [.rebuildTable, .dropColumn, .dropTable, .createIndex].contains(step.op) {
             // A step names its table after the stage's renames; before them it may have had its originalName.
