@@ -45,11 +45,12 @@ public enum BenchmarkWorkload {
     }
 
     /// The V1 → V2 migration written by hand, SQLite's 12-step procedure, producing the same
-    /// tables, columns, defaults and indexes as the planner's rebuild.
+    /// tables, columns, defaults and indexes as the planner's rebuild: the columns the plan does
+    /// not change keep the hand-made V1 table's definitions (no defaults where it had none).
     static let handWrittenV2 = """
-        CREATE TABLE "new_trip" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL DEFAULT '', "destination" TEXT NOT NULL DEFAULT '',
-          "startDate" REAL NOT NULL DEFAULT 0.0, "endDate" REAL NOT NULL DEFAULT 0.0, "budget" INTEGER, "rating" REAL,
-          "is_public" INTEGER NOT NULL DEFAULT 0, "created_at" REAL NOT NULL DEFAULT 0.0, "notes" TEXT);
+        CREATE TABLE "new_trip" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL, "destination" TEXT NOT NULL DEFAULT '',
+          "startDate" REAL NOT NULL, "endDate" REAL NOT NULL, "budget" INTEGER, "rating" REAL,
+          "is_public" INTEGER NOT NULL DEFAULT 0, "created_at" REAL NOT NULL, "notes" TEXT);
         INSERT INTO "new_trip" ("id", "name", "destination", "startDate", "endDate", "budget", "rating", "is_public", "created_at")
           SELECT "id", "name", IFNULL("destination", ''), "start_date", "end_date", "budget", "rating", "is_public", "created_at" FROM "trip";
         DROP TABLE "trip";

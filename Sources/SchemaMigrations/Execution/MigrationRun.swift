@@ -159,7 +159,11 @@ struct WrittenColumns {
         for action in actions {
             switch action {
             case .createTable(let entity): tables.insert(entity.name.lowercased())
-            case .rebuild(let rebuild): tables.insert(rebuild.table.lowercased())
+            case .rebuild(let rebuild):
+                // A rebuild writes back the defaults the plan does not change as the table had them.
+                for column in rebuild.columns where column.expression == nil || column.changesDefault {
+                    columns.insert(rebuild.table.lowercased() + "." + column.attribute.name.lowercased())
+                }
             case .addColumn(let table, let attribute, _): columns.insert(table.lowercased() + "." + attribute.name.lowercased())
             default: break
             }

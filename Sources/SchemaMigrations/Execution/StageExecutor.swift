@@ -56,25 +56,29 @@ struct StageExecutor {
         try ForeignKeyGuard(db: db, live: live, scope: scope).check(tolerating: tolerated, version: stage.to)
     }
 
-    /// Runs steps in order. Before the first rebuild, views and other tables' triggers that mention
-    /// a rebuilt table are set aside (every ALTER re-parses the whole schema, and they would name a
-    /// table that is briefly missing), and recreated after the last step.
+    /// Runs steps in order. Before the first rebuild or dropped table — after every rename, so SQLite
+    /// has rewritten their references — the triggers and views that name a rebuilt or dropped table
+    /// are set aside (every ALTER re-parses the whole schema, and they would name a table that is
+    /// briefly missing), with the views over those views and the triggers on them; after the last
+    /// step they are recreated in the order the database had them. Steps 3 and 9 of SQLite's
+    /// procedure: see ``TableRebuild``.
     func runSteps(_ steps: [MigrationStep], from: Schema.Version?, to: Schema.Version) throws {
-        // Dropped tables count too: a view on one would break the next ALTER's re-parse of the schema.
-        let rebuilt = Set(steps.filter { $0.op == .rebuildTable || $0.op == .dropTable }.map { $0.table.lowercased() })
+        let rebuilt = Set(steps.filter { $0.op == .rebuildTable }.map { SQLTokenizer.foldCase($0.table) })
+        let dropped = Set(steps.filter { $0.op == .dropTable }.map { SQLTokenizer.foldCase($0.table) })
         var parked: [LiveSchema.Dependent]?
         for (index, step) in steps.enumerated() {
             progress?(MigrationProgress(from: from, to: to, stepIndex: index, stepCount: steps.count, summary: step.summary))
             if (step.op == .rebuildTable || step.op == .dropTable) && parked == nil {
-                parked = try parkDependents(mentioning: rebuilt)
+                parked = try parkDependents(mentioning: rebuilt.union(dropped))
             }
             let live: LiveSchema? = [.rebuildTable, .dropColumn, .dropIndex].contains(step.op)
                 ? try LiveSchema.read(from: db, onlyTables: [step.table]) : nil
-            for sql in step.action.statements(live: live) {
+            for sql in try step.action.statements(live: live, version: to) {
                 try execute(sql, step: step)
             }
         }
-        for dependent in parked ?? [] {
+        // A trigger on a dropped table goes with it.
+        for dependent in parked ?? [] where !(dependent.kind == .trigger && dropped.contains(SQLTokenizer.foldCase(dependent.tableName))) {
             do {
                 try db.execute(dependent.sql)
             } catch let error as SQLiteError {
@@ -85,13 +89,27 @@ struct StageExecutor {
         }
     }
 
+    /// Drops the triggers and views that depend on `tables`, directly or through a view, and
+    /// returns them in the order the database had them.
     private func parkDependents(mentioning tables: Set<String>) throws -> [LiveSchema.Dependent] {
-        let dependents = try LiveSchema.read(from: db, onlyTables: []).dependents.filter { dependent in
-            if dependent.kind == .trigger && tables.contains(dependent.tableName.lowercased()) { return false }  // the rebuild recreates it
-            let sql = dependent.sql.lowercased()
-            return tables.contains { sql.contains($0) }
+        let all = try LiveSchema.read(from: db, onlyTables: []).dependents
+        let mentions = all.map { SQLTokenizer($0.sql).identifierSet() }
+        var affected = tables
+        var parked = Array(repeating: false, count: all.count)
+        var changed = true
+        while changed {
+            changed = false
+            for (index, dependent) in all.enumerated() where !parked[index] {
+                let on = SQLTokenizer.foldCase(dependent.tableName)
+                guard affected.contains(on) || !mentions[index].isDisjoint(with: affected) else { continue }
+                parked[index] = true
+                changed = true
+                if dependent.kind == .view { affected.insert(SQLTokenizer.foldCase(dependent.name)) }
+            }
         }
-        for dependent in dependents {
+        let dependents = all.indices.filter { parked[$0] }.map { all[$0] }
+        // Triggers first (an INSTEAD OF trigger goes with its view), then views, newest first.
+        for dependent in dependents.filter({ $0.kind == .trigger }) + dependents.filter({ $0.kind == .view }).reversed() {
             try execute("DROP \(dependent.kind == .view ? "VIEW" : "TRIGGER") \(SQL.quoteIdentifier(dependent.name))", step: nil)
         }
         return dependents

@@ -10,6 +10,9 @@ enum DataCheck: Sendable {
     /// `nullsBecome` maps a column that turns non-optional to the default its NULLs take: they are
     /// compared as that value (several NULLs becoming `''` collide under a kept UNIQUE index).
     case noDuplicates(table: String, columns: [String], entity: String, properties: [String], nullsBecome: [String: String] = [:])
+    /// A type change must carry every value exactly: no row may meet `condition` (SQL over the
+    /// table's columns, named as when the check runs).
+    case exactConversion(table: String, condition: String, entity: String, property: String, change: String)
 }
 
 extension DataCheck {
@@ -41,6 +44,15 @@ extension DataCheck {
                                   entity: entity, property: properties.joined(separator: ", "), version: version,
                                   remedy: "remove or merge the duplicates in a custom stage's willMigrate, or drop the uniqueness constraint",
                                   details: duplicates.map { "\($0.values) is shared by \($0.count) rows" } + (total > 10 ? ["… and \(total - 10) more"] : []))
+        case .exactConversion(let table, let condition, let entity, let property, let change):
+            let count = try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(table)) WHERE \(condition)")?.int64Value ?? 0
+            guard count > 0 else { return nil }
+            let ids = try db.rows("SELECT \(SQL.quoteIdentifier(Schema.primaryKeyColumn)) FROM \(SQL.quoteIdentifier(table)) WHERE \(condition) ORDER BY 1 LIMIT 10").map { $0[0].description }
+            return MigrationError(.dataViolation,
+                                  "'\(entity).\(property)' cannot change \(change): \(count == 1 ? "1 value does" : "\(count) values do") not convert exactly",
+                                  entity: entity, property: property, version: version,
+                                  remedy: "convert those values yourself in a custom stage (add a new attribute and fill it in didMigrate), or keep the type",
+                                  details: ["rows (id): " + ids.joined(separator: ", ") + (count > 10 ? ", …" : "")])
         }
     }
 

@@ -17,7 +17,7 @@ public struct MigrationStep: Sendable, CustomStringConvertible {
     public var destructive: Bool { action.destructive }
     /// The SQL it runs, as planned from the declared schemas. When applied, a rebuild also
     /// recreates the table's own extra indexes and triggers, and the views, that the live database has.
-    public var sql: [String] { action.statements(live: nil) }
+    public var sql: [String] { (try? action.statements(live: nil)) ?? [] }
 
     let action: StepAction
 
@@ -101,8 +101,10 @@ enum StepAction: Sendable {
     }
 
     /// The statements this step runs. With `live`, names are resolved against the live schema
-    /// (an index is dropped by its real name) and a rebuild recreates the table's extra indexes and triggers.
-    func statements(live: LiveSchema?) -> [String] {
+    /// (an index is dropped by its real name) and a rebuild starts from the live table's definition.
+    /// - Parameter renamesApplied: whether the stage's renames have run on `live` (false in a dry run).
+    /// - Throws: `MigrationError` when a rebuild would have to remove something the plan does not name.
+    func statements(live: LiveSchema?, renamesApplied: Bool = true, version: Schema.Version? = nil) throws -> [String] {
         switch self {
         case .createTable(let entity):
             return [EntitySQL.createTable(entity)] + entity.indexes.map { EntitySQL.createIndex($0, table: entity.name) }
@@ -125,7 +127,14 @@ enum StepAction: Sendable {
                 ?? index.resolvedName(table: table)
             return ["DROP INDEX \(SQL.quoteIdentifier(name))"]
         case .rebuild(let rebuild):
-            return rebuild.statements(live: live?.table(named: rebuild.table), dependents: live?.dependents ?? [])
+            return try rendering(live: live, renamesApplied: renamesApplied, version: version)?.statements ?? rebuild.declaredStatements
         }
+    }
+
+    /// For a rebuild with its live table at hand: its statements and what it carries over and removes.
+    func rendering(live: LiveSchema?, renamesApplied: Bool = true, version: Schema.Version? = nil) throws -> TableRebuild.Rendering? {
+        guard case .rebuild(let rebuild) = self,
+              let table = live?.table(named: renamesApplied ? rebuild.table : rebuild.sourceTable) else { return nil }
+        return try rebuild.statements(live: table, renamesApplied: renamesApplied, version: version ?? Schema.Version(0, 0, 0))
     }
 }

@@ -16,7 +16,7 @@ struct Planner {
             describe: { "entity '\($0)'" }, version: target.version, entity: nil)
 
         var dropIndexes: [StepAction] = []
-        var renames: [StepAction] = []
+        var columnRenames: [StepAction] = []
         var tableChanges: [StepAction] = []
         var creates: [StepAction] = []
         var createIndexes: [StepAction] = []
@@ -24,15 +24,16 @@ struct Planner {
         var entityRenames: [String: String] = [:]
         for match in matches { if let source = match.source, source.name != match.target.name { entityRenames[source.name] = match.target.name } }
         let matchedSources = Set(matches.compactMap { $0.source?.name })
-        let drops = source.entities.filter { !matchedSources.contains($0.name) }.map { StepAction.dropTable($0.name) }
+        // Renames are a permutation (swaps, case-only renames, a dropped table's name taken): see RenameOrder.
+        let tableOrder = RenameOrder(entityRenames.map { ($0.key, $0.value) }.sorted { $0.0 < $1.0 },
+                                     dropped: source.entities.filter { !matchedSources.contains($0.name) }.map(\.name))
+        let renames = tableOrder.renames.map { StepAction.renameTable(from: $0.from, to: $0.to) }
+        let drops = source.entities.filter { !matchedSources.contains($0.name) }.map { StepAction.dropTable(tableOrder.droppedMoved[$0.name] ?? $0.name) }
 
         for match in matches {
             guard let sourceEntity = match.source else {
                 creates.append(.createTable(match.target))
                 continue
-            }
-            if sourceEntity.name != match.target.name {
-                renames.append(.renameTable(from: sourceEntity.name, to: match.target.name))
             }
             try RelationshipChanges.check(source: sourceEntity, target: match.target, entityRenames: entityRenames, version: target.version,
                                           sourceSchema: source, targetSchema: target)
@@ -41,11 +42,14 @@ struct Planner {
             stage.checks += table.checks
             stage.finalizingChecks += table.finalizingChecks
             dropIndexes += table.dropIndexes
+            columnRenames += table.renames
             tableChanges += table.changes
             createIndexes += table.createIndexes
             if let finalizing = table.finalizingRebuild { stage.finalizingSteps.append(MigrationStep(action: .rebuild(finalizing))) }
         }
-        stage.steps = (dropIndexes + drops + renames + tableChanges + creates + createIndexes).map { MigrationStep(action: $0) }
+        // Every rename runs before anything is rebuilt or dropped, with the whole schema in place, so
+        // SQLite's RENAME rewrites every reference (foreign keys, CHECKs, indexes, views, triggers).
+        stage.steps = (dropIndexes + renames + columnRenames + drops + tableChanges + creates + createIndexes).map { MigrationStep(action: $0) }
         return stage
     }
 }

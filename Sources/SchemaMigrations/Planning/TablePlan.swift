@@ -3,6 +3,10 @@ struct TablePlan {
     var checks: [DataCheck] = []
     var finalizingChecks: [DataCheck] = []
     var dropIndexes: [StepAction] = []
+    /// Column renames, ordered so SQLite accepts each (temporary names for swaps, chains, case-only
+    /// renames and names a dropped column frees). They run before any rebuild of the stage, so that
+    /// SQLite rewrites every reference (CHECKs, indexes, views, triggers) and rebuilds see final names.
+    var renames: [StepAction] = []
     var changes: [StepAction] = []
     var createIndexes: [StepAction] = []
     var finalizingRebuild: TableRebuild?
@@ -19,12 +23,13 @@ struct TablePlan {
 
         var rebuildReasons: [String] = []
         if source.hashModifier != target.hashModifier { rebuildReasons.append("the entity's hashModifier changed") }
-        var renames: [StepAction] = []
         var adds: [StepAction] = []
-        var columnSources: [(column: String, expression: String)] = []
+        var columns: [TableRebuild.Column] = []
         var deferredNotNull: Set<String> = []
+        var deferredTypes: Set<String> = []  // a custom stage converts the values: the type changes after didMigrate
         var renamedTo: [String: String] = [:]  // source column -> target column
         var nullsBecome: [String: String] = [:]  // source column -> the default its NULLs take
+        var renamePairs: [(from: String, to: String)] = []
 
         for match in matches {
             let attribute = match.target
@@ -39,24 +44,22 @@ struct TablePlan {
                     checks.append(.tableIsEmpty(table: source.name, entity: entity, property: attribute.name))
                     rebuildReasons.append("add non-optional \(attribute.name) with no default (SQLite's ADD COLUMN needs a default for NOT NULL)")
                 }
+                columns.append(TableRebuild.Column(attribute: attribute, expression: nil))
                 continue
             }
             renamedTo[old.name] = attribute.name
-            var expression = SQL.quoteIdentifier(old.name)
-            if old.name != attribute.name {
-                if capabilities.renameColumn {
-                    renames.append(.renameColumn(table: table, from: old.name, to: attribute.name))
-                } else {
-                    rebuildReasons.append("rename \(old.name) to \(attribute.name)")
-                }
-            }
+            if old.name != attribute.name { renamePairs.append((old.name, attribute.name)) }
+            // Renames run first: the rebuild reads the column under its new name.
+            var column = TableRebuild.Column(attribute: attribute, expression: SQL.quoteIdentifier(attribute.name), sourceName: old.name)
+            let quoted = SQL.quoteIdentifier(attribute.name)
             if old.valueType != attribute.valueType && kind == .custom && old.hashModifier != attribute.hashModifier
-                && TypeConversion.expression(from: old.valueType, to: attribute.valueType, column: expression) == nil {
+                && TypeConversion.expression(from: old.valueType, to: attribute.valueType, column: quoted) == nil {
                 // A custom stage takes over the conversion: the old values are copied as they are
-                // for didMigrate to transform.
+                // for didMigrate to transform; the column keeps its type (and affinity) until then.
+                deferredTypes.insert(attribute.name)
                 rebuildReasons.append("\(attribute.name): \(old.valueType.rawValue) to \(attribute.valueType.rawValue), values copied as they are for didMigrate to convert")
             } else if old.valueType != attribute.valueType {
-                guard let converted = TypeConversion.expression(from: old.valueType, to: attribute.valueType, column: expression) else {
+                guard let converted = TypeConversion.expression(from: old.valueType, to: attribute.valueType, column: quoted) else {
                     let rename = old.name != attribute.name ? " while renaming it from '\(old.name)'" : ""
                     throw MigrationError(.unsupportedChange,
                                          "a lightweight stage cannot change '\(entity).\(attribute.name)' from \(old.valueType.rawValue) to \(attribute.valueType.rawValue)\(rename): there is no lossless conversion",
@@ -64,12 +67,18 @@ struct TablePlan {
                                          remedy: "add a new attribute of the new type and fill it from the old one in a custom stage's didMigrate, then remove the old one"
                                             + (old.name != attribute.name ? "; or rename in one version and change the type in the next" : ""))
                 }
-                expression = converted
+                if let inexact = TypeConversion.inexact(from: old.valueType, to: attribute.valueType, column: SQL.quoteIdentifier(old.name)) {
+                    checks.append(.exactConversion(table: source.name, condition: inexact, entity: entity, property: attribute.name,
+                                                   change: "from \(old.valueType.rawValue) to \(attribute.valueType.rawValue)"))
+                }
+                column.expression = converted
+                column.changesType = old.storageType != attribute.storageType
                 rebuildReasons.append("\(attribute.name): \(old.valueType.rawValue) to \(attribute.valueType.rawValue)")
             }
             if old.isOptional && !attribute.isOptional {
+                column.changesOptionality = true
                 if let defaultValue = attribute.defaultValue {
-                    expression = "IFNULL(\(expression), \(defaultValue))"
+                    column.expression = "IFNULL(\(column.expression!), \(defaultValue))"
                     nullsBecome[old.name] = defaultValue
                     rebuildReasons.append("\(attribute.name) becomes non-optional (NULLs take the default \(defaultValue))")
                 } else if kind == .custom {
@@ -80,9 +89,11 @@ struct TablePlan {
                     rebuildReasons.append("\(attribute.name) becomes non-optional")
                 }
             } else if !old.isOptional && attribute.isOptional {
+                column.changesOptionality = true
                 rebuildReasons.append("\(attribute.name) becomes optional")
             }
             if old.defaultValue != attribute.defaultValue {
+                column.changesDefault = true
                 rebuildReasons.append("\(attribute.name)'s default changes from \(old.defaultValue ?? "none") to \(attribute.defaultValue ?? "none")")
             }
             if old.hashModifier != attribute.hashModifier {
@@ -92,14 +103,19 @@ struct TablePlan {
             if let table = oldReference?.table { oldReference?.table = entityRenames[table] ?? table }
             if oldReference != attribute.references {
                 // SQLite cannot alter a foreign key in place.
+                column.changesReference = true
                 rebuildReasons.append("\(attribute.name): " + TablePlan.describe(oldReference) + " to " + TablePlan.describe(attribute.references))
             }
-            columnSources.append((attribute.name, expression))
+            columns.append(column)
         }
 
         let kept = Set(matches.compactMap { $0.source?.name })
-        let dropped = source.attributes.map(\.name).filter { !kept.contains($0) }
-        let droppedKeys = source.attributes.filter { dropped.contains($0.name) && $0.references != nil }.map(\.name)
+        var dropped = source.attributes.map(\.name).filter { !kept.contains($0) }
+        // Renames are a permutation; a dropped column whose name a rename takes moves aside first.
+        let order = RenameOrder(renamePairs, dropped: dropped)
+        renames = order.renames.map { .renameColumn(table: table, from: $0.from, to: $0.to) }
+        dropped = dropped.map { order.droppedMoved[$0] ?? $0 }
+        let droppedKeys = source.attributes.filter { !kept.contains($0.name) && $0.references != nil }.map(\.name)
         if !dropped.isEmpty && (!capabilities.dropColumn || !droppedKeys.isEmpty || target.isJoinTable) {
             // SQLite's DROP COLUMN refuses a column in a foreign key or the primary key.
             rebuildReasons.append("drop " + dropped.joined(separator: ", "))
@@ -129,51 +145,45 @@ struct TablePlan {
                 checks.append(check)
             }
         }
+        // Index drops run before the renames: name the index by its source columns, as the live table has it.
+        dropIndexes = zip(source.indexes, renamedSourceIndexes).filter { !targetStructures.contains($0.1.structure) }
+            .map { .dropIndex(table: source.name, index: $0.0) }
 
+        if !deferredNotNull.isEmpty || !deferredTypes.isEmpty {
+            finalizingChecks = deferredNotNull.sorted().map { column in
+                .columnHasNoNulls(table: table, column: column, entity: entity, property: column,
+                                  remedy: "make didMigrate set '\(column)' on every row, or give it a default value")
+            }
+            var enforced = columns.map { TableRebuild.Column(attribute: $0.attribute, expression: SQL.quoteIdentifier($0.attribute.name)) }
+            for index in enforced.indices {
+                enforced[index].changesOptionality = deferredNotNull.contains(enforced[index].attribute.name)
+                enforced[index].changesType = deferredTypes.contains(enforced[index].attribute.name)
+            }
+            let reasons = (deferredNotNull.isEmpty ? [] : ["enforce NOT NULL on " + deferredNotNull.sorted().joined(separator: ", ")])
+                + (deferredTypes.isEmpty ? [] : ["declare the new type of " + deferredTypes.sorted().joined(separator: ", ") + " after didMigrate converted it"])
+            finalizingRebuild = TableRebuild(table: table, sourceTable: table, target: target, columns: enforced, nullableColumns: [], droppedColumns: [],
+                                             retiredIndexes: [], reasons: reasons)
+        }
         if rebuildReasons.isEmpty {
             // Cheap path: O(1) schema changes, plus DROP COLUMN (which rewrites rows but not indexes).
-            // Index drops run before the renames: name the index by its source columns, as the live table has it.
-            dropIndexes = zip(source.indexes, renamedSourceIndexes).filter { !targetStructures.contains($0.1.structure) }
-                .map { .dropIndex(table: source.name, index: $0.0) }
-            changes = renames + dropped.map { .dropColumn(table: table, column: $0) } + adds
+            changes = dropped.map { .dropColumn(table: table, column: $0) } + adds
             createIndexes = added.map { .createIndex(table: table, index: $0) }
-            if !deferredNotNull.isEmpty {
-                finalizingChecks = deferredNotNull.sorted().map { column in
-                    .columnHasNoNulls(table: table, column: column, entity: entity, property: column,
-                                      remedy: "make didMigrate set '\(column)' on every row, or give it a default value")
-                }
-                finalizingRebuild = TablePlan.identityRebuild(of: target, reason: "enforce NOT NULL on " + deferredNotNull.sorted().joined(separator: ", "))
-            }
         } else {
             if !dropped.isEmpty { rebuildReasons.append("drop " + dropped.joined(separator: ", ")) }
-            for match in matches where match.source != nil && match.source!.name != match.target.name && capabilities.renameColumn {
-                rebuildReasons.insert("rename \(match.source!.name) to \(match.target.name)", at: 0)
-            }
+            for pair in renamePairs { rebuildReasons.insert("renamed \(pair.from) to \(pair.to) first", at: 0) }
             if !added.isEmpty { rebuildReasons.append("new " + added.map { ($0.isUnique ? "unique " : "") + "(\($0.columns.joined(separator: ", ")))" }.joined(separator: ", ")) }
             if !retired.isEmpty { rebuildReasons.append("no more " + retired.map { ($0.isUnique ? "unique " : "") + "(\($0.columns.joined(separator: ", ")))" }.joined(separator: ", ")) }
-            let rebuild = TableRebuild(table: table, target: target, columnSources: columnSources,
+            let rebuild = TableRebuild(table: table, sourceTable: source.name, target: target, columns: columns,
                                        nullableColumns: deferredNotNull, droppedColumns: dropped,
                                        retiredIndexes: Set(retired.map(\.structure)), reasons: TablePlan.unique(rebuildReasons))
             changes = [.rebuild(rebuild)]
-            if !deferredNotNull.isEmpty {
-                finalizingChecks = deferredNotNull.sorted().map { column in
-                    .columnHasNoNulls(table: table, column: column, entity: entity, property: column,
-                                      remedy: "make didMigrate set '\(column)' on every row, or give it a default value")
-                }
-                finalizingRebuild = TablePlan.identityRebuild(of: target, reason: "enforce NOT NULL on " + deferredNotNull.sorted().joined(separator: ", "))
-            }
+            // The retired indexes go with the old table; dropping them first would only cost.
+            dropIndexes = []
         }
     }
 
     static func describe(_ key: Schema.ForeignKey?) -> String {
         key.map { "REFERENCES \($0.table) ON DELETE \($0.onDelete)" } ?? "no foreign key"
-    }
-
-    /// A rebuild that copies every column as it is into the target definition.
-    static func identityRebuild(of target: Schema.Entity, reason: String) -> TableRebuild {
-        TableRebuild(table: target.name, target: target,
-                     columnSources: target.attributes.map { ($0.name, SQL.quoteIdentifier($0.name)) },
-                     nullableColumns: [], droppedColumns: [], retiredIndexes: [], reasons: [reason])
     }
 
     private static func unique(_ reasons: [String]) -> [String] {
@@ -182,20 +192,3 @@ struct TablePlan {
     }
 }
 
-/// The type changes a lightweight stage makes without losing information.
-enum TypeConversion {
-    /// The SQL expression converting `column` from `source` to `target` values, or nil when no
-    /// lossless conversion exists.
-    static func expression(from source: Schema.ValueType, to target: Schema.ValueType, column: String) -> String? {
-        switch (source, target) {
-        case (.bool, .integer), (.uuid, .string), (.url, .string), (.decimal, .string), (.json, .string), (.date, .double):
-            return column  // same stored values
-        case (.integer, .double), (.bool, .double):
-            return "CAST(\(column) AS REAL)"
-        case (.integer, .string), (.bool, .string), (.double, .string), (.integer, .decimal):
-            return "CAST(\(column) AS TEXT)"
-        default:
-            return nil
-        }
-    }
-}

@@ -1,26 +1,61 @@
-/// A table rebuilt by SQLite's generalized ALTER TABLE procedure: a new table is created with the
-/// target definition, the rows are copied, the old table is dropped and the new one takes its name.
+/// A table rebuilt by SQLite's generalized ALTER TABLE procedure, starting from the live table's
+/// own definition: what the plan changes is changed, everything else is written back as the
+/// database had it (CHECKs, collations, `AUTOINCREMENT` and its counter, `STRICT`,
+/// `WITHOUT ROWID`, generated columns, expression defaults, every foreign key clause, and every
+/// index, partial and expression indexes included, under its own name).
 ///
-/// Never the other way round (renaming the old table first would rewrite the references other
-/// tables, triggers and views hold to it). Foreign keys are off for the whole migration, so
-/// dropping the old table fires no cascade on child rows.
+/// The procedure, as <https://www.sqlite.org/lang_altertable.html#otheralter> numbers it, and
+/// where each step happens:
 ///
-/// Related SQLite documentation: <https://www.sqlite.org/lang_altertable.html#otheralter>
+/// 1. "If foreign key constraints are enabled, disable them using PRAGMA foreign_keys=OFF" —
+///    `ConnectionSettings.prepare`, before the transaction, read back.
+/// 2. "Start a transaction" — `MigrationRun`, `BEGIN IMMEDIATE`.
+/// 3. "Remember the format of all indexes, triggers, and views associated with table X" — the
+///    indexes here, from the live table; triggers and views are set aside by the stage
+///    (`StageExecutor.runSteps`), after every rename of the stage has run, so SQLite has already
+///    rewritten their references to renamed tables and columns.
+/// 4.–8. Here, in ``statements(live:renamesApplied:version:)``: create the new table, copy,
+///    drop the old table, rename the new one, recreate the indexes.
+/// 9. "If any views refer to table X in a way that is affected by the schema change, then drop
+///    those views … and recreate them" — the stage recreates the triggers and views it set aside,
+///    in the order the database had them, after its last step.
+/// 10. "If foreign key constraints were originally enabled then run PRAGMA foreign_key_check" —
+///    `ForeignKeyGuard`, scoped to what the stage touched, always (foreign keys may be off in the
+///    app's connection and still matter to its data).
+/// 11. "Commit the transaction started in step 2" — `MigrationRun`.
+/// 12. "If foreign keys constraints were originally enabled, reenable them now" — `ConnectionSettings.restore`.
 struct TableRebuild: Sendable {
+    /// How one target column is written and filled.
+    struct Column: Sendable {
+        /// The declared target attribute.
+        var attribute: Schema.Attribute
+        /// The SQL expression over the old table giving the new value (the column itself, or a
+        /// conversion of it), named as the column is named once the stage's renames have run;
+        /// nil for a column new in this stage, which takes its default.
+        var expression: String?
+        /// What the plan changes in the column's definition; the rest is kept as it is.
+        var changesType = false
+        var changesOptionality = false
+        var changesDefault = false
+        var changesReference = false
+        /// The column's name before the stage's renames (for the dry run, which reads the table before they run).
+        var sourceName: String?
+    }
+
     /// The table's name before and after the rebuild.
     var table: String
+    /// The table's name before the stage (it differs when the entity is renamed).
+    var sourceTable: String
     /// The target definition (named `table`).
     var target: Schema.Entity
-    /// For each target column filled from the old table: the SQL expression over the old table's
-    /// columns (`"start_date"`, `CAST("budget" AS REAL)`, `IFNULL("destination", '')`).
-    /// Columns not listed take their default.
-    var columnSources: [(column: String, expression: String)]
+    /// The target columns, in order.
+    var columns: [Column]
     /// Columns created without NOT NULL for now, because a custom stage's `didMigrate` fills them.
     var nullableColumns: Set<String>
     /// Old columns that are not copied.
     var droppedColumns: [String]
-    /// Old index structures (in target column names) that the target no longer declares: they
-    /// are not recreated even when the live table has them.
+    /// Old index structures (in target column names) that the target no longer declares: they are
+    /// not recreated even when the live table has them.
     var retiredIndexes: Set<IndexStructure>
     /// The reasons, in words, for the summary.
     var reasons: [String]
@@ -31,30 +66,147 @@ struct TableRebuild: Sendable {
         "Rebuild table \(table) (copies every row): " + reasons.joined(separator: "; ")
     }
 
-    /// The rebuild's statements. With the live table, its extra indexes (created by hand, not
-    /// declared) and its triggers are recreated too.
-    func statements(live: LiveSchema.Table?, dependents: [LiveSchema.Dependent]) -> [String] {
-        let quotedTable = SQL.quoteIdentifier(table)
+    /// The statements of one rebuild, and what it keeps and removes, in words.
+    struct Rendering: Sendable {
+        var statements: [String]
+        /// What the live table had that the rebuild writes back: constraints, collations, indexes, the counter.
+        var carriedOver: [String]
+        /// What goes with the dropped columns besides their values.
+        var removed: [String]
+    }
+
+    /// The rebuild's statements as planned from the declared schemas alone (no live table: a stage
+    /// the dry run shows before the database has reached its source version).
+    var declaredStatements: [String] {
         let quotedTemporary = SQL.quoteIdentifier(temporaryName)
-        var statements = [EntitySQL.createTable(target, named: temporaryName, nullable: nullableColumns)]
         let keepsRowid = !target.isJoinTable
-        let targetColumns = (keepsRowid ? [Schema.primaryKeyColumn] : []) + columnSources.map(\.column)
-        let sourceExpressions = (keepsRowid ? [SQL.quoteIdentifier(Schema.primaryKeyColumn)] : []) + columnSources.map(\.expression)
-        statements.append("INSERT INTO \(quotedTemporary) (\(targetColumns.map(SQL.quoteIdentifier).joined(separator: ", "))) SELECT \(sourceExpressions.joined(separator: ", ")) FROM \(quotedTable)")
+        let copied = columns.filter { $0.expression != nil }
+        let targetColumns = (keepsRowid ? [SQL.quoteIdentifier(Schema.primaryKeyColumn)] : []) + copied.map { SQL.quoteIdentifier($0.attribute.name) }
+        let sources = (keepsRowid ? [SQL.quoteIdentifier(Schema.primaryKeyColumn)] : []) + copied.map { $0.expression! }
+        return [EntitySQL.createTable(target, named: temporaryName, nullable: nullableColumns),
+                "INSERT INTO \(quotedTemporary) (\(targetColumns.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(SQL.quoteIdentifier(table))",
+                "DROP TABLE \(SQL.quoteIdentifier(table))",
+                "ALTER TABLE \(quotedTemporary) RENAME TO \(SQL.quoteIdentifier(table))"]
+            + target.indexes.map { EntitySQL.createIndex($0, table: table) }
+    }
+
+    /// Steps 4 to 8 of the procedure for the live table `live`.
+    ///
+    /// - Parameter renamesApplied: whether the stage's column renames have already run on `live`
+    ///   (when it runs), or not (the dry run, which shows them applied to the text).
+    /// - Throws: `MigrationError`, before anything is written, when a dropped column is needed by
+    ///   something that stays (a CHECK over other columns too, a generated column, an expression
+    ///   or partial index), or the table's definition cannot be read.
+    func statements(live: LiveSchema.Table, renamesApplied: Bool, version: Schema.Version) throws -> Rendering {
+        var definition = try live.definition()
+        var substitution: [String: String] = [:]
+        if !renamesApplied {
+            for column in columns { if let source = column.sourceName, source != column.attribute.name { substitution[SQLTokenizer.foldCase(source)] = column.attribute.name } }
+            if !substitution.isEmpty { definition.renameColumns(substitution) }
+        }
+        var carriedOver = TableRebuild.features(of: definition)
+        // 4. "Use CREATE TABLE to construct a new table "new_X" that is in the desired revised format of table X."
+        for column in columns {
+            let name = column.attribute.name
+            guard column.expression != nil, definition.column(named: name) != nil else {
+                try definition.addColumn(definition: EntitySQL.columnDefinition(column.attribute, forceNullable: nullableColumns.contains(name)))
+                continue
+            }
+            if column.changesType { definition.setType(column.attribute.storageType.rawValue, column: name) }
+            if column.changesOptionality || nullableColumns.contains(name) {
+                definition.setNotNull(!column.attribute.isOptional && !nullableColumns.contains(name), column: name)
+            }
+            if column.changesDefault { definition.setDefault(column.attribute.defaultValue, column: name) }
+            if column.changesReference { definition.setReference(column.attribute.references, column: name) }
+        }
+        var removed: [String] = []
+        for dropped in droppedColumns {
+            removed += try definition.dropColumn(dropped, entity: target.name, version: version).map { "\(table).\(dropped): \($0)" }
+        }
+        carriedOver = carriedOver.filter { feature in !removed.contains { $0.hasSuffix(feature) } }
+        var statements = [definition.sql(named: temporaryName)]
+
+        // 5. "Transfer content from X into new_X using a statement like: INSERT INTO new_X SELECT ... FROM X."
+        let expressions = Dictionary(columns.compactMap { column in column.expression.map { (SQLTokenizer.foldCase(column.attribute.name), $0) } },
+                                     uniquingKeysWith: { first, _ in first })
+        var targets: [String] = []
+        var sources: [String] = []
+        for column in definition.columns where !column.isGenerated {
+            let folded = SQLTokenizer.foldCase(column.name)
+            let liveName = substitution.first { $0.value.lowercased() == folded }?.key ?? column.name
+            guard live.column(named: liveName) != nil else { continue }  // new: takes its default
+            targets.append(SQL.quoteIdentifier(column.name))
+            let expression = expressions[folded] ?? SQL.quoteIdentifier(column.name)
+            sources.append(renamesApplied ? expression : TableDefinition.substitute(substitution, in: expression))
+        }
+        // A rowid table keeps its rowids even without an INTEGER PRIMARY KEY column (they may be
+        // referenced: full-text search content, the app's own bookkeeping).
+        if !definition.withoutRowid, !live.hasRowidAlias,
+           let rowid = ["rowid", "oid", "_rowid_"].first(where: { name in definition.column(named: name) == nil && live.column(named: name) == nil }) {
+            targets.insert(rowid, at: 0)
+            sources.insert(rowid, at: 0)
+        }
+        let quotedTable = SQL.quoteIdentifier(renamesApplied ? table : sourceTable)
+        let quotedTemporary = SQL.quoteIdentifier(temporaryName)
+        statements.append("INSERT INTO \(quotedTemporary) (\(targets.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(quotedTable)")
+        if definition.hasAutoincrement {
+            // The AUTOINCREMENT counter moves with the table: the highest id ever handed out, not
+            // the highest still present, so a deleted id is never handed out again.
+            let temporary = SQL.quoteString(temporaryName), old = SQL.quoteString(renamesApplied ? table : sourceTable)
+            statements.append("INSERT INTO sqlite_sequence (name, seq) SELECT \(temporary), 0 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = \(temporary))")
+            statements.append("UPDATE sqlite_sequence SET seq = max(seq, IFNULL((SELECT seq FROM sqlite_sequence WHERE name = \(old)), 0)) WHERE name = \(temporary)")
+        }
+        // 6. "Drop the old table X: DROP TABLE X."
         statements.append("DROP TABLE \(quotedTable)")
-        statements.append("ALTER TABLE \(quotedTemporary) RENAME TO \(quotedTable)")
-        statements += target.indexes.map { EntitySQL.createIndex($0, table: table) }
-        if let live {
-            let declared = Set(target.indexes.map(\.structure)).union(retiredIndexes)
-            let targetNames = Set(([Schema.primaryKeyColumn] + target.attributes.map(\.name)).map { $0.lowercased() })
-            for index in live.indexes where index.origin == "c" && !declared.contains(index.structure) {
-                // An index someone created by hand: keep it when its columns still exist unchanged.
-                if let sql = index.sql, index.columns.allSatisfy({ targetNames.contains($0.lowercased()) }) {
-                    statements.append(sql)
+        // 7. "Change the name of new_X to X using: ALTER TABLE new_X RENAME TO X."
+        statements.append("ALTER TABLE \(quotedTemporary) RENAME TO \(SQL.quoteIdentifier(table))")
+
+        // 8. "Use CREATE INDEX, CREATE TRIGGER, and CREATE VIEW to reconstruct indexes, triggers,
+        //    and views associated with table X." Indexes here, each as the database had it.
+        let droppedNames = Set(droppedColumns.map(SQLTokenizer.foldCase))
+        var present = Set<IndexStructure>()
+        for index in live.indexes.reversed() {
+            let structure = IndexStructure(columns: index.columns.map { substitution[SQLTokenizer.foldCase($0)] ?? $0 }, isUnique: index.isUnique)
+            guard index.origin == "c", let sql = index.sql else {
+                present.insert(structure)  // made by the table's own constraints
+                continue
+            }
+            if retiredIndexes.contains(structure) && !index.isPartial && !index.columns.contains("<expr>") { continue }
+            let mentioned = SQLTokenizer(sql).identifierSet()
+            if let dropped = droppedNames.first(where: { mentioned.contains($0) }) {
+                if index.isPartial || index.columns.contains("<expr>") {
+                    throw MigrationError(.unsupportedChange, "cannot drop '\(target.name).\(dropped)': the index \(index.name), `\(sql)`, uses it",
+                                         entity: target.name, property: dropped, version: version,
+                                         remedy: "keep the column, or drop the index first in a custom stage's willMigrate")
+                }
+                removed.append("\(table): the index \(index.name) on the dropped column \(dropped)")
+                continue
+            }
+            present.insert(structure)
+            statements.append(renamesApplied ? sql : TableDefinition.substitute(substitution, in: sql))
+            carriedOver.append("index \(index.name)")
+        }
+        for index in target.indexes where !present.contains(index.structure) {
+            statements.append(EntitySQL.createIndex(index, table: table))
+        }
+        return Rendering(statements: statements, carriedOver: carriedOver, removed: removed)
+    }
+
+    /// The clauses of a definition that a declaration does not speak of, in words.
+    private static func features(of definition: TableDefinition) -> [String] {
+        var features: [String] = []
+        for column in definition.columns {
+            for constraint in column.constraints {
+                switch constraint.kind {
+                case .check, .collate, .generated, .primaryKey(autoincrement: true): features.append("`\(constraint.text)`")
+                case .references: if constraint.text.uppercased().contains("ON UPDATE") || constraint.text.uppercased().contains("DEFERRABLE") { features.append("`\(constraint.text)`") }
+                default: break
                 }
             }
         }
-        statements += dependents.filter { $0.kind == .trigger && $0.tableName.caseInsensitiveCompare(table) == .orderedSame }.map(\.sql)
-        return statements
+        features += definition.constraints.map { "`\($0.text)`" }
+        if definition.withoutRowid { features.append("WITHOUT ROWID") }
+        if definition.strict { features.append("STRICT") }
+        return features
     }
 }

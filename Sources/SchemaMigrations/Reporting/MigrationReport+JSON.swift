@@ -42,6 +42,8 @@ private struct JSONReport: Encodable {
         var rewritesRows: Bool
         var destructive: Bool
         var impact: Impact?
+        var carriedOver: [String]?
+        var removes: [String]?
     }
     struct Stage: Encodable {
         var from: String?
@@ -76,7 +78,8 @@ private struct JSONReport: Encodable {
         stages = report.stages.map { stage in
             Stage(from: stage.from?.description, to: stage.to.description, kind: stage.kind.rawValue, steps: stage.steps.map {
                 Step(op: $0.step.op.rawValue, table: $0.step.table, summary: $0.step.summary, sql: $0.sql,
-                     rewritesRows: $0.step.rewritesRows, destructive: $0.step.destructive, impact: $0.impact.map(Impact.init))
+                     rewritesRows: $0.step.rewritesRows, destructive: $0.step.destructive, impact: $0.impact.map(Impact.init),
+                     carriedOver: $0.carriedOver.isEmpty ? nil : $0.carriedOver, removes: $0.removes.isEmpty ? nil : $0.removes)
             })
         }
         warnings = report.warnings

@@ -23,6 +23,8 @@ extension MigrationReport {
             for (index, step) in stage.steps.enumerated() {
                 lines.append("  \(index + 1). \(step.step.summary) [\(step.costDescription)\(step.step.destructive ? ", destructive" : "")]")
                 lines += (step.impact?.lines ?? []).map { "       impact: \($0)" }
+                if !step.carriedOver.isEmpty { lines.append("       keeps: " + step.carriedOver.joined(separator: ", ")) }
+                lines += step.removes.map { "       removes: \($0)" }
                 lines += step.sql.map { "       \($0);" }
             }
             if stage.kind == .custom { lines.append("  \(stage.steps.count + 1). didMigrate runs (database at \(stage.to))") }

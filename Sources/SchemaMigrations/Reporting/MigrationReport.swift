@@ -14,6 +14,12 @@ public struct MigrationReport: Sendable {
         public var sql: [String]
         /// What it would do to the live data, when measured (steps of the first pending stage).
         public var impact: Impact?
+        /// What a rebuild writes back as the live table had it, though the declaration does not
+        /// speak of it: CHECKs, collations, `AUTOINCREMENT`, `STRICT`, indexes by name, …
+        public var carriedOver: [String] = []
+        /// What a rebuild removes besides the dropped columns' values (an index on a dropped column,
+        /// a CHECK over it alone): each is also a warning.
+        public var removes: [String] = []
         /// Rows of the table the step rewrites (or drops), when measured.
         public var rowsAffected: Int64? { impact?.rows }
     }
@@ -68,7 +74,8 @@ public struct MigrationReport: Sendable {
                 }
             }
         }
-        return destructive + data
+        let removals = stages.flatMap { $0.steps.flatMap { step in step.removes.map { "destructive: rebuilding \(step.step.table) removes \($0)" } } }
+        return destructive + removals + data
     }
 
     static func forEmptyDatabase(plan: ResolvedPlan, path: String, target: Schema.Version?) throws -> MigrationReport {
@@ -99,7 +106,7 @@ public struct MigrationReport: Sendable {
             // Only the first stage meets the live data as it is; later ones are shown as planned.
             guard index == 0 else {
                 stages.append(Stage(from: planned.from, to: planned.to, kind: planned.kind,
-                                    steps: planned.allSteps.map { Step(step: $0, sql: $0.action.statements(live: nil), impact: nil) }))
+                                    steps: planned.allSteps.map { Step(step: $0, sql: $0.sql, impact: nil) }))
                 continue
             }
             let live = try LiveSchema.read(from: db)
@@ -112,7 +119,18 @@ public struct MigrationReport: Sendable {
                                                 target: plan.schema(for: planned.to)!, checks: planned.checks)
             let steps = try planned.allSteps.map { step -> Step in
                 let impact = try measurement.measure(step)
-                return Step(step: step, sql: step.action.statements(live: live), impact: impact.isEmpty ? nil : impact)
+                var reported = Step(step: step, sql: step.sql, impact: impact.isEmpty ? nil : impact)
+                do {
+                    // The SQL as it would run on this database: renames shown applied, the rebuild from the live table.
+                    reported.sql = try step.action.statements(live: live, renamesApplied: false, version: planned.to)
+                    if let rendering = try step.action.rendering(live: live, renamesApplied: false, version: planned.to) {
+                        reported.carriedOver = rendering.carriedOver
+                        reported.removes = rendering.removed
+                    }
+                } catch let refusal as MigrationError {
+                    refusals.append(refusal)
+                }
+                return reported
             }
             stages.append(Stage(from: planned.from, to: planned.to, kind: planned.kind, steps: steps))
         }

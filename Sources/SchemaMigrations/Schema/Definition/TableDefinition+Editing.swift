@@ -1,0 +1,140 @@
+extension TableDefinition {
+    /// What dropping a column takes with it, in words, for the report.
+    typealias Removed = [String]
+
+    /// Gives `column` the declared type `type` (its affinity changes; its constraints stay).
+    mutating func setType(_ type: String, column: String) {
+        guard let index = columnIndex(named: column) else { return }
+        columns[index].typeText = type
+    }
+
+    /// Adds or removes the column's `NOT NULL` (the no-op `NULL` constraint goes too).
+    mutating func setNotNull(_ notNull: Bool, column: String) {
+        guard let index = columnIndex(named: column) else { return }
+        columns[index].constraints.removeAll { $0.kind == .notNull || $0.kind == .null }
+        if notNull { columns[index].constraints.append(.init(kind: .notNull, text: "NOT NULL", identifiers: [])) }
+    }
+
+    /// Replaces the column's `DEFAULT` clause; nil removes it.
+    mutating func setDefault(_ literal: String?, column: String) {
+        guard let index = columnIndex(named: column) else { return }
+        columns[index].constraints.removeAll { $0.kind == .defaultValue }
+        if let literal { columns[index].constraints.append(.init(kind: .defaultValue, text: "DEFAULT \(literal)", identifiers: [])) }
+    }
+
+    /// Replaces the foreign key on `column` alone (a column `REFERENCES` clause, or a one-column
+    /// `FOREIGN KEY` table constraint) with `key`; nil removes it.
+    mutating func setReference(_ key: Schema.ForeignKey?, column: String) {
+        guard let index = columnIndex(named: column) else { return }
+        columns[index].constraints.removeAll { if case .references = $0.kind { return true } else { return false } }
+        let folded = SQLTokenizer.foldCase(column)
+        constraints.removeAll { if case .foreignKey = $0.kind { return $0.columns == [folded] } else { return false } }
+        if let key {
+            let text = "REFERENCES \(SQL.quoteIdentifier(key.table)) (\(SQL.quoteIdentifier(Schema.primaryKeyColumn))) ON DELETE \(key.onDelete)"
+            columns[index].constraints.append(.init(kind: .references(key.table), text: text, identifiers: []))
+        }
+    }
+
+    /// Appends a column written as SQL (`"notes" TEXT DEFAULT ''`), before the table constraints.
+    mutating func addColumn(definition: String) throws {
+        let parsed = try TableDefinition(parsing: "CREATE TABLE t (\(definition))")
+        columns += parsed.columns
+    }
+
+    /// Removes `column`, and the constraints that concern it alone: its own constraints, a table
+    /// CHECK that mentions no other column, a `FOREIGN KEY` from it.
+    ///
+    /// - Returns: what went with it besides its values, in words.
+    /// - Throws: `MigrationError` (`unsupportedChange`), changing nothing, when something that
+    ///   stays needs the column: a CHECK or generated column over it and another column, a
+    ///   multi-column PRIMARY KEY or UNIQUE constraint.
+    mutating func dropColumn(_ column: String, entity: String, version: Schema.Version) throws -> Removed {
+        guard let index = columnIndex(named: column) else { return [] }
+        let folded = SQLTokenizer.foldCase(column)
+        let others = Set(columns.map { SQLTokenizer.foldCase($0.name) }).subtracting([folded])
+        func refuse(_ what: String) -> MigrationError {
+            MigrationError(.unsupportedChange, "cannot drop '\(entity).\(column)': \(what) uses it",
+                           entity: entity, property: column, version: version,
+                           remedy: "keep the column, or rewrite the table without that clause first (a custom stage's willMigrate may rebuild it with SQL)")
+        }
+        for other in columns where SQLTokenizer.foldCase(other.name) != folded {
+            for constraint in other.constraints where constraint.identifiers.contains(folded) {
+                throw refuse("the \(constraint.kind.label) of column \(other.name), `\(constraint.text)`,")
+            }
+        }
+        var removed: Removed = []
+        var kept: [TableConstraint] = []
+        for constraint in constraints {
+            let mentions = constraint.columns.contains(folded) || constraint.identifiers.contains(folded)
+            guard mentions else { kept.append(constraint); continue }
+            switch constraint.kind {
+            case .check where constraint.identifiers.isDisjoint(with: others), .foreignKey where constraint.columns == [folded]:
+                removed.append("the constraint `\(constraint.text)`")
+            case .primaryKey, .unique, .check, .foreignKey:
+                throw refuse("the table constraint `\(constraint.text)`")
+            }
+        }
+        constraints = kept
+        removed += columns[index].constraints.filter { $0.kind != .notNull && $0.kind != .null && $0.kind != .defaultValue }
+            .map { "its `\($0.text)`" }
+        columns.remove(at: index)
+        return removed
+    }
+}
+
+extension TableDefinition.ColumnConstraint.Kind {
+    /// The constraint in words: "CHECK constraint", "generated expression".
+    var label: String {
+        switch self {
+        case .primaryKey: return "PRIMARY KEY"
+        case .notNull, .null: return "NULL constraint"
+        case .unique: return "UNIQUE constraint"
+        case .check: return "CHECK constraint"
+        case .defaultValue: return "default expression"
+        case .collate: return "collation"
+        case .references: return "foreign key"
+        case .generated: return "generated expression"
+        }
+    }
+}
+
+extension TableDefinition {
+    /// Renames columns in the definition and in every clause that mentions them, as SQLite's
+    /// `RENAME COLUMN` would: `substitution` maps lower-cased old names to new names, all at once
+    /// (so a swap is a swap).
+    mutating func renameColumns(_ substitution: [String: String]) {
+        func rename(_ names: Set<String>) -> Set<String> { Set(names.map { substitution[$0].map(SQLTokenizer.foldCase) ?? $0 }) }
+        for index in columns.indices {
+            if let new = substitution[SQLTokenizer.foldCase(columns[index].name)] {
+                columns[index].name = new
+                columns[index].nameText = SQL.quoteIdentifier(new)
+            }
+            for constraintIndex in columns[index].constraints.indices {
+                columns[index].constraints[constraintIndex].text = TableDefinition.substitute(substitution, in: columns[index].constraints[constraintIndex].text)
+                columns[index].constraints[constraintIndex].identifiers = rename(columns[index].constraints[constraintIndex].identifiers)
+            }
+        }
+        for index in constraints.indices {
+            constraints[index].text = TableDefinition.substitute(substitution, in: constraints[index].text)
+            constraints[index].columns = constraints[index].columns.map { substitution[$0].map(SQLTokenizer.foldCase) ?? $0 }
+            constraints[index].identifiers = rename(constraints[index].identifiers)
+        }
+    }
+
+    /// `sql` with every identifier in `substitution` (lower-cased old name → new name) replaced by
+    /// the new name, quoted; function names (an identifier before `(`) and string literals are left alone.
+    static func substitute(_ substitution: [String: String], in sql: String) -> String {
+        guard !substitution.isEmpty else { return sql }
+        let tokenizer = SQLTokenizer(sql)
+        guard let tokens = try? tokenizer.tokens() else { return sql }
+        var result = ""
+        var copied = 0
+        for (position, token) in tokens.enumerated() where token.kind == .word || token.kind == .quotedIdentifier {
+            guard let new = substitution[SQLTokenizer.foldCase(tokenizer.name(of: token))] else { continue }
+            if position + 1 < tokens.count && tokens[position + 1].kind == .leftParenthesis { continue }
+            result += tokenizer.text(copied, token.start) + SQL.quoteIdentifier(new)
+            copied = token.end
+        }
+        return result + tokenizer.text(copied, tokenizer.bytes.count)
+    }
+}

@@ -1,0 +1,108 @@
+/// A table's full definition, as its `CREATE TABLE` statement in `sqlite_schema` says it: every
+/// column with its declared type text and each constraint, every table constraint, and the table
+/// options — each clause kept as the text it was written with.
+///
+/// A rebuild starts from this, applies only the changes the plan makes, and writes everything else
+/// back as the database had it: CHECKs, collations, `AUTOINCREMENT`, `STRICT`, `WITHOUT ROWID`,
+/// generated columns, expression defaults, and every foreign key clause.
+///
+/// ```swift
+/// var definition = try TableDefinition(parsing: "CREATE TABLE t (a INT CHECK (a > 0), b TEXT COLLATE NOCASE) STRICT")
+/// definition.setNotNull(true, column: "b")
+/// definition.sql(named: "t")   // CREATE TABLE "t" (a INT CHECK (a > 0), b TEXT COLLATE NOCASE NOT NULL) STRICT
+/// ```
+///
+/// Related SQLite documentation: <https://www.sqlite.org/lang_createtable.html>
+struct TableDefinition: Sendable, Hashable {
+    /// One column definition.
+    struct Column: Sendable, Hashable {
+        /// The column's name.
+        var name: String
+        /// The name as written (quoted or not).
+        var nameText: String
+        /// The declared type as written (`NVARCHAR(160)`, `INTEGER`), empty when untyped.
+        var typeText: String
+        /// The column constraints, in order.
+        var constraints: [ColumnConstraint]
+
+        /// Whether the column is generated (`GENERATED ALWAYS AS (…)`): it takes no value in an INSERT.
+        var isGenerated: Bool { constraints.contains { if case .generated = $0.kind { return true } else { return false } } }
+
+        /// Whether a `PRIMARY KEY … AUTOINCREMENT` constraint is on this column.
+        var isAutoincrement: Bool { constraints.contains { $0.kind == .primaryKey(autoincrement: true) } }
+    }
+
+    /// One column constraint: what it is, and its text (including any `CONSTRAINT name`).
+    struct ColumnConstraint: Sendable, Hashable {
+        enum Kind: Sendable, Hashable {
+            case primaryKey(autoincrement: Bool)
+            case notNull
+            /// The no-op `NULL` constraint.
+            case null
+            case unique
+            case check
+            case defaultValue
+            case collate(String)
+            /// `REFERENCES table …`: the referenced table's name.
+            case references(String)
+            case generated
+        }
+
+        var kind: Kind
+        var text: String
+        /// The lower-cased identifiers its expression mentions (CHECK, DEFAULT, generated), for
+        /// finding what a dropped column would break.
+        var identifiers: Set<String>
+    }
+
+    /// One table constraint, as written.
+    struct TableConstraint: Sendable, Hashable {
+        enum Kind: Sendable, Hashable {
+            case primaryKey, unique, check
+            /// `FOREIGN KEY (columns) REFERENCES table …`: the referenced table's name.
+            case foreignKey(String)
+        }
+
+        var kind: Kind
+        var text: String
+        /// The constrained columns (PRIMARY KEY, UNIQUE, FOREIGN KEY), lower-cased.
+        var columns: [String]
+        /// Every lower-cased identifier it mentions.
+        var identifiers: Set<String>
+    }
+
+    /// The table's name.
+    var name: String
+    var columns: [Column]
+    var constraints: [TableConstraint]
+    /// `WITHOUT ROWID`.
+    var withoutRowid: Bool
+    /// `STRICT`.
+    var strict: Bool
+
+    /// The column named `name` (SQLite compares names case-insensitively).
+    func column(named name: String) -> Column? {
+        let folded = SQLTokenizer.foldCase(name)
+        return columns.first { SQLTokenizer.foldCase($0.name) == folded }
+    }
+
+    func columnIndex(named name: String) -> Int? {
+        let folded = SQLTokenizer.foldCase(name)
+        return columns.firstIndex { SQLTokenizer.foldCase($0.name) == folded }
+    }
+
+    /// Whether any column is `INTEGER PRIMARY KEY AUTOINCREMENT`.
+    var hasAutoincrement: Bool { columns.contains(where: \.isAutoincrement) }
+
+    /// The `CREATE TABLE` statement for this definition under `name`.
+    func sql(named name: String) -> String {
+        var parts = columns.map { column -> String in
+            ([column.nameText, column.typeText] + column.constraints.map(\.text)).filter { !$0.isEmpty }.joined(separator: " ")
+        }
+        parts += constraints.map(\.text)
+        var options: [String] = []
+        if withoutRowid { options.append("WITHOUT ROWID") }
+        if strict { options.append("STRICT") }
+        return "CREATE TABLE \(SQL.quoteIdentifier(name)) (\(parts.joined(separator: ", ")))" + (options.isEmpty ? "" : " " + options.joined(separator: ", "))
+    }
+}
