@@ -54,8 +54,9 @@ struct Planner {
     }
 }
 
-/// Pairs each target item with the source item it continues: same name first, then its
-/// `originalName`, then the same name in another case (SQLite names ignore case).
+/// Pairs each target item with the source item it continues: its `originalName` first (when the
+/// previous version has it), then the same name, then the same name in another case (SQLite
+/// names ignore case).
 enum NameMatching {
     struct Match<Item> {
         var target: Item
@@ -78,16 +79,17 @@ enum NameMatching {
         for target in targets {
             let targetName = name(target)
             var source: Int?
-            if let found = byName[targetName] {
+            if let original = originalName(target), let found = byName[original] {
+                // originalName wins over a same-named item of the previous version: that one is
+                // renamed too, or dropped (a swap, `email` taking `legacyEmail`'s values).
+                source = found
+            } else if let found = byName[targetName] {
                 source = found
             } else if let original = originalName(target) {
-                guard let found = byName[original] else {
-                    throw MigrationError(.unsupportedChange,
-                                         "\(describe(targetName)) says it was renamed from '\(original)', but version \(version) is preceded by no \(describe(original))",
-                                         entity: entity ?? targetName, property: entity == nil ? nil : targetName, version: version,
-                                         remedy: "correct originalName to the name in the previous version, or remove it to add \(describe(targetName)) as new")
-                }
-                source = found
+                throw MigrationError(.unsupportedChange,
+                                     "\(describe(targetName)) says it was renamed from '\(original)', but version \(version) is preceded by no \(describe(original))",
+                                     entity: entity ?? targetName, property: entity == nil ? nil : targetName, version: version,
+                                     remedy: "correct originalName to the name in the previous version, or remove it to add \(describe(targetName)) as new")
             } else {
                 if byLowercasedName == nil {
                     var lowercased: [String: Int] = [:]
