@@ -71,7 +71,7 @@ struct StageExecutor {
             if (step.op == .rebuildTable || step.op == .dropTable) && parked == nil {
                 parked = try parkDependents(mentioning: rebuilt.union(dropped))
             }
-            let live: LiveSchema? = [.rebuildTable, .dropColumn, .dropIndex].contains(step.op)
+            let live: LiveSchema? = [.rebuildTable, .dropColumn, .dropIndex, .createIndex].contains(step.op)
                 ? try LiveSchema.read(from: db, onlyTables: [step.table]) : nil
             for sql in try step.action.statements(live: live, version: to) {
                 try execute(sql, step: step)

@@ -120,7 +120,13 @@ enum StepAction: Sendable {
                 + ["ALTER TABLE \(SQL.quoteIdentifier(table)) DROP COLUMN \(SQL.quoteIdentifier(column))"]
         case .renameColumn(let table, let from, let to):
             return ["ALTER TABLE \(SQL.quoteIdentifier(table)) RENAME COLUMN \(SQL.quoteIdentifier(from)) TO \(SQL.quoteIdentifier(to))"]
-        case .createIndex(let table, let index):
+        case .createIndex(let table, var index):
+            // An index kept its name across a rename (`Trip_start` now on `begin`); a new one on a
+            // re-added `start` takes the next free name.
+            if let taken = live?.objectNames, index.name == nil, taken.contains(SQLTokenizer.foldCase(index.defaultName(table: table))) {
+                let base = index.defaultName(table: table)
+                index.name = (2...).lazy.map { "\(base)_\($0)" }.first { !taken.contains(SQLTokenizer.foldCase($0)) }
+            }
             return [EntitySQL.createIndex(index, table: table)]
         case .dropIndex(let table, let index):
             let name = live?.table(named: table)?.indexes.first { $0.structure == index.structure && $0.origin == "c" }?.name

@@ -71,6 +71,9 @@ struct LiveSchema: Sendable, Hashable {
     var dependents: [Dependent]
     /// `PRAGMA schema_version` when read: any schema change by anyone bumps it.
     var schemaCookie: Int64
+    /// The names of every table, index, trigger and view, lower-cased (SQLite's names share one
+    /// space and ignore ASCII case).
+    var objectNames: Set<String> = []
 
     func table(named name: String) -> Table? {
         tables.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
