@@ -2,7 +2,9 @@
 ///
 /// - Metadata present: its version, after checking the plan declares it unchanged and (unless
 ///   `PRAGMA schema_version` shows nobody altered the schema since) that the live tables match it.
-/// - No metadata, but tables: the newest declared version whose tables the database matches is adopted.
+/// - No metadata, but tables: the newest declared version whose tables the database matches is
+///   adopted — preferring one that declares every table of the plan's the file has (a file made at
+///   V1, whose V2 drops a table and changes nothing else, matches V2 too, but is at V1).
 /// - None of the plan's tables: empty.
 struct VersionDetection {
     enum State {
@@ -42,11 +44,16 @@ struct VersionDetection {
         let live = try LiveSchema.read(from: db)
         let ours = plan.allEntityNames
         guard live.userTables.contains(where: { ours.contains($0.name.lowercased()) }) else { return .empty }
+        let present = Set(live.userTables.map { $0.name.lowercased() }.filter { ours.contains($0) })
         var closest: (version: Schema.Version, differences: [String])?
+        var matching: [Schema] = []
         for schema in plan.schemas.reversed() {
             let differences = SchemaComparison(checksDefaults: false).differences(declared: schema, live: live)
-            if differences.isEmpty { return .unversioned(schema.version) }
+            if differences.isEmpty { matching.append(schema) }
             if closest == nil || differences.count < closest!.differences.count { closest = (schema.version, differences) }
+        }
+        if let schema = matching.first(where: { present.isSubset(of: Set($0.entityNames.map { $0.lowercased() })) }) ?? matching.first {
+            return .unversioned(schema.version)
         }
         throw MigrationError(.unknownVersion, "the database has no version recorded and its tables match none of the plan's \(plan.schemas.count) versions",
                              version: closest?.version,

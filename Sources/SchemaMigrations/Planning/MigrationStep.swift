@@ -129,8 +129,11 @@ enum StepAction: Sendable {
             }
             return [EntitySQL.createIndex(index, table: table)]
         case .dropIndex(let table, let index):
-            let name = live?.table(named: table)?.indexes.first { $0.structure == index.structure && $0.origin == "c" }?.name
-                ?? index.resolvedName(table: table)
+            // The index created for the declaration: by its own name, else the first of its columns
+            // (an index made by hand beside it, under another name, stays).
+            let declared = index.resolvedName(table: table)
+            let candidates = live?.table(named: table)?.indexes.filter { $0.structure == index.structure && $0.origin == "c" && !$0.isPartial } ?? []
+            let name = candidates.first { $0.name.caseInsensitiveCompare(declared) == .orderedSame }?.name ?? candidates.first?.name ?? declared
             return ["DROP INDEX \(SQL.quoteIdentifier(name))"]
         case .rebuild(let rebuild):
             return try rendering(live: live, renamesApplied: renamesApplied, version: version)?.statements ?? rebuild.declaredStatements

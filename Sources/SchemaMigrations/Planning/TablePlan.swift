@@ -175,7 +175,7 @@ struct TablePlan {
             if !retired.isEmpty { rebuildReasons.append("no more " + retired.map { ($0.isUnique ? "unique " : "") + "(\($0.columns.joined(separator: ", ")))" }.joined(separator: ", ")) }
             let rebuild = TableRebuild(table: table, sourceTable: source.name, target: target, columns: columns,
                                        nullableColumns: deferredNotNull, droppedColumns: dropped,
-                                       retiredIndexes: Set(retired.map(\.structure)), reasons: TablePlan.unique(rebuildReasons))
+                                       retiredIndexes: zip(source.indexes, renamedSourceIndexes).filter { !targetStructures.contains($0.1.structure) }.map { ($0.1, $0.0.resolvedName(table: source.name)) }, reasons: TablePlan.unique(rebuildReasons))
             changes = [.rebuild(rebuild)]
             // The retired indexes go with the old table; dropping them first would only cost.
             dropIndexes = []

@@ -54,9 +54,10 @@ struct TableRebuild: Sendable {
     var nullableColumns: Set<String>
     /// Old columns that are not copied.
     var droppedColumns: [String]
-    /// Old index structures (in target column names) that the target no longer declares: they are
-    /// not recreated even when the live table has them.
-    var retiredIndexes: Set<IndexStructure>
+    /// Old indexes (in target column names) that the target no longer declares, with the name they
+    /// were created with: not recreated. A live index of the same columns under another name (made
+    /// by hand beside the declared one) stays.
+    var retiredIndexes: [(index: Schema.Index, name: String)]
     /// The reasons, in words, for the summary.
     var reasons: [String]
 
@@ -164,6 +165,16 @@ struct TableRebuild: Sendable {
         // 8. "Use CREATE INDEX, CREATE TRIGGER, and CREATE VIEW to reconstruct indexes, triggers,
         //    and views associated with table X." Indexes here, each as the database had it.
         let droppedNames = Set(droppedColumns.map(SQLTokenizer.foldCase))
+        var retiring = Set<String>()  // the live index each retired declaration stands for: its own name first
+        for retired in retiredIndexes {
+            let candidates = live.indexes.filter { index in
+                index.origin == "c" && !index.isPartial && !index.columns.contains("<expr>")
+                    && IndexStructure(columns: index.columns.map { substitution[SQLTokenizer.foldCase($0)] ?? $0 }, isUnique: index.isUnique) == retired.index.structure
+            }
+            if let chosen = candidates.first(where: { SQLTokenizer.foldCase($0.name) == SQLTokenizer.foldCase(retired.name) }) ?? candidates.first {
+                retiring.insert(chosen.name)
+            }
+        }
         var present = Set<IndexStructure>()
         for index in live.indexes.reversed() {
             let structure = IndexStructure(columns: index.columns.map { substitution[SQLTokenizer.foldCase($0)] ?? $0 }, isUnique: index.isUnique)
@@ -171,7 +182,7 @@ struct TableRebuild: Sendable {
                 present.insert(structure)  // made by the table's own constraints
                 continue
             }
-            if retiredIndexes.contains(structure) && !index.isPartial && !index.columns.contains("<expr>") { continue }
+            if retiring.contains(index.name) { continue }
             let mentioned = SQLTokenizer(sql).identifierSet()
             if let dropped = droppedNames.first(where: { mentioned.contains($0) }) {
                 if index.isPartial || index.columns.contains("<expr>") {

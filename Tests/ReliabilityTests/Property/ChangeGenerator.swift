@@ -135,6 +135,13 @@ extension SchemaGenerator {
         if added.count > kept.count { stage.kinds.append(added.last!.isUnique ? "add uniqueness" : "add index") }
         result.entity.indexes = added
         predictRefusals(result, sources: sources, keptIndexes: Set(kept.map(\.structure)), stage: &stage)
+        for attribute in attributes {
+            // An integer a double cannot hold exactly is refused, not rounded.
+            guard case .column(let name, .integer, _) = sources[attribute.name]!, attribute.valueType == .double,
+                  table.rows.contains(where: { if case .integer(let number) = $0.values[name] { return !PropertyValues.isExactDouble(number) } else { return false } })
+            else { continue }
+            stage.refusals.append(([.dataViolation], "\(entity.name).\(attribute.name): an integer a double cannot hold exactly"))
+        }
         return result
     }
 

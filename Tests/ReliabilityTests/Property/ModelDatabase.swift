@@ -61,7 +61,7 @@ struct ModelDatabase: CustomStringConvertible, Sendable {
     /// The differences between the model and what the database holds, row by row; empty when equal.
     func differences(from db: SQLiteConnection) throws -> [String] {
         var result: [String] = []
-        let live = Set(try db.rows("SELECT lower(name) FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_schema_migrations'").compactMap { $0[0].stringValue })
+        let live = Set(try db.rows("SELECT lower(name) FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_schema_migrations' AND name <> '_probe_log'").compactMap { $0[0].stringValue })
         let expected = Set(tables.map { $0.entity.name.lowercased() })
         if live != expected { result.append("tables are \(live.sorted()), expected \(expected.sorted())") }
         for table in tables where live.contains(table.entity.name.lowercased()) {

@@ -11,6 +11,8 @@ extension Reliability {
         struct Case {
             var versions: [ModelDatabase]
             var stages: [GeneratedStage]
+            /// SQLite features on the V1 tables that the declarations do not speak of.
+            var features: SQLiteFeatures
 
             /// The codes a refusal may have: those of the first stage the model refuses, if any.
             var expectedRefusal: (codes: Set<MigrationError.Code>, reasons: [String])? {
@@ -21,6 +23,7 @@ extension Reliability {
             var description: String {
                 versions.enumerated().map { "V\($0.offset + 1): \($0.element)" }.joined(separator: "\n")
                     + "\nchanges: " + stages.map { $0.kinds.joined(separator: ", ") }.joined(separator: " | ")
+                    + "\nfeatures: \(features.kinds.joined(separator: ", ")) \(features)"
             }
         }
 
@@ -34,7 +37,8 @@ extension Reliability {
                 versions.append(stage.target)
                 stages.append(stage)
             }
-            return Case(versions: versions, stages: stages)
+            var featureRandom = SeededRandom(seed: seed, family: "property-features", index: index)
+            return Case(versions: versions, stages: stages, features: SQLiteFeatures.generate(for: versions, random: &featureRandom))
         }
 
         @Test(.timeLimit(.minutes(60)))
@@ -56,9 +60,7 @@ extension Reliability {
         /// compares with the model. Returns the problems found (empty when all is as predicted) and
         /// the refusal's code.
         static func run(_ testCase: Case, url: URL) throws -> (problems: [String], refusal: MigrationError.Code?) {
-            let first = testCase.versions[0]
-            try Migrator(resolvedPlan: try ResolvedPlan(name: "property", schemas: [first.schema], stages: [])).migrate(databaseAt: url)
-            try first.insertRows(into: SQLiteConnection(path: url.path))
+            try testCase.features.createV1(testCase.versions[0], at: url, plan: "property")
             let before = url.databaseBytes()
             let stages = zip(testCase.versions, testCase.versions.dropFirst()).map { ResolvedStage(from: $0.version, to: $1.version, kind: .lightweight) }
             let migrator = Migrator(resolvedPlan: try ResolvedPlan(name: "property", schemas: testCase.versions.map(\.schema), stages: stages))
@@ -77,6 +79,7 @@ extension Reliability {
             let version = try MetadataStore(db: db, plan: "property").current()?.version
             if version != testCase.versions.last!.version { problems.append("recorded version \(version?.description ?? "none")") }
             if let integrity = try db.scalar("PRAGMA integrity_check")?.stringValue, integrity != "ok" { problems.append("integrity_check: \(integrity)") }
+            problems += try testCase.features.problems(after: testCase.versions, in: db)
             return (problems, nil)
         }
     }
@@ -87,6 +90,7 @@ struct PropertyTally {
     var cases = 0, migrated = 0, refused = 0, failed = 0, rows = 0, stages = 0
     var kinds: [String: Int] = [:]
     var refusals: [String: Int] = [:]
+    var features: [String: Int] = [:]
 
     mutating func record(_ testCase: Reliability.PropertyMigrations.Case, passed: Bool, refusedWith code: MigrationError.Code?) {
         if let code { refusals[code.rawValue, default: 0] += 1 }
@@ -95,11 +99,13 @@ struct PropertyTally {
         rows += testCase.versions[0].tables.reduce(0) { $0 + $1.rows.count }
         if !passed { failed += 1 } else if testCase.expectedRefusal == nil { migrated += 1 } else { refused += 1 }
         for stage in testCase.stages { for kind in stage.kinds { kinds[kind.hasPrefix("type change") ? "type change" : kind, default: 0] += 1 } }
+        for feature in testCase.features.kinds { features[feature, default: 0] += 1 }
     }
 
     var summary: String {
         "cases=\(cases) migrated-as-predicted=\(migrated) refused-as-predicted=\(refused) failed=\(failed) stages=\(stages) source-rows=\(rows) "
             + "refusals=[" + refusals.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "] "
-            + "changes=[" + kinds.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "]"
+            + "changes=[" + kinds.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "] "
+            + "features=[" + features.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "]"
     }
 }

@@ -77,9 +77,28 @@ enum PropertyValues {
         switch (value, target) {
         case (.integer(let number), .double): return .real(Double(number))
         case (.integer(let number), .string), (.integer(let number), .decimal): return .text(String(number))
-        case (.real(let number), .string): return .text(sqliteText(number))
+        case (.real(let number), .string): return .text(exactText(number))
         default: return value  // NULL, and the conversions that keep the stored value
         }
+    }
+
+    /// Whether an integer survives the trip through a double.
+    static func isExactDouble(_ number: Int64) -> Bool {
+        let double = Double(number)
+        return double < 9223372036854775808.0 && Int64(double) == number
+    }
+
+    /// The shortest of SQLite's texts for a double that reads back as the same double: the
+    /// 15-digit `CAST` form, else 16, else 17 significant digits (MIGRATIONS.md's conversion table).
+    static func exactText(_ number: Double) -> String {
+        let fifteen = sqliteText(number)
+        if Double(fifteen) == number { return fifteen }
+        for digits in [16, 17] {
+            var text = String(format: "%.\(digits)g", number)
+            if !text.contains(".") && !text.contains("e") && !text.contains("n") && !text.contains("i") { text += ".0" }
+            if Double(text) == number { return text }
+        }
+        return fifteen
     }
 
     /// A REAL as SQLite's `CAST(x AS TEXT)` writes it (`%!.15g`: 15 significant digits, and
