@@ -1,0 +1,214 @@
+import Foundation
+
+/// A connection to the leader of a dqlite cluster, with one database open, speaking dqlite's
+/// wire protocol over TCP.
+///
+/// ```swift
+/// let client = try DqliteClient(nodes: ["127.0.0.1:9001", "127.0.0.1:9002", "127.0.0.1:9003"], database: "app")
+/// try client.exec("CREATE TABLE trip(id INTEGER PRIMARY KEY, name TEXT)")
+/// try client.exec("INSERT INTO trip(name) VALUES (?)", [.text("Lisbon")])
+/// let names = try client.query("SELECT name FROM trip").column("name")
+/// ```
+///
+/// Requests run one at a time, in order, on the leader; a transaction (`BEGIN IMMEDIATE` …
+/// `COMMIT`) spans requests and is replicated to the other nodes at `COMMIT`. Send each
+/// statement the right way: ``exec(_:_:)`` for statements that return no rows, ``query(_:_:)``
+/// for those that do (the server refuses a row-returning statement sent with exec, and does not
+/// run a statement without result columns sent with query).
+///
+/// When the leader goes away, requests fail with `.connectionClosed`, `.notLeader` or
+/// `.leadershipLost`: the open transaction is gone. Call ``reconnect()`` to find the new leader.
+/// A `COMMIT` whose answer never came fails with `.commitOutcomeUnknown`: read the data to learn
+/// whether it was applied, never re-run blindly.
+///
+/// Not thread-safe: use one client from one task at a time.
+public final class DqliteClient {
+    /// Timeouts and the leader search's pace.
+    public struct Options: Sendable {
+        /// How long to wait for a node to accept a connection.
+        public var connectTimeout: Duration
+        /// How long to wait for the answer to one request (a whole result set, a COMMIT).
+        public var requestTimeout: Duration
+        /// How long to keep looking for a leader (an election takes a few seconds).
+        public var leaderSearchTimeout: Duration
+        /// The pause between rounds of the leader search.
+        public var leaderSearchInterval: Duration
+
+        public init(
+            connectTimeout: Duration = .seconds(2), requestTimeout: Duration = .seconds(60),
+            leaderSearchTimeout: Duration = .seconds(15), leaderSearchInterval: Duration = .milliseconds(200)
+        ) {
+            self.connectTimeout = connectTimeout
+            self.requestTimeout = requestTimeout
+            self.leaderSearchTimeout = leaderSearchTimeout
+            self.leaderSearchInterval = leaderSearchInterval
+        }
+    }
+
+    /// The addresses the leader is searched among, in the order given.
+    public let nodes: [String]
+    /// The database's name in the cluster.
+    public let database: String
+    /// Timeouts and the leader search's pace.
+    public let options: Options
+
+    private var connection: NodeConnection?
+    private var databaseID: UInt32 = 0
+    private let clientID = UInt64.random(in: 1...UInt64.max)
+    /// Bumped at each (re)connection; statements from an earlier one are refused.
+    private var generation = 0
+
+    /// Finds the leader among `nodes` and opens `database` on it (creating it when new).
+    /// - Parameters:
+    ///   - nodes: `host:port` addresses of some or all nodes; followers and unreachable nodes are fine.
+    ///   - database: the database's name.
+    /// - Throws: `DqliteError` `.noLeader` when no leader answers within `leaderSearchTimeout`.
+    public init(nodes: [String], database: String, options: Options = Options()) throws {
+        self.nodes = nodes
+        self.database = database
+        self.options = options
+        try connect()
+    }
+
+    deinit { connection?.close() }
+
+    /// The leader's address, while connected.
+    public var leaderAddress: String? { connection?.socket.isOpen == true ? connection?.address : nil }
+
+    /// Drops the current connection (and with it any open transaction and prepared statement),
+    /// finds the leader again and reopens the database.
+    public func reconnect() throws {
+        connection?.close()
+        connection = nil
+        try connect()
+    }
+
+    /// Closes the connection; an open transaction is rolled back by the server.
+    public func close() {
+        connection?.close()
+        connection = nil
+    }
+
+    // MARK: - SQL text
+
+    /// Runs SQL that returns no rows: one statement with `parameters`, or several separated by
+    /// semicolons without parameters.
+    /// - Returns: the last statement's changes and last inserted rowid.
+    /// - Throws: `DqliteError`; `.wrongStatementKind` for a statement that returns rows.
+    @discardableResult
+    public func exec(_ sql: String, _ parameters: [DqliteValue] = []) throws -> DqliteResult {
+        let node = try leader(sql)
+        let response = try send(.execSQL(database: databaseID, sql: sql, parameters: try checked(parameters, sql)), sql, on: node)
+        guard case .result(let result) = response else { throw node.unexpected("EXEC_SQL") }
+        return result
+    }
+
+    /// Runs one statement that returns rows, bound to `parameters`, and gathers every row.
+    /// - Throws: `DqliteError`; `.wrongStatementKind` for a statement without result columns.
+    public func query(_ sql: String, _ parameters: [DqliteValue] = []) throws -> DqliteRows {
+        let node = try leader(sql)
+        let first = try send(.querySQL(database: databaseID, sql: sql, parameters: try checked(parameters, sql)), sql, on: node)
+        return try gather(first, sql, on: node)
+    }
+
+    // MARK: - Prepared statements
+
+    /// Compiles one statement on the leader, to be run many times with different parameters.
+    public func prepare(_ sql: String) throws -> DqliteStatement {
+        let node = try leader(sql)
+        guard case .statement(_, let id, let count) = try send(.prepare(database: databaseID, sql: sql), sql, on: node) else {
+            throw node.unexpected("PREPARE")
+        }
+        return DqliteStatement(id: id, sql: sql, parameterCount: Int(count), generation: generation)
+    }
+
+    /// Runs a prepared statement that returns no rows.
+    @discardableResult
+    public func exec(_ statement: DqliteStatement, _ parameters: [DqliteValue] = []) throws -> DqliteResult {
+        let node = try leader(statement)
+        let request = Request.exec(database: databaseID, statement: statement.id, parameters: try checked(parameters, statement.sql))
+        guard case .result(let result) = try send(request, statement.sql, on: node) else { throw node.unexpected("EXEC") }
+        return result
+    }
+
+    /// Runs a prepared statement that returns rows, and gathers every row.
+    public func query(_ statement: DqliteStatement, _ parameters: [DqliteValue] = []) throws -> DqliteRows {
+        let node = try leader(statement)
+        let request = Request.query(database: databaseID, statement: statement.id, parameters: try checked(parameters, statement.sql))
+        return try gather(try send(request, statement.sql, on: node), statement.sql, on: node)
+    }
+
+    /// Releases a prepared statement on the server.
+    public func finalize(_ statement: DqliteStatement) throws {
+        let node = try leader(statement)
+        guard case .empty = try send(.finalize(database: databaseID, statement: statement.id), statement.sql, on: node) else {
+            throw node.unexpected("FINALIZE")
+        }
+    }
+
+    // MARK: - Private
+
+    private func connect() throws {
+        let node = try LeaderDiscovery(addresses: nodes, options: options).connect(clientID: clientID)
+        guard case .database(let id) = try node.call(.open(name: database)) else { throw node.unexpected("OPEN") }
+        connection = node
+        databaseID = id
+        generation += 1
+    }
+
+    private func leader(_ sql: String?) throws -> NodeConnection {
+        guard let connection, connection.socket.isOpen else {
+            throw DqliteError(
+                code: .connectionClosed, message: "not connected to the leader: call reconnect()", sql: sql)
+        }
+        return connection
+    }
+
+    private func leader(_ statement: DqliteStatement) throws -> NodeConnection {
+        guard statement.generation == generation else {
+            throw DqliteError(
+                code: .misuse, message: "the statement was prepared on an earlier connection: prepare it again",
+                sql: statement.sql)
+        }
+        return try leader(statement.sql)
+    }
+
+    private func checked(_ parameters: [DqliteValue], _ sql: String) throws -> [DqliteValue] {
+        guard parameters.count <= Request.maximumParameterCount else {
+            throw DqliteError(
+                code: .misuse, message: "\(parameters.count) parameters: at most \(Request.maximumParameterCount) per statement",
+                sql: sql)
+        }
+        return parameters
+    }
+
+    /// Sends a request, turning a lost answer to a COMMIT into `.commitOutcomeUnknown`.
+    private func send(_ request: Request, _ sql: String, on node: NodeConnection) throws -> Response {
+        do {
+            return try node.call(request, sql: sql)
+        } catch let error as DqliteError {
+            if !node.socket.isOpen { connection = nil }
+            throw CommitOutcome.classify(error, sql: sql)
+        }
+    }
+
+    /// Reads the further batches of a result set.
+    private func gather(_ first: Response, _ sql: String, on node: NodeConnection) throws -> DqliteRows {
+        guard case .rows(let columns, var rows, var more) = first else { throw node.unexpected("QUERY") }
+        let deadline = ContinuousClock.now + options.requestTimeout
+        while more {
+            guard case .rows(_, let batch, let next) = try node.receive(deadline: deadline, sql: sql) else {
+                throw node.unexpected("QUERY")
+            }
+            rows += batch
+            more = next
+        }
+        guard !columns.isEmpty else {
+            throw DqliteError(
+                code: .wrongStatementKind,
+                message: "the statement returns no rows and dqlite does not run it as a query: send it with exec",
+                address: node.address, sql: sql)
+        }
+        return DqliteRows(columns: columns, rows: rows)
+    }
+}
