@@ -107,7 +107,7 @@ public final class DqliteClient {
     /// - Throws: `DqliteError`; `.wrongStatementKind` for a statement without result columns.
     public func query(_ sql: String, _ parameters: [DqliteValue] = []) throws -> DqliteRows {
         let node = try leader(sql)
-        let first = try send(.querySQL(database: databaseID, sql: sql, parameters: try checked(parameters, sql)), sql, on: node)
+        let first = try sendQuery(.querySQL(database: databaseID, sql: sql, parameters: try checked(parameters, sql)), sql, on: node)
         return try gather(first, sql, on: node)
     }
 
@@ -135,7 +135,7 @@ public final class DqliteClient {
     public func query(_ statement: DqliteStatement, _ parameters: [DqliteValue] = []) throws -> DqliteRows {
         let node = try leader(statement)
         let request = Request.query(database: databaseID, statement: statement.id, parameters: try checked(parameters, statement.sql))
-        return try gather(try send(request, statement.sql, on: node), statement.sql, on: node)
+        return try gather(try sendQuery(request, statement.sql, on: node), statement.sql, on: node)
     }
 
     /// Releases a prepared statement on the server.
@@ -192,6 +192,23 @@ public final class DqliteClient {
         }
     }
 
+    /// Sends a QUERY or QUERY_SQL. dqlite answers one for a statement without result columns
+    /// with SQLite's "not an error" (code 1) and does not run it: say what to do instead.
+    private func sendQuery(_ request: Request, _ sql: String, on node: NodeConnection) throws -> Response {
+        do {
+            return try send(request, sql, on: node)
+        } catch let error as DqliteError where error.sqliteCode == 1 && error.message == "not an error" {
+            throw Self.notRowReturning(sql, node, sqliteCode: 1)
+        }
+    }
+
+    private static func notRowReturning(_ sql: String, _ node: NodeConnection, sqliteCode: Int? = nil) -> DqliteError {
+        DqliteError(
+            code: .wrongStatementKind, sqliteCode: sqliteCode,
+            message: "the statement returns no rows and dqlite does not run it as a query: send it with exec",
+            address: node.address, sql: sql)
+    }
+
     /// Reads the further batches of a result set.
     private func gather(_ first: Response, _ sql: String, on node: NodeConnection) throws -> DqliteRows {
         guard case .rows(let columns, var rows, var more) = first else { throw node.unexpected("QUERY") }
@@ -203,12 +220,7 @@ public final class DqliteClient {
             rows += batch
             more = next
         }
-        guard !columns.isEmpty else {
-            throw DqliteError(
-                code: .wrongStatementKind,
-                message: "the statement returns no rows and dqlite does not run it as a query: send it with exec",
-                address: node.address, sql: sql)
-        }
+        guard !columns.isEmpty else { throw Self.notRowReturning(sql, node) }
         return DqliteRows(columns: columns, rows: rows)
     }
 }

@@ -73,6 +73,11 @@ public struct DqliteResult: Equatable, Sendable {
     public let lastInsertedRowID: Int64
     /// How many rows the statement inserted, updated or deleted.
     public let changes: Int64
+
+    public init(lastInsertedRowID: Int64, changes: Int64) {
+        self.lastInsertedRowID = lastInsertedRowID
+        self.changes = changes
+    }
 }
 
 /// A node of the cluster, as the CLUSTER request lists it.

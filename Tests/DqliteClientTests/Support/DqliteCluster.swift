@@ -2,9 +2,10 @@ import DqliteClient
 import Foundation
 
 /// A 3-node dqlite cluster of `dqlite-demo` processes on free loopback ports, each node with its
-/// own temporary directory. Every process it starts is stopped by its PID in ``stop()`` (called
+/// own temporary directory. `nodes` is set while starting and only read afterwards, so the shared
+/// cluster may be used from concurrent tests. Every process it starts is stopped by its PID in ``stop()`` (called
 /// by ``with(_:)`` however the test ends, by `deinit`, and at process exit as a last resort).
-final class DqliteCluster {
+final class DqliteCluster: @unchecked Sendable {
     /// One node: its process and the address clients and the other nodes reach it on.
     struct Node {
         let address: String
@@ -24,6 +25,18 @@ final class DqliteCluster {
         defer { cluster.stop() }
         return try await body(cluster)
     }
+
+    /// One cluster for the tests that neither stop nor kill a node (each uses its own database),
+    /// started at first use and stopped when the test process exits.
+    static func shared() throws -> DqliteCluster {
+        try sharedCluster.get()
+    }
+
+    private static let sharedCluster: Result<DqliteCluster, any Error> = {
+        let result = Result { try DqliteCluster() }
+        if case .success(let cluster) = result { LiveProcesses.shared.removeAtExit(cluster.directory) }
+        return result
+    }()
 
     /// Starts `size` nodes and waits until they are all voters of one cluster.
     init(size: Int = 3) throws {
@@ -48,13 +61,12 @@ final class DqliteCluster {
 
     deinit { stop() }
 
-    /// Stops every node still running: SIGTERM, then SIGKILL after two seconds; removes the files.
+    /// Stops every node still running, by PID, with SIGKILL (a node given SIGTERM hands its
+    /// leadership over first, which takes seconds when its peers are stopping too), and removes
+    /// the nodes' files.
     func stop() {
-        for node in nodes where node.process.isRunning { Foundation.kill(node.pid, SIGTERM) }
-        let deadline = Date().addingTimeInterval(2)
+        for node in nodes where node.process.isRunning { Foundation.kill(node.pid, SIGKILL) }
         for node in nodes {
-            while node.process.isRunning && Date() < deadline { usleep(10_000) }
-            if node.process.isRunning { Foundation.kill(node.pid, SIGKILL) }
             node.process.waitUntilExit()
             LiveProcesses.shared.remove(node.pid)
         }
@@ -164,12 +176,17 @@ final class LiveProcesses: @unchecked Sendable {
     static let shared: LiveProcesses = {
         atexit {
             for pid in LiveProcesses.shared.all() { kill(pid, SIGKILL) }
+            for directory in LiveProcesses.shared.directories() { try? FileManager.default.removeItem(at: directory) }
         }
         return LiveProcesses()
     }()
 
     private let lock = NSLock()
     private var pids: Set<Int32> = []
+    private var directoriesToRemove: [URL] = []
+
+    func removeAtExit(_ directory: URL) { lock.withLock { directoriesToRemove.append(directory) } }
+    func directories() -> [URL] { lock.withLock { directoriesToRemove } }
 
     func add(_ pid: Int32) { lock.withLock { _ = pids.insert(pid) } }
     func remove(_ pid: Int32) { lock.withLock { _ = pids.remove(pid) } }
