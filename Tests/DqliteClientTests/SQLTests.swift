@@ -92,3 +92,42 @@ struct SQLTests {
         #expect(all.column("id") == (1...5_000).map { .integer(Int64($0)) })
     }
 }
+
+@Suite("Transactions larger than SQLite's page cache", .serialized, .enabled(if: DqliteBinaries.available, DqliteBinaries.skipReason))
+struct LargeTransactionTests {
+    /// Fills a 100,000-row indexed table, then rebuilds it with its index in one transaction: more dirty
+    /// pages than SQLite's default page cache holds.
+    private func rebuildLargeTable(_ client: DqliteClient) throws {
+        try client.exec("CREATE TABLE trip(id INTEGER PRIMARY KEY, name TEXT NOT NULL, cost REAL, notes TEXT)")
+        try client.exec("CREATE INDEX trip_name ON trip(name)")
+        try client.exec("""
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)
+            INSERT INTO trip SELECT i, 'trip ' || i, i * 1.25, CASE WHEN i % 3 = 0 THEN NULL ELSE 'note ' || i END FROM n
+            """)
+        try client.exec("BEGIN IMMEDIATE")
+        try client.exec("CREATE TABLE new_trip(id INTEGER PRIMARY KEY, name TEXT NOT NULL, price INTEGER NOT NULL, notes TEXT)")
+        try client.exec("INSERT INTO new_trip SELECT id, name, CAST(round(cost) AS INTEGER), notes FROM trip")
+        try client.exec("DROP TABLE trip")
+        try client.exec("ALTER TABLE new_trip RENAME TO trip")
+        try client.exec("CREATE INDEX trip_name ON trip(name)")
+        try client.exec("COMMIT")
+    }
+
+    @Test("By default a transaction that outgrows the page cache commits (cache spill is off)")
+    func commitsByDefault() throws {
+        let client = try DqliteClient(nodes: try DqliteCluster.shared().addresses, database: "large")
+        try rebuildLargeTable(client)
+        #expect(try client.query("SELECT count(*), sum(price = CAST(round(id * 1.25) AS INTEGER)) FROM trip").rows == [[.integer(100_000), .integer(100_000)]])
+        #expect(try client.query("PRAGMA index_list(trip)").column("name") == [.text("trip_name")])
+    }
+
+    @Test("With cache spill allowed, dqlite fails the same transaction with 'disk I/O error' and the table is left as it was")
+    func spillFails() throws {
+        let options = DqliteClient.Options(cacheSpill: true)
+        let client = try DqliteClient(nodes: try DqliteCluster.shared().addresses, database: "spill", options: options)
+        let error = try #require(throws: DqliteError.self) { try rebuildLargeTable(client) }
+        #expect(error.sqliteCode == 522)  // SQLITE_IOERR_SHORT_READ
+        _ = try? client.exec("ROLLBACK")
+        #expect(try client.query("SELECT name FROM pragma_table_info('trip')").column("name") == ["id", "name", "cost", "notes"])
+    }
+}
