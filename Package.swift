@@ -10,7 +10,6 @@ let package = Package(
         .executable(name: "migrate", targets: ["migrate"]),
         .executable(name: "sample-trips", targets: ["SampleTrips"]),
         .executable(name: "schemamigrations-bench", targets: ["schemamigrations-bench"]),
-        .library(name: "DqliteClient", targets: ["DqliteClient"]),
     ],
     targets: [
         // The system SQLite, linked as `sqlite3`; on Debian `libsqlite3-dev` provides the header.
