@@ -21,6 +21,9 @@ import Foundation
 /// A `COMMIT` whose answer never came fails with `.commitOutcomeUnknown`: read the data to learn
 /// whether it was applied, never re-run blindly.
 ///
+/// libdqlite 1.11 (Debian 12) aborts the node, on an assertion, when a query returns a REAL from
+/// a column declared `DATETIME`, `DATE` or `TIMESTAMP`; select `CAST(column AS REAL)` instead.
+///
 /// Not thread-safe: use one client from one task at a time.
 public final class DqliteClient {
     /// Timeouts and the leader search's pace.

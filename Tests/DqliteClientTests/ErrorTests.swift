@@ -64,4 +64,33 @@ struct ErrorTests {
         #expect(error.message.contains(addresses[1]))
         #expect(ContinuousClock.now - start < .seconds(3))
     }
+
+    @Test("A second client's write while another holds a transaction fails at once with .busy (5); after COMMIT it goes through")
+    func busy() throws {
+        let (holder, _) = try setUp("busy")
+        let other = try DqliteClient(nodes: try DqliteCluster.shared().addresses, database: "busy")
+        try holder.exec("BEGIN IMMEDIATE")
+        try holder.exec("INSERT INTO trip VALUES (2, 'Porto')")
+        let error = try #require(throws: DqliteError.self) { try other.exec("INSERT INTO trip VALUES (3, 'Faro')") }
+        #expect(error.code == .busy)
+        #expect(error.sqliteCode == 5)
+        #expect(error.message == "database is locked")
+        try holder.exec("COMMIT")
+        try other.exec("INSERT INTO trip VALUES (3, 'Faro')")
+        #expect(try other.query("SELECT name FROM trip ORDER BY id").column("name") == ["Lisbon", "Porto", "Faro"])
+    }
+
+    @Test("A node that accepts the connection but never answers: .timeout after the request timeout, not a hang")
+    func silentNode() throws {
+        let listener = try SilentListener()
+        let options = DqliteClient.Options(
+            connectTimeout: .milliseconds(500), requestTimeout: .milliseconds(300), leaderSearchTimeout: .milliseconds(100))
+        let start = ContinuousClock.now
+        let error = try #require(throws: DqliteError.self) {
+            try DqliteClient(nodes: [listener.address], database: "silent", options: options)
+        }
+        #expect(error.code == .noLeader)
+        #expect(error.message.contains("\(listener.address): dqlite timeout"))
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
 }
