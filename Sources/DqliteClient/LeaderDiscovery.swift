@@ -25,7 +25,6 @@ struct LeaderDiscovery {
                 }
             }
             guard ContinuousClock.now + options.leaderSearchInterval < deadline else { break }
-            try? Task.checkCancellation()
             Thread.sleep(options.leaderSearchInterval)
         }
         let summary = addresses.map { "\($0): \(answers[$0] ?? "no answer")" }.joined(separator: "; ")

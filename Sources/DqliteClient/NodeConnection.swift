@@ -35,9 +35,17 @@ final class NodeConnection {
         }
     }
 
-    /// Reads the next response of the request in flight (a further batch of rows).
+    /// Reads the next response of the request in flight (a further batch of rows). After a
+    /// response it cannot decode, the connection is closed: what follows on it is unknown.
     func receive(deadline: ContinuousClock.Instant, sql: String?) throws -> Response {
-        let response = try Response(Message.receive(from: socket, deadline: deadline), address: address)
+        let message = try Message.receive(from: socket, deadline: deadline)
+        let response: Response
+        do {
+            response = try Response(message, address: address)
+        } catch {
+            socket.close()
+            throw error
+        }
         if case .failure(let code, let message) = response {
             throw DqliteError.failure(code: code, message: message, address: address, sql: sql)
         }
