@@ -11,6 +11,10 @@ final class Socket {
     /// The `host:port` this socket is connected to.
     let address: String
     private var descriptor: Int32
+    /// Bytes received and not yet consumed: `buffer[bufferStart..<bufferEnd]`.
+    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    private var bufferStart = 0
+    private var bufferEnd = 0
 
     /// Connects to `address` ("host:port"), giving up after `timeout`.
     /// - Throws: `DqliteError` `.misuse` for an address that does not parse, `.connectionClosed`
@@ -55,48 +59,40 @@ final class Socket {
         }
     }
 
-    /// Writes all of `bytes`.
+    /// Writes all of `bytes`, waiting for room only when the kernel's buffer is full.
     func send(_ bytes: [UInt8], deadline: ContinuousClock.Instant) throws {
         var offset = 0
         while offset < bytes.count {
-            try wait(for: Int16(POLLOUT), until: deadline)
+            try checkOpen()
             let written = bytes.withUnsafeBytes { buffer in
                 #if canImport(Glibc)
-                    Glibc.send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                    Glibc.send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
                 #else
-                    Darwin.send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, 0)
+                    Darwin.send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, MSG_DONTWAIT)
                 #endif
             }
-            if written < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
+            if written >= 0 {
+                offset += written
+            } else if errno == EAGAIN || errno == EWOULDBLOCK {
+                try wait(for: Int16(POLLOUT), until: deadline)
+            } else if errno != EINTR {
                 let failure = Socket.error(.connectionClosed, "send", address)
                 close()
                 throw failure
             }
-            offset += written
         }
     }
 
-    /// Reads exactly `count` bytes.
+    /// Reads exactly `count` bytes, through a buffer: a response's header and body, often the
+    /// next batch too, arrive with one system call.
     func receive(_ count: Int, deadline: ContinuousClock.Instant) throws -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var offset = 0
-        while offset < count {
-            try wait(for: Int16(POLLIN), until: deadline)
-            let read = bytes.withUnsafeMutableBytes { buffer in
-                recv(descriptor, buffer.baseAddress! + offset, count - offset, 0)
-            }
-            if read == 0 {
-                close()
-                throw DqliteError(code: .connectionClosed, message: "the node closed the connection", address: address)
-            }
-            if read < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                let failure = Socket.error(.connectionClosed, "receive", address)
-                close()
-                throw failure
-            }
-            offset += read
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        while bytes.count < count {
+            if bufferStart == bufferEnd { try fill(deadline: deadline) }
+            let take = min(count - bytes.count, bufferEnd - bufferStart)
+            bytes.append(contentsOf: buffer[bufferStart..<(bufferStart + take)])
+            bufferStart += take
         }
         return bytes
     }
@@ -151,11 +147,40 @@ final class Socket {
         #endif
     }
 
-    /// Waits until the socket is ready for `events` or the deadline passes (then closes it).
-    private func wait(for events: Int16, until deadline: ContinuousClock.Instant) throws {
+    /// Refills the empty buffer with what has arrived, waiting for something when nothing has.
+    private func fill(deadline: ContinuousClock.Instant) throws {
+        bufferStart = 0
+        bufferEnd = 0
+        while true {
+            try checkOpen()
+            let read = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress!, $0.count, Int32(MSG_DONTWAIT)) }
+            if read > 0 {
+                bufferEnd = read
+                return
+            }
+            if read == 0 {
+                close()
+                throw DqliteError(code: .connectionClosed, message: "the node closed the connection", address: address)
+            }
+            if errno == EAGAIN || errno == EWOULDBLOCK {
+                try wait(for: Int16(POLLIN), until: deadline)
+            } else if errno != EINTR {
+                let failure = Socket.error(.connectionClosed, "receive", address)
+                close()
+                throw failure
+            }
+        }
+    }
+
+    private func checkOpen() throws {
         guard descriptor >= 0 else {
             throw DqliteError(code: .connectionClosed, message: "the connection is closed", address: address)
         }
+    }
+
+    /// Waits until the socket is ready for `events` or the deadline passes (then closes it).
+    private func wait(for events: Int16, until deadline: ContinuousClock.Instant) throws {
+        try checkOpen()
         while true {
             let remaining = deadline - .now
             let milliseconds = max(0, Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
