@@ -71,6 +71,20 @@ struct SQLTests {
         }
     }
 
+    @Test("A prepared SELECT runs again and again with new parameters, each time returning its own rows")
+    func preparedQuery() throws {
+        let client = try DqliteClient(nodes: try DqliteCluster.shared().addresses, database: "prepared")
+        try client.exec("CREATE TABLE city(name TEXT, country TEXT)")
+        try client.exec("INSERT INTO city VALUES ('Lisbon', 'PT'), ('Porto', 'PT'), ('Lyon', 'FR')")
+        let byCountry = try client.prepare("SELECT name FROM city WHERE country = ? ORDER BY name")
+        #expect(try client.query(byCountry, ["PT"]).column("name") == ["Lisbon", "Porto"])
+        #expect(try client.query(byCountry, ["FR"]).column("name") == ["Lyon"])
+        #expect(try client.query(byCountry, ["ES"]).rows.isEmpty)
+        try client.finalize(byCountry)
+        let gone = try #require(throws: DqliteError.self) { try client.query(byCountry, ["PT"]) }
+        #expect(gone.code == .sqlite)
+    }
+
     @Test("A few thousand rows inserted in one transaction come back, counted and in full, over several batches")
     func thousandsOfRows() throws {
         let cluster = try DqliteCluster.shared()
