@@ -63,6 +63,10 @@ public final class DqliteClient {
     public let options: Options
 
     private var connection: NodeConnection?
+    /// Called with the SQL once a request is sent, before its answer is read (a test seam).
+    var afterSending: ((String?) -> Void)? {
+        didSet { connection?.afterSending = afterSending }
+    }
     private var databaseID: UInt32 = 0
     private let clientID = UInt64.random(in: 1...UInt64.max)
     /// Bumped at each (re)connection; statements from an earlier one are refused.
@@ -166,6 +170,7 @@ public final class DqliteClient {
             let sql = "PRAGMA cache_spill=OFF"
             _ = try node.call(.execSQL(database: id, sql: sql, parameters: []), sql: sql)
         }
+        node.afterSending = afterSending
         connection = node
         databaseID = id
         generation += 1

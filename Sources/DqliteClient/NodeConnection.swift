@@ -8,6 +8,9 @@ final class NodeConnection {
 
     let socket: Socket
     let requestTimeout: Duration
+    /// Called with the request's SQL once a request is on the wire, before its answer is read: the
+    /// tests' seam to kill the leader at exactly that moment.
+    var afterSending: ((String?) -> Void)?
 
     /// The node's `host:port`.
     var address: String { socket.address }
@@ -29,6 +32,7 @@ final class NodeConnection {
         let deadline = ContinuousClock.now + requestTimeout
         do {
             try socket.send(request.message.encoded, deadline: deadline)
+            afterSending?(sql)
             return try receive(deadline: deadline, sql: sql)
         } catch let error as DqliteError {
             throw error.about(sql)

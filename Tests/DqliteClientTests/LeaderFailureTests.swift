@@ -1,4 +1,4 @@
-import DqliteClient
+@testable import DqliteClient
 import Foundation
 import Testing
 
@@ -43,12 +43,13 @@ struct LeaderFailureTests {
                 """)
             let leader = try #require(cluster.addresses.firstIndex(of: client.leaderAddress ?? ""))
             let pid = cluster.nodes[leader].pid
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { _ = kill(pid, SIGKILL) }
+            client.afterSending = { sql in if sql == "COMMIT" { kill(pid, SIGKILL) } }  // COMMIT on the wire, no answer read
 
             let error = try #require(throws: DqliteError.self) { try client.exec("COMMIT") }
             #expect(error.code == .commitOutcomeUnknown)
             #expect(error.message.contains("may or may not have been committed"))
             cluster.kill(node: leader)  // reaps it
+            client.afterSending = nil
 
             try client.reconnect()
             #expect(client.leaderAddress != cluster.addresses[leader])
