@@ -175,7 +175,10 @@ enum FreePorts {
 final class LiveProcesses: @unchecked Sendable {
     static let shared: LiveProcesses = {
         atexit {
-            for pid in LiveProcesses.shared.all() { kill(pid, SIGKILL) }
+            for pid in LiveProcesses.shared.all() {
+                kill(pid, SIGKILL)
+                waitpid(pid, nil, 0)
+            }
             for directory in LiveProcesses.shared.directories() { try? FileManager.default.removeItem(at: directory) }
         }
         return LiveProcesses()
