@@ -52,19 +52,6 @@ struct ErrorTests {
         #expect(try client.query("SELECT name FROM trip").rows == [[.text("Lisbon")]])
     }
 
-    @Test("No node listening: the leader search gives up after its timeout naming each node's answer")
-    func noLeader() throws {
-        let ports = try FreePorts.pick(2)
-        let addresses = ports.map { "127.0.0.1:\($0)" }
-        let options = DqliteClient.Options(connectTimeout: .milliseconds(200), leaderSearchTimeout: .milliseconds(500))
-        let start = ContinuousClock.now
-        let error = try #require(throws: DqliteError.self) { try DqliteClient(nodes: addresses, database: "none", options: options) }
-        #expect(error.code == .noLeader)
-        #expect(error.message.contains("\(addresses[0]): dqlite connection closed"))
-        #expect(error.message.contains(addresses[1]))
-        #expect(ContinuousClock.now - start < .seconds(3))
-    }
-
     @Test("A second client's write while another holds a transaction fails at once with .busy (5); after COMMIT it goes through")
     func busy() throws {
         let (holder, _) = try setUp("busy")
@@ -78,6 +65,23 @@ struct ErrorTests {
         try holder.exec("COMMIT")
         try other.exec("INSERT INTO trip VALUES (3, 'Faro')")
         #expect(try other.query("SELECT name FROM trip ORDER BY id").column("name") == ["Lisbon", "Porto", "Faro"])
+    }
+}
+
+/// Nodes that cannot answer: no cluster needed, so these run everywhere.
+@Suite("Unreachable dqlite nodes")
+struct UnreachableNodeTests {
+    @Test("No node listening: the leader search gives up after its timeout naming each node's answer")
+    func noLeader() throws {
+        let ports = try FreePorts.pick(2)
+        let addresses = ports.map { "127.0.0.1:\($0)" }
+        let options = DqliteClient.Options(connectTimeout: .milliseconds(200), leaderSearchTimeout: .milliseconds(500))
+        let start = ContinuousClock.now
+        let error = try #require(throws: DqliteError.self) { try DqliteClient(nodes: addresses, database: "none", options: options) }
+        #expect(error.code == .noLeader)
+        #expect(error.message.contains("\(addresses[0]): dqlite connection closed"))
+        #expect(error.message.contains(addresses[1]))
+        #expect(ContinuousClock.now - start < .seconds(3))
     }
 
     @Test("A node that accepts the connection but never answers: .timeout after the request timeout, not a hang")
