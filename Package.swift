@@ -37,6 +37,10 @@ let package = Package(
         .target(name: "CFaultVFS", linkerSettings: [.linkedLibrary("sqlite3")]),
         .executableTarget(name: "reliability-driver", dependencies: ["SchemaMigrations"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["SchemaMigrations", "CFaultVFS", "CSQLite", "reliability-driver"]),
+        // A client for dqlite (Raft-replicated SQLite) over its wire protocol, POSIX sockets only,
+        // and its tests against a 3-node cluster of `dqlite-demo` processes (skipped when absent).
+        .target(name: "DqliteClient"),
+        .testTarget(name: "DqliteClientTests", dependencies: ["DqliteClient", "CSQLite"]),
     ],
     swiftLanguageModes: [.v6]
 )

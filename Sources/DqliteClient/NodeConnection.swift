@@ -1,0 +1,81 @@
+/// One connection to one node: the protocol handshake, then requests answered one at a time.
+///
+/// Requests that any node answers (LEADER, CLUSTER, DUMP) go through this directly; the SQL
+/// requests go through ``DqliteClient``, which keeps one of these open to the leader.
+final class NodeConnection {
+    /// dqlite's protocol version 1 (`DQLITE_PROTOCOL_VERSION` in `src/protocol.h`).
+    static let protocolVersion: UInt64 = 1
+
+    let socket: Socket
+    let requestTimeout: Duration
+    /// Called with the request's SQL once a request is on the wire, before its answer is read: the
+    /// tests' seam to kill the leader at exactly that moment.
+    var afterSending: ((String?) -> Void)?
+
+    /// The node's `host:port`.
+    var address: String { socket.address }
+
+    /// Connects to `address` and sends the protocol version.
+    init(address: String, connectTimeout: Duration, requestTimeout: Duration) throws {
+        socket = try Socket(address: address, timeout: connectTimeout)
+        self.requestTimeout = requestTimeout
+        var handshake = WireWriter()
+        handshake.uint64(Self.protocolVersion)
+        try socket.send(handshake.bytes, deadline: .now + requestTimeout)
+    }
+
+    /// Closes the connection.
+    func close() { socket.close() }
+
+    /// Sends `request` and reads its (first) response; a failure response is thrown as an error.
+    func call(_ request: Request, sql: String? = nil) throws -> Response {
+        let deadline = ContinuousClock.now + requestTimeout
+        do {
+            try socket.send(request.message.encoded, deadline: deadline)
+            afterSending?(sql)
+            return try receive(deadline: deadline, sql: sql)
+        } catch let error as DqliteError {
+            throw error.about(sql)
+        }
+    }
+
+    /// Reads the next response of the request in flight (a further batch of rows). After a
+    /// response it cannot decode, the connection is closed: what follows on it is unknown.
+    func receive(deadline: ContinuousClock.Instant, sql: String?) throws -> Response {
+        let message = try Message.receive(from: socket, deadline: deadline)
+        let response: Response
+        do {
+            response = try Response(message, address: address)
+        } catch {
+            socket.close()
+            throw error
+        }
+        if case .failure(let code, let message) = response {
+            throw DqliteError.failure(code: code, message: message, address: address, sql: sql)
+        }
+        return response
+    }
+
+    /// Which node this one believes leads the cluster; nil when it knows of none.
+    func leader() throws -> String? {
+        guard case .node(_, let leader) = try call(.leader) else { throw unexpected("LEADER") }
+        return leader.isEmpty ? nil : leader
+    }
+
+    /// The cluster's nodes, as this node knows them.
+    func cluster() throws -> [DqliteNode] {
+        guard case .nodes(let nodes) = try call(.cluster) else { throw unexpected("CLUSTER") }
+        return nodes
+    }
+
+    /// The database `name` as this node holds it.
+    func dump(_ name: String) throws -> DqliteDump {
+        guard case .files(let files) = try call(.dump(name: name)) else { throw unexpected("DUMP") }
+        return DqliteDump(database: files.first?.bytes ?? [], wal: files.dropFirst().first?.bytes ?? [])
+    }
+
+    /// An error for a response of the wrong type.
+    func unexpected(_ request: String) -> DqliteError {
+        DqliteError(code: .protocolError, message: "unexpected response to \(request)", address: address)
+    }
+}
