@@ -48,7 +48,7 @@ struct ResolvedPlan: Sendable {
         guard !name.isEmpty else { throw fail("the plan's name is empty", remedy: "give the plan a name") }
         guard !schemas.isEmpty else { throw fail("the plan '\(name)' lists no schema versions", remedy: "list every released version in `schemas`, oldest first") }
         for schema in schemas { try schema.validate() }
-        let stored = try schemas.map(StorageLayout.expand)
+        let stored = try StorageLayout.expand(versions: schemas)
         var versionsByHash: [String: Schema.Version] = [:]
         for (previous, next) in zip(schemas, schemas.dropFirst()) where !(previous.version < next.version) {
             throw fail(previous.version == next.version
