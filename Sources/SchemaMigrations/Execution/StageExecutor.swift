@@ -112,13 +112,16 @@ struct StageExecutor {
             if footprint.isWatching {
                 try db.observingAccess(footprint.observer(on: db)) { try closure(context) }
             } else {
-                try closure(context)
+                try db.observingStatements(footprint.observer(on: db)) { try closure(context) }
             }
-            // The code caught the error for a damaged table and went on: the stage fails all the same.
+            // The code caught the error for a damaged table or a refused statement and went on: the stage fails all the same.
             if let damage = footprint.damage { throw damage }
+            if let refusal = footprint.refusal { throw refusal }
+            if db.isAutocommit { throw CustomCodeLimits.transactionEnded(in: name, stage: (stage.from, stage.to)) }
         } catch let error as MigrationError {
-            throw error
+            throw footprint.refusal ?? error
         } catch {
+            if let refusal = footprint.refusal { throw refusal }
             throw MigrationError(.customStageFailed, "\(name) of the stage \(stage.from) → \(stage.to) threw; everything was rolled back",
                                  version: stage.to, sqliteError: error as? SQLiteError, underlying: error is SQLiteError ? nil : "\(error)")
         }

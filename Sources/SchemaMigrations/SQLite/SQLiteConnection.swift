@@ -159,6 +159,10 @@ public final class SQLiteConnection {
             return code
         }
         tail = tailOut
+        if code != SQLITE_OK, let denial = accessObserver?.denial {
+            accessObserver?.denial = nil
+            throw denial
+        }
         guard code == SQLITE_OK else {
             throw lastError(code: code, sql: sql.trimmingCharacters(in: .whitespacesAndNewlines))
         }
