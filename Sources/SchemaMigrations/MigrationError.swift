@@ -41,6 +41,9 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         public static let notADatabase = Code(rawValue: "notADatabase")
         /// A migration is pending but the database can only be read.
         public static let readOnly = Code(rawValue: "readOnly")
+        /// The connection passed to `migrate(connection:)` cannot roll a failed migration back
+        /// (`journal_mode` OFF, or MEMORY on a file).
+        public static let unsafeConnection = Code(rawValue: "unsafeConnection")
         /// A custom stage's closure threw.
         public static let customStageFailed = Code(rawValue: "customStageFailed")
         /// A value read or written in a custom stage is not of the attribute's type.

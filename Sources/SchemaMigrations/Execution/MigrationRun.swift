@@ -41,6 +41,7 @@ struct MigrationRun {
             throw MigrationError(.readOnly, "'\(db.path)' is read-only (the file or its directory cannot be written); a migration is pending and nothing was done",
                                  remedy: "run the migration with write access to the file and its directory")
         }
+        if !db.ownsHandle { try JournalCheck.requireRollback(db) }
         if let backupURL = options.backupURL { try backup(to: backupURL) }
 
         let session = try ConnectionSettings.prepare(db)
