@@ -56,7 +56,16 @@ public final class SQLiteStatement {
         case .null: code = sqlite3_bind_null(handle, position)
         case .integer(let value): code = sqlite3_bind_int64(handle, position, value)
         case .real(let value): code = sqlite3_bind_double(handle, position, value)
-        case .text(let value): code = sqlite3_bind_text(handle, position, value, -1, schemamigrations_sqlite_transient())
+        case .text(var value):
+            // By length, not up to the first NUL: text may hold one.
+            code = value.withUTF8 { utf8 in
+                guard let base = utf8.baseAddress, utf8.count > 0 else {
+                    return sqlite3_bind_text(handle, position, "", 0, schemamigrations_sqlite_transient())
+                }
+                return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
+                    sqlite3_bind_text(handle, position, $0, Int32(utf8.count), schemamigrations_sqlite_transient())
+                }
+            }
         case .blob(let bytes):
             code = bytes.withUnsafeBytes { buffer in
                 sqlite3_bind_blob(handle, position, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), schemamigrations_sqlite_transient())
