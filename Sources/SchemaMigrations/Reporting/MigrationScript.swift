@@ -51,7 +51,9 @@ public struct MigrationScript: Sendable {
         ]
         for (index, statement) in statements.enumerated() {
             lines += (notes[index] ?? []).map { "-- " + $0 }
-            lines.append(statement + ";")
+            // A statement whose last line is a comment would swallow the semicolon.
+            let lastLine = statement.split(separator: "\n", omittingEmptySubsequences: false).last ?? ""
+            lines.append(statement + (lastLine.contains("--") || statement.hasSuffix("*/") ? "\n;" : ";"))
         }
         lines.append("COMMIT;")
         return lines.joined(separator: "\n") + "\n"

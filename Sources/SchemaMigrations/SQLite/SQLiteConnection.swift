@@ -30,6 +30,8 @@ public final class SQLiteConnection {
     let ownsHandle: Bool
     /// Told about each statement compiled while installed (``observingAccess(_:_:)``).
     var accessObserver: SQLiteAccessObserver?
+    /// Told about every statement run and value bound while recording (``startRecording(into:)``).
+    var recorder: StatementRecorder?
 
     /// Opens the database at `path`.
     /// - Parameters:
