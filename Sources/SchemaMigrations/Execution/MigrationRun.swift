@@ -56,12 +56,7 @@ struct MigrationRun {
     }
 
     private func targetSchema() throws -> Schema {
-        guard let version = options.targetVersion else { return plan.latest }
-        guard let schema = plan.schema(for: version) else {
-            throw MigrationError(.invalidPlan, "the target version \(version) is not declared by the plan '\(plan.name)'",
-                                 version: version, remedy: "use one of: " + plan.schemas.map(\.version.description).joined(separator: ", "))
-        }
-        return schema
+        try plan.target(options.targetVersion)
     }
 
     private func migrate(from state: VersionDetection.State, to target: Schema, started: Date) throws -> MigrationResult {

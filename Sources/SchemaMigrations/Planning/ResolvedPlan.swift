@@ -24,6 +24,18 @@ struct ResolvedPlan: Sendable {
         schemas.first { $0.version == version }
     }
 
+    /// The version a run goes to: `version` when given (it must be declared), else the latest.
+    /// Every entry point (migrate, status, verify, plan, script, simulate) resolves it here.
+    /// - Throws: `MigrationError` with code `invalidPlan` for a version the plan does not declare.
+    func target(_ version: Schema.Version?) throws -> Schema {
+        guard let version else { return latest }
+        guard let schema = schema(for: version) else {
+            throw MigrationError(.invalidPlan, "the target version \(version) is not declared by the plan '\(name)'",
+                                 version: version, remedy: "use one of: " + schemas.map(\.version.description).joined(separator: ", "))
+        }
+        return schema
+    }
+
     /// A version as declared.
     func declaredSchema(for version: Schema.Version) -> Schema? {
         declared.first { $0.version == version }

@@ -72,10 +72,7 @@ public struct MigrationReport: Sendable {
     }
 
     static func forEmptyDatabase(plan: ResolvedPlan, path: String, target: Schema.Version?) throws -> MigrationReport {
-        let schema = try target.map { version in
-            guard let schema = plan.schema(for: version) else { throw MigrationError(.invalidPlan, "the target version \(version) is not declared", version: version) }
-            return schema
-        } ?? plan.latest
+        let schema = try plan.target(target)
         let steps = schema.entities.map { entity -> Step in
             let step = MigrationStep(action: .createTable(entity))
             return Step(step: step, sql: step.sql, impact: nil)
@@ -89,7 +86,7 @@ public struct MigrationReport: Sendable {
         guard let current = state.version else {
             return try forEmptyDatabase(plan: plan, path: db.path, target: target)
         }
-        let targetVersion = target ?? plan.latest.version
+        let targetVersion = try plan.target(target).version
         var unversioned = false
         if case .unversioned = state { unversioned = true }
         let pending = try StagePlanning.stages(of: plan, from: current, to: targetVersion)
