@@ -93,8 +93,10 @@ public struct MigrationReport: Sendable {
         var stages: [Stage] = []
         var refusals: [MigrationError] = current > targetVersion ? [.backwards(from: current, to: targetVersion)] : []
         for (index, (planned, _)) in pending.enumerated() {
-            // Only the first stage meets the live data as it is; later ones are shown as planned.
+            // Only the first stage meets the live data as it is; later ones are shown as planned,
+            // and their refusals predicted from today's data where it tells.
             guard index == 0 else {
+                refusals += predictedRefusals(of: planned, after: pending.prefix(index).map(\.0), db: db)
                 stages.append(Stage(from: planned.from, to: planned.to, kind: planned.kind,
                                     steps: planned.allSteps.map { Step(step: $0, sql: $0.action.statements(live: nil), impact: nil) }))
                 continue
@@ -115,5 +117,25 @@ public struct MigrationReport: Sendable {
         }
         return MigrationReport(database: db.path, currentVersion: current, unversioned: unversioned, targetVersion: targetVersion,
                                stages: stages, refusals: refusals)
+    }
+}
+
+extension MigrationReport {
+    /// The refusals a later stage's data checks would make if the data were then as it is now.
+    /// A check whose table or column does not exist yet (an earlier stage creates or renames it)
+    /// cannot be predicted and is skipped. Each refusal says what it was predicted from, and
+    /// which custom stages run before it and may change the data it depends on.
+    static func predictedRefusals(of stage: PlannedStage, after earlier: [PlannedStage], db: SQLiteConnection) -> [MigrationError] {
+        guard stage.kind == .lightweight else { return [] }  // a custom stage's checks run after its willMigrate
+        let custom = earlier.filter { $0.kind == .custom }.map { "\($0.from) → \($0.to)" }
+        let basis = custom.isEmpty
+            ? "predicted from the data as it is now (the stages before \(stage.from) → \(stage.to) are lightweight)"
+            : "predicted from the data as it is now: depends on what the custom code of the stage\(custom.count > 1 ? "s" : "") \(custom.joined(separator: ", ")) does first"
+        return stage.checks.compactMap { check in
+            guard case let refusal?? = try? check.evaluate(on: db, version: stage.to) else { return nil }
+            var predicted = refusal
+            predicted.details.append(basis)
+            return predicted
+        }
     }
 }
