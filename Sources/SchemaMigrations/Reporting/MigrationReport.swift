@@ -132,7 +132,7 @@ extension MigrationReport {
             ? "predicted from the data as it is now (the stages before \(stage.from) → \(stage.to) are lightweight)"
             : "predicted from the data as it is now: depends on what the custom code of the stage\(custom.count > 1 ? "s" : "") \(custom.joined(separator: ", ")) does first"
         return stage.checks.compactMap { check in
-            guard case let refusal?? = try? check.evaluate(on: db, version: stage.to) else { return nil }
+            guard let refusal = try? check.evaluate(on: db, version: stage.to) else { return nil }
             var predicted = refusal
             predicted.details.append(basis)
             return predicted
