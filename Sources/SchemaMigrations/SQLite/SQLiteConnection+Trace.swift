@@ -101,6 +101,9 @@ extension StatementRecorder {
             let value = values[position] ?? .null
             if case .real(let number) = value {
                 out.append(contentsOf: SQLiteValue.exactLiteral(for: number).utf8)
+            } else if case .text(let text) = value, text.utf8.contains(0) {
+                // SQL text ends at a NUL: write the text's bytes as a blob cast back to text.
+                out.append(contentsOf: ("CAST(" + SQLiteValue.blob(Array(text.utf8)).sqlLiteral + " AS TEXT)").utf8)
             } else {
                 out.append(contentsOf: value.sqlLiteral.utf8)
             }

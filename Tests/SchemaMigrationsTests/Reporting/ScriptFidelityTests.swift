@@ -31,6 +31,9 @@ import Testing
         return (scripted, applied)
     }
 
+    /// A double below the smallest normal one, which SQLite's text conversion reads imprecisely.
+    static let subnormal = Double(sign: .plus, exponent: -1030, significand: 1.5)
+
     @Test func customStatementsWithCommentsAndExactDoublesAreInTheScript() throws {
         let original = try DryRunReportTests.populated()
         let v1 = A.schema(1, [DryRunReportTests.person])
@@ -41,7 +44,8 @@ import Testing
             try context.execute("/* note */ UPDATE Person SET email = 'g@example.com' WHERE id = 3 /* done */")
             try context.update("Person", id: 1, values: ["score": 0.1 + 0.2])
             try context.execute("UPDATE Person SET score = ?1 * 3 WHERE id = :id", arguments: [.real(1.0 / 3.0), .integer(3)])
-            try context.insert("Person", values: ["name": "Linus ?:@$ '--", "score": 2.0e-310])
+            try context.insert("Person", values: ["name": "Linus ?:@$ '--", "score": Self.subnormal])
+            try context.insert("Person", values: ["name": "nul\u{0}inside", "score": 1e-5])
         })
         let script = try migrator.script(databaseAt: original.url)
         let (scripted, applied) = try Self.copies(of: original)
@@ -49,7 +53,7 @@ import Testing
         try migrator.migrate(databaseAt: applied.url)
         #expect(try Self.dump(scripted) == Self.dump(applied))
         #expect(try applied.rows("SELECT name, score FROM Person ORDER BY id") == [
-            ["'Ada'", "0.30000000000000004"], ["'Grace'", "1.0"], ["'Linus ?:@$ ''--'", "2e-310"],
+            ["'Ada'", "0.30000000000000004"], ["'Grace'", "1.0"], ["'Linus ?:@$ ''--'", SQLiteValue.real(Self.subnormal).sqlLiteral], ["'nul\u{0}inside'", "1e-05"],
         ])
         #expect(try migrator.status(databaseAt: scripted.url).isUpToDate)
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") {
@@ -84,7 +88,7 @@ extension ScriptFidelityTests {
         let db = try SQLiteConnection(path: ":memory:")
         var random = SQLQuotingTests.Generator(state: 42)
         var values: [Double] = [8.098557281790756e-302, -5.062431790702987e-303, .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude,
-                                -.greatestFiniteMagnitude, 0.1 + 0.2, 1.0 / 3.0, 5e-324, 2.2250738585072009e-308]
+                                -.greatestFiniteMagnitude, 0.1 + 0.2, 1.0 / 3.0, Self.subnormal, Double.leastNormalMagnitude.nextDown]
         for _ in 0..<2000 { values.append(Double(bitPattern: random.next() & 0xFFEF_FFFF_FFFF_FFFF)) }
         for value in values where value.isFinite {
             let read = try db.scalar("SELECT \(SQLiteValue.exactLiteral(for: value))")
