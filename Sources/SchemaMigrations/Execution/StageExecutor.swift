@@ -119,9 +119,30 @@ struct StageExecutor {
         do {
             try db.execute(sql)
         } catch let error as SQLiteError {
+            if error.extendedCode == 3091, let step, let refusal = strictRefusal(error, step: step) { throw refusal }  // SQLITE_CONSTRAINT_DATATYPE
             throw MigrationError(.sqlite, "step failed: \(step?.summary ?? sql); everything was rolled back",
                                  entity: step?.table, sqliteError: error)
         }
+    }
+
+    /// A STRICT table's copy met a value its column's type cannot hold ("cannot store TEXT value in
+    /// REAL column t.c"): the refusal names the rows that hold such values.
+    private func strictRefusal(_ error: SQLiteError, step: MigrationStep) -> MigrationError? {
+        let words = error.message.split(separator: " ")
+        guard words.count >= 7, words[0] == "cannot", words[1] == "store", let dot = words.last?.lastIndex(of: ".") else { return nil }
+        let storageClass = words[2].lowercased(), target = words[5].uppercased(), column = String(words.last![words.last!.index(after: dot)...])
+        let table = SQL.quoteIdentifier(step.table), quoted = SQL.quoteIdentifier(column)
+        var condition = "typeof(\(quoted)) = \(SQL.quoteString(storageClass))"
+        if storageClass == "text" && (target == "REAL" || target.hasPrefix("INT")) {
+            // Text a number reads back from converts; other text is what the type refuses.
+            condition += " AND \(quoted) <> CAST(CAST(\(quoted) AS REAL) AS TEXT) AND \(quoted) <> CAST(CAST(\(quoted) AS INTEGER) AS TEXT)"
+        }
+        let ids = (try? db.rows("SELECT \(SQL.quoteIdentifier(Schema.primaryKeyColumn)) FROM \(table) WHERE \(condition) ORDER BY 1 LIMIT 10"))?
+            .map { $0[0].description } ?? []
+        return MigrationError(.dataViolation, "\(step.table) is STRICT, and \(column) would hold \(storageClass) values its declared type refuses; everything was rolled back",
+                              entity: step.table, property: column,
+                              remedy: "convert those values in the custom stage's didMigrate (or willMigrate), or make the table non-STRICT first",
+                              details: ids.isEmpty ? [] : ["rows (id): " + ids.joined(separator: ", ")], sqliteError: error)
     }
 
     private func runClosure(_ closure: (MigrationContext) throws -> Void, named name: String, schema: Schema, stage: PlannedStage, footprint: CodeFootprint) throws {
