@@ -44,8 +44,10 @@ public struct Migrator: Sendable {
     @discardableResult
     public func migrate(databaseAt url: URL) throws -> MigrationResult {
         let plan = try resolved.get()
-        let db = try Migrator.open(url, mode: .readWriteCreate, busyTimeout: options.busyTimeout, vfs: options.vfsName)
-        return try MigrationRun(plan: plan, db: db, options: options).run()
+        return try advising(url) {
+            let db = try Migrator.open(url, mode: .readWriteCreate, busyTimeout: options.busyTimeout, vfs: options.vfsName)
+            return try MigrationRun(plan: plan, db: db, options: options).run()
+        }
     }
 
     /// Migrates through a connection the app already owns (a raw `sqlite3*`, for example GRDB's).
@@ -72,11 +74,13 @@ public struct Migrator: Sendable {
     public func currentVersion(databaseAt url: URL) throws -> Schema.Version? {
         let plan = try resolved.get()
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let db = try Migrator.open(url, mode: .readOnly, busyTimeout: options.busyTimeout, vfs: options.vfsName)
-        do {
-            return try VersionDetection(plan: plan, db: db).detect().version
-        } catch let error as SQLiteError {
-            throw MigrationError.wrap(error, message: "cannot read the version of '\(url.path)'")
+        return try advising(url) {
+            let db = try Migrator.open(url, mode: .readOnly, busyTimeout: options.busyTimeout, vfs: options.vfsName)
+            do {
+                return try VersionDetection(plan: plan, db: db).detect().version
+            } catch let error as SQLiteError {
+                throw MigrationError.wrap(error, message: "cannot read the version of '\(url.path)'")
+            }
         }
     }
 
@@ -87,8 +91,10 @@ public struct Migrator: Sendable {
         guard FileManager.default.fileExists(atPath: url.path) else {
             return try MigrationReport.forEmptyDatabase(plan: plan, path: url.path, target: options.targetVersion)
         }
-        let db = try Migrator.open(url, mode: .readOnly, busyTimeout: options.busyTimeout, vfs: options.vfsName)
-        return try MigrationReport.make(plan: plan, db: db, target: options.targetVersion)
+        return try advising(url) {
+            let db = try Migrator.open(url, mode: .readOnly, busyTimeout: options.busyTimeout, vfs: options.vfsName)
+            return try MigrationReport.make(plan: plan, db: db, target: options.targetVersion)
+        }
     }
 
     static func open(_ url: URL, mode: SQLiteConnection.OpenMode, busyTimeout: TimeInterval, vfs: String? = nil) throws -> SQLiteConnection {

@@ -115,7 +115,7 @@ import Testing
         let before = try scratch.bytes(database)
         var result = try BuiltCommand.migrate(["apply", "--plan", plan, "--database", database, "--deny-destructive"])
         #expect(result.status == 5, "\(result)")
-        #expect(result.stderr.hasPrefix("error: refused by --deny-destructive: 1 steps can lose data\n"))
+        #expect(result.stderr.hasPrefix("error: refused by --deny-destructive: 1 step can lose data\n"))
         #expect(try scratch.bytes(database) == before)
         result = try BuiltCommand.migrate(["apply", "--plan", plan, "--database", database, "--no-backup"])
         #expect(result.status == 0, "\(result)")

@@ -136,7 +136,7 @@ import Testing
         result = try BuiltCommand.migrate(["plan", "--plan", plan, "--database", database, "--deny-destructive"])
         #expect(result.status == 5, "\(result)")
         #expect(result.stderr == """
-            error: refused by --deny-destructive: 1 steps can lose data
+            error: refused by --deny-destructive: 1 step can lose data
               - Drop column Note.legacy and its values (2 non-empty values)
               fix: have a person review the plan, then run without --deny-destructive
 
