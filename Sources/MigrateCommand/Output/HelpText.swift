@@ -29,8 +29,10 @@ struct HelpText {
         var lines = ["usage: \(commandName) \(subcommand.name) " + subcommand.options.map(\.usage).joined(separator: " "), "", subcommand.abstract, "", "options:"]
         for option in options {
             let label = option.name + (option.valueName.map { " " + $0 } ?? "")
-            lines.append("  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + option.help + (option.isRepeatable ? " (repeatable)" : ""))
+            let variable = option.name == "--help" ? "" : " [$\(EnvironmentDefaults.variable(for: option))\(option.takesValue ? "" : "=1")]"
+            lines.append("  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + option.help + (option.isRepeatable ? " (repeatable)" : "") + variable)
         }
+        lines += ["", "Each option can be set by the environment variable in brackets; the command line wins."]
         if !subcommand.discussion.isEmpty { lines += ["", subcommand.discussion] }
         return lines.joined(separator: "\n") + "\n"
     }

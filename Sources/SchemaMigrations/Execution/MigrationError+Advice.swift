@@ -17,7 +17,7 @@ extension MigrationError {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         switch sqliteError.primaryCode {
         case SQLITE_BUSY, SQLITE_LOCKED:
-            if !error.message.contains("lock") { error.message += ": another connection holds a lock on it" }
+            if !error.message.contains("another connection") { error.message += ": another connection holds a lock on it" }
             error.remedy = "wait for the other process to finish (a long transaction, an open sqlite3 shell), then retry; "
                 + "or let it wait longer: --busy-timeout SECONDS (MigrationOptions.busyTimeout)"
         case SQLITE_READONLY where sqliteError.extendedCode == 1544 /* SQLITE_READONLY_DIRECTORY */:
