@@ -31,7 +31,7 @@ let package = Package(
         .executableTarget(name: "schemamigrations-bench", dependencies: ["MigrationBenchmarks"]),
         .testTarget(name: "SchemaMigrationsTests", dependencies: ["SchemaMigrations", "MigrationBenchmarks", "SampleTripsPlan", "CSQLite"]),
         // Runs the built `migrate` and `sample-trips` executables end to end, so it depends on them.
-        .testTarget(name: "MigrateCommandTests", dependencies: ["MigrateCommand", "SchemaMigrations", "SampleTripsPlan", "migrate", "SampleTrips"]),
+        .testTarget(name: "MigrateCommandTests", dependencies: ["MigrateCommand", "SchemaMigrations", "SampleTripsPlan", "MigrationBenchmarks", "migrate", "SampleTrips"]),
         // The reliability suite: a fault-injecting SQLite VFS, a child process the tests kill and
         // race, and the tests (quick in `swift test`; long mode in README's "Reliability").
         .target(name: "CFaultVFS", linkerSettings: [.linkedLibrary("sqlite3")]),

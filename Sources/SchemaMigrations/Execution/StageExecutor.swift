@@ -71,7 +71,7 @@ struct StageExecutor {
             let live: LiveSchema? = [.rebuildTable, .dropColumn, .dropIndex].contains(step.op)
                 ? try LiveSchema.read(from: db, onlyTables: [step.table]) : nil
             for sql in step.action.statements(live: live) {
-                try execute(sql, step: step)
+                try reportingProgress(of: sql, step: step, stepIndex: index, stepCount: steps.count, from: from, to: to) { try execute(sql, step: step) }
             }
         }
         for dependent in parked ?? [] {

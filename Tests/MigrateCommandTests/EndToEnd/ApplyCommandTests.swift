@@ -102,7 +102,7 @@ import Testing
         #expect(result.stdout.contains("migrated 1.0.0 → 2.0.0 in "))
         let progress = result.stderr.split(separator: "\n")
         #expect(progress.count == 1)
-        #expect(progress[0].hasPrefix("[") && progress[0].hasSuffix("] v1.sqlite: 1.0.0 → 2.0.0 [1/1] Create unique index Trip_name_unique on Trip(name)"))
+        #expect(progress[0].hasPrefix("[") && progress[0].hasSuffix("] \(database): 1.0.0 → 2.0.0 [1/1] Create unique index Trip_name_unique on Trip(name)"))
 
         result = try BuiltCommand.sampleTrips(["status", "--database", database])
         #expect(result.status == 3)
