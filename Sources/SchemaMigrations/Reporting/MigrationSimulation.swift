@@ -71,7 +71,7 @@ extension Migrator {
         var options = self.options
         options.backupURL = nil
         options.progress = { progress in
-            if progress.rowsDone == nil {
+            if progress.activity == .step {  // a step begins; rows, heartbeats and pages belong to the step running
                 clock.start("\(progress.from.map { "\($0) → " } ?? "create ")\(progress.to)", progress.summary)
             }
         }
