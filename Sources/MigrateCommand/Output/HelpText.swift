@@ -18,7 +18,10 @@ struct HelpText {
         lines += subcommands.map { "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.abstract }
         lines.append("  " + "help".padding(toLength: width, withPad: " ", startingAt: 0) + "Shows this help, or a subcommand's: help SUBCOMMAND")
         lines += ["", "exit status:"] + HelpText.exitStatuses.map { "  \($0.0.rawValue)  \($0.1)" }
-        lines += ["", "Run '\(commandName) help SUBCOMMAND' or '\(commandName) SUBCOMMAND --help' for a subcommand's options."]
+        lines += ["", "Run '\(commandName) help SUBCOMMAND' or '\(commandName) SUBCOMMAND --help' for a subcommand's options,",
+                  "'\(commandName) --version' for the version. Every option can also come from the environment",
+                  "(--plan from MIGRATE_PLAN, --no-backup from MIGRATE_NO_BACKUP=1…); --format json prints one JSON object",
+                  "whatever the exit status."]
         return lines.joined(separator: "\n") + "\n"
     }
 
