@@ -60,6 +60,8 @@ public struct MigrationProgress: Sendable, CustomStringConvertible {
         case backingUp
         /// A custom stage enumerates rows (``rowsDone`` of ``rowsTotal``).
         case customStage
+        /// A custom stage's code runs and reported nothing for a second (a heartbeat: ``elapsed`` only).
+        case runningCode
     }
 
     /// The stage's source version (nil when creating the schema in an empty database).

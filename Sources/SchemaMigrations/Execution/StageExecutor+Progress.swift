@@ -36,3 +36,36 @@ extension StageExecutor {
         progress(event(rows: total, now: DispatchTime.now().uptimeNanoseconds))
     }
 }
+
+extension StageExecutor {
+    /// Runs a custom stage's closure, with a heartbeat through ``progress`` (once a second, while
+    /// its SQL runs, `context.execute` included) whenever the closure itself reported nothing for
+    /// a second (its `forEach` reports rows). `body` gets the progress callback to hand to the context.
+    func runningCode(_ name: String, stage: PlannedStage, _ body: ((@Sendable (MigrationProgress) -> Void)?) throws -> Void) throws {
+        guard let progress else { return try body(nil) }
+        let clock = LastEventClock()
+        let reported: @Sendable (MigrationProgress) -> Void = { event in
+            clock.touch()
+            progress(event)
+        }
+        let started = DispatchTime.now().uptimeNanoseconds
+        try db.withProgressHandler(every: 8192, {
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard clock.nanosecondsSinceLast(now) >= 1_000_000_000 else { return }
+            clock.touch(now)
+            progress(MigrationProgress(from: stage.from, to: stage.to, stepIndex: 0, stepCount: 1, summary: "\(name) running",
+                                       activity: .runningCode, elapsed: Double(now - started) / 1e9))
+        }) { try body(reported) }
+    }
+}
+
+/// When a custom stage last reported something, shared by its callback and the heartbeat.
+final class LastEventClock: @unchecked Sendable {
+    // Sendable: guarded by the lock (the context may report from the migrating thread only, but
+    // the callback type is @Sendable).
+    private let lock = NSLock()
+    private var last = DispatchTime.now().uptimeNanoseconds
+
+    func touch(_ now: UInt64 = DispatchTime.now().uptimeNanoseconds) { lock.withLock { last = now } }
+    func nanosecondsSinceLast(_ now: UInt64) -> UInt64 { lock.withLock { now >= last ? now - last : 0 } }
+}

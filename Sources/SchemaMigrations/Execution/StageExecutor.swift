@@ -108,11 +108,13 @@ struct StageExecutor {
 
     private func runClosure(_ closure: (MigrationContext) throws -> Void, named name: String, schema: Schema, stage: PlannedStage, footprint: CodeFootprint) throws {
         do {
-            let context = MigrationContext(schema: schema, db: db, stage: (stage.from, stage.to), progress: progress)
-            if footprint.isWatching {
-                try db.observingAccess(footprint.observer(on: db)) { try closure(context) }
-            } else {
-                try closure(context)
+            try runningCode(name, stage: stage) { progress in
+                let context = MigrationContext(schema: schema, db: db, stage: (stage.from, stage.to), progress: progress)
+                if footprint.isWatching {
+                    try db.observingAccess(footprint.observer(on: db)) { try closure(context) }
+                } else {
+                    try closure(context)
+                }
             }
             // The code caught the error for a damaged table and went on: the stage fails all the same.
             if let damage = footprint.damage { throw damage }

@@ -37,6 +37,54 @@ import Testing
         #expect(all.filter { $0.activity == .step }.count == 1)
     }
 
+    enum SlowV1: VersionedSchema {
+        static let versionIdentifier = Schema.Version(1, 0, 0)
+        static let models: [any PersistentModel.Type] = [Tally.self]
+        final class Tally: PersistentModel {
+            var count = 0
+            init() {}
+        }
+    }
+
+    enum SlowV2: VersionedSchema {
+        static let versionIdentifier = Schema.Version(2, 0, 0)
+        static let models: [any PersistentModel.Type] = [Tally.self]
+        final class Tally: PersistentModel {
+            var count = 0
+            var label: String? = nil
+            init() {}
+        }
+    }
+
+    /// A custom stage whose raw SQL runs for well over a second, reporting nothing itself.
+    enum SlowPlan: SchemaMigrationPlan {
+        static let schemas: [any VersionedSchema.Type] = [SlowV1.self, SlowV2.self]
+        static let stages: [MigrationStage] = [
+            .custom(fromVersion: SlowV1.self, toVersion: SlowV2.self, willMigrate: { context in
+                try context.execute("""
+                    WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 10000000)
+                    INSERT INTO Tally (count) SELECT sum(x % 7) FROM n
+                    """)
+            }, didMigrate: nil),
+        ]
+    }
+
+    @Test func aLongCustomStageSendsAHeartbeatEverySecond() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("progress-heartbeat-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("tally.sqlite")
+        try Migrator(plan: SlowPlan.self, options: MigrationOptions(targetVersion: SlowV1.versionIdentifier)).migrate(databaseAt: database)
+        let events = Events()
+        let started = Date()
+        try Migrator(plan: SlowPlan.self, options: MigrationOptions(progress: { events.add($0) })).migrate(databaseAt: database)
+        let seconds = Date().timeIntervalSince(started)
+        let beats = events.all.filter { $0.activity == .runningCode }
+        #expect(beats.count >= Int(seconds) - 1 && !beats.isEmpty, "\(beats.count) heartbeats in \(seconds) s")
+        #expect(beats.allSatisfy { $0.summary == "willMigrate running" && $0.from == SlowV1.versionIdentifier })
+        #expect(beats.map { $0.elapsed ?? 0 } == beats.map { $0.elapsed ?? 0 }.sorted())
+    }
+
     @Test func aReadOnlyDirectoryAndALockGetTheirRemedy() {
         let directoryError = MigrationError(.sqlite, "step failed: Rename column Trip.a to b; everything was rolled back",
                                             sqliteError: SQLiteError(extendedCode: 1544, message: "attempt to write a readonly database"))
