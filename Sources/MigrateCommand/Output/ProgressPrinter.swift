@@ -40,8 +40,10 @@ final class ProgressPrinter: @unchecked Sendable {
         lock.withLock {
             let now = Date()
             let prefix = String(format: "[%6.2f s] ", now.timeIntervalSince(started)) + "\(name): "
-            guard progress.activity != .step else {
-                console.error((countLineOpen ? "\n" : "") + prefix + "\(progress)\n")
+            let starts = progress.activity == .step || (progress.activity == .runningCode && progress.elapsed == 0)
+            guard !starts else {
+                let text = progress.activity == .step ? "\(progress)" : "\(progress.from.map { "\($0) → " } ?? "")\(progress.to) \(progress.summary)"
+                console.error((countLineOpen ? "\n" : "") + prefix + text + "\n")
                 countLineOpen = false
                 lastActivity = .step
                 return

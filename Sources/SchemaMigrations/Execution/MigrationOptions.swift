@@ -60,7 +60,8 @@ public struct MigrationProgress: Sendable, CustomStringConvertible {
         case backingUp
         /// A custom stage enumerates rows (``rowsDone`` of ``rowsTotal``).
         case customStage
-        /// A custom stage's code runs and reported nothing for a second (a heartbeat: ``elapsed`` only).
+        /// A custom stage's code starts (``elapsed`` 0), or runs and reported nothing for a second
+        /// (a heartbeat: ``elapsed`` only).
         case runningCode
     }
 

@@ -38,7 +38,8 @@ extension StageExecutor {
 }
 
 extension StageExecutor {
-    /// Runs a custom stage's closure, with a heartbeat through ``progress`` (once a second, while
+    /// Runs a custom stage's closure, announced through ``progress`` (an event with `elapsed` 0),
+    /// with a heartbeat (once a second, while
     /// its SQL runs, `context.execute` included) whenever the closure itself reported nothing for
     /// a second (its `forEach` reports rows). `body` gets the progress callback to hand to the context.
     func runningCode(_ name: String, stage: PlannedStage, _ body: ((@Sendable (MigrationProgress) -> Void)?) throws -> Void) throws {
@@ -49,6 +50,8 @@ extension StageExecutor {
             progress(event)
         }
         let started = DispatchTime.now().uptimeNanoseconds
+        // The code's start, as a step of its own: `--simulate` times it, a log shows it.
+        progress(MigrationProgress(from: stage.from, to: stage.to, stepIndex: 0, stepCount: 1, summary: "\(name) runs", activity: .runningCode, elapsed: 0))
         try db.withProgressHandler(every: 8192, {
             let now = DispatchTime.now().uptimeNanoseconds
             guard clock.nanosecondsSinceLast(now) >= 1_000_000_000 else { return }
