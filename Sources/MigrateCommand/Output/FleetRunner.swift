@@ -38,9 +38,18 @@ struct FleetRunner {
         if workers == 1 {
             for index in databases.indices { work(index) }
         } else {
-            DispatchQueue.concurrentPerform(iterations: workers) { _ in
-                while let index = state.next() { work(index) }
+            // Threads of our own rather than Dispatch's pool, which runs no more blocks at once
+            // than there are cores: the work waits on fsync, and --jobs may ask for more.
+            let done = DispatchGroup()
+            for _ in 0..<workers {
+                done.enter()
+                let thread = Thread {
+                    while let index = state.next() { work(index) }
+                    done.leave()
+                }
+                thread.start()
             }
+            done.wait()
         }
         return state.outcomes
     }
