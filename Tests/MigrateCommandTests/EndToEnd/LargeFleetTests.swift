@@ -114,3 +114,29 @@ import Testing
         #expect(script.contains("ALTER TABLE \"Trip\" RENAME COLUMN \"start_date\" TO \"startDate\";"))
     }
 }
+
+/// Two tenants' files of the same name, backed up into one directory by parallel workers, get
+/// two backups: one never replaces the other.
+@Suite struct SameNameBackupTests {
+    @Test func sameNamedDatabasesGetDistinctBackups() throws {
+        let scratch = Scratch()
+        let template = try scratch.sampleTrips("template.sqlite", at: Schema.Version(2, 0, 0), trips: 4)
+        let tenants = try (0..<8).map { index -> String in
+            let directory = scratch.directory.appendingPathComponent("tenant-\(index)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let path = directory.appendingPathComponent("app.sqlite").path
+            try FileManager.default.copyItem(atPath: template, toPath: path)
+            return path
+        }
+        let backups = scratch.path("backups")
+        let result = try BuiltCommand.migrate(["apply", "--plan", Scratch.jsonPlan, "--database", scratch.path("tenant-*/app.sqlite"),
+                                               "--jobs", "4", "--backup", backups, "--format", "json"])
+        #expect(result.status == 0, "\(result)")
+        let outcomes = try #require(try result.json() as? [[String: Any]])
+        let paths = outcomes.compactMap { $0["backup"] as? String }
+        #expect(outcomes.map { $0["database"] as? String } == tenants)
+        #expect(Set(paths).count == 8)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: backups).count == 8)
+        for path in paths { #expect(try scratch.rows(path, "SELECT version FROM _schema_migrations ORDER BY seq DESC LIMIT 1") == [["'2.0.0'"]]) }
+    }
+}
