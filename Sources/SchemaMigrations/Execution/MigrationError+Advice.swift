@@ -9,7 +9,7 @@ extension MigrationError {
     /// ```
     /// error: cannot read the schema of 'app.sqlite': another connection holds a lock on it
     ///   SQLite error 5 (SQLITE_BUSY): database is locked - while executing `…`
-    ///   fix: wait for the other process to finish (a long transaction, an open sqlite3 shell), or raise the busy timeout (--busy-timeout SECONDS)
+    ///   fix: wait for the other process to finish (a long transaction, an open sqlite3 shell), then retry; or let it wait longer: --busy-timeout SECONDS (MigrationOptions.busyTimeout)
     /// ```
     func advised(path: String) -> MigrationError {
         guard let sqliteError, remedy == nil || sqliteError.isBusy else { return self }
