@@ -27,11 +27,11 @@ let package = Package(
         .target(name: "SampleTripsPlan", dependencies: ["SchemaMigrations"], path: "Fixtures/SampleTrips/Plan"),
         .executableTarget(name: "SampleTrips", dependencies: ["MigrateCommand", "SchemaMigrations", "SampleTripsPlan"], path: "Sources/SampleTrips"),
         // Benchmarks against hand-written SQL: a library (so the test suite smoke-runs it) and its command.
-        .target(name: "MigrationBenchmarks", dependencies: ["SchemaMigrations"]),
+        .target(name: "MigrationBenchmarks", dependencies: ["SchemaMigrations", "MigrateCommand"]),
         .executableTarget(name: "schemamigrations-bench", dependencies: ["MigrationBenchmarks"]),
         .testTarget(name: "SchemaMigrationsTests", dependencies: ["SchemaMigrations", "MigrationBenchmarks", "SampleTripsPlan", "CSQLite"]),
         // Runs the built `migrate` and `sample-trips` executables end to end, so it depends on them.
-        .testTarget(name: "MigrateCommandTests", dependencies: ["MigrateCommand", "SchemaMigrations", "SampleTripsPlan", "migrate", "SampleTrips"]),
+        .testTarget(name: "MigrateCommandTests", dependencies: ["MigrateCommand", "SchemaMigrations", "SampleTripsPlan", "MigrationBenchmarks", "migrate", "SampleTrips"]),
         // The reliability suite: a fault-injecting SQLite VFS, a child process the tests kill and
         // race, and the tests (quick in `swift test`; long mode in README's "Reliability").
         .target(name: "CFaultVFS", linkerSettings: [.linkedLibrary("sqlite3")]),

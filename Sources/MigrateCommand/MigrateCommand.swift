@@ -41,25 +41,45 @@ public struct MigrateCommand: Sendable {
         exit(status.rawValue)
     }
 
+    /// The command's version, printed by `--version`.
+    public static let version = "0.9.0"
+
+    /// The SQLite library's version: `3.40.1`.
+    static var sqliteVersion: String {
+        let number = SQLiteConnection.libraryVersionNumber
+        return "\(number / 1_000_000).\(number / 1000 % 1000).\(number % 1000)"
+    }
+
     /// Runs the command on `arguments` (without the executable's name).
-    /// - Returns: the exit status; output and errors went to `console`.
-    public func run(_ arguments: [String], console: Console = .standard) -> ExitCode {
+    /// - Parameters:
+    ///   - console: where output and errors go.
+    ///   - environment: where options not on the command line come from (`MIGRATE_DATABASE`…).
+    /// - Returns: the exit status; output and errors went to `console`. With `--format json`
+    ///   (or `MIGRATE_FORMAT=json`), every status prints one JSON object, usage errors included.
+    public func run(_ arguments: [String], console: Console = .standard,
+                    environment: [String: String] = ProcessInfo.processInfo.environment) -> ExitCode {
         let help = HelpText(commandName: name, subcommands: subcommands,
                             planDescription: plan.map { "the plan '\($0.name)' it embeds (or a JSON plan directory: --plan DIR)" } ?? "a JSON plan directory (--plan DIR)")
+        let errors = CommandErrorOutput(console: console, json: EnvironmentDefaults.format(in: arguments, environment: environment) == "json")
+        let names = subcommands.map(\.name) + ["help"]
         guard let first = arguments.first else {
-            console.error("error: missing subcommand\n\n" + help.general)
-            return .usageError
+            return errors.usage(UsageError("missing subcommand", remedy: "one of: " + names.joined(separator: ", ")), usage: help.general)
         }
-        if first == "--help" || first == "-h" {
+        switch first {
+        case "--help", "-h":
             console.output(help.general)
             return .success
-        }
-        if first == "help" {
-            return showHelp(Array(arguments.dropFirst()), help: help, console: console)
+        case "--version":
+            console.output("\(name) \(MigrateCommand.version) (SchemaMigrations, SQLite \(MigrateCommand.sqliteVersion))\n")
+            return .success
+        case "help":
+            return showHelp(Array(arguments.dropFirst()), help: help, errors: errors, console: console)
+        default:
+            break
         }
         guard let subcommand = subcommands.first(where: { $0.name == first }) else {
-            console.error("error: unknown subcommand '\(first)'\n\n" + help.general)
-            return .usageError
+            return errors.usage(UsageError("unknown subcommand '\(first)'", remedy: Suggestion.remedy(for: first, among: names + ["--version", "--help"])),
+                                usage: help.general)
         }
         let words = Array(arguments.dropFirst())
         if words.contains("--help") || words.contains("-h") {
@@ -67,21 +87,19 @@ public struct MigrateCommand: Sendable {
             return .success
         }
         do {
-            let parsed = try ArgumentParser.parse(words, for: subcommand)
-            return try subcommand.run(Invocation(arguments: parsed, console: console, commandName: name, plan: plan))
+            let parsed = try ArgumentParser.parse(words, for: subcommand, environment: environment)
+            return try subcommand.run(Invocation(arguments: parsed, console: console, commandName: name, plan: plan, environment: environment))
         } catch let error as UsageError {
-            console.error("\(error)\n\n" + help.usage(of: subcommands.first { $0.name == error.subcommand } ?? subcommand))
-            return .usageError
+            return errors.usage(error, usage: help.usage(of: subcommands.first { $0.name == error.subcommand } ?? subcommand))
         } catch let failure as CommandFailure {
-            console.error(failure.message.hasSuffix("\n") ? failure.message : failure.message + "\n")
-            return failure.status
+            return errors.failure(failure.status, message: failure.message, error: failure.error)
         } catch {
-            console.error("\(error)\n")
-            return ExitCode(forAny: error)
+            return errors.failure(ExitCode(forAny: error), message: "\(error)", error: error)
         }
     }
 
-    private func showHelp(_ words: [String], help: HelpText, console: Console) -> ExitCode {
+    private func showHelp(_ words: [String], help: HelpText, errors: CommandErrorOutput, console: Console) -> ExitCode {
+        let words = words.filter { $0 != "--help" && $0 != "-h" }  // `help --help`, `help plan --help`: help all the same
         switch words.count {
         case 0:
             console.output(help.general)
@@ -92,14 +110,13 @@ public struct MigrateCommand: Sendable {
                     console.output(help.general)
                     return .success
                 }
-                console.error("error: unknown subcommand '\(words[0])'\n\n" + help.general)
-                return .usageError
+                return errors.usage(UsageError("unknown subcommand '\(words[0])'", remedy: Suggestion.remedy(for: words[0], among: subcommands.map(\.name))),
+                                    usage: help.general)
             }
             console.output(help.usage(of: subcommand))
             return .success
         default:
-            console.error("error: help takes one subcommand, not '\(words.joined(separator: " "))'\n\n" + help.general)
-            return .usageError
+            return errors.usage(UsageError("help takes one subcommand, not '\(words.joined(separator: " "))'"), usage: help.general)
         }
     }
 }
@@ -109,4 +126,6 @@ public struct MigrateCommand: Sendable {
 struct CommandFailure: Error {
     var status: ExitCode
     var message: String
+    /// The error underneath, for the JSON form.
+    var error: Error? = nil
 }

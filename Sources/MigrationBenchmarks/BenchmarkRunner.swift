@@ -9,6 +9,9 @@ public struct BenchmarkRunner {
         public var runs = 5
         public var upToDateRuns = 200
         public var plannerEntities = 500
+        /// How many small files the fleet case migrates, and how many at once (nil: the number of cores).
+        public var fleetFiles = 1000
+        public var fleetJobs: Int?
         public var directory = FileManager.default.temporaryDirectory.appendingPathComponent("schemamigrations-bench")
         /// The cases to run, by name (``Case``); all of them by default.
         public var cases = Set(Case.allCases)
@@ -17,7 +20,7 @@ public struct BenchmarkRunner {
 
     /// The benchmark's cases, as named on the command line (`--cases rebuild,custom`).
     public enum Case: String, CaseIterable, Sendable {
-        case planner, dryrun, rebuild, alter, addcolumn, custom, uptodate
+        case planner, dryrun, rebuild, alter, addcolumn, custom, uptodate, fleet, progress
     }
 
     /// One row of the results table.
@@ -37,9 +40,9 @@ public struct BenchmarkRunner {
     }
 
     public let configuration: Configuration
-    public private(set) var rows: [Row] = []
+    public internal(set) var rows: [Row] = []
     /// "same" when our V2 output holds exactly the reference's rows and schema, per size.
-    public private(set) var verification: [String] = []
+    public internal(set) var verification: [String] = []
 
     public init(configuration: Configuration) { self.configuration = configuration }
 
@@ -48,11 +51,13 @@ public struct BenchmarkRunner {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let cases = configuration.cases
         if cases.contains(.planner) { try plannerCase(log: log) }
-        for size in configuration.sizes where !cases.subtracting([.planner]).isEmpty {
+        if cases.contains(.fleet) { try fleetCase(log: log) }
+        for size in configuration.sizes where !cases.subtracting([.planner, .fleet]).isEmpty {
             log("building V1 with \(size) trips and \(2 * size) bucket items…")
             let template = dir.appendingPathComponent("v1-\(size).sqlite")
             try BenchmarkWorkload.createV1(at: template, trips: size)
             if cases.contains(.dryrun) { try dryRunCase(size: size, template: template, log: log) }
+            if cases.contains(.progress) { try progressCase(size: size, template: template, log: log) }
             if cases.contains(.rebuild) {
                 try rebuildCase(size: size, template: template, log: log)
             } else if !cases.isDisjoint(with: [.addcolumn, .custom, .uptodate]) {
@@ -90,7 +95,7 @@ public struct BenchmarkRunner {
     /// Runs ours and the reference on fresh copies of `source`, `runs` rounds, alternating which
     /// goes first; adds the row (peak memory of our runs) and whether both reached the same rows
     /// and schema.
-    private mutating func pairedCase(_ name: String, referenceName: String, check: String, against: String, from source: URL,
+    mutating func pairedCase(_ name: String, referenceName: String, check: String, against: String, from source: URL,
                                      ours: URL, reference: URL, runOurs: (URL) throws -> Void, runReference: (URL) throws -> Void,
                                      log: (String) -> Void) throws {
         var oursTimes: [Double] = [], referenceTimes: [Double] = []

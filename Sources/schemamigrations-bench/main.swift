@@ -5,7 +5,8 @@ import MigrationBenchmarks
 // run, in the same process run. Build in release mode:
 //
 //   swift run -c release schemamigrations-bench [--rows 100000,1000000] [--runs 5] [--uptodate-runs 200]
-//                                               [--cases planner,dryrun,rebuild,alter,addcolumn,custom,uptodate]
+//                                               [--cases planner,dryrun,rebuild,alter,addcolumn,custom,uptodate,fleet,progress]
+//                                               [--fleet-files 1000] [--fleet-jobs N]
 
 var configuration = BenchmarkRunner.Configuration()
 var arguments = CommandLine.arguments.dropFirst()
@@ -34,11 +35,17 @@ while let argument = arguments.popFirst() {
             fail("--cases takes names separated by commas, from: " + BenchmarkRunner.Case.allCases.map(\.rawValue).joined(separator: ", "))
         }
         configuration.cases = Set(cases)
+    case "--fleet-files":
+        guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { fail("--fleet-files needs a positive integer") }
+        configuration.fleetFiles = value
+    case "--fleet-jobs":
+        guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { fail("--fleet-jobs needs a positive integer") }
+        configuration.fleetJobs = value
     case "--dir":
         guard let value = arguments.popFirst() else { fail("--dir needs a path") }
         configuration.directory = URL(fileURLWithPath: value)
     case "--help", "-h":
-        print("usage: schemamigrations-bench [--rows N[,N…]] [--runs K] [--uptodate-runs K] [--cases NAME[,NAME…]] [--dir PATH]")
+        print("usage: schemamigrations-bench [--rows N[,N…]] [--runs K] [--uptodate-runs K] [--cases NAME[,NAME…]] [--fleet-files N] [--fleet-jobs N] [--dir PATH]")
         exit(0)
     default:
         fail("unknown argument '\(argument)'; see --help")

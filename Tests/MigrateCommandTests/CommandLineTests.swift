@@ -56,13 +56,15 @@ import Testing
 
     @Test func usageErrorsNameTheWordAndPrintTheUsageOnStandardError() {
         let cases: [([String], String, String)] = [
-            ([], "error: missing subcommand", "usage: trips <subcommand>"),
+            ([], "error: missing subcommand\n  one of: status, plan, apply, verify, snapshot, history, lint, seed, help", "usage: trips <subcommand>"),
             (["migrate"], "error: unknown subcommand 'migrate'", "usage: trips <subcommand>"),
+            (["aply"], "error: unknown subcommand 'aply'\n  did you mean 'apply'?", "usage: trips <subcommand>"),
             (["help", "nope"], "error: unknown subcommand 'nope'", "usage: trips <subcommand>"),
             (["help", "plan", "apply"], "error: help takes one subcommand, not 'plan apply'", "usage: trips <subcommand>"),
-            (["plan", "--databse", "x"], "error: unknown option '--databse' for 'plan'", "usage: trips plan "),
+            (["plan", "--databse", "x"], "error: unknown option '--databse' for 'plan'\n  did you mean '--database'?", "usage: trips plan "),
             (["apply", "--database"], "error: missing value for --database PATH", "usage: trips apply "),
             (["status", "--database", "x", "--format", "yaml"], "error: --format: 'yaml' is not one of text, json", "usage: trips status "),
+            (["status", "--database", "x", "--format", "jsno"], "error: --format: 'jsno' is not one of text, json\n  did you mean 'json'?", "usage: trips status "),
             (["apply", "--database", "x", "--to", "9.0.0"], "error: --to 9.0.0: the plan declares 1.0.0, 2.0.0, 3.0.0", "usage: trips apply "),
             (["apply", "--database", "x", "--backup", "b", "--no-backup"], "error: --backup and --no-backup cannot be given together", "usage: trips apply "),
             (["seed", "--rows", "many"], "error: --rows: 'many' is not a whole number of at least 0", "usage: trips seed "),

@@ -10,19 +10,23 @@ import Testing
         configuration.runs = 1
         configuration.upToDateRuns = 3
         configuration.plannerEntities = 20
+        configuration.fleetFiles = 6
+        configuration.fleetJobs = 2
         configuration.directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-smoke-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: configuration.directory) }
         var runner = BenchmarkRunner(configuration: configuration)
         try runner.run(log: { _ in })
         #expect(runner.rows.map(\.name) == [
-            "planner: 20 entities × 40 attributes, 10% changed (8 steps)", "dry run with impact, 200 rows (97 values would be lost)",
-            "rebuild 200 rows (+400 children)", "no rebuild needed: renames, drop, add, index, 200 rows", "add optional column, 200 rows",
+            "planner: 20 entities × 40 attributes, 10% changed (8 steps)",
+            "fleet: 6 files of 10 trips, migrate apply --jobs 2 with backups (\(String(format: "%.2f", runner.rows[1].ours.median / 6 * 1000)) ms per file)",
+            "dry run with impact, 200 rows (97 values would be lost)",
+            "rebuild 200 rows with a progress callback", "rebuild 200 rows (+400 children)", "no rebuild needed: renames, drop, add, index, 200 rows", "add optional column, 200 rows",
             "custom stage enumerates + updates 200 rows (properties: name, budget)", "custom stage enumerates + updates 200 rows (every property read)",
             "up-to-date check, 200 rows", "up-to-date check incl. Migrator(plan:), 200 rows",
         ])
         #expect(runner.rows.allSatisfy { $0.ours.median > 0 && $0.reference.median > 0 })
         #expect(runner.verification == [
-            "rebuild 200: data and schema same as the hand-written SQL", "no rebuild 200: data and schema same as the hand-written SQL",
+            "progress 200: data and schema same as without progress", "rebuild 200: data and schema same as the hand-written SQL", "no rebuild 200: data and schema same as the hand-written SQL",
             "custom stage 200 (properties: name, budget): data and schema same as the hand-written loop",
             "custom stage 200 (every property read): data and schema same as the hand-written loop",
         ])

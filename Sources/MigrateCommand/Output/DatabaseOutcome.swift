@@ -14,6 +14,10 @@ struct DatabaseOutcome {
     var json: [String: Any]
     /// A message for standard error (the error, or why a result is refused).
     var message: String? = nil
+    /// The backup kept, for the fleet's summary.
+    var backup: String? = nil
+    /// How long the database took, start to end, in seconds (set by ``FleetRunner``).
+    var duration: TimeInterval? = nil
 }
 
 extension DatabaseOutcome {
@@ -30,23 +34,14 @@ extension DatabaseOutcome {
         var object = json
         object["database"] = database
         object["exitStatus"] = Int(status.rawValue)
+        if let duration, object["durationMs"] == nil { object["durationMs"] = (duration * 1_000_000).rounded() / 1000 }
         return object
     }
 
-    /// Runs `body` on each database, one after the other, each on its own: an error or a missing
-    /// file makes that database's outcome and does not stop the others.
-    static func each(_ databases: [URL], _ body: (URL) throws -> DatabaseOutcome) -> [DatabaseOutcome] {
-        databases.map { url in
-            guard FileManager.default.fileExists(atPath: url.path) else {
-                return DatabaseOutcome(database: url.path, error: MigrationError(
-                    .notADatabase, "there is no database at '\(url.path)'",
-                    remedy: "check the path; to create a new database with the latest schema, create an empty file there first"))
-            }
-            do {
-                return try body(url)
-            } catch {
-                return DatabaseOutcome(database: url.path, error: error)
-            }
-        }
+    /// The outcome for a path where there is no file.
+    static func missing(_ url: URL) -> DatabaseOutcome {
+        DatabaseOutcome(database: url.path, error: MigrationError(
+            .notADatabase, "there is no database at '\(url.path)'",
+            remedy: "check the path; to create a new database with the latest schema, run apply with --create"))
     }
 }

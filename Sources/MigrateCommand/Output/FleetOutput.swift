@@ -1,3 +1,5 @@
+import Foundation
+
 /// Prints the outcomes of one subcommand over one or more databases, and gives the exit status:
 /// the worst of them.
 ///
@@ -33,13 +35,20 @@ struct FleetOutput {
         return ExitCode.worst(outcomes.map(\.status))
     }
 
-    /// `DATABASE  STATUS  RESULT` aligned, then `20 databases: 19 ok (0), 1 refused (5); exit status 5`.
+    /// `DATABASE  STATUS  TIME  RESULT  BACKUP` aligned (BACKUP only when a backup was kept),
+    /// then `20 databases: 19 ok (0), 1 refused (5); exit status 5`.
     static func table(_ outcomes: [DatabaseOutcome]) -> String {
-        let width = (outcomes.map(\.database.count) + ["DATABASE".count]).max()! + 2
-        var lines = ["DATABASE".padding(toLength: width, withPad: " ", startingAt: 0) + "STATUS  RESULT"]
-        for outcome in outcomes {
-            lines.append(outcome.database.padding(toLength: width, withPad: " ", startingAt: 0)
-                         + "\(outcome.status.rawValue)".padding(toLength: 8, withPad: " ", startingAt: 0) + outcome.summary)
+        let times = outcomes.map { $0.duration.map(FleetOutput.time) ?? "-" }
+        let hasBackups = outcomes.contains { $0.backup != nil }
+        let results = outcomes.map(\.summary)
+        func column(_ header: String, _ values: [String]) -> Int { (values.map(\.count) + [header.count]).max()! + 2 }
+        let widths = [column("DATABASE", outcomes.map(\.database)), 8, column("TIME", times), hasBackups ? column("RESULT", results) : 0]
+        func line(_ cells: [String]) -> String {
+            zip(cells.dropLast(), widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined() + cells[cells.count - 1]
+        }
+        var lines = [line(["DATABASE", "STATUS", "TIME", "RESULT"] + (hasBackups ? ["BACKUP"] : []))]
+        for (index, outcome) in outcomes.enumerated() {
+            lines.append(line([outcome.database, "\(outcome.status.rawValue)", times[index], results[index]] + (hasBackups ? [outcome.backup ?? "-"] : [])))
         }
         let counts = ExitCode.allCases.compactMap { status -> String? in
             let count = outcomes.filter { $0.status == status }.count
@@ -47,5 +56,10 @@ struct FleetOutput {
         }
         lines.append("\(outcomes.count) databases: \(counts.joined(separator: ", ")); exit status \(ExitCode.worst(outcomes.map(\.status)).rawValue)")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `4.2 ms`, `1.35 s`.
+    static func time(_ seconds: TimeInterval) -> String {
+        seconds < 1 ? String(format: "%.1f ms", seconds * 1000) : String(format: "%.2f s", seconds)
     }
 }

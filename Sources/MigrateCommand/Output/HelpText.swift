@@ -18,7 +18,10 @@ struct HelpText {
         lines += subcommands.map { "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.abstract }
         lines.append("  " + "help".padding(toLength: width, withPad: " ", startingAt: 0) + "Shows this help, or a subcommand's: help SUBCOMMAND")
         lines += ["", "exit status:"] + HelpText.exitStatuses.map { "  \($0.0.rawValue)  \($0.1)" }
-        lines += ["", "Run '\(commandName) help SUBCOMMAND' or '\(commandName) SUBCOMMAND --help' for a subcommand's options."]
+        lines += ["", "Run '\(commandName) help SUBCOMMAND' or '\(commandName) SUBCOMMAND --help' for a subcommand's options,",
+                  "'\(commandName) --version' for the version. Every option can also come from the environment",
+                  "(--plan from MIGRATE_PLAN, --no-backup from MIGRATE_NO_BACKUP=1…); --format json prints one JSON object",
+                  "whatever the exit status."]
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -29,8 +32,10 @@ struct HelpText {
         var lines = ["usage: \(commandName) \(subcommand.name) " + subcommand.options.map(\.usage).joined(separator: " "), "", subcommand.abstract, "", "options:"]
         for option in options {
             let label = option.name + (option.valueName.map { " " + $0 } ?? "")
-            lines.append("  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + option.help + (option.isRepeatable ? " (repeatable)" : ""))
+            let variable = option.name == "--help" ? "" : " [$\(EnvironmentDefaults.variable(for: option))\(option.takesValue ? "" : "=1")]"
+            lines.append("  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + option.help + (option.isRepeatable ? " (repeatable)" : "") + variable)
         }
+        lines += ["", "Each option can be set by the environment variable in brackets; the command line wins."]
         if !subcommand.discussion.isEmpty { lines += ["", subcommand.discussion] }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -13,15 +13,20 @@ enum JSONOutput {
     /// A version, or JSON null.
     static func version(_ version: Schema.Version?) -> Any { version.map(\.description) ?? NSNull() }
 
-    /// An error as an object: `code`, `message`, and the context the error has.
+    /// An error as an object: `code`, `message`, `remedy` and `cause` (null when there is none:
+    /// the keys are always there), and the context the error has (`entity`, `property`,
+    /// `version`, `details`, `sqlite`). The cause is what lies underneath: the error a custom
+    /// stage's code threw, or SQLite's.
     static func error(_ error: Error) -> [String: Any] {
-        guard let error = error as? MigrationError else { return ["code": "error", "message": "\(error)"] }
-        var object: [String: Any] = ["code": error.code.rawValue, "message": error.message, "details": error.details]
+        guard let error = error as? MigrationError else {
+            return ["code": "error", "message": "\(error)", "remedy": NSNull(), "cause": NSNull()]
+        }
+        var object: [String: Any] = ["code": error.code.rawValue, "message": error.message, "details": error.details,
+                                     "remedy": error.remedy ?? NSNull(), "cause": error.underlying ?? error.sqliteError?.description ?? NSNull()]
         object["entity"] = error.entity
         object["property"] = error.property
         object["version"] = error.version?.description
-        object["remedy"] = error.remedy
-        object["sqlite"] = error.sqliteError?.description
+        object["sqlite"] = error.sqliteError.map { ["code": Int($0.extendedCode), "name": $0.codeName, "message": $0.message, "sql": $0.sql ?? NSNull()] as [String: Any] }
         return object
     }
 

@@ -1,23 +1,35 @@
 import Foundation
 import SchemaMigrations
 
-/// Prints a migration's progress on standard error with the time elapsed, one line per step:
-/// `[  0.01 s] trips.sqlite: 2.0.0 → 3.0.0 [1/3] Rename column Trip.start_date to startDate`.
+/// Prints a migration's progress on standard error with the time elapsed and the database's
+/// full path: a line per step, and inside the long ones (rows a rebuild copies, an index being
+/// built, the backup's pages, rows a custom stage enumerates) a percentage and an estimate of the
+/// time left:
 ///
-/// A custom stage enumerating rows reports every batch: on a terminal the row count is rewritten
-/// in place; elsewhere (a log, with `--progress`) it is printed at most once a second, and when done.
+/// ```
+/// [  0.00 s] /srv/app.sqlite: backup 100% (2270 / 2270 pages)
+/// [  0.02 s] /srv/app.sqlite: 1.0.0 → 2.0.0 [1/1] Rebuild table trip (copies every row): …
+/// [  1.24 s] /srv/app.sqlite: 1.0.0 → 2.0.0 [1/1] trip: 500000 / 1000000 rows copied  50%, ETA 1.2 s
+/// ```
+///
+/// On a terminal the counting line is rewritten in place; in a log (with `--progress`) it is
+/// printed when an activity starts, every few seconds, and when it is done.
 final class ProgressPrinter: @unchecked Sendable {
     // Sendable: the migration calls back from one thread at a time; the lock guards the rest.
     private let console: Console
     private let name: String
+    private let logInterval: TimeInterval
     private let started = Date()
     private let lock = NSLock()
-    private var lastRowLine = Date.distantPast
-    private var rowLineOpen = false
+    private var lastCountLine = Date.distantPast
+    private var countLineOpen = false
+    private var lastActivity: MigrationProgress.Activity = .step
 
-    init(console: Console, database: String) {
+    /// - Parameter logInterval: seconds between two counting lines in a log.
+    init(console: Console, database: String, logInterval: TimeInterval = 3) {
         self.console = console
-        self.name = URL(fileURLWithPath: database).lastPathComponent
+        self.name = database
+        self.logInterval = logInterval
     }
 
     var callback: @Sendable (MigrationProgress) -> Void {
@@ -27,20 +39,46 @@ final class ProgressPrinter: @unchecked Sendable {
     private func print(_ progress: MigrationProgress) {
         lock.withLock {
             let now = Date()
-            let line = String(format: "[%6.2f s] ", now.timeIntervalSince(started)) + "\(name): \(progress)"
-            guard let done = progress.rowsDone else {
-                console.error((rowLineOpen ? "\n" : "") + line + "\n")
-                rowLineOpen = false
+            let prefix = String(format: "[%6.2f s] ", now.timeIntervalSince(started)) + "\(name): "
+            let starts = progress.activity == .step || (progress.activity == .runningCode && progress.elapsed == 0)
+            guard !starts else {
+                let text = progress.activity == .step ? "\(progress)" : "\(progress.from.map { "\($0) → " } ?? "")\(progress.to) \(progress.summary)"
+                console.error((countLineOpen ? "\n" : "") + prefix + text + "\n")
+                countLineOpen = false
+                lastActivity = .step
                 return
             }
-            let finished = done >= (progress.rowsTotal ?? done)
+            // A heartbeat (an index being built) is worth a line only once it has taken a while.
+            if progress.fraction == nil && (progress.elapsed ?? 0) < 1 { return }
+            let line = prefix + ProgressPrinter.describe(progress)
+            let finished = progress.isFinished
+            let isNew = progress.activity != lastActivity
+            lastActivity = finished ? .step : progress.activity
             if console.errorIsTerminal {
-                console.error("\r" + line + (finished ? "\n" : ""))
-                rowLineOpen = !finished
-            } else if finished || now.timeIntervalSince(lastRowLine) >= 1 {
+                console.error("\r\u{1B}[K" + line + (finished ? "\n" : ""))
+                countLineOpen = !finished
+            } else if finished || isNew || now.timeIntervalSince(lastCountLine) >= logInterval {
                 console.error(line + "\n")
-                lastRowLine = now
+                lastCountLine = now
             }
         }
+    }
+
+    /// The event in words with its percentage and time left: `trip: 5 / 10 rows copied  50%, ETA 1.2 s`.
+    static func describe(_ progress: MigrationProgress) -> String {
+        let head: String
+        switch progress.activity {
+        case .backingUp: head = "backup"
+        default: head = "\(progress.from.map { "\($0) → " } ?? "")\(progress.to) [\(progress.stepIndex + 1)/\(progress.stepCount)] " + progress.summary
+        }
+        guard let fraction = progress.fraction else {
+            return head + (progress.elapsed.map { String(format: " (%.1f s)", $0) } ?? "")
+        }
+        var text = head + (progress.activity == .backingUp ? " \(progress.pagesDone ?? 0) / \(progress.pagesTotal ?? 0) pages" : "")
+        text += String(format: "  %3d%%", Int((fraction * 100).rounded(.down)))
+        if fraction < 1, fraction > 0, let elapsed = progress.elapsed {
+            text += ", ETA " + FleetOutput.time(elapsed * (1 - fraction) / fraction)
+        }
+        return text
     }
 }

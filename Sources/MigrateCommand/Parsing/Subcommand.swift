@@ -45,11 +45,15 @@ public struct Invocation: Sendable {
     public var commandName: String
     /// The Swift plan the command embeds, if any.
     public var plan: (any SchemaMigrationPlan.Type)?
+    /// The environment the command runs in (standard input is read for `--databases-from -`).
+    public var environment: [String: String]
 
-    public init(arguments: ParsedArguments, console: Console, commandName: String, plan: (any SchemaMigrationPlan.Type)?) {
+    public init(arguments: ParsedArguments, console: Console, commandName: String, plan: (any SchemaMigrationPlan.Type)?,
+                environment: [String: String] = [:]) {
         self.arguments = arguments
         self.console = console
         self.commandName = commandName
         self.plan = plan
+        self.environment = environment
     }
 }

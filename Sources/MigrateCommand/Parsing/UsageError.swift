@@ -9,11 +9,15 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// The subcommand whose usage to print; nil for the command's general usage.
     public var subcommand: String?
+    /// What to do instead, when the command can tell: `did you mean '--database'?`.
+    public var remedy: String?
 
-    public init(_ message: String, subcommand: String? = nil) {
+    public init(_ message: String, subcommand: String? = nil, remedy: String? = nil) {
         self.message = message
         self.subcommand = subcommand
+        self.remedy = remedy
     }
 
-    public var description: String { "error: \(message)" }
+    /// `error: unknown option '--databse' for 'plan'`, then the remedy on its own line.
+    public var description: String { "error: \(message)" + (remedy.map { "\n  \($0)" } ?? "") }
 }

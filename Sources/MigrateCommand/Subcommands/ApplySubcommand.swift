@@ -13,36 +13,52 @@ enum ApplySubcommand {
                 kept only when the migration wrote something. On any failure everything is rolled back: the \
                 database is left as it was, at its old version (exit 1). When another connection holds a \
                 lock, apply waits --busy-timeout seconds, then exits 1 naming the lock.
-                Progress goes to standard error when it is a terminal, or with --progress.
+                Progress goes to standard error when it is a terminal, or with --progress: each step, rows \
+                copied by a rebuild and pages of the backup with a percentage and an estimate of the time \
+                left, and, for a fleet, a [k/N] counter with each database's full path.
+                A fleet (--database repeated or a glob, --databases-from FILE) runs --jobs databases at \
+                once, each on its own and all or nothing; the summary lists each database's status, time \
+                and backup.
+                A missing file is refused (exit 5) unless --create is given: then it is created at the \
+                latest version. --transaction stage commits after each stage (a failure keeps the stages \
+                before it); plan, the default, is all or nothing.
                 """,
             options: [SharedOptions.database, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.to,
                       .value("--backup", "PATH", help: "where to back the database up before writing"),
                       .flag("--no-backup", help: "write without a backup"),
-                      SharedOptions.denyDestructive, SharedOptions.busyTimeout,
-                      .flag("--progress", help: "show progress on standard error even when it is not a terminal"),
-                      SharedOptions.format(["text", "json"])],
+                      SharedOptions.denyDestructive, SharedOptions.busyTimeout, SharedOptions.progress,
+                      SharedOptions.format(["text", "json"]),
+                      .flag("--create", help: "create a missing database at the latest version (default: refuse it)"),
+                      .value("--transaction", "SCOPE", choices: ["plan", "stage"], help: "one transaction for the whole plan (default), or one per stage"),
+                      SharedOptions.databasesFrom, SharedOptions.jobs],
             run: run)
     }
 
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let arguments = invocation.arguments
-        let backups = try BackupLocation(arguments: arguments, databaseCount: invocation.databases.count)
+        let databases = try invocation.databases()
+        let backups = try BackupLocation(arguments: arguments, databaseCount: databases.count)
         let console = invocation.console
-        let showsProgress = arguments.flag("--progress") || console.errorIsTerminal
-        let planned = try invocation.migrator()
-        let outcomes = DatabaseOutcome.each(invocation.databases) { url in
+        let jobs = try invocation.jobs()
+        // Step by step progress for one database at a time; a parallel fleet shows its counter only.
+        let showsSteps = invocation.showsProgress && (databases.count == 1 || jobs == 1)
+        let planned = try invocation.migrator { options in
+            if arguments.value("--transaction") == "stage" { options.transactionScope = .perStage }
+        }
+        let outcomes = try invocation.eachDatabase(databases, missingIsRefused: !arguments.flag("--create")) { url in
             if arguments.flag("--deny-destructive") {
                 let report = try planned.plan(databaseAt: url)
                 if report.hasDestructiveSteps {
-                    return DatabaseOutcome(database: url.path, status: .refused, text: "", summary: "refused by --deny-destructive",
-                                           json: ["error": ["code": "destructive", "message": "refused by --deny-destructive"]],
-                                           message: DestructiveSteps.refusal(report))
+                    let refusal = DestructiveSteps.json(report)
+                    return DatabaseOutcome(database: url.path, status: .refused, text: "", summary: DestructiveSteps.message(report),
+                                           json: ["error": refusal, "refusals": [refusal]], message: DestructiveSteps.refusal(report))
                 }
             }
             var migrator = planned
-            let backup = try backups.url(for: url)
+            let exists = FileManager.default.fileExists(atPath: url.path)
+            let backup = exists ? try backups.url(for: url) : nil
             migrator.options.backupURL = backup
-            if showsProgress { migrator.options.progress = ProgressPrinter(console: console, database: url.path).callback }
+            if showsSteps { migrator.options.progress = ProgressPrinter(console: console, database: url.path).callback }
             do {
                 let result = try migrator.migrate(databaseAt: url)
                 if result.outcome == .upToDate, let backup { try? FileManager.default.removeItem(at: backup) }
@@ -50,6 +66,7 @@ enum ApplySubcommand {
             } catch {
                 // Nothing was written: a backup of the unchanged database is not worth keeping.
                 if let backup { try? FileManager.default.removeItem(at: backup) }
+                if !exists { try? FileManager.default.removeItem(at: url) }  // --create made it; leave nothing behind
                 throw error
             }
         }
@@ -81,6 +98,6 @@ enum ApplySubcommand {
         ]
         json["backup"] = keptBackup?.path
         return DatabaseOutcome(database: database, status: .success, text: lines.joined(separator: "\n") + "\n",
-                               summary: headline, json: json)
+                               summary: headline, json: json, backup: keptBackup?.path)
     }
 }

@@ -13,6 +13,9 @@ struct BackupLocation {
 
     private let place: Place
     private let timestamp: String
+    /// Names handed out, so that two databases of the same name, backed up at once into one
+    /// directory by a fleet's workers, never get the same file.
+    private let claimed = ClaimedNames()
 
     /// - Throws: ``UsageError`` naming `--backup` when it conflicts with `--no-backup`, names a file
     ///   that exists, or is not a directory while several databases are given.
@@ -55,14 +58,27 @@ struct BackupLocation {
         }
     }
 
-    /// `name`, or `name-2`, `name-3`… in `directory`: the first that does not exist.
+    /// `name`, or `name-2`, `name-3`… in `directory`: the first that does not exist and was not
+    /// handed out already.
     private func unused(_ directory: URL, _ name: String) -> URL {
-        var candidate = directory.appendingPathComponent(name)
-        var counter = 2
-        while FileManager.default.fileExists(atPath: candidate.path) {
-            candidate = directory.appendingPathComponent("\(name)-\(counter)")
-            counter += 1
+        claimed.claim { taken in
+            var candidate = directory.appendingPathComponent(name)
+            var counter = 2
+            while taken.contains(candidate.path) || FileManager.default.fileExists(atPath: candidate.path) {
+                candidate = directory.appendingPathComponent("\(name)-\(counter)")
+                counter += 1
+            }
+            taken.insert(candidate.path)
+            return candidate
         }
-        return candidate
     }
+}
+
+/// Paths handed out, shared by a fleet's workers.
+private final class ClaimedNames: @unchecked Sendable {
+    // Sendable: the set is only touched under the lock.
+    private let lock = NSLock()
+    private var taken = Set<String>()
+
+    func claim(_ body: (inout Set<String>) -> URL) -> URL { lock.withLock { body(&taken) } }
 }

@@ -6,6 +6,8 @@ enum BuiltInSubcommands {
          PlanSubcommand.make(hasSwiftPlan: hasSwiftPlan),
          ApplySubcommand.make(hasSwiftPlan: hasSwiftPlan),
          VerifySubcommand.make(hasSwiftPlan: hasSwiftPlan),
-         SnapshotSubcommand.make(hasSwiftPlan: hasSwiftPlan)]
+         SnapshotSubcommand.make(hasSwiftPlan: hasSwiftPlan),
+         HistorySubcommand.make(hasSwiftPlan: hasSwiftPlan),
+         LintSubcommand.make(hasSwiftPlan: hasSwiftPlan)]
     }
 }

@@ -18,36 +18,53 @@ enum PlanSubcommand {
                 rehearsing the migration on a temporary copy of the database).
                 With --simulate, the plan is also applied to a temporary copy of the database (SQLite's backup \
                 API): the report says whether it succeeds on today's data and how long each step took.
+                --deny-destructive names the steps that can lose data in every format (JSON: in refusals and \
+                error; Markdown: a caution at the top), and a refused --format sql prints no script.
+                Markdown never shows a value read from the database unless --show-values is given: counts only.
+                A fleet's --format sql needs --output DIR: one script per database, DIR/NAME.sql.
                 Exit status: 0 when apply would succeed; the status apply would exit with when the dry run \
                 already knows it would fail (1, 4 or 5); 5 with --deny-destructive when a step can lose data.
                 """,
             options: [SharedOptions.database, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.to,
                       SharedOptions.format(["text", "json", "sql", "markdown"]), SharedOptions.denyDestructive, SharedOptions.busyTimeout,
-                      Option.flag("--simulate", help: "also apply the plan to a temporary copy, and report whether it succeeds and each step's time")],
+                      Option.flag("--simulate", help: "also apply the plan to a temporary copy, and report whether it succeeds and each step's time"),
+                      Option.flag("--show-values", help: "markdown: show the values read from the database (duplicates, rows holding NULL), escaped"),
+                      Option.value("--output", "DIR", help: "sql: write one script per database into DIR (NAME.sql) instead of standard output"),
+                      SharedOptions.databasesFrom, SharedOptions.jobs],
             run: run)
     }
 
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let migrator = try invocation.migrator()
+        let arguments = invocation.arguments
         let format = invocation.format(default: "text")
-        let denyDestructive = invocation.arguments.flag("--deny-destructive")
-        let outcomes = DatabaseOutcome.each(invocation.databases) { url in
+        let denyDestructive = arguments.flag("--deny-destructive")
+        let databases = try invocation.databases()
+        let scripts = try ScriptDirectory(arguments: arguments, format: format, databaseCount: databases.count)
+        let outcomes = try invocation.eachDatabase(databases) { url in
             let report = try migrator.plan(databaseAt: url)
             var outcome = DatabaseOutcome(database: url.path, status: .success, text: "", summary: "",
                                           json: JSONOutput.object(parsing: try report.json()))
+            var refusedByDenial = false
             if let refusal = report.refusals.max(by: { ExitCode(for: $0).severity < ExitCode(for: $1).severity }) {
                 outcome.status = ExitCode(for: refusal)
                 outcome.message = "the migration would be refused:\n" + report.refusals.map(\.description).joined(separator: "\n")
+                outcome.json["error"] = JSONOutput.error(refusal)
             } else if denyDestructive && report.hasDestructiveSteps {
+                refusedByDenial = true
                 outcome.status = .refused
                 outcome.message = DestructiveSteps.refusal(report)
+                let refusal = DestructiveSteps.json(report)
+                outcome.json["refusals"] = ((outcome.json["refusals"] as? [Any]) ?? []) + [refusal]
+                outcome.json["error"] = refusal
             }
             var simulated: String?
-            if invocation.arguments.flag("--simulate"), report.refusals.isEmpty {
+            if arguments.flag("--simulate"), report.refusals.isEmpty {
                 let simulation = try migrator.simulate(databaseAt: url)
                 if let error = simulation.error {
                     outcome.status = ExitCode(for: error)
                     outcome.message = "the migration fails on a copy of today's data:\n\(error)"
+                    outcome.json["error"] = JSONOutput.error(error)
                 }
                 var json: [String: Any] = ["succeeded": simulation.succeeded, "durationMs": (simulation.duration * 1000).rounded(),
                                            "steps": simulation.steps.map { ["stage": $0.stage, "summary": $0.summary, "durationMs": ($0.duration * 1000).rounded()] }]
@@ -57,11 +74,22 @@ enum PlanSubcommand {
             }
             switch format {
             case "json": break
-            case "markdown": outcome.text = report.markdown
-            case "sql" where report.refusals.isEmpty: outcome.text = try migrator.script(databaseAt: url).text
-            case "sql": break
+            case "markdown":
+                outcome.text = (refusedByDenial ? DestructiveSteps.markdown(report) : "") + report.markdown(showingValues: arguments.flag("--show-values"))
+            case "sql" where report.refusals.isEmpty && !refusedByDenial && outcome.status == .success:
+                let script = try migrator.script(databaseAt: url).text
+                if let written = try scripts.write(script, for: url) {
+                    outcome.text = "wrote \(written.path)\n"
+                    outcome.json["script"] = written.path
+                } else {
+                    outcome.text = script
+                }
+            case "sql": break  // refused: no script to run
             default: outcome.text = report.text
             }
+            outcome.summary = outcome.status == .success
+                ? (report.isUpToDate ? "up to date at \(report.targetVersion)" : "\(report.currentVersion.map(\.description) ?? "empty") → \(report.targetVersion): \(report.stages.count) stage\(report.stages.count == 1 ? "" : "s")")
+                : "\(outcome.status): " + (outcome.message?.split(separator: "\n").first.map(String.init) ?? "")
             if let simulated, format == "text" || format == "markdown" { outcome.text += "\n" + simulated }
             return outcome
         }

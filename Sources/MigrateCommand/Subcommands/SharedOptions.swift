@@ -4,7 +4,13 @@ import SchemaMigrations
 /// The options several subcommands share, and what they mean.
 enum SharedOptions {
     static let database = Option.value("--database", "PATH", repeatable: true, required: true,
-                                       help: "the database file; repeat it for a fleet: each file migrates on its own")
+                                       help: "the database file; repeat it, or give a glob ('dbs/*.sqlite'), for a fleet: each file migrates on its own")
+    static let databasesFrom = Option.value("--databases-from", "FILE", help: "a file listing databases, one path (or glob) a line; - for standard input")
+    static let jobs = Option.value("--jobs", "N", help: "how many databases of a fleet to work on at once (default: the number of cores)")
+    static let progress = Option.flag("--progress", help: "show progress on standard error even when it is not a terminal")
+
+    /// `--database`, `--databases-from` and `--jobs`: the options that name a fleet.
+    static let fleet = [database, databasesFrom, jobs]
 
     /// `--plan DIR`: required unless the command embeds a Swift plan.
     static func plan(hasSwiftPlan: Bool) -> Option {
@@ -41,7 +47,7 @@ extension Invocation {
             }
             versions = try migrator.schemas().map(\.version)
         } catch let error as MigrationError {
-            throw CommandFailure(status: ExitCode.planNotLoaded, message: "\(commandName): the plan cannot be loaded\n\(error)")
+            throw CommandFailure(status: ExitCode.planNotLoaded, message: "\(commandName): the plan cannot be loaded\n\(error)", error: error)
         }
         if let target = options.targetVersion, !versions.contains(target) {
             throw UsageError("--to \(target): the plan declares " + versions.map(\.description).joined(separator: ", "), subcommand: arguments.subcommand)
@@ -49,8 +55,29 @@ extension Invocation {
         return migrator
     }
 
-    /// Every `--database`, as file URLs, in the order given.
-    var databases: [URL] { arguments.values("--database").map { URL(fileURLWithPath: $0) } }
+    /// Every database named (``DatabaseList``), as file URLs, in the order given.
+    /// - Throws: ``UsageError`` when a glob matches nothing or the list cannot be read.
+    func databases() throws -> [URL] { try DatabaseList.read(arguments) }
+
+    /// `--jobs`, or the number of cores.
+    func jobs() throws -> Int {
+        guard let jobs = try arguments.count("--jobs") else { return ProcessInfo.processInfo.activeProcessorCount }
+        guard jobs >= 1 else { throw UsageError("--jobs: '0' is not a whole number of at least 1", subcommand: arguments.subcommand) }
+        return jobs
+    }
+
+    /// Whether to show progress on standard error: on a terminal, or with `--progress`.
+    var showsProgress: Bool { arguments.flag("--progress") || console.errorIsTerminal }
+
+    /// Runs `body` on every database of the command line, `--jobs` at a time, with the `[k/N]`
+    /// counter when there are several and progress is shown.
+    /// - Parameter databases: the databases already read (standard input is read once), or nil to read them.
+    func eachDatabase(_ databases: [URL]? = nil, missingIsRefused: Bool = true, _ body: @escaping @Sendable (URL) throws -> DatabaseOutcome) throws -> [DatabaseOutcome] {
+        let databases = try databases ?? self.databases()
+        let runner = FleetRunner(jobs: try jobs(), counter: databases.count > 1 && showsProgress ? FleetCounter(console: console) : nil,
+                                 missingIsRefused: missingIsRefused)
+        return runner.run(databases, body)
+    }
 
     /// `--format`, or the first choice when absent.
     func format(default first: String) -> String { arguments.value("--format") ?? first }

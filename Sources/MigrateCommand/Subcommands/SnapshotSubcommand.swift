@@ -36,7 +36,7 @@ enum SnapshotSubcommand {
                 throw UsageError("missing --plan DIR", subcommand: arguments.subcommand)
             }
         } catch let error as MigrationError {
-            throw CommandFailure(status: ExitCode.planNotLoaded, message: "\(invocation.commandName): the plan cannot be loaded\n\(error)")
+            throw CommandFailure(status: ExitCode.planNotLoaded, message: "\(invocation.commandName): the plan cannot be loaded\n\(error)", error: error)
         }
         let kept: PlanDirectory
         do {

@@ -8,13 +8,14 @@ enum StatusSubcommand {
             abstract: "Shows the version a database is at and the stages pending (exit 3 when some are)",
             discussion: "Reads the database without writing. Exit status: 0 up to date, 3 migrations pending, 4 drift, 5 refused.",
             options: [SharedOptions.database, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.to,
-                      SharedOptions.format(["text", "json"]), SharedOptions.busyTimeout],
+                      SharedOptions.format(["text", "json"]), SharedOptions.busyTimeout, SharedOptions.databasesFrom, SharedOptions.jobs,
+                      SharedOptions.progress],
             run: run)
     }
 
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let migrator = try invocation.migrator()
-        let outcomes = DatabaseOutcome.each(invocation.databases) { url in
+        let outcomes = try invocation.eachDatabase { url in
             outcome(of: try migrator.status(databaseAt: url))
         }
         return FleetOutput(console: invocation.console, json: invocation.format(default: "text") == "json", layout: .table).print(outcomes)
@@ -32,10 +33,10 @@ enum StatusSubcommand {
                 lines.append("pending: recording version \(current), found by its tables")
             }
             if !pending.isEmpty {
-                lines.append("pending: \(pending.count) stages")
+                lines.append("pending: \(pending.count) stage\(pending.count == 1 ? "" : "s")")
                 lines += pending.map { "  " + $0 }
             }
-            summary = "pending: \(status.currentVersion.map(\.description) ?? "empty") → \(status.targetVersion) (\(pending.count) stages)"
+            summary = "pending: \(status.currentVersion.map(\.description) ?? "empty") → \(status.targetVersion) (\(pending.count) stage\(pending.count == 1 ? "" : "s"))"
         }
         let json: [String: Any] = [
             "currentVersion": JSONOutput.version(status.currentVersion), "targetVersion": status.targetVersion.description,

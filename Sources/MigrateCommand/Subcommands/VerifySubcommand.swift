@@ -12,13 +12,14 @@ enum VerifySubcommand {
                 with no version recorded passes when its tables match a declared version.
                 """,
             options: [SharedOptions.database, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan),
-                      SharedOptions.format(["text", "json"]), SharedOptions.busyTimeout],
+                      SharedOptions.format(["text", "json"]), SharedOptions.busyTimeout, SharedOptions.databasesFrom, SharedOptions.jobs,
+                      SharedOptions.progress],
             run: run)
     }
 
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let migrator = try invocation.migrator()
-        let outcomes = DatabaseOutcome.each(invocation.databases) { url in
+        let outcomes = try invocation.eachDatabase { url in
             let status = try migrator.verify(databaseAt: url)
             var outcome = StatusSubcommand.outcome(of: status)
             let verdict: String
@@ -27,8 +28,12 @@ enum VerifySubcommand {
             case (let version?, true): verdict = "the schema matches version \(version), as recorded"
             case (let version?, false): verdict = "no version recorded; the tables match version \(version)"
             }
+            var pending = status.pendingStages.map(\.description)
+            if let current = status.currentVersion, !status.isRecorded {
+                pending.insert("recording version \(current) (apply records it)", at: 0)
+            }
             outcome.text = "database: \(status.database)\n\(verdict)\n"
-                + (status.isUpToDate ? "" : "pending: \(status.pendingStages.map(\.description).joined(separator: ", "))\n")
+                + (pending.isEmpty ? "" : "pending: \(pending.joined(separator: ", "))\n")
             outcome.summary = verdict
             outcome.json["matches"] = true
             outcome.status = .success

@@ -137,7 +137,7 @@ struct MigrationRun {
 
     private func backup(to url: URL) throws {
         do {
-            try db.backup(toPath: url.path)
+            try db.backup(toPath: url.path, progress: BackupProgress.reporter(to: options.progress, path: url.path, target: options.targetVersion ?? plan.latest.version))
         } catch let error as SQLiteError {
             throw MigrationError(.sqlite, "cannot back up the database to '\(url.path)'; nothing was migrated", remedy: "choose a writable backup path", sqliteError: error)
         }

@@ -66,8 +66,10 @@ extension Migrator {
         let target = try targetVersion(of: plan)
         var state = VersionDetection.State.empty
         if FileManager.default.fileExists(atPath: url.path) {
-            let db = try open(url, mode: .readOnly)
-            state = try VersionDetection(plan: plan, db: db).detect(trustCookie: !introspecting)
+            state = try advising(url) {
+                let db = try open(url, mode: .readOnly)
+                return try VersionDetection(plan: plan, db: db).detect(trustCookie: !introspecting)
+            }
         }
         var status = MigrationStatus(database: url.path, currentVersion: state.version, isRecorded: false,
                                      targetVersion: target, pendingStages: [])

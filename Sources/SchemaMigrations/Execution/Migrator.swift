@@ -45,8 +45,10 @@ public struct Migrator: Sendable {
     public func migrate(databaseAt url: URL) throws -> MigrationResult {
         let plan = try resolved.get()
         _ = try targetVersion(of: plan)  // refused before the file is created
-        let db = try open(url, mode: .readWriteCreate)
-        return try MigrationRun(plan: plan, db: db, options: options).run()
+        return try advising(url) {
+            let db = try open(url, mode: .readWriteCreate)
+            return try MigrationRun(plan: plan, db: db, options: options).run()
+        }
     }
 
     /// Migrates through a connection the app already owns (a raw `sqlite3*`, for example GRDB's).
@@ -73,11 +75,13 @@ public struct Migrator: Sendable {
     public func currentVersion(databaseAt url: URL) throws -> Schema.Version? {
         let plan = try resolved.get()
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let db = try open(url, mode: .readOnly)
-        do {
-            return try VersionDetection(plan: plan, db: db).detect().version
-        } catch let error as SQLiteError {
-            throw MigrationError.wrap(error, message: "cannot read the version of '\(url.path)'")
+        return try advising(url) {
+            let db = try open(url, mode: .readOnly)
+            do {
+                return try VersionDetection(plan: plan, db: db).detect().version
+            } catch let error as SQLiteError {
+                throw MigrationError.wrap(error, message: "cannot read the version of '\(url.path)'")
+            }
         }
     }
 
@@ -89,8 +93,10 @@ public struct Migrator: Sendable {
         guard FileManager.default.fileExists(atPath: url.path) else {
             return try MigrationReport.forEmptyDatabase(plan: plan, path: url.path, target: target)
         }
-        let db = try open(url, mode: .readOnly)
-        return try MigrationReport.make(plan: plan, db: db, target: target)
+        return try advising(url) {
+            let db = try open(url, mode: .readOnly)
+            return try MigrationReport.make(plan: plan, db: db, target: target)
+        }
     }
 
     /// Opens the database at `url` as every entry point does: with the options' busy timeout and VFS.

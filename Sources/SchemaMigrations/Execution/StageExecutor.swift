@@ -74,7 +74,7 @@ struct StageExecutor {
             let live: LiveSchema? = [.rebuildTable, .dropColumn, .dropIndex, .createIndex].contains(step.op)
                 ? try LiveSchema.read(from: db, onlyTables: [step.table]) : nil
             for sql in try step.action.statements(live: live, version: to) {
-                try execute(sql, step: step)
+                try reportingProgress(of: sql, step: step, stepIndex: index, stepCount: steps.count, from: from, to: to) { try execute(sql, step: step) }
             }
         }
         // A trigger on a dropped table goes with it.
@@ -147,11 +147,13 @@ struct StageExecutor {
 
     private func runClosure(_ closure: (MigrationContext) throws -> Void, named name: String, schema: Schema, stage: PlannedStage, footprint: CodeFootprint) throws {
         do {
-            let context = MigrationContext(schema: schema, db: db, stage: (stage.from, stage.to), progress: progress)
-            if footprint.isWatching {
-                try db.observingAccess(footprint.observer(on: db)) { try closure(context) }
-            } else {
-                try db.observingStatements(footprint.observer(on: db)) { try closure(context) }
+            try runningCode(name, stage: stage) { progress in
+                let context = MigrationContext(schema: schema, db: db, stage: (stage.from, stage.to), progress: progress)
+                if footprint.isWatching {
+                    try db.observingAccess(footprint.observer(on: db)) { try closure(context) }
+                } else {
+                    try db.observingStatements(footprint.observer(on: db)) { try closure(context) }
+                }
             }
             // The code caught the error for a damaged table or a refused statement and went on: the stage fails all the same.
             if let damage = footprint.damage { throw damage }

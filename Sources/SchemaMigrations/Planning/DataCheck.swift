@@ -23,7 +23,7 @@ extension DataCheck {
             let rows = try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(table))")?.int64Value ?? 0
             guard rows > 0 else { return nil }
             return MigrationError(.unsupportedChange,
-                                  "cannot add non-optional attribute '\(entity).\(property)' without a default value to a table with \(rows) rows",
+                                  "cannot add non-optional attribute '\(entity).\(property)' without a default value to a table with \(counted(rows, "row"))",
                                   entity: entity, property: property, version: version,
                                   remedy: "give '\(property)' a default value, make it optional, or add it in a custom stage whose didMigrate fills it")
         case .columnHasNoNulls(let table, let column, let entity, let property, let remedy):
@@ -32,7 +32,7 @@ extension DataCheck {
             guard count > 0 else { return nil }
             let ids = try db.rows("SELECT \(SQL.quoteIdentifier(Schema.primaryKeyColumn)) FROM \(SQL.quoteIdentifier(table)) WHERE \(quoted) IS NULL ORDER BY 1 LIMIT 10").map { $0[0].description }
             return MigrationError(.dataViolation,
-                                  "'\(entity).\(property)' cannot become non-optional: \(count) rows hold NULL",
+                                  "'\(entity).\(property)' cannot become non-optional: \(counted(count, "row")) \(holds(count)) NULL",
                                   entity: entity, property: property, version: version, remedy: remedy,
                                   details: ["rows with NULL (id): " + ids.joined(separator: ", ") + (count > 10 ? ", …" : "")])
         case .noDuplicates(let table, let columns, let entity, let properties, let nullsBecome):
@@ -40,7 +40,7 @@ extension DataCheck {
             guard !duplicates.isEmpty else { return nil }
             let total = try db.scalar("SELECT count(*) FROM (\(DataCheck.duplicatesQuery(table: table, columns: columns, nullsBecome: nullsBecome)))")?.int64Value ?? 0
             return MigrationError(.dataViolation,
-                                  "cannot make (\(properties.joined(separator: ", "))) unique on '\(entity)': \(total) values are shared by more than one row",
+                                  "cannot make (\(properties.joined(separator: ", "))) unique on '\(entity)': \(counted(total, "value")) \(isAre(total)) shared by more than one row",
                                   entity: entity, property: properties.joined(separator: ", "), version: version,
                                   remedy: "remove or merge the duplicates in a custom stage's willMigrate, or drop the uniqueness constraint",
                                   details: duplicates.map { "\($0.values) is shared by \($0.count) rows" } + (total > 10 ? ["… and \(total - 10) more"] : []))

@@ -13,9 +13,16 @@ extension PlanDirectory {
     ///   its content.
     public init(contentsOf directory: URL) throws {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
             throw MigrationError(.invalidPlan, "the plan directory '\(directory.path)' does not exist",
                                  remedy: "pass a directory holding plan.json and the schema snapshots, as `migrate snapshot` writes it")
+        }
+        guard isDirectory.boolValue else {
+            let parent = directory.deletingLastPathComponent().path
+            throw MigrationError(.invalidPlan, "'\(directory.path)' is a file, not a plan directory",
+                                 remedy: directory.lastPathComponent == PlanDirectory.planFileName
+                                    ? "pass the directory holding it: --plan \(parent)"
+                                    : "pass a directory holding plan.json and the schema snapshots, as `migrate snapshot` writes it")
         }
         let planURL = directory.appendingPathComponent(PlanDirectory.planFileName)
         guard let data = FileManager.default.contents(atPath: planURL.path) else {

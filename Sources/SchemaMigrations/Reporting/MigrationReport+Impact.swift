@@ -63,18 +63,25 @@ extension MigrationReport {
 
         /// What happens to values, in words, one line per figure (``rows`` is left to the caller):
         /// `Trip.notes: 3 NULLs take the default ''`, `Trip.legacy: 12 non-empty values lost`.
-        public var lines: [String] {
+        public var lines: [String] { lines(showingValues: true) }
+
+        /// ``lines``, with the shared values themselves left out unless `showingValues` (counts stay).
+        func lines(showingValues: Bool) -> [String] {
             var lines: [String] = []
             for column in nonEmptyValues where column.count > 0 {
-                lines.append("\(column.column): \(column.count) non-empty values lost")
+                lines.append("\(column.column): \(counted(column.count, "non-empty value")) lost")
             }
             for nulls in self.nulls where nulls.count > 0 {
-                lines.append("\(nulls.column): \(nulls.count) NULLs" + (nulls.defaultValue.map { " take the default \($0)" } ?? " must be filled before NOT NULL applies"))
+                lines.append("\(nulls.column): \(counted(nulls.count, "NULL"))" + (nulls.defaultValue.map { " \(nulls.count == 1 ? "takes" : "take") the default \($0)" } ?? " must be filled before NOT NULL applies"))
             }
             for duplicates in self.duplicates where duplicates.total > 0 {
+                let head = "(\(duplicates.columns.joined(separator: ", "))): \(counted(duplicates.total, "value")) shared by several rows"
+                guard showingValues else {
+                    lines.append(head + " (\(duplicates.values.reduce(0) { $0 + $1.rows }) rows among the \(counted(duplicates.values.count, "most shared value")))")
+                    continue
+                }
                 let shown = duplicates.values.map { "\($0.value) ×\($0.rows)" }.joined(separator: ", ")
-                lines.append("(\(duplicates.columns.joined(separator: ", "))): \(duplicates.total) values shared by several rows: \(shown)"
-                             + (duplicates.total > Int64(duplicates.values.count) ? ", …" : ""))
+                lines.append(head + ": \(shown)" + (duplicates.total > Int64(duplicates.values.count) ? ", …" : ""))
             }
             return lines
         }

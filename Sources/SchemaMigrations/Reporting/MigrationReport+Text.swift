@@ -18,7 +18,7 @@ extension MigrationReport {
         }
         for stage in stages {
             lines.append("")
-            lines.append("stage \(stage.from.map { "\($0) → " } ?? "create ")\(stage.to) (\(stage.kind.rawValue)), \(stage.steps.count) steps")
+            lines.append("stage \(stage.from.map { "\($0) → " } ?? "create ")\(stage.to) (\(stage.kind.rawValue)), \(counted(stage.steps.count, "step"))")
             if stage.kind == .custom { lines.append("  0. willMigrate runs (database at \(stage.from.map(\.description) ?? "-")); checks on the data run after it") }
             for (index, step) in stage.steps.enumerated() {
                 lines.append("  \(index + 1). \(step.step.summary) [\(step.costDescription)\(step.step.destructive ? ", destructive" : "")]")

@@ -61,15 +61,15 @@ public struct MigrationReport: Sendable {
             for step in stage.steps {
                 if step.step.destructive {
                     destructive.append("destructive: \(step.step.summary)" + (step.impact.map { impact in
-                        " (\(impact.lostValues) non-empty values" + (step.step.op == .dropTable ? " in \(impact.rows ?? 0) rows" : "") + ")"
+                        " (\(counted(impact.lostValues, "non-empty value"))" + (step.step.op == .dropTable ? " in \(counted(impact.rows ?? 0, "row"))" : "") + ")"
                     } ?? ""))
                 }
                 for nulls in step.impact?.nulls ?? [] where nulls.count > 0 {
-                    data.append("\(nulls.column): \(nulls.count) rows hold NULL" + (nulls.defaultValue.map { " and will take the default \($0)" }
+                    data.append("\(nulls.column): \(counted(nulls.count, "row")) \(holds(nulls.count)) NULL" + (nulls.defaultValue.map { " and will take the default \($0)" }
                         ?? (custom ? "; didMigrate must fill them before NOT NULL applies" : " and must be filled before it becomes NOT NULL")))
                 }
                 for duplicates in step.impact?.duplicates ?? [] where duplicates.total > 0 {
-                    data.append("(\(duplicates.columns.joined(separator: ", "))) becomes unique but \(duplicates.total) values are shared by several rows"
+                    data.append("(\(duplicates.columns.joined(separator: ", "))) becomes unique but \(counted(duplicates.total, "value")) \(isAre(duplicates.total)) shared by several rows"
                         + (custom ? "; willMigrate must remove them" : ""))
                 }
             }

@@ -72,7 +72,8 @@ extension Migrator {
         var options = self.options
         options.backupURL = nil
         options.progress = { progress in
-            if progress.rowsDone == nil {
+            // A step, or a custom stage's code, begins; rows, heartbeats and pages belong to what is running.
+            if progress.activity == .step || (progress.activity == .runningCode && progress.elapsed == 0) {
                 clock.start("\(progress.from.map { "\($0) → " } ?? "create ")\(progress.to)", progress.summary)
             }
         }

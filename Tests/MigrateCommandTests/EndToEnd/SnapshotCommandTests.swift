@@ -56,7 +56,7 @@ import Testing
         var result = try BuiltCommand.migrate(["plan", "--plan", Scratch.jsonPlan, "--database", "x.sqlite", "--fromat", "json"])
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr.hasPrefix("error: unknown option '--fromat' for 'plan'\n\nusage: migrate plan --database PATH... --plan DIR "))
+        #expect(result.stderr.hasPrefix("error: unknown option '--fromat' for 'plan'\n  did you mean '--format'?\n\nusage: migrate plan --database PATH... --plan DIR "))
         result = try BuiltCommand.migrate(["snapshot", "--plan", Scratch.jsonPlan])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("error: missing --output DIR\n"))

@@ -29,8 +29,8 @@ enum BuiltCommand {
     }()
 
     /// Runs `migrate` (JSON plan directories only).
-    static func migrate(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
-        try run("migrate", arguments, sourceLocation: sourceLocation)
+    static func migrate(_ arguments: [String], input: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
+        try run("migrate", arguments, input: input, sourceLocation: sourceLocation)
     }
 
     /// Runs `sample-trips` (the command embedded with the SampleTrips Swift plan).
@@ -38,13 +38,18 @@ enum BuiltCommand {
         try run("sample-trips", arguments, sourceLocation: sourceLocation)
     }
 
-    static func run(_ name: String, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
+    static func run(_ name: String, _ arguments: [String], input: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
         let directory = try #require(directory, "the built executables were not found next to the tests nor in .build/debug", sourceLocation: sourceLocation)
-        return try runProgram(directory.appendingPathComponent(name).path, arguments)
+        return try runProgram(directory.appendingPathComponent(name).path, arguments, input: input)
     }
 
-    /// Runs any program, its output captured.
-    static func runProgram(_ path: String, _ arguments: [String]) throws -> CommandResult {
+    /// The path of a built executable.
+    static func path(of name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try #require(directory, "the built executables were not found", sourceLocation: sourceLocation).appendingPathComponent(name).path
+    }
+
+    /// Runs any program, its output captured; `input` is its standard input (none when nil).
+    static func runProgram(_ path: String, _ arguments: [String], input: String? = nil) throws -> CommandResult {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-output-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -57,7 +62,13 @@ enum BuiltCommand {
         process.arguments = arguments
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
-        process.standardInput = FileHandle.nullDevice
+        if let input {
+            let inputFile = scratch.appendingPathComponent("stdin")
+            try Data(input.utf8).write(to: inputFile)
+            process.standardInput = try FileHandle(forReadingFrom: inputFile)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         try process.run()
         process.waitUntilExit()
         return CommandResult(status: process.terminationStatus,

@@ -205,7 +205,7 @@ import Testing
         let before = try db.bytes()
         let error = try #require(throws: MigrationError.self) { try A.migrator([Self.toMany, Self.toOne]).migrate(databaseAt: db.url) }
         #expect(error.code == .dataViolation)
-        #expect(error.message == "cannot make (owner_id) unique on 'Pet': 1 values are shared by more than one row")
+        #expect(error.message == "cannot make (owner_id) unique on 'Pet': 1 value is shared by more than one row")
         #expect(error.details == ["1 is shared by 3 rows"])
         #expect(try db.bytes() == before)
     }

@@ -108,7 +108,7 @@ import Testing
     @Test func optionalToNonOptionalWithoutDefaultWhenRowsHoldNull() throws {
         let error = try Self.refusal(to: [Self.person { $0.attributes[1] = A.attribute("age", .integer) }])
         #expect(error.code == .dataViolation)
-        #expect(error.message == "'Person.age' cannot become non-optional: 1 rows hold NULL")
+        #expect(error.message == "'Person.age' cannot become non-optional: 1 row holds NULL")
         #expect(error.details == ["rows with NULL (id): 2"])
     }
 
@@ -129,7 +129,7 @@ import Testing
         let error = try Self.refusal(to: [Self.person { $0.attributes.append(A.attribute("rating", .integer)) }], kind: .custom,
                                      didMigrate: { context in try context.execute("UPDATE Person SET rating = age") })
         #expect(error.code == .dataViolation)
-        #expect(error.message == "'Person.rating' cannot become non-optional: 1 rows hold NULL")
+        #expect(error.message == "'Person.rating' cannot become non-optional: 1 row holds NULL")
         #expect(error.details == ["rows with NULL (id): 2"])
     }
 

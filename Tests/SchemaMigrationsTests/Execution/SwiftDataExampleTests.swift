@@ -57,7 +57,7 @@ import Testing
         #expect(error.code == .dataViolation)
         #expect(error.entity == "Trip")
         #expect(error.property == "name")
-        #expect(error.message == "cannot make (name) unique on 'Trip': 1 values are shared by more than one row")
+        #expect(error.message == "cannot make (name) unique on 'Trip': 1 value is shared by more than one row")
         #expect(error.details == ["'Paris' is shared by 2 rows"])
         #expect(try db.bytes() == before)
         #expect(try db.recordedVersion() == "1.0.0")

@@ -34,14 +34,14 @@ import Testing
         #expect(report.warnings.count == 2)
         #expect(report.warnings[0].hasPrefix("destructive: Rebuild table Person"))
         #expect(report.warnings[0].hasSuffix("(2 non-empty values)"))
-        #expect(report.warnings[1] == "Person.age: 1 rows hold NULL and will take the default 0")
+        #expect(report.warnings[1] == "Person.age: 1 row holds NULL and will take the default 0")
 
         let text = report.text
         let warning = try #require(text.range(of: "WARNING: destructive: Rebuild table Person"))
         let stage = try #require(text.range(of: "stage 1.0.0 → 2.0.0"))
         #expect(warning.lowerBound < stage.lowerBound)
         #expect(text.contains("impact: Person.email: 2 non-empty values lost"))
-        #expect(text.contains("impact: Person.age: 1 NULLs take the default 0"))
+        #expect(text.contains("impact: Person.age: 1 NULL takes the default 0"))
     }
 
     @Test func aDroppedTableReportsItsRowsAndValues() throws {
@@ -51,7 +51,7 @@ import Testing
         let step = try #require(report.stages[0].steps.first { $0.step.op == .dropTable })
         #expect(step.impact?.rows == 3)
         #expect(step.impact?.nonEmptyValues == [.init(column: "Tag.label", count: 1)])
-        #expect(report.warnings == ["destructive: Drop table Tag and all its rows (1 non-empty values in 3 rows)"])
+        #expect(report.warnings == ["destructive: Drop table Tag and all its rows (1 non-empty value in 3 rows)"])
     }
 
     @Test func aNewUniqueConstraintReportsItsDuplicatesAndTheRefusal() throws {
@@ -102,7 +102,7 @@ import Testing
         #expect(lines[warning + 1].hasPrefix("> - destructive: Rebuild table Person"))
         #expect(lines[stage + 2] == "| # | Step | Cost | Impact |")
         #expect(lines[stage + 4].hasPrefix("| 1 | Rebuild table Person"))
-        #expect(lines[stage + 4].hasSuffix("| rewrites rows: 3, **destructive** | Person.email: 2 non-empty values lost<br>Person.age: 1 NULLs take the default 0 |"))
+        #expect(lines[stage + 4].hasSuffix("| rewrites rows: 3, **destructive** | Person.email: 2 non-empty values lost<br>Person.age: 1 NULL takes the default 0 |"))
         #expect(lines.contains("```sql"))
     }
 

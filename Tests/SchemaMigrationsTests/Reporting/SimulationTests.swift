@@ -13,7 +13,7 @@ import Testing
         #expect(simulation.succeeded)
         #expect(simulation.result?.toVersion == Schema.Version(3, 0, 0))
         #expect(simulation.steps.map(\.summary) == [
-            "Create unique index Trip_name_unique on Trip(name)", "Rename column Trip.start_date to startDate",
+            "willMigrate runs", "Create unique index Trip_name_unique on Trip(name)", "Rename column Trip.start_date to startDate",
             "Rename column Trip.end_date to endDate", "Add column Trip.notes TEXT",
         ])
         #expect(simulation.steps.allSatisfy { $0.duration >= 0 })

@@ -1,0 +1,49 @@
+import CSQLite
+import Foundation
+
+extension MigrationError {
+    /// The error with a remedy for the SQLite failures a deploy meets most, when it has none yet:
+    /// another process holding a lock, a directory SQLite cannot create its journal in, a file
+    /// that cannot be written or opened.
+    ///
+    /// ```
+    /// error: cannot read the schema of 'app.sqlite': another connection holds a lock on it
+    ///   SQLite error 5 (SQLITE_BUSY): database is locked - while executing `…`
+    ///   fix: wait for the other process to finish (a long transaction, an open sqlite3 shell), then retry; or let it wait longer: --busy-timeout SECONDS (MigrationOptions.busyTimeout)
+    /// ```
+    func advised(path: String) -> MigrationError {
+        guard let sqliteError, remedy == nil || sqliteError.isBusy else { return self }
+        var error = self
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        switch sqliteError.primaryCode {
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            if !error.message.contains("another connection") { error.message += ": another connection holds a lock on it" }
+            error.remedy = "wait for the other process to finish (a long transaction, an open sqlite3 shell), then retry; "
+                + "or let it wait longer: --busy-timeout SECONDS (MigrationOptions.busyTimeout)"
+        case SQLITE_READONLY where sqliteError.extendedCode == 1544 /* SQLITE_READONLY_DIRECTORY */:
+            error.message += ": the directory '\(directory)' is read-only"
+            error.remedy = "SQLite writes its journal beside the database: make '\(directory)' writable "
+                + "(or migrate a copy in a writable directory and move it back)"
+        case SQLITE_READONLY:
+            error.remedy = "give the migration write access to '\(path)' and to its directory '\(directory)'"
+        case SQLITE_CANTOPEN:
+            error.remedy = "check that '\(directory)' exists and is readable and writable, and that '\(path)' is a file"
+        case SQLITE_FULL:
+            error.remedy = "free disk space (a migration needs room for the journal and, for a rebuild, a second copy of the table)"
+        default:
+            break
+        }
+        return error
+    }
+}
+
+extension Migrator {
+    /// Runs `body`, giving any `MigrationError` it throws a remedy for the database at `url` (``MigrationError/advised(path:)``).
+    func advising<T>(_ url: URL, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as MigrationError {
+            throw error.advised(path: url.path)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+extension StageExecutor {
+    /// Runs one statement of a step, reporting how it goes through ``progress`` when it is long:
+    /// the rows a rebuild's `INSERT … SELECT` has copied (counted by SQLite as full-scan steps),
+    /// or a heartbeat while an index is built. At most ten events a second, then a last one when
+    /// the statement is done. Without a progress callback, `body` runs as it is.
+    func reportingProgress(of sql: String, step: MigrationStep, stepIndex: Int, stepCount: Int, from: Schema.Version?, to: Schema.Version,
+                           _ body: () throws -> Void) throws {
+        guard let progress else { return try body() }
+        let head = sql.prefix(24).uppercased()
+        let activity: MigrationProgress.Activity
+        if step.op == .rebuildTable && head.hasPrefix("INSERT INTO") {
+            activity = .copyingRows
+        } else if head.hasPrefix("CREATE INDEX") || head.hasPrefix("CREATE UNIQUE INDEX") {
+            activity = .buildingIndex
+        } else {
+            return try body()
+        }
+        let total = activity == .copyingRows ? Int(try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(step.table))")?.int64Value ?? 0) : nil
+        let started = DispatchTime.now().uptimeNanoseconds
+        var lastEvent = started
+        func event(rows: Int?, now: UInt64) -> MigrationProgress {
+            let words = activity == .copyingRows ? "\(step.table): \(rows ?? 0) / \(total ?? 0) rows copied" : "\(step.table): building an index"
+            return MigrationProgress(from: from, to: to, stepIndex: stepIndex, stepCount: stepCount, summary: words,
+                                     rowsDone: rows, rowsTotal: rows == nil ? nil : total, activity: activity,
+                                     elapsed: Double(now - started) / 1e9)
+        }
+        let db = self.db
+        try db.withProgressHandler(every: 8192, {
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now - lastEvent >= 100_000_000 else { return }
+            lastEvent = now
+            progress(event(rows: total.map { min($0, db.runningStatementFullScanSteps) }, now: now))
+        }, body)
+        progress(event(rows: total, now: DispatchTime.now().uptimeNanoseconds))
+    }
+}
+
+extension StageExecutor {
+    /// Runs a custom stage's closure, announced through ``progress`` (an event with `elapsed` 0),
+    /// with a heartbeat (once a second, while
+    /// its SQL runs, `context.execute` included) whenever the closure itself reported nothing for
+    /// a second (its `forEach` reports rows). `body` gets the progress callback to hand to the context.
+    func runningCode(_ name: String, stage: PlannedStage, _ body: ((@Sendable (MigrationProgress) -> Void)?) throws -> Void) throws {
+        guard let progress else { return try body(nil) }
+        let clock = LastEventClock()
+        let reported: @Sendable (MigrationProgress) -> Void = { event in
+            clock.touch()
+            progress(event)
+        }
+        let started = DispatchTime.now().uptimeNanoseconds
+        // The code's start, as a step of its own: `--simulate` times it, a log shows it.
+        progress(MigrationProgress(from: stage.from, to: stage.to, stepIndex: 0, stepCount: 1, summary: "\(name) runs", activity: .runningCode, elapsed: 0))
+        try db.withProgressHandler(every: 8192, {
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard clock.nanosecondsSinceLast(now) >= 1_000_000_000 else { return }
+            clock.touch(now)
+            progress(MigrationProgress(from: stage.from, to: stage.to, stepIndex: 0, stepCount: 1, summary: "\(name) running",
+                                       activity: .runningCode, elapsed: Double(now - started) / 1e9))
+        }) { try body(reported) }
+    }
+}
+
+/// When a custom stage last reported something, shared by its callback and the heartbeat.
+final class LastEventClock: @unchecked Sendable {
+    // Sendable: guarded by the lock (the context may report from the migrating thread only, but
+    // the callback type is @Sendable).
+    private let lock = NSLock()
+    private var last = DispatchTime.now().uptimeNanoseconds
+
+    func touch(_ now: UInt64 = DispatchTime.now().uptimeNanoseconds) { lock.withLock { last = now } }
+    func nanosecondsSinceLast(_ now: UInt64) -> UInt64 { lock.withLock { now >= last ? now - last : 0 } }
+}

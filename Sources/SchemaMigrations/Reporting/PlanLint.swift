@@ -1,0 +1,120 @@
+import Foundation
+
+/// A plan checked without any database: every stage's steps, each classified by what it can do
+/// to data and what it costs, so a pipeline can ask "is this plan destructive?" before it has a
+/// representative database (`migrate lint`).
+///
+/// ```swift
+/// let lint = try Migrator(plan: TripsMigrationPlan.self).lint()
+/// if lint.hasDestructiveSteps { print(lint.text) }
+/// ```
+public struct PlanLint: Sendable {
+    /// What a step costs, whatever the data.
+    public enum Cost: String, Sendable, CaseIterable {
+        /// Copies every row of the table (a rebuild, or `DROP COLUMN`, which SQLite also rewrites).
+        case rebuild
+        /// Reads every row without writing them (building an index).
+        case scan
+        /// Changes the schema only, O(1) whatever the table's size.
+        case constant = "O(1)"
+    }
+
+    /// One step, classified.
+    public struct Step: Sendable {
+        public var step: MigrationStep
+        /// Whether it can lose data (``MigrationStep/destructive``).
+        public var destructive: Bool
+        /// Why its success depends on the data, in words (a uniqueness constraint added, a column
+        /// becoming NOT NULL, a type conversion, a non-optional column added): empty when it does not.
+        public var dataDependencies: [String]
+        /// What it costs.
+        public var cost: Cost
+
+        /// `destructive`, `data-dependent`, then the cost: `["destructive", "rebuild"]`.
+        public var classes: [String] {
+            (destructive ? ["destructive"] : []) + (dataDependencies.isEmpty ? [] : ["data-dependent"]) + [cost.rawValue]
+        }
+    }
+
+    /// One stage, planned from the declarations alone.
+    public struct Stage: Sendable {
+        public var from: Schema.Version
+        public var to: Schema.Version
+        public var kind: StageKind
+        public var steps: [Step]
+    }
+
+    /// The plan's name.
+    public var plan: String
+    /// Every stage of the plan, oldest first.
+    public var stages: [Stage]
+
+    /// True when some step can lose data.
+    public var hasDestructiveSteps: Bool { stages.contains { $0.steps.contains(where: \.destructive) } }
+}
+
+extension Migrator {
+    /// Plans every stage of the plan from its declarations, without a database, and classifies
+    /// each step (``PlanLint``).
+    /// - Throws: `MigrationError` when the plan is malformed, or a lightweight stage asks for a
+    ///   change the planner refuses whatever the data (`unsupportedChange`).
+    public func lint() throws -> PlanLint {
+        let plan = try resolved.get()
+        guard let first = plan.schemas.first?.version, let last = plan.schemas.last?.version else {
+            return PlanLint(plan: plan.name, stages: [])
+        }
+        let stages = try StagePlanning.stages(of: plan, from: first, to: last).map { planned, _ in
+            PlanLint.Stage(from: planned.from, to: planned.to, kind: planned.kind,
+                           steps: planned.allSteps.map { PlanLint.classify($0, checks: planned.checks + planned.finalizingChecks) })
+        }
+        return PlanLint(plan: plan.name, stages: stages)
+    }
+}
+
+extension PlanLint {
+    static func classify(_ step: MigrationStep, checks: [DataCheck]) -> Step {
+        // A conversion's exactness check is said once, with the conversion below.
+        var dependencies = checks.compactMap { check -> String? in
+            if case .exactConversion = check { return nil }
+            return check.table.caseInsensitiveCompare(step.table) == .orderedSame ? check.lintDescription : nil
+        }
+        if case .rebuild(let rebuild) = step.action {
+            dependencies += rebuild.columns.filter(\.changesType).map { "converts \(rebuild.table).\($0.attribute.name) to \($0.attribute.valueType.rawValue): values that do not convert exactly are refused" }
+        }
+        let cost: Cost = step.rewritesRows ? .rebuild : step.op == .createIndex ? .scan : .constant
+        return Step(step: step, destructive: step.destructive, dataDependencies: dependencies, cost: cost)
+    }
+}
+
+extension DataCheck {
+    /// The table the check reads.
+    var table: String {
+        switch self {
+        case .tableIsEmpty(let table, _, _), .columnHasNoNulls(let table, _, _, _, _), .noDuplicates(let table, _, _, _, _), .exactConversion(let table, _, _, _, _): return table
+        }
+    }
+
+    /// What the check asks of the data, in words, for a lint.
+    var lintDescription: String {
+        switch self {
+        case .tableIsEmpty(_, let entity, let property):
+            return "adds non-optional \(entity).\(property) without a default: the table must be empty"
+        case .columnHasNoNulls(_, _, let entity, let property, _):
+            return "\(entity).\(property) becomes NOT NULL: no row may hold NULL"
+        case .noDuplicates(_, _, let entity, let properties, _):
+            return "(\(properties.joined(separator: ", "))) becomes unique on \(entity): no value may be shared"
+        case .exactConversion(_, _, let entity, let property, let change):
+            return "\(entity).\(property) changes \(change): every value must convert exactly"
+        }
+    }
+}
+
+extension PlanDirectory {
+    /// The plan directory checked without a database (``PlanLint``). Unlike a migrator for the
+    /// directory, a custom stage is accepted: its schema changes are linted; its code, which the
+    /// directory does not hold, is not.
+    /// - Throws: `MigrationError` when the plan is malformed or a change is refused whatever the data.
+    public func lint() throws -> PlanLint {
+        try Migrator(resolvedPlan: try resolvedPlan(allowingCustomStages: true)).lint()
+    }
+}
