@@ -222,7 +222,13 @@ struct ForeignKeyGuard {
     static func violations(before stage: PlannedStage, in tables: [String], db: SQLiteConnection) throws -> Set<Violation> {
         var renamed: [String: String] = [:]  // lowercased source name -> target name
         for step in stage.allSteps {
-            if case .renameTable(let from, let to) = step.action { renamed[from.lowercased()] = to }
+            guard case .renameTable(let from, let to) = step.action else { continue }
+            // Follow chains (A → temporary → B, as a permutation of names needs).
+            if let source = renamed.first(where: { $0.value.lowercased() == from.lowercased() })?.key {
+                renamed[source] = to
+            } else {
+                renamed[from.lowercased()] = to
+            }
         }
         let sourceNames = Dictionary(renamed.map { ($0.value.lowercased(), $0.key) }, uniquingKeysWith: { first, _ in first })
         let existing = Set(try LiveSchema.tableNames(in: db).map { $0.lowercased() })

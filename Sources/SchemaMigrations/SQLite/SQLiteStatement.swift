@@ -16,10 +16,15 @@ public final class SQLiteStatement {
     let handle: OpaquePointer
     private unowned let connection: SQLiteConnection
 
+    /// The connection's recorder when the statement was prepared: told the values bound, so the
+    /// statement can be written with them (no lookup through the connection on each bind).
+    private let recorder: StatementRecorder?
+
     init(handle: OpaquePointer, connection: SQLiteConnection) {
         self.handle = handle
         self.connection = connection
-        connection.recorder?.clearBindings(of: handle)  // a finalized statement's handle may be reused
+        self.recorder = connection.recorder
+        recorder?.clearBindings(of: handle)  // a finalized statement's handle may be reused
     }
 
     deinit { sqlite3_finalize(handle) }
@@ -52,7 +57,7 @@ public final class SQLiteStatement {
     /// Binds one value at a 1-based parameter index.
     public func bind(_ value: SQLiteValue, at index: Int) throws {
         let position = Int32(index)
-        connection.recorder?.bind(value, at: position, of: handle)
+        recorder?.bind(value, at: position, of: handle)
         let code: Int32
         switch value {
         case .null: code = sqlite3_bind_null(handle, position)
@@ -92,7 +97,7 @@ public final class SQLiteStatement {
     public func reset() throws {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
-        connection.recorder?.clearBindings(of: handle)
+        recorder?.clearBindings(of: handle)
     }
 
     /// The value of column `index` in the current row.

@@ -98,8 +98,15 @@ enum StorageLayout {
             [entityOriginal ?? entityName, entityName].flatMap { e in [original ?? name, name].map { "\(e).\($0)" } }
         }
         if let previous {
-            if names(entity.name, entity.originalName, relationship.name, relationship.originalName).contains(where: previous.owners.contains) { return true }
-            if names(relationship.destination, destination?.originalName, inverse.name, inverse.originalName).contains(where: previous.owners.contains) { return false }
+            // The names through originalName first, on both sides (in a swap, a current name is
+            // the other entity's previous one); then the current names, for an originalName left
+            // in place from an older version.
+            let here = names(entity.name, entity.originalName, relationship.name, relationship.originalName)
+            let there = names(relationship.destination, destination?.originalName, inverse.name, inverse.originalName)
+            for (mine, theirs) in zip(here, there) {
+                if previous.owners.contains(mine) { return true }
+                if previous.owners.contains(theirs) { return false }
+            }
         }
         let here = (entity.originalName ?? entity.name, relationship.originalName ?? relationship.name)
         let there = (destination?.originalName ?? relationship.destination, inverse.originalName ?? inverse.name)

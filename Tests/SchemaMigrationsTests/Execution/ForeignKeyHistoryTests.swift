@@ -70,3 +70,38 @@ import Testing
         #expect(try db.rows("SELECT id, owner_id FROM Pet ORDER BY id") == [["1", "1"], ["2", "99"], ["3", "2"]])
     }
 }
+
+extension ForeignKeyHistoryTests {
+    @Test(arguments: [false, true])
+    func anAppsVirtualTableDoesNotBlockACustomStage(borrowed: Bool) throws {
+        let (db, v1) = try Self.populated()
+        try db.execute("""
+            PRAGMA writable_schema = ON;
+            INSERT INTO sqlite_schema (type, name, tbl_name, rootpage, sql) VALUES ('table', 'search', 'search', 0, 'CREATE VIRTUAL TABLE search USING app_only_module(body)');
+            PRAGMA writable_schema = OFF;
+            """)
+        let v2 = A.schema(2, Self.owners(ownerModifier: "rebuild"))
+        let migrator = try A.migrator([v1, v2], kind: .custom, didMigrate: { try $0.execute("UPDATE Owner SET name = upper(name)") })
+        if borrowed {
+            let app = try db.connect()
+            try migrator.migrate(connection: app.handle)
+        } else {
+            try migrator.migrate(databaseAt: db.url)
+        }
+        #expect(try db.rows("SELECT name FROM Owner ORDER BY id") == [["'ADA'"], ["'ALAN'"]])
+    }
+}
+
+extension ForeignKeyHistoryTests {
+    /// A rename through a temporary name (as a permutation of names needs) is followed too.
+    @Test func oldViolationsAreNamedAfterEveryRenameOfTheStage() throws {
+        let (db, _) = try Self.populated()
+        let stage = PlannedStage(from: Schema.Version(1, 0, 0), to: Schema.Version(2, 0, 0), kind: .lightweight,
+                                 steps: [MigrationStep(action: .renameTable(from: "Pet", to: "_tmp_Pet")),
+                                         MigrationStep(action: .renameTable(from: "Owner", to: "Person")),
+                                         MigrationStep(action: .renameTable(from: "_tmp_Pet", to: "Animal"))],
+                                 finalizingSteps: [], checks: [], finalizingChecks: [])
+        let violations = try ForeignKeyGuard.violations(before: stage, in: ["Animal", "Person"], db: db.connect())
+        #expect(violations == [ForeignKeyGuard.Violation(table: "Animal", rowid: 2, parent: "Person")])
+    }
+}

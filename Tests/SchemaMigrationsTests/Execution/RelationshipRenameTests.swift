@@ -69,3 +69,24 @@ import Testing
         #expect(try db.columns("Person")["passport_id"] == nil)
     }
 }
+
+extension RelationshipRenameTests {
+    /// Cat ↔ Dog swapping names: the key stays with the entity that held it, now under the other name.
+    @Test func aSwapOfEntityNamesKeepsTheKeyWithItsEntity() throws {
+        func version(_ number: Int, cat: String, dog: String, swapped: Bool) -> Schema {
+            A.schema(number, [
+                Schema.Entity(name: cat, originalName: swapped ? dog : nil, attributes: [A.attribute("meow", .string, optional: true)],
+                              relationships: [Schema.Relationship(name: "friend", destination: dog, isToMany: false)]),
+                Schema.Entity(name: dog, originalName: swapped ? cat : nil, attributes: [A.attribute("woof", .string, optional: true)],
+                              relationships: [Schema.Relationship(name: "friend", destination: cat, isToMany: false)]),
+            ])
+        }
+        // V1: "Cat" (meows) holds the key, since "Cat.friend" sorts first; V2 names the meowing entity "Dog".
+        let stored = try StorageLayout.expand(versions: [version(1, cat: "Cat", dog: "Dog", swapped: false), version(2, cat: "Dog", dog: "Cat", swapped: true)])
+        #expect(stored[0].entity(named: "Cat")?.attribute(named: "friend_id") != nil)
+        let meowing = try #require(stored[1].entities.first { $0.attribute(named: "meow") != nil })
+        #expect(meowing.name == "Dog")
+        #expect(meowing.attribute(named: "friend_id")?.references?.table == "Cat")
+        #expect(stored[1].entity(named: "Cat")?.attribute(named: "friend_id") == nil)
+    }
+}
