@@ -26,7 +26,8 @@ extension TableDefinition {
     /// `FOREIGN KEY` table constraint) with `key`; nil removes it.
     mutating func setReference(_ key: Schema.ForeignKey?, column: String) {
         guard let index = columnIndex(named: column) else { return }
-        columns[index].constraints.removeAll { if case .references = $0.kind { return true } else { return false } }
+        // A DEFERRABLE clause written apart from its REFERENCES goes with it.
+        columns[index].constraints.removeAll { if case .references = $0.kind { return true } else { return $0.kind == .deferrable } }
         let folded = SQLTokenizer.foldCase(column)
         constraints.removeAll { if case .foreignKey = $0.kind { return $0.columns == [folded] } else { return false } }
         if let key {
@@ -70,7 +71,7 @@ extension TableDefinition {
             switch constraint.kind {
             case .check where constraint.identifiers.isDisjoint(with: others), .foreignKey where constraint.columns == [folded]:
                 removed.append("the constraint `\(constraint.text)`")
-            case .primaryKey, .unique, .check, .foreignKey:
+            case .primaryKey, .unique, .check, .foreignKey, .name:
                 throw refuse("the table constraint `\(constraint.text)`")
             }
         }
@@ -94,6 +95,8 @@ extension TableDefinition.ColumnConstraint.Kind {
         case .collate: return "collation"
         case .references: return "foreign key"
         case .generated: return "generated expression"
+        case .deferrable: return "foreign key timing"
+        case .name: return "constraint name"
         }
     }
 }
@@ -121,8 +124,29 @@ extension TableDefinition {
         }
     }
 
+    /// A clause's text with this table's columns renamed. A foreign key's referenced table and
+    /// columns are another table's names and stay, unless the key refers to this table itself;
+    /// then its column list is renamed too, as SQLite's `RENAME COLUMN` does.
+    private func renamingColumns(_ substitution: [String: String], in text: String) -> String {
+        let tokenizer = SQLTokenizer(text)
+        guard let tokens = try? tokenizer.tokens(), let references = tokens.firstIndex(where: { tokenizer.isKeyword($0, "REFERENCES") }),
+              references + 1 < tokens.count else { return TableDefinition.substitute(substitution, in: text) }
+        let head = TableDefinition.substitute(substitution, in: tokenizer.text(0, tokens[references].start))
+        let target = tokens[references + 1]
+        let listStart = references + 2
+        guard SQLTokenizer.foldCase(tokenizer.name(of: target)) == SQLTokenizer.foldCase(name),
+              listStart < tokens.count, tokens[listStart].kind == .leftParenthesis,
+              let listEnd = tokens[listStart...].firstIndex(where: { $0.kind == .rightParenthesis }) else {
+            return head + tokenizer.text(tokens[references].start, tokenizer.bytes.count)
+        }
+        return head + tokenizer.text(tokens[references].start, tokens[listStart].end)
+            + TableDefinition.substitute(substitution, in: tokenizer.text(tokens[listStart].end, tokens[listEnd].start))
+            + tokenizer.text(tokens[listEnd].start, tokenizer.bytes.count)
+    }
+
     /// `sql` with every identifier in `substitution` (lower-cased old name → new name) replaced by
-    /// the new name, quoted; function names (an identifier before `(`) and string literals are left alone.
+    /// the new name, quoted; function names (an identifier before `(`), collation and constraint
+    /// names (after `COLLATE`, `CONSTRAINT`) and string literals are left alone.
     static func substitute(_ substitution: [String: String], in sql: String) -> String {
         guard !substitution.isEmpty else { return sql }
         let tokenizer = SQLTokenizer(sql)

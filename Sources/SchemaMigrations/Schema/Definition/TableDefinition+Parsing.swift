@@ -100,6 +100,7 @@ private struct DefinitionParser {
         for index in range {
             let token = tokens[index]
             if token.kind == .comma { expectingName = true; continue }
+            if token.kind == .leftParenthesis && expectingName { continue }
             if expectingName && [.word, .quotedIdentifier, .string].contains(token.kind) {
                 names.append(SQLTokenizer.foldCase(tokenizer.name(of: token)))
             }
@@ -129,6 +130,8 @@ private struct DefinitionParser {
                 definition.columns.append(try columnDefinition())
             }
             if at(.comma) { position += 1; continue }
+            // Between table constraints the comma is optional (parse.y: `tconscomma ::= COMMA | .`).
+            if !definition.constraints.isEmpty && isTableConstraintStart() { continue }
             try expect(.rightParenthesis, ")")
             break
         }
@@ -171,7 +174,23 @@ private struct DefinitionParser {
     }
 
     private func isColumnConstraintStart() -> Bool {
-        ["CONSTRAINT", "PRIMARY", "NOT", "NULL", "UNIQUE", "CHECK", "DEFAULT", "COLLATE", "REFERENCES", "GENERATED", "AS"].contains { at($0) }
+        ["CONSTRAINT", "PRIMARY", "NOT", "NULL", "UNIQUE", "CHECK", "DEFAULT", "COLLATE", "REFERENCES", "AS", "DEFERRABLE"].contains { at($0) }
+            || (at("GENERATED") && isKeyword(at: position + 1, "ALWAYS"))
+    }
+
+    private func isKeyword(at index: Int, _ keyword: String) -> Bool {
+        index < tokens.count && tokenizer.isKeyword(tokens[index], keyword)
+    }
+
+    /// `CONSTRAINT name`, any number of times (SQLite lets a later name replace an earlier one).
+    /// - Returns: whether nothing follows the names in this column or table definition.
+    private mutating func constraintNames() throws -> Bool {
+        var named = false
+        while accept("CONSTRAINT") {
+            _ = try name()
+            named = true
+        }
+        return named && (current == nil || at(.comma) || at(.rightParenthesis))
     }
 
     private mutating func conflictClause() throws {
@@ -183,14 +202,17 @@ private struct DefinitionParser {
 
     private mutating func columnConstraint() throws -> TableDefinition.ColumnConstraint {
         let start = position
-        if accept("CONSTRAINT") { _ = try name() }
         var identifiers: Set<String> = []
         let kind: TableDefinition.ColumnConstraint.Kind
-        if accept("PRIMARY") {
+        if try constraintNames() {
+            kind = .name
+        } else if accept("PRIMARY") {
             try expect("KEY")
             if !accept("ASC") { accept("DESC") }
             try conflictClause()
             kind = .primaryKey(autoincrement: accept("AUTOINCREMENT"))
+        } else if try deferrable() {
+            kind = .deferrable
         } else if accept("NOT") {
             try expect("NULL")
             try conflictClause()
@@ -236,7 +258,8 @@ private struct DefinitionParser {
         if at(.leftParenthesis) { _ = try columnList() }
         while true {
             if accept("ON") {
-                guard accept("DELETE") || accept("UPDATE") else { throw fail("expected DELETE or UPDATE") }
+                // `ON INSERT action` is accepted and ignored by SQLite (parse.y: `refarg ::= ON INSERT refact`).
+                guard accept("DELETE") || accept("UPDATE") || accept("INSERT") else { throw fail("expected DELETE or UPDATE") }
                 if accept("SET") {
                     guard accept("NULL") || accept("DEFAULT") else { throw fail("expected NULL or DEFAULT") }
                 } else if accept("NO") {
@@ -246,29 +269,33 @@ private struct DefinitionParser {
                 }
             } else if accept("MATCH") {
                 _ = try name()
-            } else if at("NOT") && position + 1 < tokens.count && tokenizer.isKeyword(tokens[position + 1], "DEFERRABLE") {
-                position += 2
-                try initially()
-            } else if accept("DEFERRABLE") {
-                try initially()
-            } else {
+            } else if try !deferrable() {
                 return table
             }
         }
     }
 
-    private mutating func initially() throws {
+    /// `[NOT] DEFERRABLE [INITIALLY DEFERRED|IMMEDIATE]`, if it is next.
+    private mutating func deferrable() throws -> Bool {
+        if at("NOT") && isKeyword(at: position + 1, "DEFERRABLE") {
+            position += 2
+        } else if !accept("DEFERRABLE") {
+            return false
+        }
         if accept("INITIALLY") {
             guard accept("DEFERRED") || accept("IMMEDIATE") else { throw fail("expected DEFERRED or IMMEDIATE") }
         }
+        return true
     }
 
     private mutating func tableConstraint() throws -> TableDefinition.TableConstraint {
         let start = position
-        if accept("CONSTRAINT") { _ = try name() }
         let kind: TableDefinition.TableConstraint.Kind
         var columns: [String] = []
-        if accept("PRIMARY") {
+        var identifiers: Set<String> = []
+        if try constraintNames() {
+            kind = .name
+        } else if accept("PRIMARY") {
             try expect("KEY")
             columns = try columnList()
             try conflictClause()
@@ -278,7 +305,8 @@ private struct DefinitionParser {
             try conflictClause()
             kind = .unique
         } else if accept("CHECK") {
-            _ = try parenthesized()
+            identifiers = self.identifiers(try parenthesized())
+            try conflictClause()
             kind = .check
         } else if accept("FOREIGN") {
             try expect("KEY")
@@ -287,7 +315,9 @@ private struct DefinitionParser {
         } else {
             throw fail("expected a table constraint")
         }
+        // What the constraint mentions: its CHECK expression or its own columns, never its name,
+        // its keywords, or the table and columns a foreign key refers to.
         return TableDefinition.TableConstraint(kind: kind, text: text(from: start, to: position), columns: columns,
-                                               identifiers: identifiers(start..<position))
+                                               identifiers: self.identifiers(start..<position))
     }
 }
