@@ -113,12 +113,12 @@ extension TableDefinition {
                 columns[index].nameText = SQL.quoteIdentifier(new)
             }
             for constraintIndex in columns[index].constraints.indices {
-                columns[index].constraints[constraintIndex].text = TableDefinition.substitute(substitution, in: columns[index].constraints[constraintIndex].text)
+                columns[index].constraints[constraintIndex].text = renamingColumns(substitution, in: columns[index].constraints[constraintIndex].text)
                 columns[index].constraints[constraintIndex].identifiers = rename(columns[index].constraints[constraintIndex].identifiers)
             }
         }
         for index in constraints.indices {
-            constraints[index].text = TableDefinition.substitute(substitution, in: constraints[index].text)
+            constraints[index].text = renamingColumns(substitution, in: constraints[index].text)
             constraints[index].columns = constraints[index].columns.map { substitution[$0].map(SQLTokenizer.foldCase) ?? $0 }
             constraints[index].identifiers = rename(constraints[index].identifiers)
         }
@@ -156,6 +156,7 @@ extension TableDefinition {
         for (position, token) in tokens.enumerated() where token.kind == .word || token.kind == .quotedIdentifier {
             guard let new = substitution[SQLTokenizer.foldCase(tokenizer.name(of: token))] else { continue }
             if position + 1 < tokens.count && tokens[position + 1].kind == .leftParenthesis { continue }
+            if position > 0 && (tokenizer.isKeyword(tokens[position - 1], "COLLATE") || tokenizer.isKeyword(tokens[position - 1], "CONSTRAINT")) { continue }
             result += tokenizer.text(copied, token.start) + SQL.quoteIdentifier(new)
             copied = token.end
         }

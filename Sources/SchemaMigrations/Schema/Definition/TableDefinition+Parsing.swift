@@ -318,6 +318,6 @@ private struct DefinitionParser {
         // What the constraint mentions: its CHECK expression or its own columns, never its name,
         // its keywords, or the table and columns a foreign key refers to.
         return TableDefinition.TableConstraint(kind: kind, text: text(from: start, to: position), columns: columns,
-                                               identifiers: self.identifiers(start..<position))
+                                               identifiers: identifiers.union(columns))
     }
 }
