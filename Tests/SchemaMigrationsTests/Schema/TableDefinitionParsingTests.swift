@@ -119,6 +119,9 @@ import Testing
         "CREATE TABLE t(a, CHECK (a > 0) ON CONFLICT FAIL)",
         "CREATE TABLE t(a generated text, b INT)",
         "CREATE TABLE t(a, b, UNIQUE ((a), b))",
+        // SQLite reads GENERATED ALWAYS after a type name as part of the type and cuts it off
+        // again, keeping the comment before it in the declared type (fuzzer, seed 20261122).
+        "CREATE TABLE t(a INT, b BOOLEAN /* c */ GENERATED ALWAYS AS (a > 0), c TEXT -- note\n GENERATED ALWAYS AS ('x') STORED, d DECIMAL(10, 5) /* c */ GENERATED ALWAYS AS (1))",
     ]
 
     @Test(arguments: documentation)

@@ -1,3 +1,5 @@
+import Foundation
+
 extension TableDefinition {
     /// The parser could not read a `CREATE TABLE` statement.
     struct ParseError: Error, Equatable, CustomStringConvertible {
@@ -165,7 +167,17 @@ private struct DefinitionParser {
             position += 1
         }
         if at(.leftParenthesis) && position > typeStart { _ = try parenthesized() }
-        let typeText = text(from: typeStart, to: position)
+        var typeText = text(from: typeStart, to: position)
+        // SQLite reads a `GENERATED ALWAYS` right after a type name (not after its size) as words of the type, then cuts
+        // them off: comments between the type and GENERATED stay in its declared type (and its
+        // affinity), so they stay in ours; a line comment keeps its newline.
+        if position > typeStart, tokens[position - 1].kind != .rightParenthesis, at("GENERATED"), isKeyword(at: position + 1, "ALWAYS") {
+            let gap = tokenizer.text(tokens[position - 1].end, tokens[position].start)
+            if gap.contains("/*") || gap.contains("--") {
+                let kept = String(gap.reversed().drop { " \t\n\r\u{0B}\u{0C}".contains($0) }.reversed())
+                typeText += kept + (kept.contains("--") ? "\n" : "")
+            }
+        }
         var constraints: [TableDefinition.ColumnConstraint] = []
         while current != nil && !at(.comma) && !at(.rightParenthesis) {
             constraints.append(try columnConstraint())
