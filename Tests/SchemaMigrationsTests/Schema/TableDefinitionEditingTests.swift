@@ -110,6 +110,9 @@ import Testing
         ("CREATE TABLE t(id INT, key TEXT, PRIMARY KEY (id))", "key"),
         ("CREATE TABLE t(price REAL, total REAL, CONSTRAINT total CHECK (price > 0))", "total"),
         ("CREATE TABLE t(a TEXT, nocase TEXT, UNIQUE (a COLLATE nocase))", "nocase"),
+        // Nor are function names.
+        ("CREATE TABLE t(name TEXT CHECK (length(name) > 0), length INT, total AS (abs(length)))", "abs"),
+        ("CREATE TABLE t(name TEXT, length INT, abs INT AS (abs(-1)), CHECK (length(name) > 0))", "length"),
     ])
     func droppingAColumnNothingUsesIsAllowed(_ statement: String, _ column: String) throws {
         var definition = try TableDefinition(parsing: statement)

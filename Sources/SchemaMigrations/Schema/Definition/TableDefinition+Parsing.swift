@@ -92,7 +92,12 @@ private struct DefinitionParser {
         return tokenizer.text(tokens[start].start, tokens[end - 1].end)
     }
 
-    private func identifiers(_ range: Range<Int>) -> Set<String> { tokenizer.identifiers(in: tokens[range]) }
+    /// The identifiers an expression mentions. A name before `(` is a function: CHECK, DEFAULT and
+    /// generated expressions cannot hold a subquery, so never a table.
+    private func identifiers(_ range: Range<Int>) -> Set<String> {
+        let names = range.filter { $0 + 1 >= tokens.count || tokens[$0 + 1].kind != .leftParenthesis }
+        return tokenizer.identifiers(in: ArraySlice(names.map { tokens[$0] }))
+    }
 
     /// The lower-cased names of a parenthesized column list (`(a, "b" COLLATE NOCASE DESC)`).
     private mutating func columnList() throws -> [String] {
