@@ -133,6 +133,9 @@ import Testing
          ["author": "writer"], [("author", "writer")]),
         ("CREATE TABLE t(nocase TEXT, b TEXT COLLATE nocase, CONSTRAINT nocase CHECK (nocase <> b))",
          ["nocase": "n"], [("nocase", "n")]),
+        // Columns named like keywords (fuzzer, seed 20261124): the keywords stay keywords.
+        (#"CREATE TABLE t(key TEXT PRIMARY KEY ON CONFLICT REPLACE, value TEXT GENERATED ALWAYS AS (upper(key)) STORED, "end" INT CHECK (CASE WHEN key <> '' THEN "end" ELSE 0 END), replace INT, match TEXT CHECK (match NOT LIKE 'x' ESCAPE '\'), UNIQUE (key DESC, end ASC), FOREIGN KEY (replace) REFERENCES p(key) MATCH FULL)"#,
+         ["key": "name", "end": "finish", "replace": "r", "match": "m"], [("key", "name"), ("end", "finish"), ("replace", "r"), ("match", "m")]),
         (#"CREATE TABLE t("Mixed Case" TEXT CHECK ("mixed case" <> 'Mixed Case'), [x] DEFAULT 'x' CHECK (x IN ('x', "x")))"#,
          ["mixed case": "renamed", "x": "y"], [("Mixed Case", "renamed"), ("x", "y")]),
     ])

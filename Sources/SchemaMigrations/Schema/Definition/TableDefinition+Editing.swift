@@ -124,29 +124,38 @@ extension TableDefinition {
         }
     }
 
-    /// A clause's text with this table's columns renamed. A foreign key's referenced table and
-    /// columns are another table's names and stay, unless the key refers to this table itself;
-    /// then its column list is renamed too, as SQLite's `RENAME COLUMN` does.
+    /// A clause's text with this table's columns renamed. A clause names columns only inside its
+    /// parentheses (CHECK, generated expression, key column lists); outside them stand keywords
+    /// (`PRIMARY KEY`, `ON CONFLICT REPLACE`, `GENERATED ALWAYS`) and other names, which a column
+    /// called `key` or `replace` must not touch. A foreign key's referenced columns are another
+    /// table's and stay, unless the key refers to this table itself, as SQLite's `RENAME COLUMN` does.
     private func renamingColumns(_ substitution: [String: String], in text: String) -> String {
         let tokenizer = SQLTokenizer(text)
-        guard let tokens = try? tokenizer.tokens(), let references = tokens.firstIndex(where: { tokenizer.isKeyword($0, "REFERENCES") }),
-              references + 1 < tokens.count else { return TableDefinition.substitute(substitution, in: text) }
-        let head = TableDefinition.substitute(substitution, in: tokenizer.text(0, tokens[references].start))
-        let target = tokens[references + 1]
-        let listStart = references + 2
-        guard SQLTokenizer.foldCase(tokenizer.name(of: target)) == SQLTokenizer.foldCase(name),
-              listStart < tokens.count, tokens[listStart].kind == .leftParenthesis,
-              let listEnd = tokens[listStart...].firstIndex(where: { $0.kind == .rightParenthesis }) else {
-            return head + tokenizer.text(tokens[references].start, tokenizer.bytes.count)
+        guard let tokens = try? tokenizer.tokens() else { return text }
+        var (result, copied, depth, groupStart, otherTable) = ("", 0, 0, 0, false)
+        for (index, token) in tokens.enumerated() {
+            if token.kind == .leftParenthesis {
+                if depth == 0 {
+                    groupStart = token.end
+                    otherTable = index >= 2 && tokenizer.isKeyword(tokens[index - 2], "REFERENCES")
+                        && SQLTokenizer.foldCase(tokenizer.name(of: tokens[index - 1])) != SQLTokenizer.foldCase(name)
+                }
+                depth += 1
+            } else if token.kind == .rightParenthesis && depth > 0 {
+                depth -= 1
+                if depth == 0 && !otherTable {
+                    result += tokenizer.text(copied, groupStart) + TableDefinition.substitute(substitution, in: tokenizer.text(groupStart, token.start))
+                    copied = token.start
+                }
+            }
         }
-        return head + tokenizer.text(tokens[references].start, tokens[listStart].end)
-            + TableDefinition.substitute(substitution, in: tokenizer.text(tokens[listStart].end, tokens[listEnd].start))
-            + tokenizer.text(tokens[listEnd].start, tokenizer.bytes.count)
+        return result + tokenizer.text(copied, tokenizer.bytes.count)
     }
 
     /// `sql` with every identifier in `substitution` (lower-cased old name → new name) replaced by
-    /// the new name, quoted; function names (an identifier before `(`), collation and constraint
-    /// names (after `COLLATE`, `CONSTRAINT`) and string literals are left alone.
+    /// the new name, quoted; function names (an identifier before `(`), collation, constraint and
+    /// type names (after `COLLATE`, `CONSTRAINT`, `AS`), keywords in a keyword's place and string
+    /// literals are left alone.
     static func substitute(_ substitution: [String: String], in sql: String) -> String {
         guard !substitution.isEmpty else { return sql }
         let tokenizer = SQLTokenizer(sql)
@@ -156,10 +165,31 @@ extension TableDefinition {
         for (position, token) in tokens.enumerated() where token.kind == .word || token.kind == .quotedIdentifier {
             guard let new = substitution[SQLTokenizer.foldCase(tokenizer.name(of: token))] else { continue }
             if position + 1 < tokens.count && tokens[position + 1].kind == .leftParenthesis { continue }
-            if position > 0 && (tokenizer.isKeyword(tokens[position - 1], "COLLATE") || tokenizer.isKeyword(tokens[position - 1], "CONSTRAINT")) { continue }
+            if position > 0 {
+                let previous = tokens[position - 1]
+                if ["COLLATE", "CONSTRAINT", "AS"].contains(where: { tokenizer.isKeyword(previous, $0) }) { continue }
+                // A bare word right after an operand is a keyword SQLite also lets name a column
+                // (`CASE … ELSE 0 END`, `a MATCH b`, `b DESC`), not a column reference.
+                if token.kind == .word && endsOperand(previous, tokenizer) { continue }
+            }
             result += tokenizer.text(copied, token.start) + SQL.quoteIdentifier(new)
             copied = token.end
         }
         return result + tokenizer.text(copied, tokenizer.bytes.count)
+    }
+
+    /// Keywords after which an operand (perhaps a column) comes.
+    private static let operandKeywords: Set<String> = ["AND", "OR", "NOT", "WHEN", "THEN", "ELSE", "CASE", "IS", "IN", "BETWEEN", "LIKE", "GLOB",
+                                                       "MATCH", "REGEXP", "ESCAPE", "DISTINCT", "FROM", "SELECT", "WHERE", "ON", "BY", "EXISTS",
+                                                       "SET", "VALUES", "HAVING", "RETURNING", "INTO", "UPDATE", "TABLE", "INDEX", "DEFAULT",
+                                                       "CHECK", "KEY", "UNIQUE", "ALL", "WITH", "USING", "JOIN", "IF", "DELETE", "OF"]
+
+    /// Whether `token` ends an operand: a name, a literal, `)`, or a bare word that is no operator keyword.
+    private static func endsOperand(_ token: SQLTokenizer.Token, _ tokenizer: SQLTokenizer) -> Bool {
+        switch token.kind {
+        case .quotedIdentifier, .string, .number, .blob, .parameter, .rightParenthesis: return true
+        case .word: return !operandKeywords.contains(tokenizer.text(of: token).uppercased())
+        default: return false
+        }
     }
 }
