@@ -118,6 +118,7 @@ import Testing
         "CREATE TABLE t(a REFERENCES p(id) ON INSERT CASCADE ON DELETE CASCADE)",
         "CREATE TABLE t(a, CHECK (a > 0) ON CONFLICT FAIL)",
         "CREATE TABLE t(a generated text, b INT)",
+        "CREATE TABLE t(a INT, generated AS (a + 1), always, b generated ALWAYS AS (generated * 2))",  // fuzzer, seed 99
         "CREATE TABLE t(a, b, UNIQUE ((a), b))",
         // SQLite reads GENERATED ALWAYS after a type name as part of the type and cuts it off
         // again, keeping the comment before it in the declared type (fuzzer, seed 20261122).

@@ -256,8 +256,9 @@ private struct DefinitionParser {
             kind = .collate(try name().name)
         } else if at("REFERENCES") {
             kind = .references(try foreignKeyClause())
-        } else if accept("GENERATED") || at("AS") {
-            if tokenizer.isKeyword(tokens[position - 1], "GENERATED") { try expect("ALWAYS") }
+        } else if at("GENERATED") || at("AS") {
+            // (The word before AS may be a column named `generated`: only this GENERATED needs ALWAYS.)
+            if accept("GENERATED") { try expect("ALWAYS") }
             try expect("AS")
             identifiers = self.identifiers(try parenthesized())
             if !accept("STORED") { accept("VIRTUAL") }
