@@ -125,6 +125,22 @@ import Testing
         "CREATE TABLE t(a INT, b BOOLEAN /* c */ GENERATED ALWAYS AS (a > 0), c TEXT -- note\n GENERATED ALWAYS AS ('x') STORED, d DECIMAL(10, 5) /* c */ GENERATED ALWAYS AS (1))",
     ]
 
+    /// Tables whose stored text SQLite itself rewrote: ALTER TABLE ADD COLUMN splices the column's
+    /// text in, RENAME COLUMN / RENAME TO / DROP COLUMN edit it in place.
+    static let alteredBySQLite: [String] = [
+        "CREATE TABLE t(a INT /* keep */, b TEXT /* last */ ); ALTER TABLE t ADD COLUMN c TEXT DEFAULT 'x' /* inner */ CHECK (c <> ''); ALTER TABLE t ADD COLUMN [d e] REFERENCES p(id) ON DELETE CASCADE",
+        "CREATE TABLE t(a INT, b TEXT, c AS (a + 1), CHECK (a > 0), UNIQUE (a, b)); ALTER TABLE t RENAME COLUMN a TO \"A 2\"",
+        "CREATE TABLE t(a INT, b TEXT, c REAL); ALTER TABLE t DROP COLUMN b; ALTER TABLE t RENAME TO \"new t\"",
+        "CREATE TABLE t(id INTEGER PRIMARY KEY, parent REFERENCES t(id)); ALTER TABLE t RENAME COLUMN id TO key",
+        "CREATE TABLE t(a INT) STRICT; ALTER TABLE t ADD COLUMN b ANY",
+    ]
+
+    @Test(arguments: alteredBySQLite)
+    func textSQLiteRewroteRoundTrips(_ script: String) throws {
+        let problems = try #require(DefinitionRoundTrip.check(script), "SQLite rejected the script")
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
     @Test(arguments: documentation)
     func everyDocumentationStatementRoundTrips(_ statement: String) throws {
         let problems = try #require(DefinitionRoundTrip.check(statement), "SQLite rejected the corpus statement")
