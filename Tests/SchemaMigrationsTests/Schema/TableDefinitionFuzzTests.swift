@@ -57,6 +57,63 @@ import Testing
         #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n\n"))")
     }
 
+    /// One edit of one column, on random statements: SQLite takes the result, and only that
+    /// column's type, NOT NULL or default changes.
+    @Test func editsChangeOnlyTheEditedColumn() throws {
+        var generator = CreateTableGenerator(seed: Self.seed &+ 4)
+        var random = CreateTableGenerator.Random(state: Self.seed &+ 5)
+        var (checked, failures) = (0, [String]())
+        for index in 0..<Self.cases {
+            let statement = generator.statement()
+            guard let db = try? SQLiteConnection(path: ":memory:"), (try? db.execute(statement)) != nil,
+                  let row = try? db.rows("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").first,
+                  let table = row[0].stringValue, let stored = row[1].stringValue,
+                  var definition = try? TableDefinition(parsing: stored) else { continue }
+            let before = try DefinitionRoundTrip.facts(table, db)
+            // Key columns aside: a type or NULL change there changes what SQLite makes of the key
+            // (a rowid alias, AUTOINCREMENT, the implicit NOT NULL of STRICT and WITHOUT ROWID).
+            let keyColumns = Set(before.columns.filter { $0[4] != "0" }.map { $0[0] })
+            let candidates = definition.columns.filter { !$0.isGenerated && !keyColumns.contains($0.name) }
+            guard !candidates.isEmpty else { continue }
+            let column = random.pick(candidates).name
+            var expected = before.columns
+            let position = expected.firstIndex { $0[0] == column }!
+            let edit: String
+            switch random.below(4) {
+            case 0:
+                definition.setType("TEXT", column: column)
+                expected[position][1] = "TEXT"
+                edit = "setType TEXT"
+            case 1:
+                definition.setNotNull(true, column: column)
+                expected[position][2] = "1"
+                edit = "setNotNull true"
+            case 2:
+                definition.setNotNull(false, column: column)
+                expected[position][2] = "0"
+                edit = "setNotNull false"
+            default:
+                definition.setDefault("'x''y'", column: column)
+                expected[position][3] = "'x''y'"
+                edit = "setDefault"
+            }
+            let sql = definition.sql(named: "edited")
+            let copy = try SQLiteConnection(path: ":memory:")
+            do { try copy.execute(sql) } catch {
+                failures.append("case \(index): \(edit) \(column): SQLite refused \(error)\n  stored: \(stored)\n  edited: \(sql)")
+                continue
+            }
+            checked += 1
+            let after = try DefinitionRoundTrip.facts("edited", copy)
+            if after.columns != expected || after.foreignKeys != before.foreignKeys || after.flags != before.flags
+                || (edit != "setType TEXT" && after.indexes != before.indexes) {
+                failures.append("case \(index): \(edit) \(column)\n  stored: \(stored)\n  edited: \(sql)\n  expected \(expected)\n  got      \(after.columns)")
+            }
+        }
+        print("CREATE TABLE edit fuzz: seed \(Self.seed &+ 4), \(Self.cases) statements, \(checked) edited and compared, \(failures.count) failed")
+        #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n\n"))")
+    }
+
     @Test func damagedStatementsParseOrThrowAParseError() {
         var generator = CreateTableGenerator(seed: Self.seed &+ 1)
         var (parsed, refused, accepted, legalRefused, failures, refusedLegal) = (0, 0, 0, 0, [String](), [String]())
