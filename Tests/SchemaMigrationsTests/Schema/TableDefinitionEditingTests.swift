@@ -156,6 +156,9 @@ import Testing
         let sql = #"lower(a) || 'a' || "a" || [A] || a COLLATE lower || "lower"(b)"#
         #expect(TableDefinition.substitute(["lower": "x", "a": "b c"], in: sql) == #"lower("b c") || 'a' || "b c" || "b c" || "b c" COLLATE lower || "lower"(b)"#)
         #expect(TableDefinition.substitute([:], in: sql) == sql)
+        // An index named like the column keeps its name, as SQLite's RENAME COLUMN leaves it.
+        #expect(TableDefinition.substitute(["key": "name"], in: "CREATE UNIQUE INDEX key ON t (key DESC) WHERE key IS NOT NULL")
+                == #"CREATE UNIQUE INDEX key ON t ("name" DESC) WHERE "name" IS NOT NULL"#)
         #expect(TableDefinition.substitute(["a": "b"], in: "'unterminated a") == "'unterminated a")
     }
 

@@ -178,11 +178,12 @@ extension TableDefinition {
         return result + tokenizer.text(copied, tokenizer.bytes.count)
     }
 
-    /// Keywords after which an operand (perhaps a column) comes.
+    /// Keywords after which an operand (perhaps a column) comes; not INDEX or TABLE, after which a
+    /// name is the index's or table's own.
     private static let operandKeywords: Set<String> = ["AND", "OR", "NOT", "WHEN", "THEN", "ELSE", "CASE", "IS", "IN", "BETWEEN", "LIKE", "GLOB",
                                                        "MATCH", "REGEXP", "ESCAPE", "DISTINCT", "FROM", "SELECT", "WHERE", "ON", "BY", "EXISTS",
-                                                       "SET", "VALUES", "HAVING", "RETURNING", "INTO", "UPDATE", "TABLE", "INDEX", "DEFAULT",
-                                                       "CHECK", "KEY", "UNIQUE", "ALL", "WITH", "USING", "JOIN", "IF", "DELETE", "OF"]
+                                                       "SET", "VALUES", "HAVING", "RETURNING", "DEFAULT", "CHECK", "KEY", "UNIQUE", "ALL",
+                                                       "WITH", "USING", "JOIN", "IF", "DELETE", "OF"]
 
     /// Whether `token` ends an operand: a name, a literal, `)`, or a bare word that is no operator keyword.
     private static func endsOperand(_ token: SQLTokenizer.Token, _ tokenizer: SQLTokenizer) -> Bool {
