@@ -43,6 +43,13 @@ import Testing
                   var definition = try? TableDefinition(parsing: stored) else { continue }
             let column = random.pick(definition.columns).name
             let new = random.pick(["renamed", "re named", "re\"named", "naïve", "X"]) + String(index)
+            // An index over some columns, named like one of them, partial or on an expression.
+            let names = definition.columns.map { SQL.quoteIdentifier($0.name) }
+            let indexSQL = "CREATE \(random.chance(50) ? "UNIQUE " : "")INDEX \(random.pick(definition.columns.map(\.nameText))) ON \(SQL.quoteIdentifier(table)) ("
+                + random.pick(names) + random.pick(["", " DESC", " COLLATE NOCASE", " COLLATE nocase ASC"])
+                + (random.chance(40) ? ", lower(\(random.pick(names)))" : "") + ")"
+                + (random.chance(40) ? " WHERE \(random.pick(names)) IS NOT NULL AND \(random.pick(names)) <> 'x'" : "")
+            let withIndex = (try? db.execute(indexSQL)) != nil
             // SQLite refuses some renames (a generated column's expression it cannot re-resolve…): skipped.
             guard (try? db.execute("ALTER TABLE \(SQL.quoteIdentifier(table)) RENAME COLUMN \(SQL.quoteIdentifier(column)) TO \(SQL.quoteIdentifier(new))")) != nil,
                   let renamed = try? db.rows(tableQuery).first?[1].stringValue else { continue }
@@ -51,6 +58,10 @@ import Testing
             let ours = definition.sql(named: table)
             if (try? DefinitionRoundTrip.bodyTokens(ours)) != (try? DefinitionRoundTrip.bodyTokens(renamed)) {
                 failures.append("case \(index): rename \(column) → \(new)\n  stored: \(stored)\n  SQLite: \(renamed)\n  ours:   \(ours)")
+            }
+            if withIndex, let sqliteIndex = try? db.scalar("SELECT sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL")?.stringValue {
+                let oursIndex = TableDefinition.substitute([SQLTokenizer.foldCase(column): new], in: indexSQL)
+                if oursIndex != sqliteIndex { failures.append("case \(index): rename \(column) → \(new) in an index\n  SQLite: \(sqliteIndex)\n  ours:   \(oursIndex)") }
             }
         }
         print("CREATE TABLE rename fuzz: seed \(Self.seed &+ 2), \(Self.cases) statements, \(checked) renamed by SQLite and compared, \(failures.count) failed")

@@ -154,8 +154,8 @@ extension TableDefinition {
 
     /// `sql` with every identifier in `substitution` (lower-cased old name → new name) replaced by
     /// the new name, quoted; function names (an identifier before `(`), collation, constraint and
-    /// type names (after `COLLATE`, `CONSTRAINT`, `AS`), keywords in a keyword's place and string
-    /// literals are left alone.
+    /// type names (after `COLLATE`, `CONSTRAINT`, `AS`), the name an index is created with, keywords
+    /// in a keyword's place and string literals are left alone.
     static func substitute(_ substitution: [String: String], in sql: String) -> String {
         guard !substitution.isEmpty else { return sql }
         let tokenizer = SQLTokenizer(sql)
@@ -167,7 +167,8 @@ extension TableDefinition {
             if position + 1 < tokens.count && tokens[position + 1].kind == .leftParenthesis { continue }
             if position > 0 {
                 let previous = tokens[position - 1]
-                if ["COLLATE", "CONSTRAINT", "AS"].contains(where: { tokenizer.isKeyword(previous, $0) }) { continue }
+                // Collation, constraint and type names; the name an index or table is created with.
+                if ["COLLATE", "CONSTRAINT", "AS", "INDEX", "TABLE", "EXISTS"].contains(where: { tokenizer.isKeyword(previous, $0) }) { continue }
                 // A bare word right after an operand is a keyword SQLite also lets name a column
                 // (`CASE … ELSE 0 END`, `a MATCH b`, `b DESC`), not a column reference.
                 if token.kind == .word && endsOperand(previous, tokenizer) { continue }
@@ -178,10 +179,9 @@ extension TableDefinition {
         return result + tokenizer.text(copied, tokenizer.bytes.count)
     }
 
-    /// Keywords after which an operand (perhaps a column) comes; not INDEX or TABLE, after which a
-    /// name is the index's or table's own.
+    /// Keywords after which an operand (perhaps a column) comes.
     private static let operandKeywords: Set<String> = ["AND", "OR", "NOT", "WHEN", "THEN", "ELSE", "CASE", "IS", "IN", "BETWEEN", "LIKE", "GLOB",
-                                                       "MATCH", "REGEXP", "ESCAPE", "DISTINCT", "FROM", "SELECT", "WHERE", "ON", "BY", "EXISTS",
+                                                       "MATCH", "REGEXP", "ESCAPE", "DISTINCT", "FROM", "SELECT", "WHERE", "ON", "BY",
                                                        "SET", "VALUES", "HAVING", "RETURNING", "DEFAULT", "CHECK", "KEY", "UNIQUE", "ALL",
                                                        "WITH", "USING", "JOIN", "IF", "DELETE", "OF"]
 
