@@ -13,8 +13,20 @@ extension LiveSchema.Table {
 
     /// Whether a column is an alias of the rowid (`INTEGER PRIMARY KEY`, the only key column):
     /// copying it copies the rowid.
+    ///
+    /// `INTEGER PRIMARY KEY DESC` written on the column is the exception SQLite keeps for
+    /// compatibility: that column is not an alias, and the table has rowids of its own
+    /// (<https://www.sqlite.org/lang_createtable.html#rowid>).
     var hasRowidAlias: Bool {
         let keyColumns = columns.filter { $0.primaryKeyPosition > 0 }
-        return keyColumns.count == 1 && keyColumns[0].declaredType.uppercased() == "INTEGER"
+        guard keyColumns.count == 1, keyColumns[0].declaredType.uppercased() == "INTEGER" else { return false }
+        guard let definition = try? TableDefinition(parsing: sql), !definition.withoutRowid else { return false }
+        let keyConstraints = definition.column(named: keyColumns[0].name)?.constraints.filter { if case .primaryKey = $0.kind { true } else { false } } ?? []
+        return !keyConstraints.contains { constraint in
+            let tokenizer = SQLTokenizer(constraint.text)
+            let tokens = (try? tokenizer.tokens()) ?? []
+            guard let key = tokens.firstIndex(where: { tokenizer.isKeyword($0, "KEY") }), key + 1 < tokens.count else { return false }
+            return tokenizer.isKeyword(tokens[key + 1], "DESC")
+        }
     }
 }

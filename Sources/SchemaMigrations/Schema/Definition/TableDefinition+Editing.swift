@@ -26,7 +26,8 @@ extension TableDefinition {
     /// `FOREIGN KEY` table constraint) with `key`; nil removes it.
     mutating func setReference(_ key: Schema.ForeignKey?, column: String) {
         guard let index = columnIndex(named: column) else { return }
-        columns[index].constraints.removeAll { if case .references = $0.kind { return true } else { return false } }
+        // A DEFERRABLE clause written apart from its REFERENCES goes with it.
+        columns[index].constraints.removeAll { if case .references = $0.kind { return true } else { return $0.kind == .deferrable } }
         let folded = SQLTokenizer.foldCase(column)
         constraints.removeAll { if case .foreignKey = $0.kind { return $0.columns == [folded] } else { return false } }
         if let key {
@@ -70,7 +71,7 @@ extension TableDefinition {
             switch constraint.kind {
             case .check where constraint.identifiers.isDisjoint(with: others), .foreignKey where constraint.columns == [folded]:
                 removed.append("the constraint `\(constraint.text)`")
-            case .primaryKey, .unique, .check, .foreignKey:
+            case .primaryKey, .unique, .check, .foreignKey, .name:
                 throw refuse("the table constraint `\(constraint.text)`")
             }
         }
@@ -94,6 +95,8 @@ extension TableDefinition.ColumnConstraint.Kind {
         case .collate: return "collation"
         case .references: return "foreign key"
         case .generated: return "generated expression"
+        case .deferrable: return "foreign key timing"
+        case .name: return "constraint name"
         }
     }
 }
@@ -110,19 +113,49 @@ extension TableDefinition {
                 columns[index].nameText = SQL.quoteIdentifier(new)
             }
             for constraintIndex in columns[index].constraints.indices {
-                columns[index].constraints[constraintIndex].text = TableDefinition.substitute(substitution, in: columns[index].constraints[constraintIndex].text)
+                columns[index].constraints[constraintIndex].text = renamingColumns(substitution, in: columns[index].constraints[constraintIndex].text)
                 columns[index].constraints[constraintIndex].identifiers = rename(columns[index].constraints[constraintIndex].identifiers)
             }
         }
         for index in constraints.indices {
-            constraints[index].text = TableDefinition.substitute(substitution, in: constraints[index].text)
+            constraints[index].text = renamingColumns(substitution, in: constraints[index].text)
             constraints[index].columns = constraints[index].columns.map { substitution[$0].map(SQLTokenizer.foldCase) ?? $0 }
             constraints[index].identifiers = rename(constraints[index].identifiers)
         }
     }
 
+    /// A clause's text with this table's columns renamed. A clause names columns only inside its
+    /// parentheses (CHECK, generated expression, key column lists); outside them stand keywords
+    /// (`PRIMARY KEY`, `ON CONFLICT REPLACE`, `GENERATED ALWAYS`) and other names, which a column
+    /// called `key` or `replace` must not touch. A foreign key's referenced columns are another
+    /// table's and stay, unless the key refers to this table itself, as SQLite's `RENAME COLUMN` does.
+    private func renamingColumns(_ substitution: [String: String], in text: String) -> String {
+        let tokenizer = SQLTokenizer(text)
+        guard let tokens = try? tokenizer.tokens() else { return text }
+        var (result, copied, depth, groupStart, otherTable) = ("", 0, 0, 0, false)
+        for (index, token) in tokens.enumerated() {
+            if token.kind == .leftParenthesis {
+                if depth == 0 {
+                    groupStart = token.end
+                    otherTable = index >= 2 && tokenizer.isKeyword(tokens[index - 2], "REFERENCES")
+                        && SQLTokenizer.foldCase(tokenizer.name(of: tokens[index - 1])) != SQLTokenizer.foldCase(name)
+                }
+                depth += 1
+            } else if token.kind == .rightParenthesis && depth > 0 {
+                depth -= 1
+                if depth == 0 && !otherTable {
+                    result += tokenizer.text(copied, groupStart) + TableDefinition.substitute(substitution, in: tokenizer.text(groupStart, token.start))
+                    copied = token.start
+                }
+            }
+        }
+        return result + tokenizer.text(copied, tokenizer.bytes.count)
+    }
+
     /// `sql` with every identifier in `substitution` (lower-cased old name → new name) replaced by
-    /// the new name, quoted; function names (an identifier before `(`) and string literals are left alone.
+    /// the new name, quoted; function names (an identifier before `(`), collation, constraint and
+    /// type names (after `COLLATE`, `CONSTRAINT`, `AS`), the name an index is created with, keywords
+    /// in a keyword's place and string literals are left alone.
     static func substitute(_ substitution: [String: String], in sql: String) -> String {
         guard !substitution.isEmpty else { return sql }
         let tokenizer = SQLTokenizer(sql)
@@ -132,9 +165,32 @@ extension TableDefinition {
         for (position, token) in tokens.enumerated() where token.kind == .word || token.kind == .quotedIdentifier {
             guard let new = substitution[SQLTokenizer.foldCase(tokenizer.name(of: token))] else { continue }
             if position + 1 < tokens.count && tokens[position + 1].kind == .leftParenthesis { continue }
+            if position > 0 {
+                let previous = tokens[position - 1]
+                // Collation, constraint and type names; the name an index or table is created with.
+                if ["COLLATE", "CONSTRAINT", "AS", "INDEX", "TABLE", "EXISTS"].contains(where: { tokenizer.isKeyword(previous, $0) }) { continue }
+                // A bare word right after an operand is a keyword SQLite also lets name a column
+                // (`CASE … ELSE 0 END`, `a MATCH b`, `b DESC`), not a column reference.
+                if token.kind == .word && endsOperand(previous, tokenizer) { continue }
+            }
             result += tokenizer.text(copied, token.start) + SQL.quoteIdentifier(new)
             copied = token.end
         }
         return result + tokenizer.text(copied, tokenizer.bytes.count)
+    }
+
+    /// Keywords after which an operand (perhaps a column) comes.
+    private static let operandKeywords: Set<String> = ["AND", "OR", "NOT", "WHEN", "THEN", "ELSE", "CASE", "IS", "IN", "BETWEEN", "LIKE", "GLOB",
+                                                       "MATCH", "REGEXP", "ESCAPE", "DISTINCT", "FROM", "SELECT", "WHERE", "ON", "BY",
+                                                       "SET", "VALUES", "HAVING", "RETURNING", "DEFAULT", "CHECK", "KEY", "UNIQUE", "ALL",
+                                                       "WITH", "USING", "JOIN", "IF", "DELETE", "OF"]
+
+    /// Whether `token` ends an operand: a name, a literal, `)`, or a bare word that is no operator keyword.
+    private static func endsOperand(_ token: SQLTokenizer.Token, _ tokenizer: SQLTokenizer) -> Bool {
+        switch token.kind {
+        case .quotedIdentifier, .string, .number, .blob, .parameter, .rightParenthesis: return true
+        case .word: return !operandKeywords.contains(tokenizer.text(of: token).uppercased())
+        default: return false
+        }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension TableDefinition {
     /// The parser could not read a `CREATE TABLE` statement.
     struct ParseError: Error, Equatable, CustomStringConvertible {
@@ -90,7 +92,12 @@ private struct DefinitionParser {
         return tokenizer.text(tokens[start].start, tokens[end - 1].end)
     }
 
-    private func identifiers(_ range: Range<Int>) -> Set<String> { tokenizer.identifiers(in: tokens[range]) }
+    /// The identifiers an expression mentions. A name before `(` is a function: CHECK, DEFAULT and
+    /// generated expressions cannot hold a subquery, so never a table.
+    private func identifiers(_ range: Range<Int>) -> Set<String> {
+        let names = range.filter { $0 + 1 >= tokens.count || tokens[$0 + 1].kind != .leftParenthesis }
+        return tokenizer.identifiers(in: ArraySlice(names.map { tokens[$0] }))
+    }
 
     /// The lower-cased names of a parenthesized column list (`(a, "b" COLLATE NOCASE DESC)`).
     private mutating func columnList() throws -> [String] {
@@ -100,6 +107,7 @@ private struct DefinitionParser {
         for index in range {
             let token = tokens[index]
             if token.kind == .comma { expectingName = true; continue }
+            if token.kind == .leftParenthesis && expectingName { continue }
             if expectingName && [.word, .quotedIdentifier, .string].contains(token.kind) {
                 names.append(SQLTokenizer.foldCase(tokenizer.name(of: token)))
             }
@@ -129,6 +137,8 @@ private struct DefinitionParser {
                 definition.columns.append(try columnDefinition())
             }
             if at(.comma) { position += 1; continue }
+            // Between table constraints the comma is optional (parse.y: `tconscomma ::= COMMA | .`).
+            if !definition.constraints.isEmpty && isTableConstraintStart() { continue }
             try expect(.rightParenthesis, ")")
             break
         }
@@ -162,7 +172,17 @@ private struct DefinitionParser {
             position += 1
         }
         if at(.leftParenthesis) && position > typeStart { _ = try parenthesized() }
-        let typeText = text(from: typeStart, to: position)
+        var typeText = text(from: typeStart, to: position)
+        // SQLite reads a `GENERATED ALWAYS` right after a type name (not after its size) as words of the type, then cuts
+        // them off: comments between the type and GENERATED stay in its declared type (and its
+        // affinity), so they stay in ours; a line comment keeps its newline.
+        if position > typeStart, tokens[position - 1].kind != .rightParenthesis, at("GENERATED"), isKeyword(at: position + 1, "ALWAYS") {
+            let gap = tokenizer.text(tokens[position - 1].end, tokens[position].start)
+            if gap.contains("/*") || gap.contains("--") {
+                let kept = String(gap.reversed().drop { " \t\n\r\u{0B}\u{0C}".contains($0) }.reversed())
+                typeText += kept + (kept.contains("--") ? "\n" : "")
+            }
+        }
         var constraints: [TableDefinition.ColumnConstraint] = []
         while current != nil && !at(.comma) && !at(.rightParenthesis) {
             constraints.append(try columnConstraint())
@@ -171,7 +191,23 @@ private struct DefinitionParser {
     }
 
     private func isColumnConstraintStart() -> Bool {
-        ["CONSTRAINT", "PRIMARY", "NOT", "NULL", "UNIQUE", "CHECK", "DEFAULT", "COLLATE", "REFERENCES", "GENERATED", "AS"].contains { at($0) }
+        ["CONSTRAINT", "PRIMARY", "NOT", "NULL", "UNIQUE", "CHECK", "DEFAULT", "COLLATE", "REFERENCES", "AS", "DEFERRABLE"].contains { at($0) }
+            || (at("GENERATED") && isKeyword(at: position + 1, "ALWAYS"))
+    }
+
+    private func isKeyword(at index: Int, _ keyword: String) -> Bool {
+        index < tokens.count && tokenizer.isKeyword(tokens[index], keyword)
+    }
+
+    /// `CONSTRAINT name`, any number of times (SQLite lets a later name replace an earlier one).
+    /// - Returns: whether nothing follows the names in this column or table definition.
+    private mutating func constraintNames() throws -> Bool {
+        var named = false
+        while accept("CONSTRAINT") {
+            _ = try name()
+            named = true
+        }
+        return named && (current == nil || at(.comma) || at(.rightParenthesis))
     }
 
     private mutating func conflictClause() throws {
@@ -183,14 +219,17 @@ private struct DefinitionParser {
 
     private mutating func columnConstraint() throws -> TableDefinition.ColumnConstraint {
         let start = position
-        if accept("CONSTRAINT") { _ = try name() }
         var identifiers: Set<String> = []
         let kind: TableDefinition.ColumnConstraint.Kind
-        if accept("PRIMARY") {
+        if try constraintNames() {
+            kind = .name
+        } else if accept("PRIMARY") {
             try expect("KEY")
             if !accept("ASC") { accept("DESC") }
             try conflictClause()
             kind = .primaryKey(autoincrement: accept("AUTOINCREMENT"))
+        } else if try deferrable() {
+            kind = .deferrable
         } else if accept("NOT") {
             try expect("NULL")
             try conflictClause()
@@ -217,8 +256,9 @@ private struct DefinitionParser {
             kind = .collate(try name().name)
         } else if at("REFERENCES") {
             kind = .references(try foreignKeyClause())
-        } else if accept("GENERATED") || at("AS") {
-            if tokenizer.isKeyword(tokens[position - 1], "GENERATED") { try expect("ALWAYS") }
+        } else if at("GENERATED") || at("AS") {
+            // (The word before AS may be a column named `generated`: only this GENERATED needs ALWAYS.)
+            if accept("GENERATED") { try expect("ALWAYS") }
             try expect("AS")
             identifiers = self.identifiers(try parenthesized())
             if !accept("STORED") { accept("VIRTUAL") }
@@ -236,7 +276,8 @@ private struct DefinitionParser {
         if at(.leftParenthesis) { _ = try columnList() }
         while true {
             if accept("ON") {
-                guard accept("DELETE") || accept("UPDATE") else { throw fail("expected DELETE or UPDATE") }
+                // `ON INSERT action` is accepted and ignored by SQLite (parse.y: `refarg ::= ON INSERT refact`).
+                guard accept("DELETE") || accept("UPDATE") || accept("INSERT") else { throw fail("expected DELETE or UPDATE") }
                 if accept("SET") {
                     guard accept("NULL") || accept("DEFAULT") else { throw fail("expected NULL or DEFAULT") }
                 } else if accept("NO") {
@@ -246,29 +287,33 @@ private struct DefinitionParser {
                 }
             } else if accept("MATCH") {
                 _ = try name()
-            } else if at("NOT") && position + 1 < tokens.count && tokenizer.isKeyword(tokens[position + 1], "DEFERRABLE") {
-                position += 2
-                try initially()
-            } else if accept("DEFERRABLE") {
-                try initially()
-            } else {
+            } else if try !deferrable() {
                 return table
             }
         }
     }
 
-    private mutating func initially() throws {
+    /// `[NOT] DEFERRABLE [INITIALLY DEFERRED|IMMEDIATE]`, if it is next.
+    private mutating func deferrable() throws -> Bool {
+        if at("NOT") && isKeyword(at: position + 1, "DEFERRABLE") {
+            position += 2
+        } else if !accept("DEFERRABLE") {
+            return false
+        }
         if accept("INITIALLY") {
             guard accept("DEFERRED") || accept("IMMEDIATE") else { throw fail("expected DEFERRED or IMMEDIATE") }
         }
+        return true
     }
 
     private mutating func tableConstraint() throws -> TableDefinition.TableConstraint {
         let start = position
-        if accept("CONSTRAINT") { _ = try name() }
         let kind: TableDefinition.TableConstraint.Kind
         var columns: [String] = []
-        if accept("PRIMARY") {
+        var identifiers: Set<String> = []
+        if try constraintNames() {
+            kind = .name
+        } else if accept("PRIMARY") {
             try expect("KEY")
             columns = try columnList()
             try conflictClause()
@@ -278,7 +323,8 @@ private struct DefinitionParser {
             try conflictClause()
             kind = .unique
         } else if accept("CHECK") {
-            _ = try parenthesized()
+            identifiers = self.identifiers(try parenthesized())
+            try conflictClause()
             kind = .check
         } else if accept("FOREIGN") {
             try expect("KEY")
@@ -287,7 +333,9 @@ private struct DefinitionParser {
         } else {
             throw fail("expected a table constraint")
         }
+        // What the constraint mentions: its CHECK expression or its own columns, never its name,
+        // its keywords, or the table and columns a foreign key refers to.
         return TableDefinition.TableConstraint(kind: kind, text: text(from: start, to: position), columns: columns,
-                                               identifiers: identifiers(start..<position))
+                                               identifiers: identifiers.union(columns))
     }
 }

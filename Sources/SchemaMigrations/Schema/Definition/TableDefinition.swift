@@ -46,6 +46,10 @@ struct TableDefinition: Sendable, Hashable {
             /// `REFERENCES table …`: the referenced table's name.
             case references(String)
             case generated
+            /// `[NOT] DEFERRABLE …` written after other constraints: it applies to the foreign key before it.
+            case deferrable
+            /// A `CONSTRAINT name` with no constraint after it (SQLite accepts one; it names nothing).
+            case name
         }
 
         var kind: Kind
@@ -61,13 +65,15 @@ struct TableDefinition: Sendable, Hashable {
             case primaryKey, unique, check
             /// `FOREIGN KEY (columns) REFERENCES table …`: the referenced table's name.
             case foreignKey(String)
+            /// A `CONSTRAINT name` with no constraint after it (SQLite accepts one; it names nothing).
+            case name
         }
 
         var kind: Kind
         var text: String
         /// The constrained columns (PRIMARY KEY, UNIQUE, FOREIGN KEY), lower-cased.
         var columns: [String]
-        /// Every lower-cased identifier it mentions.
+        /// The lower-cased identifiers it mentions: a CHECK's expression, or the constrained columns.
         var identifiers: Set<String>
     }
 
