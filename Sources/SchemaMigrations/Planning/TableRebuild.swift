@@ -183,7 +183,7 @@ struct TableRebuild: Sendable {
                 continue
             }
             if retiring.contains(index.name) { continue }
-            let mentioned = SQLTokenizer(sql).identifierSet()
+            let mentioned = SQLTokenizer(sql).indexedColumnNames()
             if let dropped = droppedNames.first(where: { mentioned.contains($0) }) {
                 if index.isPartial || index.columns.contains("<expr>") {
                     throw MigrationError(.unsupportedChange, "cannot drop '\(target.name).\(dropped)': the index \(index.name), `\(sql)`, uses it",
@@ -209,13 +209,13 @@ struct TableRebuild: Sendable {
         for column in definition.columns {
             for constraint in column.constraints {
                 switch constraint.kind {
-                case .check, .collate, .generated, .primaryKey(autoincrement: true): features.append("`\(constraint.text)`")
+                case .check, .collate, .generated, .deferrable, .primaryKey(autoincrement: true): features.append("`\(constraint.text)`")
                 case .references: if constraint.text.uppercased().contains("ON UPDATE") || constraint.text.uppercased().contains("DEFERRABLE") { features.append("`\(constraint.text)`") }
                 default: break
                 }
             }
         }
-        features += definition.constraints.map { "`\($0.text)`" }
+        features += definition.constraints.filter { $0.kind != .name }.map { "`\($0.text)`" }
         if definition.withoutRowid { features.append("WITHOUT ROWID") }
         if definition.strict { features.append("STRICT") }
         return features

@@ -118,3 +118,18 @@ import Testing
         #expect(step.sql.first == "CREATE TABLE \"_sm_new_item\" (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL DEFAULT '' COLLATE NOCASE, price REAL NOT NULL DEFAULT 0.0 CHECK (price >= 0), note TEXT NOT NULL DEFAULT '', deleted INTEGER NOT NULL DEFAULT 0) STRICT")
     }
 }
+
+extension DependentsFidelityTests {
+    /// An index named like the dropped column (or over a function named like it) does not use it.
+    @Test func anIndexNamedLikeADroppedColumnStays() throws {
+        let db = TemporaryDatabase()
+        try db.execute(Self.table + ";" + F.rows + "CREATE INDEX points ON item (name); CREATE INDEX item_len ON item (length(name));")
+        var target = F.rebuilt(Self.withPoints)
+        target.attributes.removeLast()
+        let v1 = A.schema(1, [Self.withPoints]), v2 = A.schema(2, [target])
+        try A.migrator([v1]).migrate(databaseAt: db.url)
+        try A.migrator([v1, v2]).migrate(databaseAt: db.url)
+        #expect(try db.rows("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'item' ORDER BY name") == [["'item_len'"], ["'points'"]])
+        try F.expectRowsIntact(db)
+    }
+}

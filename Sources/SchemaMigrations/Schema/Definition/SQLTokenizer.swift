@@ -238,6 +238,15 @@ extension SQLTokenizer {
 }
 
 extension SQLTokenizer {
+    /// The lower-cased column names a `CREATE INDEX` statement uses: those of its column list and
+    /// `WHERE` clause, not the index's or the table's name, nor function names.
+    func indexedColumnNames() -> Set<String> {
+        guard let tokens = try? tokens(), let on = tokens.firstIndex(where: { isKeyword($0, "ON") }),
+              let open = tokens[on...].firstIndex(where: { $0.kind == .leftParenthesis }) else { return [] }
+        let used = tokens[open...].indices.filter { $0 + 1 >= tokens.count || tokens[$0 + 1].kind != .leftParenthesis }.map { tokens[$0] }
+        return identifiers(in: ArraySlice(used))
+    }
+
     /// The lower-cased identifiers of the whole text; empty when it cannot be tokenized.
     func identifierSet() -> Set<String> {
         guard let tokens = try? tokens() else { return [] }
