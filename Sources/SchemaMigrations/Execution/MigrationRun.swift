@@ -2,11 +2,8 @@ import Foundation
 
 /// One migration of one database: detection, planning, and the stages, in a transaction.
 ///
-/// Follows SQLite's generalized ALTER TABLE procedure: foreign keys are turned off before the
-/// transaction begins (the pragma does nothing inside one) and read back, since a `DROP TABLE`
-/// with them on would cascade to child rows; `legacy_alter_table` is off so renames keep
-/// references right; the result is checked against the declared target and with
-/// `PRAGMA foreign_key_check` before commit.
+/// Follows SQLite's generalized ALTER TABLE procedure, step by step in ``AlterTableProcedure``;
+/// the result is checked against the declared target before commit.
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/lang_altertable.html#otheralter>
 struct MigrationRun {
@@ -44,10 +41,13 @@ struct MigrationRun {
         if !db.ownsHandle { try JournalCheck.requireRollback(db) }
         if let backupURL = options.backupURL { try backup(to: backupURL) }
 
-        let session = try ConnectionSettings.prepare(db)
+        // Steps 1-2 and 11-12 of SQLite's procedure (AlterTableProcedure): foreign keys off, read back,
+        // then one transaction; committed, or rolled back on any error; the settings restored.
+        let procedure = AlterTableProcedure(db: db)
+        let session = try procedure.disableForeignKeys()
         defer { session.restore(db) }
         var result: MigrationResult?
-        try inTransaction {
+        try procedure.inTransaction {
             // Detect again under the write lock: another process may have migrated while we waited.
             let state = try VersionDetection(plan: plan, db: db).detect(trustCookie: false)
             result = try migrate(from: state, to: target, started: started)
@@ -117,24 +117,6 @@ struct MigrationRun {
         }
     }
 
-    private func inTransaction(_ body: () throws -> Void) throws {
-        do {
-            try db.execute("BEGIN IMMEDIATE TRANSACTION")
-        } catch let error as SQLiteError {
-            // A borrowed connection waits as long as its owner set, which SQLite cannot tell us.
-            let waited = db.ownsHandle ? "\(db.busyTimeout) s" : "as long as the connection's busy timeout"
-            throw MigrationError.wrap(error, message: error.isBusy ? "the database is locked by another connection; waited \(waited)" : "cannot begin the migration's transaction")
-        }
-        do {
-            try body()
-            try db.execute("COMMIT TRANSACTION")
-        } catch {
-            db.rollbackQuietly()
-            if let error = error as? SQLiteError { throw MigrationError.wrap(error, message: "the migration failed and was rolled back") }
-            throw error
-        }
-    }
-
     private func backup(to url: URL) throws {
         do {
             try db.backup(toPath: url.path, progress: BackupProgress.reporter(to: options.progress, path: url.path, target: options.targetVersion ?? plan.latest.version))
@@ -175,36 +157,5 @@ extension MigrationError {
     /// A SQLite error met while migrating, as a migration error.
     static func wrap(_ error: SQLiteError, message: String) -> MigrationError {
         MigrationError(.sqlite, message, remedy: error.isBusy ? "retry when the other connection has finished, or raise the busy timeout" : nil, sqliteError: error)
-    }
-}
-
-/// The connection settings a migration needs, and the user's, restored afterwards.
-///
-/// Besides foreign keys and `legacy_alter_table`, SQLite's sorter may use helper threads
-/// (`PRAGMA threads`) while a rebuild builds its indexes.
-/// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_threads>
-struct ConnectionSettings {
-    var foreignKeys: Int64
-    var legacyAlterTable: Int64
-    var threads: Int64
-
-    static func prepare(_ db: SQLiteConnection) throws -> ConnectionSettings {
-        let settings = ConnectionSettings(foreignKeys: try db.pragmaInteger("foreign_keys"), legacyAlterTable: try db.pragmaInteger("legacy_alter_table"),
-                                          threads: try db.pragmaInteger("threads"))
-        try db.execute("PRAGMA foreign_keys = OFF")
-        try db.execute("PRAGMA legacy_alter_table = OFF")
-        try db.execute("PRAGMA threads = \(min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)))")
-        guard try db.pragmaInteger("foreign_keys") == 0 else {
-            settings.restore(db)
-            throw MigrationError(.sqlite, "cannot turn foreign keys off, so rebuilding a table could cascade deletes to its children; nothing was done",
-                                 remedy: "call the migrator outside any transaction")
-        }
-        return settings
-    }
-
-    func restore(_ db: SQLiteConnection) {
-        try? db.execute("PRAGMA foreign_keys = \(foreignKeys)")
-        try? db.execute("PRAGMA legacy_alter_table = \(legacyAlterTable)")
-        try? db.execute("PRAGMA threads = \(threads)")
     }
 }

@@ -61,7 +61,7 @@ struct StageExecutor {
     /// are set aside (every ALTER re-parses the whole schema, and they would name a table that is
     /// briefly missing), with the views over those views and the triggers on them; after the last
     /// step they are recreated in the order the database had them. Steps 3 and 9 of SQLite's
-    /// procedure: see ``TableRebuild``.
+    /// procedure: see ``AlterTableProcedure``.
     func runSteps(_ steps: [MigrationStep], from: Schema.Version?, to: Schema.Version) throws {
         let rebuilt = Set(steps.filter { $0.op == .rebuildTable }.map { SQLTokenizer.foldCase($0.table) })
         let dropped = Set(steps.filter { $0.op == .dropTable }.map { SQLTokenizer.foldCase($0.table) })
@@ -69,7 +69,7 @@ struct StageExecutor {
         for (index, step) in steps.enumerated() {
             progress?(MigrationProgress(from: from, to: to, stepIndex: index, stepCount: steps.count, summary: step.summary))
             if (step.op == .rebuildTable || step.op == .dropTable) && parked == nil {
-                parked = try parkDependents(mentioning: rebuilt.union(dropped))
+                parked = try AlterTableProcedure(db: db).setAsideDependents(mentioning: rebuilt.union(dropped))
             }
             let live: LiveSchema? = [.rebuildTable, .dropColumn, .dropIndex, .createIndex].contains(step.op)
                 ? try LiveSchema.read(from: db, onlyTables: [step.table]) : nil
@@ -77,42 +77,7 @@ struct StageExecutor {
                 try reportingProgress(of: sql, step: step, stepIndex: index, stepCount: steps.count, from: from, to: to) { try execute(sql, step: step) }
             }
         }
-        // A trigger on a dropped table goes with it.
-        for dependent in parked ?? [] where !(dependent.kind == .trigger && dropped.contains(SQLTokenizer.foldCase(dependent.tableName))) {
-            do {
-                try db.execute(dependent.sql)
-            } catch let error as SQLiteError {
-                throw MigrationError(.sqlite, "the \(dependent.kind.rawValue) '\(dependent.name)' cannot be recreated after the migration's changes; everything was rolled back",
-                                     entity: dependent.tableName, version: to,
-                                     remedy: "drop or rewrite the \(dependent.kind.rawValue) in a custom stage's willMigrate", sqliteError: error)
-            }
-        }
-    }
-
-    /// Drops the triggers and views that depend on `tables`, directly or through a view, and
-    /// returns them in the order the database had them.
-    private func parkDependents(mentioning tables: Set<String>) throws -> [LiveSchema.Dependent] {
-        let all = try LiveSchema.read(from: db, onlyTables: []).dependents
-        let mentions = all.map { SQLTokenizer($0.sql).identifierSet() }
-        var affected = tables
-        var parked = Array(repeating: false, count: all.count)
-        var changed = true
-        while changed {
-            changed = false
-            for (index, dependent) in all.enumerated() where !parked[index] {
-                let on = SQLTokenizer.foldCase(dependent.tableName)
-                guard affected.contains(on) || !mentions[index].isDisjoint(with: affected) else { continue }
-                parked[index] = true
-                changed = true
-                if dependent.kind == .view { affected.insert(SQLTokenizer.foldCase(dependent.name)) }
-            }
-        }
-        let dependents = all.indices.filter { parked[$0] }.map { all[$0] }
-        // Triggers first (an INSTEAD OF trigger goes with its view), then views, newest first.
-        for dependent in dependents.filter({ $0.kind == .trigger }) + dependents.filter({ $0.kind == .view }).reversed() {
-            try execute("DROP \(dependent.kind == .view ? "VIEW" : "TRIGGER") \(SQL.quoteIdentifier(dependent.name))", step: nil)
-        }
-        return dependents
+        try AlterTableProcedure(db: db).recreate(parked ?? [], droppedTables: dropped, version: to)
     }
 
     private func execute(_ sql: String, step: MigrationStep?) throws {
@@ -166,92 +131,5 @@ struct StageExecutor {
             throw MigrationError(.customStageFailed, "\(name) of the stage \(stage.from) → \(stage.to) threw; everything was rolled back",
                                  version: stage.to, sqliteError: error as? SQLiteError, underlying: error is SQLiteError ? nil : "\(error)")
         }
-    }
-}
-
-/// `PRAGMA foreign_key_check` before commit, scoped to the tables a stage touched and the tables
-/// referencing them, failing only on violations the stage introduced.
-struct ForeignKeyGuard {
-    /// A row pointing at a missing parent. Which of the table's foreign keys it breaks is not part
-    /// of it: a rebuild may number them differently.
-    struct Violation: Hashable {
-        var table: String
-        var rowid: Int64?
-        var parent: String
-    }
-
-    /// Violations found after a stage, before it is known whether the stage introduced them.
-    struct Violations: Error {
-        var tables: [String]
-    }
-
-    /// The tables whose references a stage may have broken, lowercased: `children` may now hold a
-    /// reference to a missing row themselves; the children of `parents` may (they lost rows or keys).
-    struct Scope {
-        var children: Set<String>
-        var parents: Set<String>
-    }
-
-    let db: SQLiteConnection
-    /// The tables to check: those with foreign keys in the scope, or referencing a parent in it.
-    let tables: [String]
-
-    /// - Parameter scope: what the stage may have broken; nil for every table.
-    init(db: SQLiteConnection, live: LiveSchema, scope: Scope?) {
-        self.db = db
-        self.tables = live.userTables.filter { table in
-            guard !table.foreignKeys.isEmpty else { return false }
-            guard let scope else { return true }
-            return scope.children.contains(table.name.lowercased()) || table.foreignKeys.contains { scope.parents.contains($0.table.lowercased()) }
-        }.map(\.name)
-    }
-
-    static func violations(in tables: [String], db: SQLiteConnection) throws -> Set<Violation> {
-        var result = Set<Violation>()
-        for table in tables {
-            for row in try db.rows("PRAGMA foreign_key_check(\(SQL.quoteIdentifier(table)))") {
-                result.insert(Violation(table: row[0].stringValue ?? table, rowid: row[1].int64Value, parent: row[2].stringValue ?? ""))
-            }
-        }
-        return result
-    }
-
-    /// The violations the database had before `stage`, in `tables` as the stage names them (it may
-    /// rename tables, violating ones and parents alike), named as after the stage. Tables the stage
-    /// creates had none.
-    static func violations(before stage: PlannedStage, in tables: [String], db: SQLiteConnection) throws -> Set<Violation> {
-        var renamed: [String: String] = [:]  // lowercased source name -> target name
-        for step in stage.allSteps {
-            guard case .renameTable(let from, let to) = step.action else { continue }
-            // Follow chains (A → temporary → B, as a permutation of names needs).
-            if let source = renamed.first(where: { $0.value.lowercased() == from.lowercased() })?.key {
-                renamed[source] = to
-            } else {
-                renamed[from.lowercased()] = to
-            }
-        }
-        let sourceNames = Dictionary(renamed.map { ($0.value.lowercased(), $0.key) }, uniquingKeysWith: { first, _ in first })
-        let existing = Set(try LiveSchema.tableNames(in: db).map { $0.lowercased() })
-        let sources = tables.map { sourceNames[$0.lowercased()] ?? $0 }.filter { existing.contains($0.lowercased()) }
-        return Set(try violations(in: sources, db: db).map { violation in
-            Violation(table: renamed[violation.table.lowercased()] ?? violation.table, rowid: violation.rowid,
-                      parent: renamed[violation.parent.lowercased()] ?? violation.parent)
-        })
-    }
-
-    /// Throws ``Violations`` when there are violations and `tolerated` is nil (not yet known);
-    /// a `dataViolation` error naming the rows when some are not in `tolerated`.
-    func check(tolerating tolerated: Set<Violation>?, version: Schema.Version) throws {
-        guard !tables.isEmpty else { return }
-        let found = try ForeignKeyGuard.violations(in: tables, db: db)
-        guard !found.isEmpty else { return }
-        guard let tolerated else { throw Violations(tables: tables) }
-        let introduced = found.subtracting(tolerated)
-        guard !introduced.isEmpty else { return }
-        let sorted = introduced.sorted { ($0.table, $0.rowid ?? 0) < ($1.table, $1.rowid ?? 0) }
-        throw MigrationError(.dataViolation, "the migration would leave \(introduced.count) rows pointing at missing parents; everything was rolled back",
-                             entity: sorted[0].table, version: version,
-                             remedy: "delete or re-point those rows in a custom stage",
-                             details: sorted.prefix(10).map { "\($0.table) row \($0.rowid.map(String.init) ?? "?") references a missing row of \($0.parent)" })
     }
 }

@@ -4,26 +4,9 @@
 /// `WITHOUT ROWID`, generated columns, expression defaults, every foreign key clause, and every
 /// index, partial and expression indexes included, under its own name).
 ///
-/// The procedure, as <https://www.sqlite.org/lang_altertable.html#otheralter> numbers it, and
-/// where each step happens:
-///
-/// 1. "If foreign key constraints are enabled, disable them using PRAGMA foreign_keys=OFF" —
-///    `ConnectionSettings.prepare`, before the transaction, read back.
-/// 2. "Start a transaction" — `MigrationRun`, `BEGIN IMMEDIATE`.
-/// 3. "Remember the format of all indexes, triggers, and views associated with table X" — the
-///    indexes here, from the live table; triggers and views are set aside by the stage
-///    (`StageExecutor.runSteps`), after every rename of the stage has run, so SQLite has already
-///    rewritten their references to renamed tables and columns.
-/// 4.–8. Here, in ``statements(live:renamesApplied:version:)``: create the new table, copy,
-///    drop the old table, rename the new one, recreate the indexes.
-/// 9. "If any views refer to table X in a way that is affected by the schema change, then drop
-///    those views … and recreate them" — the stage recreates the triggers and views it set aside,
-///    in the order the database had them, after its last step.
-/// 10. "If foreign key constraints were originally enabled then run PRAGMA foreign_key_check" —
-///    `ForeignKeyGuard`, scoped to what the stage touched, always (foreign keys may be off in the
-///    app's connection and still matter to its data).
-/// 11. "Commit the transaction started in step 2" — `MigrationRun`.
-/// 12. "If foreign keys constraints were originally enabled, reenable them now" — `ConnectionSettings.restore`.
+/// Steps 4 to 8 of SQLite's generalized ALTER TABLE procedure
+/// (<https://www.sqlite.org/lang_altertable.html#otheralter>); ``AlterTableProcedure`` lists all
+/// twelve and where each is carried out.
 struct TableRebuild: Sendable {
     /// How one target column is written and filled.
     struct Column: Sendable {

@@ -1,0 +1,146 @@
+import Foundation
+
+/// SQLite's generalized ALTER TABLE procedure, in one place: each of its twelve steps, quoted from
+/// <https://www.sqlite.org/lang_altertable.html#otheralter>, and the code that carries it out.
+///
+/// A migration runs steps 1-2 once, then every stage's steps (renames first, then 3-10 around the
+/// rebuilds and drops), then 11-12; everything in between is one transaction, so any failure
+/// leaves the database as it was.
+///
+/// 1. "If foreign key constraints are enabled, disable them using PRAGMA foreign_keys=OFF." —
+///    ``disableForeignKeys()``, before the transaction (the pragma does nothing inside one), read
+///    back: a `DROP TABLE` with foreign keys on would cascade to child rows.
+/// 2. "Start a transaction." — ``inTransaction(_:)``: `BEGIN IMMEDIATE`.
+/// 3. "Remember the format of all indexes, triggers, and views associated with table X. This
+///    information will be needed in step 8 below." — indexes: ``TableRebuild`` reads them from the
+///    live table; triggers and views: ``setAsideDependents(mentioning:)``, after every rename of the
+///    stage (SQLite's `RENAME` has rewritten their references by then).
+/// 4. "Use CREATE TABLE to construct a new table "new_X" that is in the desired revised format of table X."
+/// 5. "Transfer content from X into new_X using a statement like: INSERT INTO new_X SELECT ... FROM X."
+/// 6. "Drop the old table X: DROP TABLE X."
+/// 7. "Change the name of new_X to X using: ALTER TABLE new_X RENAME TO X."
+/// 8. "Use CREATE INDEX, CREATE TRIGGER, and CREATE VIEW to reconstruct indexes, triggers, and
+///    views associated with table X." — steps 4 to 8: ``TableRebuild/statements(live:renamesApplied:version:)``,
+///    from the live table's own definition, the indexes as the database had them; the triggers
+///    and views with step 9.
+/// 9. "If any views refer to table X in a way that is affected by the schema change, then drop
+///    those views using DROP VIEW and recreate them with whatever changes are necessary to
+///    accommodate the schema change using CREATE VIEW." — ``recreate(_:droppedTables:version:)``,
+///    after the stage's last step, in the order the database had them.
+/// 10. "If foreign key constraints were originally enabled then run PRAGMA foreign_key_check to
+///    verify that the schema change did not break any foreign key constraints." — ``ForeignKeyGuard``,
+///    always (the app's connection may have them off and still rely on them), scoped to what the
+///    stage touched, failing only on violations it introduced.
+/// 11. "Commit the transaction started in step 2." — ``inTransaction(_:)``.
+/// 12. "If foreign keys constraints were originally enabled, reenable them now." —
+///    ``ConnectionSettings/restore(_:)``.
+struct AlterTableProcedure {
+    let db: SQLiteConnection
+
+    /// Step 1, and the other settings a migration needs (see ``ConnectionSettings``).
+    func disableForeignKeys() throws -> ConnectionSettings {
+        try ConnectionSettings.prepare(db)
+    }
+
+    /// Steps 2 and 11: `body` inside `BEGIN IMMEDIATE … COMMIT`, rolled back on any error.
+    func inTransaction(_ body: () throws -> Void) throws {
+        do {
+            try db.execute("BEGIN IMMEDIATE TRANSACTION")
+        } catch let error as SQLiteError {
+            // A borrowed connection waits as long as its owner set, which SQLite cannot tell us.
+            let waited = db.ownsHandle ? "\(db.busyTimeout) s" : "as long as the connection's busy timeout"
+            throw MigrationError.wrap(error, message: error.isBusy ? "the database is locked by another connection; waited \(waited)" : "cannot begin the migration's transaction")
+        }
+        do {
+            try body()
+            try db.execute("COMMIT TRANSACTION")
+        } catch {
+            db.rollbackQuietly()
+            if let error = error as? SQLiteError { throw MigrationError.wrap(error, message: "the migration failed and was rolled back") }
+            throw error
+        }
+    }
+
+
+    /// Drops the triggers and views that depend on `tables`, directly or through a view, and
+    /// returns them in the order the database had them.
+    /// Step 3.
+    func setAsideDependents(mentioning tables: Set<String>) throws -> [LiveSchema.Dependent] {
+        let all = try LiveSchema.read(from: db, onlyTables: []).dependents
+        let mentions = all.map { SQLTokenizer($0.sql).identifierSet() }
+        var affected = tables
+        var parked = Array(repeating: false, count: all.count)
+        var changed = true
+        while changed {
+            changed = false
+            for (index, dependent) in all.enumerated() where !parked[index] {
+                let on = SQLTokenizer.foldCase(dependent.tableName)
+                guard affected.contains(on) || !mentions[index].isDisjoint(with: affected) else { continue }
+                parked[index] = true
+                changed = true
+                if dependent.kind == .view { affected.insert(SQLTokenizer.foldCase(dependent.name)) }
+            }
+        }
+        let dependents = all.indices.filter { parked[$0] }.map { all[$0] }
+        // Triggers first (an INSTEAD OF trigger goes with its view), then views, newest first.
+        for dependent in dependents.filter({ $0.kind == .trigger }) + dependents.filter({ $0.kind == .view }).reversed() {
+            try execute(dropping: "DROP \(dependent.kind == .view ? "VIEW" : "TRIGGER") \(SQL.quoteIdentifier(dependent.name))")
+        }
+        return dependents
+    }
+
+
+    /// Step 9: the triggers and views set aside, recreated in the database's order; a trigger on a
+    /// dropped table goes with it.
+    func recreate(_ dependents: [LiveSchema.Dependent], droppedTables: Set<String>, version: Schema.Version) throws {
+        for dependent in dependents where !(dependent.kind == .trigger && droppedTables.contains(SQLTokenizer.foldCase(dependent.tableName))) {
+            do {
+                try db.execute(dependent.sql)
+            } catch let error as SQLiteError {
+                throw MigrationError(.sqlite, "the \(dependent.kind.rawValue) '\(dependent.name)' cannot be recreated after the migration's changes; everything was rolled back",
+                                     entity: dependent.tableName, version: version,
+                                     remedy: "drop or rewrite the \(dependent.kind.rawValue) in a custom stage's willMigrate", sqliteError: error)
+            }
+        }
+    }
+
+    private func execute(dropping sql: String) throws {
+        do {
+            try db.execute(sql)
+        } catch let error as SQLiteError {
+            throw MigrationError(.sqlite, "cannot set aside a trigger or view before rebuilding: \(sql); everything was rolled back", sqliteError: error)
+        }
+    }
+}
+
+/// The connection settings a migration needs (steps 1 and 12 of ``AlterTableProcedure``), and
+/// the user's, restored afterwards.
+///
+/// Besides foreign keys and `legacy_alter_table`, SQLite's sorter may use helper threads
+/// (`PRAGMA threads`) while a rebuild builds its indexes.
+/// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_threads>
+struct ConnectionSettings {
+    var foreignKeys: Int64
+    var legacyAlterTable: Int64
+    var threads: Int64
+
+    static func prepare(_ db: SQLiteConnection) throws -> ConnectionSettings {
+        let settings = ConnectionSettings(foreignKeys: try db.pragmaInteger("foreign_keys"), legacyAlterTable: try db.pragmaInteger("legacy_alter_table"),
+                                          threads: try db.pragmaInteger("threads"))
+        try db.execute("PRAGMA foreign_keys = OFF")
+        try db.execute("PRAGMA legacy_alter_table = OFF")
+        try db.execute("PRAGMA threads = \(min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)))")
+        guard try db.pragmaInteger("foreign_keys") == 0 else {
+            settings.restore(db)
+            throw MigrationError(.sqlite, "cannot turn foreign keys off, so rebuilding a table could cascade deletes to its children; nothing was done",
+                                 remedy: "call the migrator outside any transaction")
+        }
+        return settings
+    }
+
+    func restore(_ db: SQLiteConnection) {
+        try? db.execute("PRAGMA foreign_keys = \(foreignKeys)")
+        try? db.execute("PRAGMA legacy_alter_table = \(legacyAlterTable)")
+        try? db.execute("PRAGMA threads = \(threads)")
+    }
+}
