@@ -91,17 +91,52 @@ struct AlterTableProcedure {
 
 
     /// Step 9: the triggers and views set aside, recreated in the database's order; a trigger on a
-    /// dropped table goes with it.
+    /// dropped table goes with it. SQLite accepts a view or trigger naming a column that no longer
+    /// exists and fails only when it is used (and at every later `ALTER TABLE`), so each is then
+    /// compiled: a view by selecting from it, a trigger by preparing the statement that fires it.
     func recreate(_ dependents: [LiveSchema.Dependent], droppedTables: Set<String>, version: Schema.Version) throws {
-        for dependent in dependents where !(dependent.kind == .trigger && droppedTables.contains(SQLTokenizer.foldCase(dependent.tableName))) {
+        let recreated = dependents.filter { !($0.kind == .trigger && droppedTables.contains(SQLTokenizer.foldCase($0.tableName))) }
+        for dependent in recreated {
             do {
                 try db.execute(dependent.sql)
             } catch let error as SQLiteError {
-                throw MigrationError(.sqlite, "the \(dependent.kind.rawValue) '\(dependent.name)' cannot be recreated after the migration's changes; everything was rolled back",
-                                     entity: dependent.tableName, version: version,
-                                     remedy: "drop or rewrite the \(dependent.kind.rawValue) in a custom stage's willMigrate", sqliteError: error)
+                throw cannotRecreate(dependent, version: version, error: error)
             }
         }
+        for dependent in recreated {
+            for probe in try probes(for: dependent) {
+                do {
+                    _ = try db.prepare(probe)
+                } catch let error as SQLiteError {
+                    throw cannotRecreate(dependent, version: version, error: error)
+                }
+            }
+        }
+    }
+
+    private func cannotRecreate(_ dependent: LiveSchema.Dependent, version: Schema.Version, error: SQLiteError) -> MigrationError {
+        MigrationError(.sqlite, "the \(dependent.kind.rawValue) '\(dependent.name)' cannot be recreated after the migration's changes (\(error.message)); everything was rolled back",
+                       entity: dependent.tableName, version: version,
+                       remedy: "drop or rewrite the \(dependent.kind.rawValue) in a custom stage's willMigrate", sqliteError: error)
+    }
+
+    /// Statements whose compilation compiles `dependent`: nothing runs (`WHERE 0`, `LIMIT 0`).
+    private func probes(for dependent: LiveSchema.Dependent) throws -> [String] {
+        let target = SQL.quoteIdentifier(dependent.kind == .view ? dependent.name : dependent.tableName)
+        if dependent.kind == .view { return ["SELECT * FROM \(target) LIMIT 0"] }
+        let tokenizer = SQLTokenizer(dependent.sql)
+        guard let tokens = try? tokenizer.tokens(), let on = tokens.firstIndex(where: { tokenizer.isKeyword($0, "ON") }) else { return [] }
+        let head = tokens[..<on]
+        let columns = try db.rows("SELECT name FROM pragma_table_xinfo(?) WHERE hidden IN (0, 1)", [.text(dependent.tableName)])
+            .compactMap { $0[0].stringValue.map(SQL.quoteIdentifier) }
+        guard !columns.isEmpty else { return [] }
+        let list = columns.joined(separator: ", ")
+        if head.contains(where: { tokenizer.isKeyword($0, "INSERT") }) { return ["INSERT INTO \(target) (\(list)) SELECT \(list) FROM \(target) WHERE 0"] }
+        if head.contains(where: { tokenizer.isKeyword($0, "DELETE") }) { return ["DELETE FROM \(target) WHERE 0"] }
+        if head.contains(where: { tokenizer.isKeyword($0, "UPDATE") }) {
+            return ["UPDATE \(target) SET " + columns.map { "\($0) = \($0)" }.joined(separator: ", ") + " WHERE 0"]
+        }
+        return []
     }
 
     private func execute(dropping sql: String) throws {

@@ -20,6 +20,9 @@ public struct MigrationReport: Sendable {
         /// What a rebuild removes besides the dropped columns' values (an index on a dropped column,
         /// a CHECK over it alone): each is also a warning.
         public var removes: [String] = []
+        /// Views and triggers that mention a column the step drops, with its table: if one uses it,
+        /// the step fails (and everything rolls back) until that view or trigger is rewritten.
+        public var mayBreak: [String] = []
         /// Rows of the table the step rewrites (or drops), when measured.
         public var rowsAffected: Int64? { impact?.rows }
     }
@@ -75,7 +78,8 @@ public struct MigrationReport: Sendable {
             }
         }
         let removals = stages.flatMap { $0.steps.flatMap { step in step.removes.map { "destructive: rebuilding \(step.step.table) removes \($0)" } } }
-        return destructive + removals + data
+        let breaking = stages.flatMap { $0.steps.flatMap(\.mayBreak) }
+        return destructive + removals + breaking + data
     }
 
     static func forEmptyDatabase(plan: ResolvedPlan, path: String, target: Schema.Version?) throws -> MigrationReport {
@@ -129,6 +133,7 @@ public struct MigrationReport: Sendable {
                 } catch let refusal as MigrationError {
                     refusals.append(refusal)
                 }
+                reported.mayBreak = MigrationReport.dependents(breakingOn: step, live: live)
                 return reported
             }
             stages.append(Stage(from: planned.from, to: planned.to, kind: planned.kind, steps: steps))
@@ -139,6 +144,24 @@ public struct MigrationReport: Sendable {
 }
 
 extension MigrationReport {
+    /// The views and triggers that mention both the table and a column `step` drops, in words.
+    static func dependents(breakingOn step: MigrationStep, live: LiveSchema) -> [String] {
+        let (table, columns): (String, [String])
+        switch step.action {
+        case .dropColumn(let name, let column): (table, columns) = (name, [column])
+        case .rebuild(let rebuild): (table, columns) = (rebuild.sourceTable, rebuild.droppedColumns)
+        default: return []
+        }
+        guard !columns.isEmpty else { return [] }
+        let folded = SQLTokenizer.foldCase(table)
+        return live.dependents.compactMap { dependent in
+            let mentioned = SQLTokenizer(dependent.sql).identifierSet()
+            guard mentioned.contains(folded) || SQLTokenizer.foldCase(dependent.tableName) == folded,
+                  let column = columns.first(where: { mentioned.contains(SQLTokenizer.foldCase($0)) }) else { return nil }
+            return "check: the \(dependent.kind.rawValue) \(dependent.name) mentions \(table).\(column), which this migration drops; if it uses the column, rewrite or drop it first (a custom stage's willMigrate), or the migration fails and rolls back"
+        }
+    }
+
     /// The refusals a later stage's data checks would make if the data were then as it is now.
     /// A check whose table or column does not exist yet (an earlier stage creates or renames it)
     /// cannot be predicted and is skipped. Each refusal says what it was predicted from, and

@@ -133,3 +133,22 @@ extension DependentsFidelityTests {
         try F.expectRowsIntact(db)
     }
 }
+
+extension DependentsFidelityTests {
+    /// A view that uses a column the plan drops: the dry run warns, naming the view; applying
+    /// fails naming it and leaves the file as it was.
+    @Test func aViewOverADroppedColumnIsNamedByTheDryRunAndTheFailure() throws {
+        let db = TemporaryDatabase()
+        try db.execute(Self.table + ";" + F.rows + "CREATE VIEW scored AS SELECT name, points FROM item;")
+        var target = F.rebuilt(Self.withPoints)
+        target.attributes.removeLast()
+        let v1 = A.schema(1, [Self.withPoints]), v2 = A.schema(2, [target])
+        try A.migrator([v1]).migrate(databaseAt: db.url)
+        let report = try A.migrator([v1, v2]).plan(databaseAt: db.url)
+        #expect(report.warnings.contains { $0.hasPrefix("check: the view scored mentions item.points, which this migration drops") })
+        let before = try db.bytes()
+        let error = try #require(throws: MigrationError.self) { try A.migrator([v1, v2]).migrate(databaseAt: db.url) }
+        #expect(error.message.contains("'scored' cannot be recreated"))
+        #expect(try db.bytes() == before)
+    }
+}
