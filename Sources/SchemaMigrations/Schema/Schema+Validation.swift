@@ -4,7 +4,7 @@ extension Schema {
     /// Names a schema may not use: SQLite's own tables and this package's bookkeeping.
     static func isReservedTableName(_ name: String) -> Bool {
         let lower = name.lowercased()
-        return lower.hasPrefix("sqlite_") || lower == TableNames.metadata.lowercased() || lower.hasPrefix(TableNames.temporaryPrefix)
+        return lower.hasPrefix("sqlite_") || lower.hasPrefix(TableNames.metadata.lowercased()) || lower.hasPrefix(TableNames.temporaryPrefix)
     }
 
     /// Checks the schema is well formed.
