@@ -6,6 +6,7 @@ enum BuiltInSubcommands {
          PlanSubcommand.make(hasSwiftPlan: hasSwiftPlan),
          ApplySubcommand.make(hasSwiftPlan: hasSwiftPlan),
          VerifySubcommand.make(hasSwiftPlan: hasSwiftPlan),
-         SnapshotSubcommand.make(hasSwiftPlan: hasSwiftPlan)]
+         SnapshotSubcommand.make(hasSwiftPlan: hasSwiftPlan),
+         BaselineSubcommand.make(hasSwiftPlan: hasSwiftPlan)]
     }
 }
