@@ -68,3 +68,47 @@ import Testing
         #expect(error.details.contains("Track: column GenreId REFERENCES Genre(GenreId): a foreign key onto a column other than \"id\" cannot be declared yet"))
     }
 }
+
+/// After adoption, a second version written by hand migrates the file, keeping what the
+/// snapshot did not carry.
+@Suite struct IntrospectedFirstMigrationTests {
+    @Test func aV2OnTheSnapshotMigratesWithEveryRowKeyAndClauseKept() throws {
+        let db = TemporaryDatabase()
+        try db.execute(IntrospectionTests.handMade + """
+            CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+            INSERT INTO grdb_migrations VALUES ('v1');
+            """)
+        let v1 = try Schema(introspecting: db.url)
+        var v2 = v1
+        v2.version = Schema.Version(2, 0, 0)
+        let artist = try #require(v2.entities.firstIndex { $0.name == "Artist" })
+        let album = try #require(v2.entities.firstIndex { $0.name == "Album" })
+        v2.entities[artist].indexes.append(Schema.Index(["name"]))                                  // add an index
+        v2.entities[artist].attributes[2].isOptional = false                                         // rating: NOT NULL (a rebuild)
+        v2.entities[album].attributes.append(Schema.Attribute(name: "year", valueType: .integer, isOptional: true))  // add an optional column
+        let code = try #require(v2.entities[album].attributes.firstIndex { $0.name == "code" })
+        v2.entities[album].attributes[code].name = "catalog"                                         // rename a column
+        v2.entities[album].attributes[code].originalName = "code"
+        v2.entities[album].indexes = v2.entities[album].indexes.map { index in
+            Schema.Index(index.columns.map { $0 == "code" ? "catalog" : $0 }, isUnique: index.isUnique, name: index.name)
+        }
+        try db.execute("UPDATE Artist SET rating = 0.5 WHERE rating IS NULL")
+        let directory = db.directory.appendingPathComponent("plan")
+        try PlanDirectory(name: "Music", schemas: [v1, v2], stages: []).write(to: directory)
+
+        let result = try Migrator(planDirectory: directory).migrate(databaseAt: db.url)
+        #expect(result.adopted && result.fromVersion == Schema.Version(1, 0, 0) && result.toVersion == Schema.Version(2, 0, 0))
+        #expect(try db.rows("SELECT id, title, artist_id, catalog, year FROM Album ORDER BY id") == [["1", "'Pastel Blues'", "1", "'pb'", "NULL"], ["2", "'Kind of Blue'", "2", "'kob'", "NULL"]])
+        #expect(try db.rows("SELECT id, name, rating FROM Artist ORDER BY id") == [["1", "'Nina'", "0.5"], ["2", "'Miles'", "0.5"]])
+        #expect(try db.rows("PRAGMA integrity_check") == [["'ok'"]])
+        #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
+        let artistSQL = try #require(try db.scalar("SELECT sql FROM sqlite_schema WHERE name = 'Artist'")?.stringValue)
+        #expect(artistSQL.contains("AUTOINCREMENT") && artistSQL.contains("NVARCHAR(120)"))
+        let albumSQL = try #require(try db.scalar("SELECT sql FROM sqlite_schema WHERE name = 'Album'")?.stringValue)
+        #expect(albumSQL.contains("CHECK (length(title) < 200)") && albumSQL.contains("COLLATE NOCASE"))
+        #expect(try db.rows("SELECT name FROM sqlite_schema WHERE type IN ('index', 'view') AND sql IS NOT NULL ORDER BY name")
+                == [["'Artist_name'"], ["'album_artist'"], ["'album_code'"], ["'album_recent'"], ["'albums_by_artist'"]])
+        #expect(try db.rows("SELECT * FROM grdb_migrations") == [["'v1'"]])
+        #expect(try Migrator(planDirectory: directory).verify(databaseAt: db.url).isUpToDate)
+    }
+}
