@@ -17,7 +17,7 @@ enum SnapshotSubcommand {
                 database's schema, which adopts it with zero differences; refused (exit 5) when a table \
                 cannot be declared yet.
                 """,
-            options: [SharedOptions.plan(hasSwiftPlan: true),
+            options: [.value("--plan", "DIR", help: hasSwiftPlan ? "a JSON plan directory to rewrite instead of the embedded plan" : "the JSON plan directory to rewrite (or --database PATH)"),
                       .value("--database", "PATH", help: "snapshot this database's schema instead, as version 1.0.0 of a one-version plan"),
                       .value("--name", "NAME", help: "with --database: the plan's name (default: the file's name)"),
                       .value("--output", "DIR", required: true, help: "the directory to write (created if needed)"),

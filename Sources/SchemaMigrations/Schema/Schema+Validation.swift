@@ -33,6 +33,9 @@ extension Schema {
                 throw fail("'\(entity.name)' is a reserved table name (SQLite reserves 'sqlite_…'; SchemaMigrations reserves '\(TableNames.metadata)' and '\(TableNames.temporaryPrefix)…')",
                            remedy: "rename the entity")
             }
+            if ForeignMigrationHistory.isBookkeepingTable(entity.name) {
+                throw fail("'\(entity.name)' is another migration tool's bookkeeping table, which SchemaMigrations leaves alone", remedy: "rename the entity")
+            }
             guard !entity.attributes.isEmpty else {
                 throw fail("entity '\(entity.name)' has no attributes", remedy: "declare at least one stored property, or remove the entity")
             }

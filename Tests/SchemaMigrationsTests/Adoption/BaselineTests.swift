@@ -54,3 +54,38 @@ import Testing
         #expect(try db.bytes() == before)
     }
 }
+
+/// What a baseline accepted survives a rebuild of its table, and a plan cannot claim another tool's table.
+@Suite struct BaselineRebuildTests {
+    static func schema(_ version: Int, nameDefault: String?) -> Schema {
+        Schema(version: Schema.Version(version, 0, 0), entities: [
+            Schema.Entity(name: "Trip", attributes: [Schema.Attribute(name: "name", valueType: .string, defaultValue: nameDefault)]),
+        ])
+    }
+
+    @Test func anAcceptedExtraColumnKeepsItsValuesThroughARebuild() throws {
+        let db = TemporaryDatabase()
+        try db.execute("""
+            CREATE TABLE Trip (id INTEGER PRIMARY KEY, name TEXT NOT NULL, legacy TEXT);
+            INSERT INTO Trip VALUES (1, 'Paris', 'kept'), (2, 'Rome', NULL);
+            """)
+        let directory = db.directory.appendingPathComponent("plan")
+        try PlanDirectory(name: "Trips", schemas: [Self.schema(1, nameDefault: nil), Self.schema(2, nameDefault: "''")], stages: []).write(to: directory)
+        let migrator = try Migrator(planDirectory: directory)
+        #expect(try migrator.baseline(databaseAt: db.url, version: Schema.Version(1, 0, 0)).acceptedDifferences == ["column Trip.legacy is not declared"])
+        let result = try migrator.migrate(databaseAt: db.url)
+        #expect(result.stages.flatMap(\.allSteps).map(\.op.rawValue) == ["rebuildTable"])
+        #expect(try db.rows("SELECT id, name, legacy FROM Trip ORDER BY id") == [["1", "'Paris'", "'kept'"], ["2", "'Rome'", "NULL"]])
+        #expect(try db.columns("Trip")["name"] == "TEXT NOT NULL DEFAULT ''")
+        #expect(try migrator.verify(databaseAt: db.url).isUpToDate)
+    }
+
+    @Test func aPlanCannotDeclareAnotherToolsBookkeepingTable() throws {
+        let schema = Schema(version: Schema.Version(1, 0, 0), entities: [
+            Schema.Entity(name: "grdb_migrations", attributes: [Schema.Attribute(name: "identifier", valueType: .string)]),
+        ])
+        let error = try #require(throws: MigrationError.self) { try schema.validate() }
+        #expect(error.code == .invalidSchema)
+        #expect(error.message == "'grdb_migrations' is another migration tool's bookkeeping table, which SchemaMigrations leaves alone")
+    }
+}
