@@ -9,6 +9,8 @@ struct IntrospectionReader {
     var undeclarable: [SchemaIntrospection.TableNotes] = []
     var notCarried: [SchemaIntrospection.TableNotes] = []
     var bookkeeping: [String] = []
+    /// Triggers and views: kept by every migration, never in a snapshot.
+    var dependents: [SchemaIntrospection.TableNotes] = []
 
     init(live: LiveSchema, db: SQLiteConnection) {
         self.live = live
@@ -46,7 +48,7 @@ struct IntrospectionReader {
             }
         }
         for dependent in live.dependents {
-            notCarried.append(.init(table: dependent.name, notes: [
+            dependents.append(.init(table: dependent.name, notes: [
                 dependent.kind == .view ? "view: kept by every migration, not in the snapshot"
                                         : "trigger on \(dependent.tableName): kept by every migration, not in the snapshot",
             ]))

@@ -80,7 +80,7 @@ public struct SchemaIntrospection: Sendable, Hashable {
         let declared = Set(entities.map(\.name))
         self.schema = Schema(version: version, entities: entities)
         self.undeclarable = undeclarable
-        self.notCarried = reader.notCarried.filter { declared.contains($0.table) || $0.notes.first?.hasPrefix("view") == true }
+        self.notCarried = reader.notCarried.filter { declared.contains($0.table) } + reader.dependents
         self.bookkeepingTables = reader.bookkeeping
     }
 }
