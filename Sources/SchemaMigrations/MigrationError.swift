@@ -41,6 +41,12 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         public static let notADatabase = Code(rawValue: "notADatabase")
         /// A migration is pending but the database can only be read.
         public static let readOnly = Code(rawValue: "readOnly")
+        /// The connection passed to `migrate(connection:)` cannot roll a failed migration back
+        /// (`journal_mode` OFF, or MEMORY on a file).
+        public static let unsafeConnection = Code(rawValue: "unsafeConnection")
+        /// A migration (or another write) was interrupted, and its rollback journal is still beside
+        /// the database: a read-only command cannot replay it.
+        public static let interruptedMigration = Code(rawValue: "interruptedMigration")
         /// A custom stage's closure threw.
         public static let customStageFailed = Code(rawValue: "customStageFailed")
         /// A value read or written in a custom stage is not of the attribute's type.
@@ -96,5 +102,15 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         if let underlying { lines.append("  caused by: \(underlying)") }
         if let remedy { lines.append("  fix: \(remedy)") }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension MigrationError {
+    /// The refusal of a read-only command to read a database whose last write was interrupted.
+    static func interrupted(path: String, sqliteError: SQLiteError) -> MigrationError {
+        MigrationError(.interruptedMigration,
+                       "a migration or another write to '\(path)' was interrupted; its journal ('\(path)-journal') holds the database as it was before, and will restore it the next time the file is opened for writing",
+                       remedy: "run `migrate apply` (it restores the database, then migrates), or open the database once with write access; do not delete the journal",
+                       sqliteError: sqliteError)
     }
 }

@@ -4,6 +4,7 @@
 //   reliability-driver populate --database PATH [--rows N] [--journal wal]
 //   reliability-driver migrate  --database PATH [--to VERSION] [--per-stage] [--busy-timeout S]
 //                               [--hold-start S] [--hold-end S] [--progress]
+//   reliability-driver launch   --database PATH      (the plan in DriverLaunchPlan.swift)
 //
 // Exit status: 0 done · 1 MigrationError (printed as `error code=CODE` then the error) · 2 usage · 3 other error.
 import Foundation
@@ -15,7 +16,8 @@ do {
     switch arguments.first {
     case "populate": try DriverCommands.populate(options)
     case "migrate": try DriverCommands.migrate(options)
-    default: throw DriverOptions.UsageError(message: "usage: reliability-driver populate|migrate --database PATH …")
+    case "launch": try DriverCommands.launch(options)
+    default: throw DriverOptions.UsageError(message: "usage: reliability-driver populate|migrate|launch --database PATH …")
     }
     exit(0)
 } catch let error as MigrationError {

@@ -6,6 +6,12 @@
 /// @Attribute(hashModifier: "epoch-seconds") var createdAt = Date()
 /// @Attribute var rating: Int          // no default: must be given a value in a custom stage
 /// ```
+///
+/// A property's initial value is its column's default only when it is a constant: one computed
+/// anew for each instance (`Date()`, `.now`, `UUID()`) would change the version's hash from one
+/// launch to the next, so it is stored as no default (adding such a property as non-optional to a
+/// table with rows then needs a custom stage, like any property without a default). A `Set` or a
+/// dictionary default is encoded in a canonical order.
 @propertyWrapper
 public struct Attribute<Value> {
     /// What an attribute can be declared with. Only `unique` changes what is stored; the others are

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads a model class's declaration into a `Schema.Entity` by reflecting a fresh instance.
 enum ModelReflection {
     static func entity(of model: any PersistentModel.Type, version: Schema.Version) throws -> Schema.Entity {
@@ -6,12 +8,10 @@ enum ModelReflection {
         var attributes: [Schema.Attribute] = []
         var indexes: [Schema.Index] = []
         var relationships: [Schema.Relationship] = []
-        var mirror: Mirror? = Mirror(reflecting: instance)
-        var children: [Mirror.Child] = []
-        while let current = mirror {  // superclass properties first, as Swift lays them out
-            children.insert(contentsOf: current.children, at: 0)
-            mirror = current.superclassMirror
-        }
+        let children = Self.children(of: instance)
+        // A second instance tells a constant initial value from one computed anew (`Date()`, `UUID()`).
+        var secondValues: [String: Any] = [:]
+        for child in Self.children(of: model.init()) { if let label = child.label { secondValues[label] = child.value } }
         for child in children {
             guard var name = child.label else { continue }
             if child.value is TransientMarker { continue }
@@ -36,10 +36,17 @@ enum ModelReflection {
                                      entity: entityName, property: name, version: version,
                                      remedy: "use an integer, floating-point, Bool, String, Date, Data, UUID, URL or Decimal type, an optional of one, a RawRepresentable or Codable type, or mark the property @Transient")
             }
-            let defaultValue: String?
+            var defaultValue: String?
             do {
-                let initial: Any? = declared.map { $0.declaredDefault } ?? child.value
-                defaultValue = try initial.flatMap { try stored.sqlLiteral(for: $0) }
+                func initial(_ value: Any) -> Any? {
+                    if let declared = value as? DeclaredAttribute { return declared.declaredDefault }
+                    return value
+                }
+                defaultValue = try initial(child.value).flatMap { try stored.sqlLiteral(for: $0) }
+                let second = try secondValues[child.label!].flatMap(initial).flatMap { try stored.sqlLiteral(for: $0) }
+                if defaultValue != nil && (second != defaultValue || isCurrentTime(initial(child.value))) {
+                    defaultValue = nil  // not a constant: it would change the version's hash from one launch to the next
+                }
             } catch {
                 throw MigrationError(.unsupportedType, "the default value of '\(entityName).\(name)' cannot be stored: \(error)",
                                      entity: entityName, property: name, version: version)
@@ -55,6 +62,25 @@ enum ModelReflection {
         indexes += model.indexes.map { Schema.Index($0) }
         return Schema.Entity(name: entityName, originalName: model.originalName, hashModifier: model.hashModifier,
                              attributes: attributes, indexes: deduplicated(indexes), relationships: relationships)
+    }
+
+    /// The stored properties of an instance, superclass properties first, as Swift lays them out.
+    private static func children(of instance: Any) -> [Mirror.Child] {
+        var mirror: Mirror? = Mirror(reflecting: instance)
+        var children: [Mirror.Child] = []
+        while let current = mirror {
+            children.insert(contentsOf: current.children, at: 0)
+            mirror = current.superclassMirror
+        }
+        return children
+    }
+
+    /// True for a date within a day of now: `Date()` or `.now` as an initial value, which two
+    /// instances made within the same clock tick would not reveal. A released schema's constant
+    /// date is never that close to the moment a later launch reads it.
+    private static func isCurrentTime(_ value: Any?) -> Bool {
+        guard let value, let date = StoredValueType.unwrap(value) as? Date else { return false }
+        return abs(date.timeIntervalSinceNow) < 86_400
     }
 
     /// Keeps the first declaration of each index structure (`@Attribute(.unique)` and a

@@ -73,7 +73,23 @@ final class CodeFootprint {
 
     /// The observer to install on the connection while the code runs.
     func observer(on db: SQLiteConnection) -> SQLiteAccessObserver {
-        SQLiteAccessObserver(access: { [unowned self] in record($0) }, prepared: { [unowned self] in try prepared($0, db: db) })
+        SQLiteAccessObserver(access: { [unowned self] in record($0) }, prepared: { [unowned self] in try prepared($0, db: db) },
+                             refuse: { [unowned self] in refuse($0) })
+    }
+
+    /// A statement custom code may not run (``CustomCodeLimits``), remembered so that the stage
+    /// fails even if the code catches the error.
+    private(set) var refusal: MigrationError?
+
+    private func refuse(_ access: SQLiteAccess) -> Error? {
+        switch access.action {
+        case SQLITE_TRANSACTION, SQLITE_SAVEPOINT, SQLITE_PRAGMA:
+            guard let error = CustomCodeLimits.refusal(CustomCodeLimits.kind(of: access)) else { return nil }
+            refusal = refusal ?? error
+            return error
+        default:
+            return nil
+        }
     }
 
     func record(_ access: SQLiteAccess) {
@@ -122,6 +138,14 @@ final class CodeFootprint {
     ///   statement if the code catches it.
     func prepared(_ statement: SQLiteStatement, db: SQLiteConnection) throws {
         if let damage { throw damage }
+        if !isWatching {
+            // No authorizer on this connection: tell the statement's kind from its text.
+            if let error = CustomCodeLimits.refusal(CustomCodeLimits.kind(of: statement.sql)) {
+                refusal = refusal ?? error
+                throw error
+            }
+            return
+        }
         // A loop of raw statements compiles one per row: nothing here allocates unless it must.
         if !isUnbounded && Self.mayReplace(statement.sqlText) { isUnbounded = true }
         guard !pending.isEmpty else { return }

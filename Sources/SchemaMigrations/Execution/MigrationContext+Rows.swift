@@ -45,15 +45,20 @@ extension MigrationContext {
         let condition = filter.map { "(\($0)) AND " } ?? ""
         // The total is only for progress reports: without a callback, no count(*).
         let total = progress == nil ? 0 : try count(entity, where: filter, arguments: arguments)
-        let statement = try db.prepare("SELECT \(try selectList(properties, of: table)) FROM \(quotedTable) WHERE \(condition)\(id) > ? ORDER BY \(id) LIMIT \(max(1, batchSize))")
-        let columns = Self.columns(of: statement, partial: properties != nil)
-        var lastID = Int64.min
+        let select = "SELECT \(try selectList(properties, of: table)) FROM \(quotedTable) WHERE "
+        let limit = " ORDER BY \(id) LIMIT \(max(1, batchSize))"
+        // The first batch has no lower bound (an id may be Int64.min); the next ones start after the last id.
+        let first = try db.prepare(select + (filter.map { "(\($0))" } ?? "1") + limit)
+        let next = try db.prepare(select + "\(condition)\(id) > ?" + limit)
+        let columns = Self.columns(of: first, partial: properties != nil)
+        var lastID: Int64?
         var done = 0
         var batch: [MigrationRow] = []
         batch.reserveCapacity(batchSize)
         while true {
+            let statement = lastID == nil ? first : next
             try statement.reset()
-            try statement.bind(arguments + [.integer(lastID)])
+            try statement.bind(arguments + (lastID.map { [.integer($0)] } ?? []))
             batch.removeAll(keepingCapacity: true)
             while try statement.step() { batch.append(row(from: statement, entity: table.name, columns: columns)) }
             try statement.reset()  // release the read cursor before body writes

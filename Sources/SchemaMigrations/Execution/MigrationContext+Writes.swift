@@ -71,11 +71,11 @@ extension MigrationContext {
     /// because rows already deleted are not found again. A denial throws, and the migration's
     /// transaction undoes everything.
     private func deleteRows(in table: String, where filter: String, arguments: [SQLiteValue]) throws -> Int {
-        let quoted = SQL.quoteIdentifier(table)
-        let ids = try db.rows("SELECT rowid FROM \(quoted) WHERE \(filter)", arguments).compactMap { $0[0].int64Value }
+        let quoted = SQL.quoteIdentifier(table), key = rowKey(of: table)
+        let ids = try db.rows("SELECT \(key) FROM \(quoted) WHERE \(filter)", arguments).compactMap { $0[0].int64Value }
         guard !ids.isEmpty else { return 0 }
         let idList = ids.map(String.init).joined(separator: ", ")
-        try db.execute("DELETE FROM \(quoted) WHERE rowid IN (\(idList))")
+        try db.execute("DELETE FROM \(quoted) WHERE \(key) IN (\(idList))")
         for child in schema.entities {
             for column in child.attributes {
                 guard let key = column.references, key.table == table else { continue }
@@ -87,7 +87,8 @@ extension MigrationContext {
                 case "SET NULL":
                     try db.execute("UPDATE \(quotedChild) SET \(quotedColumn) = NULL WHERE \(condition)")
                 default:
-                    let related = try db.rows("SELECT rowid FROM \(quotedChild) WHERE \(condition) ORDER BY rowid LIMIT 10").compactMap { $0[0].int64Value }
+                    let childKey = rowKey(of: child.name)
+                    let related = try db.rows("SELECT \(childKey) FROM \(quotedChild) WHERE \(condition) ORDER BY \(childKey) LIMIT 10").compactMap { $0[0].int64Value }
                     if !related.isEmpty {
                         throw MigrationError(.dataViolation, "cannot delete from '\(table)': rows of '\(child.name)' still refer to it through '\(column.name)' (delete rule deny)",
                                              entity: table, property: column.name, version: schema.version,
@@ -98,6 +99,16 @@ extension MigrationContext {
             }
         }
         return ids.count
+    }
+
+    /// How to name a table's rows by their real key: an entity's `id` (its integer primary key, the
+    /// rowid itself), else (a join table) whichever of `rowid`, `_rowid_`, `oid` no column shadows (a model
+    /// may well have a property named `rowid`, and then that name means the property).
+    private func rowKey(of table: String) -> String {
+        guard let entity = schema.entity(named: table) else { return "rowid" }
+        if entity.primaryKey == nil { return SQL.quoteIdentifier(Schema.primaryKeyColumn) }
+        let columns = Set(entity.attributes.map { $0.name.lowercased() })
+        return ["rowid", "_rowid_", "oid"].first { !columns.contains($0) } ?? SQL.quoteIdentifier(Schema.primaryKeyColumn)
     }
 
     private var sqlite3LastInsertRowID: Int64 { db.lastInsertRowID }

@@ -41,6 +41,7 @@ struct MigrationRun {
             throw MigrationError(.readOnly, "'\(db.path)' is read-only (the file or its directory cannot be written); a migration is pending and nothing was done",
                                  remedy: "run the migration with write access to the file and its directory")
         }
+        if !db.ownsHandle { try JournalCheck.requireRollback(db) }
         if let backupURL = options.backupURL { try backup(to: backupURL) }
 
         let session = try ConnectionSettings.prepare(db)
@@ -55,12 +56,7 @@ struct MigrationRun {
     }
 
     private func targetSchema() throws -> Schema {
-        guard let version = options.targetVersion else { return plan.latest }
-        guard let schema = plan.schema(for: version) else {
-            throw MigrationError(.invalidPlan, "the target version \(version) is not declared by the plan '\(plan.name)'",
-                                 version: version, remedy: "use one of: " + plan.schemas.map(\.version.description).joined(separator: ", "))
-        }
-        return schema
+        try plan.target(options.targetVersion)
     }
 
     private func migrate(from state: VersionDetection.State, to target: Schema, started: Date) throws -> MigrationResult {

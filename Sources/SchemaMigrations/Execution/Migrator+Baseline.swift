@@ -34,7 +34,7 @@ extension Migrator {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw MigrationError(.notADatabase, "there is no database at '\(url.path)' to baseline", remedy: "check the path; an empty database needs no baseline: `migrate` creates the schema")
         }
-        let db = try Migrator.open(url, mode: .readWrite, busyTimeout: options.busyTimeout, vfs: options.vfsName)
+        let db = try open(url, mode: .readWrite)
         do {
             try db.execute("BEGIN IMMEDIATE TRANSACTION")
         } catch let error as SQLiteError {
@@ -72,7 +72,7 @@ extension Migrator {
     /// recorded. Read-only; a missing file has none.
     public func otherTools(databaseAt url: URL) throws -> [ForeignMigrationHistory] {
         guard FileManager.default.fileExists(atPath: url.path) else { return [] }
-        let db = try Migrator.open(url, mode: .readOnly, busyTimeout: options.busyTimeout, vfs: options.vfsName)
+        let db = try open(url, mode: .readOnly)
         do {
             return try ForeignMigrationHistory.read(from: db)
         } catch let error as SQLiteError {

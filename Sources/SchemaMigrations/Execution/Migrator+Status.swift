@@ -69,7 +69,7 @@ extension Migrator {
         let target = try targetVersion(of: plan)
         var state = VersionDetection.State.empty
         if FileManager.default.fileExists(atPath: url.path) {
-            let db = try Migrator.open(url, mode: .readOnly, busyTimeout: options.busyTimeout)
+            let db = try open(url, mode: .readOnly)
             state = try VersionDetection(plan: plan, db: db).detect(trustCookie: !introspecting)
         }
         var status = MigrationStatus(database: url.path, currentVersion: state.version, isRecorded: false,
@@ -89,12 +89,7 @@ extension Migrator {
 
     /// The target version the options name, checked against the plan.
     func targetVersion(of plan: ResolvedPlan) throws -> Schema.Version {
-        guard let version = options.targetVersion else { return plan.latest.version }
-        guard plan.schema(for: version) != nil else {
-            throw MigrationError(.invalidPlan, "the target version \(version) is not declared by the plan '\(plan.name)'",
-                                 version: version, remedy: "use one of: " + plan.schemas.map(\.version.description).joined(separator: ", "))
-        }
-        return version
+        try plan.target(options.targetVersion).version
     }
 }
 

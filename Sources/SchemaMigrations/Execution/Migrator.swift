@@ -44,7 +44,8 @@ public struct Migrator: Sendable {
     @discardableResult
     public func migrate(databaseAt url: URL) throws -> MigrationResult {
         let plan = try resolved.get()
-        let db = try Migrator.open(url, mode: .readWriteCreate, busyTimeout: options.busyTimeout, vfs: options.vfsName)
+        _ = try targetVersion(of: plan)  // refused before the file is created
+        let db = try open(url, mode: .readWriteCreate)
         return try MigrationRun(plan: plan, db: db, options: options).run()
     }
 
@@ -72,7 +73,7 @@ public struct Migrator: Sendable {
     public func currentVersion(databaseAt url: URL) throws -> Schema.Version? {
         let plan = try resolved.get()
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let db = try Migrator.open(url, mode: .readOnly, busyTimeout: options.busyTimeout, vfs: options.vfsName)
+        let db = try open(url, mode: .readOnly)
         do {
             return try VersionDetection(plan: plan, db: db).detect().version
         } catch let error as SQLiteError {
@@ -84,14 +85,20 @@ public struct Migrator: Sendable {
     /// the live data. Opens the database read-only: it can never write.
     public func plan(databaseAt url: URL) throws -> MigrationReport {
         let plan = try resolved.get()
+        let target = try targetVersion(of: plan)
         guard FileManager.default.fileExists(atPath: url.path) else {
-            return try MigrationReport.forEmptyDatabase(plan: plan, path: url.path, target: options.targetVersion)
+            return try MigrationReport.forEmptyDatabase(plan: plan, path: url.path, target: target)
         }
-        let db = try Migrator.open(url, mode: .readOnly, busyTimeout: options.busyTimeout, vfs: options.vfsName)
-        return try MigrationReport.make(plan: plan, db: db, target: options.targetVersion)
+        let db = try open(url, mode: .readOnly)
+        return try MigrationReport.make(plan: plan, db: db, target: target)
     }
 
-    static func open(_ url: URL, mode: SQLiteConnection.OpenMode, busyTimeout: TimeInterval, vfs: String? = nil) throws -> SQLiteConnection {
+    /// Opens the database at `url` as every entry point does: with the options' busy timeout and VFS.
+    func open(_ url: URL, mode: SQLiteConnection.OpenMode) throws -> SQLiteConnection {
+        try Migrator.open(url, mode: mode, busyTimeout: options.busyTimeout, vfs: options.vfsName)
+    }
+
+    static func open(_ url: URL, mode: SQLiteConnection.OpenMode, busyTimeout: TimeInterval, vfs: String?) throws -> SQLiteConnection {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw MigrationError(.notADatabase, "'\(url.path)' is a directory, not a SQLite database", remedy: "pass the path of the database file")
@@ -101,6 +108,9 @@ public struct Migrator: Sendable {
             _ = try db.scalar("SELECT count(*) FROM sqlite_schema")  // fails now, clearly, for a file that is not a database
             return db
         } catch let error as SQLiteError {
+            if error.extendedCode == 776 {  // SQLITE_READONLY_ROLLBACK: a hot journal a read-only connection cannot replay
+                throw MigrationError.interrupted(path: url.path, sqliteError: error)
+            }
             throw MigrationError.fromOpening(error, path: url.path)
         }
     }

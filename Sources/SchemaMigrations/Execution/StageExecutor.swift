@@ -15,7 +15,7 @@ struct StageExecutor {
             try db.savepoint(savepoint) { try runOnce(stage, resolved: resolved, plan: plan, checked: checked, tolerated: nil) }
         } catch let found as ForeignKeyGuard.Violations {
             // Rolled back to the stage's start: learn which violations were there before, and run it again.
-            let before = try ForeignKeyGuard.violations(in: found.tables, db: db)
+            let before = try ForeignKeyGuard.violations(before: stage, in: found.tables, db: db)
             try db.savepoint(savepoint) { try runOnce(stage, resolved: resolved, plan: plan, checked: checked, tolerated: before) }
         }
     }
@@ -119,9 +119,30 @@ struct StageExecutor {
         do {
             try db.execute(sql)
         } catch let error as SQLiteError {
+            if error.extendedCode == 3091, let step, let refusal = strictRefusal(error, step: step) { throw refusal }  // SQLITE_CONSTRAINT_DATATYPE
             throw MigrationError(.sqlite, "step failed: \(step?.summary ?? sql); everything was rolled back",
                                  entity: step?.table, sqliteError: error)
         }
+    }
+
+    /// A STRICT table's copy met a value its column's type cannot hold ("cannot store TEXT value in
+    /// REAL column t.c"): the refusal names the rows that hold such values.
+    private func strictRefusal(_ error: SQLiteError, step: MigrationStep) -> MigrationError? {
+        let words = error.message.split(separator: " ")
+        guard words.count >= 7, words[0] == "cannot", words[1] == "store", let dot = words.last?.lastIndex(of: ".") else { return nil }
+        let storageClass = words[2].lowercased(), target = words[5].uppercased(), column = String(words.last![words.last!.index(after: dot)...])
+        let table = SQL.quoteIdentifier(step.table), quoted = SQL.quoteIdentifier(column)
+        var condition = "typeof(\(quoted)) = \(SQL.quoteString(storageClass))"
+        if storageClass == "text" && (target == "REAL" || target.hasPrefix("INT")) {
+            // Text a number reads back from converts; other text is what the type refuses.
+            condition += " AND \(quoted) <> CAST(CAST(\(quoted) AS REAL) AS TEXT) AND \(quoted) <> CAST(CAST(\(quoted) AS INTEGER) AS TEXT)"
+        }
+        let ids = (try? db.rows("SELECT \(SQL.quoteIdentifier(Schema.primaryKeyColumn)) FROM \(table) WHERE \(condition) ORDER BY 1 LIMIT 10"))?
+            .map { $0[0].description } ?? []
+        return MigrationError(.dataViolation, "\(step.table) is STRICT, and \(column) would hold \(storageClass) values its declared type refuses; everything was rolled back",
+                              entity: step.table, property: column,
+                              remedy: "convert those values in the custom stage's didMigrate (or willMigrate), or make the table non-STRICT first",
+                              details: ids.isEmpty ? [] : ["rows (id): " + ids.joined(separator: ", ")], sqliteError: error)
     }
 
     private func runClosure(_ closure: (MigrationContext) throws -> Void, named name: String, schema: Schema, stage: PlannedStage, footprint: CodeFootprint) throws {
@@ -130,13 +151,16 @@ struct StageExecutor {
             if footprint.isWatching {
                 try db.observingAccess(footprint.observer(on: db)) { try closure(context) }
             } else {
-                try closure(context)
+                try db.observingStatements(footprint.observer(on: db)) { try closure(context) }
             }
-            // The code caught the error for a damaged table and went on: the stage fails all the same.
+            // The code caught the error for a damaged table or a refused statement and went on: the stage fails all the same.
             if let damage = footprint.damage { throw damage }
+            if let refusal = footprint.refusal { throw refusal }
+            if db.isAutocommit { throw CustomCodeLimits.transactionEnded(in: name, stage: (stage.from, stage.to)) }
         } catch let error as MigrationError {
-            throw error
+            throw footprint.refusal ?? error
         } catch {
+            if let refusal = footprint.refusal { throw refusal }
             throw MigrationError(.customStageFailed, "\(name) of the stage \(stage.from) → \(stage.to) threw; everything was rolled back",
                                  version: stage.to, sqliteError: error as? SQLiteError, underlying: error is SQLiteError ? nil : "\(error)")
         }
@@ -146,11 +170,12 @@ struct StageExecutor {
 /// `PRAGMA foreign_key_check` before commit, scoped to the tables a stage touched and the tables
 /// referencing them, failing only on violations the stage introduced.
 struct ForeignKeyGuard {
+    /// A row pointing at a missing parent. Which of the table's foreign keys it breaks is not part
+    /// of it: a rebuild may number them differently.
     struct Violation: Hashable {
         var table: String
         var rowid: Int64?
         var parent: String
-        var constraint: Int64
     }
 
     /// Violations found after a stage, before it is known whether the stage introduced them.
@@ -183,10 +208,27 @@ struct ForeignKeyGuard {
         var result = Set<Violation>()
         for table in tables {
             for row in try db.rows("PRAGMA foreign_key_check(\(SQL.quoteIdentifier(table)))") {
-                result.insert(Violation(table: row[0].stringValue ?? table, rowid: row[1].int64Value, parent: row[2].stringValue ?? "", constraint: row[3].int64Value ?? 0))
+                result.insert(Violation(table: row[0].stringValue ?? table, rowid: row[1].int64Value, parent: row[2].stringValue ?? ""))
             }
         }
         return result
+    }
+
+    /// The violations the database had before `stage`, in `tables` as the stage names them (it may
+    /// rename tables, violating ones and parents alike), named as after the stage. Tables the stage
+    /// creates had none.
+    static func violations(before stage: PlannedStage, in tables: [String], db: SQLiteConnection) throws -> Set<Violation> {
+        var renamed: [String: String] = [:]  // lowercased source name -> target name
+        for step in stage.allSteps {
+            if case .renameTable(let from, let to) = step.action { renamed[from.lowercased()] = to }
+        }
+        let sourceNames = Dictionary(renamed.map { ($0.value.lowercased(), $0.key) }, uniquingKeysWith: { first, _ in first })
+        let existing = Set(try LiveSchema.tableNames(in: db).map { $0.lowercased() })
+        let sources = tables.map { sourceNames[$0.lowercased()] ?? $0 }.filter { existing.contains($0.lowercased()) }
+        return Set(try violations(in: sources, db: db).map { violation in
+            Violation(table: renamed[violation.table.lowercased()] ?? violation.table, rowid: violation.rowid,
+                      parent: renamed[violation.parent.lowercased()] ?? violation.parent)
+        })
     }
 
     /// Throws ``Violations`` when there are violations and `tolerated` is nil (not yet known);

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Works out which declared version a database is at.
 ///
 /// - Metadata present: its version, after checking the plan declares it unchanged and (unless
@@ -64,6 +66,26 @@ struct VersionDetection {
 
     /// The declared schema of a recorded version, refusing unknown, newer and changed versions.
     func declaredSchema(for record: MetadataStore.Record) throws -> Schema {
+        guard let schema = plan.schema(for: record.version), record.hash == plan.hash(of: record.version) else {
+            if let clash = nameClash(record) { throw clash }
+            return try refusal(for: record)
+        }
+        return schema
+    }
+
+    /// Another plan of the same name (two plans that both kept the default name `"default"`)
+    /// recorded this version: the recorded schema shares no table with any version of this plan.
+    private func nameClash(_ record: MetadataStore.Record) -> MigrationError? {
+        guard let recorded = try? Schema(snapshotJSON: Data(record.snapshot.utf8)) else { return nil }
+        let theirs = recorded.entities.map(\.name)
+        guard !theirs.isEmpty, theirs.allSatisfy({ !plan.allEntityNames.contains($0.lowercased()) }) else { return nil }
+        return MigrationError(.invalidPlan,
+                              "the database records version \(record.version) of another plan also named '\(plan.name)', whose tables (\(theirs.sorted().joined(separator: ", "))) are not this plan's: two plans share a name",
+                              version: record.version,
+                              remedy: "give this plan a name of its own (`static let name = \"…\"` in its SchemaMigrationPlan), so that each plan keeps its own versions in the file; a plan already applied under '\(plan.name)' keeps that name")
+    }
+
+    private func refusal(for record: MetadataStore.Record) throws -> Schema {
         guard let schema = plan.schema(for: record.version) else {
             if record.version > plan.latest.version {
                 throw MigrationError(.newerVersion, "the database is at version \(record.version), newer than the plan's latest version \(plan.latest.version)",

@@ -24,6 +24,18 @@ struct ResolvedPlan: Sendable {
         schemas.first { $0.version == version }
     }
 
+    /// The version a run goes to: `version` when given (it must be declared), else the latest.
+    /// Every entry point (migrate, status, verify, plan, script, simulate) resolves it here.
+    /// - Throws: `MigrationError` with code `invalidPlan` for a version the plan does not declare.
+    func target(_ version: Schema.Version?) throws -> Schema {
+        guard let version else { return latest }
+        guard let schema = schema(for: version) else {
+            throw MigrationError(.invalidPlan, "the target version \(version) is not declared by the plan '\(name)'",
+                                 version: version, remedy: "use one of: " + schemas.map(\.version.description).joined(separator: ", "))
+        }
+        return schema
+    }
+
     /// A version as declared.
     func declaredSchema(for version: Schema.Version) -> Schema? {
         declared.first { $0.version == version }
@@ -48,7 +60,7 @@ struct ResolvedPlan: Sendable {
         guard !name.isEmpty else { throw fail("the plan's name is empty", remedy: "give the plan a name") }
         guard !schemas.isEmpty else { throw fail("the plan '\(name)' lists no schema versions", remedy: "list every released version in `schemas`, oldest first") }
         for schema in schemas { try schema.validate() }
-        let stored = try schemas.map(StorageLayout.expand)
+        let stored = try StorageLayout.expand(versions: schemas)
         var versionsByHash: [String: Schema.Version] = [:]
         for (previous, next) in zip(schemas, schemas.dropFirst()) where !(previous.version < next.version) {
             throw fail(previous.version == next.version

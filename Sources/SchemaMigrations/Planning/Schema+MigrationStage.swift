@@ -10,6 +10,7 @@ extension Schema {
     /// - Complexity: O(entities × attributes) plus the relationships.
     public func migrationStage(to target: Schema, kind: StageKind = .lightweight) throws -> PlannedStage {
         // Expanding validates each schema as stored.
-        return try Planner().plan(from: StorageLayout.expand(self), to: StorageLayout.expand(target), kind: kind)
+        let stored = try StorageLayout.expand(versions: [self, target])
+        return try Planner().plan(from: stored[0], to: stored[1], kind: kind)
     }
 }

@@ -170,7 +170,7 @@ struct TablePlan {
             createIndexes = added.map { .createIndex(table: table, index: $0) }
         } else {
             if !dropped.isEmpty { rebuildReasons.append("drop " + dropped.joined(separator: ", ")) }
-            for pair in renamePairs { rebuildReasons.insert("renamed \(pair.from) to \(pair.to) first", at: 0) }
+            rebuildReasons.insert(contentsOf: renamePairs.map { "renamed \($0.from) to \($0.to) first" }, at: 0)
             if !added.isEmpty { rebuildReasons.append("new " + added.map { ($0.isUnique ? "unique " : "") + "(\($0.columns.joined(separator: ", ")))" }.joined(separator: ", ")) }
             if !retired.isEmpty { rebuildReasons.append("no more " + retired.map { ($0.isUnique ? "unique " : "") + "(\($0.columns.joined(separator: ", ")))" }.joined(separator: ", ")) }
             let rebuild = TableRebuild(table: table, sourceTable: source.name, target: target, columns: columns,

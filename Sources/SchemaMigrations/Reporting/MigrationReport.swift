@@ -79,10 +79,7 @@ public struct MigrationReport: Sendable {
     }
 
     static func forEmptyDatabase(plan: ResolvedPlan, path: String, target: Schema.Version?) throws -> MigrationReport {
-        let schema = try target.map { version in
-            guard let schema = plan.schema(for: version) else { throw MigrationError(.invalidPlan, "the target version \(version) is not declared", version: version) }
-            return schema
-        } ?? plan.latest
+        let schema = try plan.target(target)
         let steps = schema.entities.map { entity -> Step in
             let step = MigrationStep(action: .createTable(entity))
             return Step(step: step, sql: step.sql, impact: nil)
@@ -96,15 +93,17 @@ public struct MigrationReport: Sendable {
         guard let current = state.version else {
             return try forEmptyDatabase(plan: plan, path: db.path, target: target)
         }
-        let targetVersion = target ?? plan.latest.version
+        let targetVersion = try plan.target(target).version
         var unversioned = false
         if case .unversioned = state { unversioned = true }
         let pending = try StagePlanning.stages(of: plan, from: current, to: targetVersion)
         var stages: [Stage] = []
         var refusals: [MigrationError] = current > targetVersion ? [.backwards(from: current, to: targetVersion)] : []
         for (index, (planned, _)) in pending.enumerated() {
-            // Only the first stage meets the live data as it is; later ones are shown as planned.
+            // Only the first stage meets the live data as it is; later ones are shown as planned,
+            // and their refusals predicted from today's data where it tells.
             guard index == 0 else {
+                refusals += predictedRefusals(of: planned, after: pending.prefix(index).map(\.0), db: db)
                 stages.append(Stage(from: planned.from, to: planned.to, kind: planned.kind,
                                     steps: planned.allSteps.map { Step(step: $0, sql: $0.sql, impact: nil) }))
                 continue
@@ -136,5 +135,25 @@ public struct MigrationReport: Sendable {
         }
         return MigrationReport(database: db.path, currentVersion: current, unversioned: unversioned, targetVersion: targetVersion,
                                stages: stages, refusals: refusals)
+    }
+}
+
+extension MigrationReport {
+    /// The refusals a later stage's data checks would make if the data were then as it is now.
+    /// A check whose table or column does not exist yet (an earlier stage creates or renames it)
+    /// cannot be predicted and is skipped. Each refusal says what it was predicted from, and
+    /// which custom stages run before it and may change the data it depends on.
+    static func predictedRefusals(of stage: PlannedStage, after earlier: [PlannedStage], db: SQLiteConnection) -> [MigrationError] {
+        guard stage.kind == .lightweight else { return [] }  // a custom stage's checks run after its willMigrate
+        let custom = earlier.filter { $0.kind == .custom }.map { "\($0.from) → \($0.to)" }
+        let basis = custom.isEmpty
+            ? "predicted from the data as it is now (the stages before \(stage.from) → \(stage.to) are lightweight)"
+            : "predicted from the data as it is now: depends on what the custom code of the stage\(custom.count > 1 ? "s" : "") \(custom.joined(separator: ", ")) does first"
+        return stage.checks.compactMap { check in
+            guard let refusal = try? check.evaluate(on: db, version: stage.to) else { return nil }
+            var predicted = refusal
+            predicted.details.append(basis)
+            return predicted
+        }
     }
 }

@@ -51,7 +51,9 @@ public struct MigrationScript: Sendable {
         ]
         for (index, statement) in statements.enumerated() {
             lines += (notes[index] ?? []).map { "-- " + $0 }
-            lines.append(statement + ";")
+            // A statement whose last line is a comment would swallow the semicolon.
+            let lastLine = statement.split(separator: "\n", omittingEmptySubsequences: false).last ?? ""
+            lines.append(statement + (lastLine.contains("--") || statement.hasSuffix("*/") ? "\n;" : ";"))
         }
         lines.append("COMMIT;")
         return lines.joined(separator: "\n") + "\n"
@@ -65,7 +67,8 @@ extension Migrator {
     /// - Throws: `MigrationError` when the migration would fail or be refused; the message says why.
     public func script(databaseAt url: URL) throws -> MigrationScript {
         let plan = try resolved.get()
-        let source = try Migrator.open(url, mode: .readOnly, busyTimeout: options.busyTimeout)
+        _ = try targetVersion(of: plan)
+        let source = try open(url, mode: .readOnly)
         let outcome = try MigrationRehearsal(plan: plan, options: options).run(copying: source)
         var script = MigrationScript(database: url.path, fromVersion: outcome.result.fromVersion, toVersion: outcome.result.toVersion,
                                      schemaCookie: outcome.schemaCookie, statements: [], notes: [:])

@@ -56,7 +56,8 @@ extension Migrator {
     ///   fails on the copy is reported in ``MigrationSimulation/error``, not thrown.
     public func simulate(databaseAt url: URL) throws -> MigrationSimulation {
         let plan = try resolved.get()
-        let source = try Migrator.open(url, mode: .readOnly, busyTimeout: options.busyTimeout)
+        _ = try targetVersion(of: plan)
+        let source = try open(url, mode: .readOnly)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("schemamigrations-simulation-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

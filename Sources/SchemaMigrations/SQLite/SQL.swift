@@ -5,23 +5,27 @@
 public enum SQL {
     /// `name` quoted as an SQL identifier: `"my ""table"""`.
     public static func quoteIdentifier(_ name: String) -> String {
-        quote(name, with: "\"")
+        quote(name, with: UInt8(ascii: "\""))
     }
 
     /// `text` quoted as an SQL string literal: `'it''s'`.
     public static func quoteString(_ text: String) -> String {
-        quote(text, with: "'")
+        quote(text, with: UInt8(ascii: "'"))
     }
 
-    private static func quote(_ text: String, with mark: Character) -> String {
-        guard text.contains(mark) else { return "\(mark)\(text)\(mark)" }
-        var result = String(mark)
-        result.reserveCapacity(text.utf8.count + 4)
-        for character in text {
-            if character == mark { result.append(mark) }
-            result.append(character)
+    /// Doubles every `mark` byte. By UTF-8 bytes, not `Character`s: a quote followed by a
+    /// combining mark (U+0301) is one `Character` that is not equal to the quote, yet SQLite,
+    /// which reads bytes, sees the quote and would end the identifier there.
+    private static func quote(_ text: String, with mark: UInt8) -> String {
+        let quote = String(UnicodeScalar(mark))
+        guard text.utf8.contains(mark) else { return quote + text + quote }
+        var bytes: [UInt8] = [mark]
+        bytes.reserveCapacity(text.utf8.count + 4)
+        for byte in text.utf8 {
+            if byte == mark { bytes.append(mark) }
+            bytes.append(byte)
         }
-        result.append(mark)
-        return result
+        bytes.append(mark)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

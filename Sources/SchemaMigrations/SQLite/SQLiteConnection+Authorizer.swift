@@ -24,6 +24,10 @@ struct SQLiteAccess: Sendable, Hashable {
 final class SQLiteAccessObserver {
     let access: (SQLiteAccess) -> Void
     let prepared: (SQLiteStatement) throws -> Void
+    /// The error for an access to deny (the statement is not compiled), or nil to allow it.
+    let refuse: ((SQLiteAccess) -> Error?)?
+    /// Why the statement being compiled was denied: thrown in place of SQLite's "not authorized".
+    var denial: Error?
     /// True while the observer's own `prepared` runs statements: they are not reported.
     fileprivate var isPaused = false
     /// The last object name reported, as SQLite gave it and as a String: a statement reports the
@@ -39,28 +43,36 @@ final class SQLiteAccessObserver {
         return lastObject
     }
 
-    init(access: @escaping (SQLiteAccess) -> Void, prepared: @escaping (SQLiteStatement) throws -> Void) {
+    init(access: @escaping (SQLiteAccess) -> Void, prepared: @escaping (SQLiteStatement) throws -> Void,
+         refuse: ((SQLiteAccess) -> Error?)? = nil) {
         self.access = access
         self.prepared = prepared
+        self.refuse = refuse
     }
 }
 
 extension SQLiteConnection {
     /// Runs `body` with `observer` told about every statement the connection compiles meanwhile.
-    /// Statements prepared before are not reported, even when they run during `body`. Nothing is
-    /// ever denied: the authorizer only watches.
+    /// Statements prepared before are not reported, even when they run during `body`. A statement
+    /// is denied only when the observer's `refuse` gives an error for one of its accesses; compiling
+    /// it then throws that error.
     func observingAccess<T>(_ observer: SQLiteAccessObserver, _ body: () throws -> T) throws -> T {
         let context = Unmanaged.passUnretained(observer).toOpaque()
         sqlite3_set_authorizer(handle, { context, action, object, detail, database, trigger in
             guard let context else { return SQLITE_OK }
             let observer = Unmanaged<SQLiteAccessObserver>.fromOpaque(context).takeUnretainedValue()
             guard !observer.isPaused else { return SQLITE_OK }
-            let wantsDetail = action == SQLITE_UPDATE || action == SQLITE_PRAGMA
+            let wantsDetail = action == SQLITE_UPDATE || action == SQLITE_PRAGMA || action == SQLITE_SAVEPOINT
             let isMain = database.map { strcmp($0, "main") == 0 } ?? true
-            observer.access(SQLiteAccess(action: action, object: object.map(observer.objectName),
-                                         detail: wantsDetail ? detail.map { String(cString: $0) } : nil,
-                                         database: isMain ? "main" : database.map { String(cString: $0) } ?? "main",
-                                         isFromTriggerOrView: trigger != nil))
+            let access = SQLiteAccess(action: action, object: object.map(observer.objectName),
+                                      detail: wantsDetail ? detail.map { String(cString: $0) } : nil,
+                                      database: isMain ? "main" : database.map { String(cString: $0) } ?? "main",
+                                      isFromTriggerOrView: trigger != nil)
+            if let refuse = observer.refuse, let error = refuse(access) {
+                observer.denial = error
+                return SQLITE_DENY
+            }
+            observer.access(access)
             return SQLITE_OK
         }, context)
         accessObserver = observer
@@ -68,6 +80,15 @@ extension SQLiteConnection {
             sqlite3_set_authorizer(handle, nil, nil)
             accessObserver = nil
         }
+        return try withExtendedLifetime(observer) { try body() }
+    }
+
+    /// Runs `body` with `observer` told about every statement the connection compiles meanwhile,
+    /// without SQLite's authorizer (for a borrowed connection, whose authorizer is its owner's):
+    /// only `prepared` is called, before each statement runs.
+    func observingStatements<T>(_ observer: SQLiteAccessObserver, _ body: () throws -> T) throws -> T {
+        accessObserver = observer
+        defer { accessObserver = nil }
         return try withExtendedLifetime(observer) { try body() }
     }
 

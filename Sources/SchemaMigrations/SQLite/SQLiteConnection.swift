@@ -30,6 +30,8 @@ public final class SQLiteConnection {
     let ownsHandle: Bool
     /// Told about each statement compiled while installed (``observingAccess(_:_:)``).
     var accessObserver: SQLiteAccessObserver?
+    /// Told about every statement run and value bound while recording (``startRecording(into:)``).
+    var recorder: StatementRecorder?
 
     /// Opens the database at `path`.
     /// - Parameters:
@@ -159,6 +161,10 @@ public final class SQLiteConnection {
             return code
         }
         tail = tailOut
+        if code != SQLITE_OK, let denial = accessObserver?.denial {
+            accessObserver?.denial = nil
+            throw denial
+        }
         guard code == SQLITE_OK else {
             throw lastError(code: code, sql: sql.trimmingCharacters(in: .whitespacesAndNewlines))
         }

@@ -19,6 +19,7 @@ public final class SQLiteStatement {
     init(handle: OpaquePointer, connection: SQLiteConnection) {
         self.handle = handle
         self.connection = connection
+        connection.recorder?.clearBindings(of: handle)  // a finalized statement's handle may be reused
     }
 
     deinit { sqlite3_finalize(handle) }
@@ -51,12 +52,22 @@ public final class SQLiteStatement {
     /// Binds one value at a 1-based parameter index.
     public func bind(_ value: SQLiteValue, at index: Int) throws {
         let position = Int32(index)
+        connection.recorder?.bind(value, at: position, of: handle)
         let code: Int32
         switch value {
         case .null: code = sqlite3_bind_null(handle, position)
         case .integer(let value): code = sqlite3_bind_int64(handle, position, value)
         case .real(let value): code = sqlite3_bind_double(handle, position, value)
-        case .text(let value): code = sqlite3_bind_text(handle, position, value, -1, schemamigrations_sqlite_transient())
+        case .text(var value):
+            // By length, not up to the first NUL: text may hold one.
+            code = value.withUTF8 { utf8 in
+                guard let base = utf8.baseAddress, utf8.count > 0 else {
+                    return sqlite3_bind_text(handle, position, "", 0, schemamigrations_sqlite_transient())
+                }
+                return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
+                    sqlite3_bind_text(handle, position, $0, Int32(utf8.count), schemamigrations_sqlite_transient())
+                }
+            }
         case .blob(let bytes):
             code = bytes.withUnsafeBytes { buffer in
                 sqlite3_bind_blob(handle, position, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), schemamigrations_sqlite_transient())
@@ -81,6 +92,7 @@ public final class SQLiteStatement {
     public func reset() throws {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+        connection.recorder?.clearBindings(of: handle)
     }
 
     /// The value of column `index` in the current row.

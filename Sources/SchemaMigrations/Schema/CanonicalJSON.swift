@@ -229,6 +229,9 @@ private struct CanonicalEncoder: Encoder, SingleValueEncodingContainer {
         default:
             let node = CanonicalJSONNode()
             try value.encode(to: CanonicalEncoder(node: node, codingPath: codingPath))
+            if let unordered = value as? any UnorderedEncodable, case .array(let elements)? = node.value {
+                return .array(unordered.canonicalOrder(elements))
+            }
             return node.value
         }
     }
@@ -337,5 +340,51 @@ private struct CanonicalUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func superEncoder() -> any Encoder {
         let path = nextPath
         return CanonicalEncoder(node: append(), codingPath: path)
+    }
+}
+
+/// A collection whose encoded order is its iteration order, which changes from one process to the
+/// next (`Set`, and a `Dictionary` whose keys are neither strings nor integers, encoded as an array
+/// of alternating keys and values): canonical JSON sorts it, so one value always encodes alike.
+protocol UnorderedEncodable {
+    /// The elements as encoded, in a canonical order.
+    func canonicalOrder(_ elements: [JSONValue]) -> [JSONValue]
+}
+
+/// The order canonical JSON gives unordered elements: numbers by value (integers before the
+/// rest when equal), then everything else by its JSON text.
+private func canonicallyPrecedes(_ a: JSONValue, _ b: JSONValue) -> Bool {
+    func number(_ value: JSONValue) -> Double? {
+        switch value {
+        case .integer(let n): return Double(n)
+        case .unsigned(let n): return Double(n)
+        case .double(let n): return n
+        default: return nil
+        }
+    }
+    func text(_ value: JSONValue) -> String {
+        var text = ""
+        value.write(to: &text, indent: nil)
+        return text
+    }
+    switch (number(a), number(b)) {
+    case let (x?, y?): return x != y ? x < y : text(a) < text(b)
+    case (_?, nil): return true
+    case (nil, _?): return false
+    case (nil, nil): return text(a) < text(b)
+    }
+}
+
+extension Set: UnorderedEncodable {
+    func canonicalOrder(_ elements: [JSONValue]) -> [JSONValue] {
+        elements.sorted(by: canonicallyPrecedes)
+    }
+}
+
+extension Dictionary: UnorderedEncodable {
+    func canonicalOrder(_ elements: [JSONValue]) -> [JSONValue] {
+        guard elements.count % 2 == 0 else { return elements }
+        let pairs = stride(from: 0, to: elements.count, by: 2).map { (elements[$0], elements[$0 + 1]) }
+        return pairs.sorted { canonicallyPrecedes($0.0, $1.0) }.flatMap { [$0.0, $0.1] }
     }
 }

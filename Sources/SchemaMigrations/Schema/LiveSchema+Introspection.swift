@@ -19,6 +19,13 @@ extension LiveSchema {
                 switch type {
                 case "table":
                     if let wanted, !wanted.contains(name.lowercased()) { continue }
+                    // An app's virtual table may use a module only the app's connections register:
+                    // reading it then fails, yet it holds no foreign key and is no entity's table.
+                    if sql.range(of: "CREATE VIRTUAL TABLE", options: [.anchored, .caseInsensitive]) != nil,
+                       case nil = try? readTable(name, sql: sql, db: db) {
+                        result.tables.append(Table(name: name, sql: sql, columns: [], indexes: [], foreignKeys: []))
+                        continue
+                    }
                     result.tables.append(try readTable(name, sql: sql, db: db))
                 case "trigger": result.dependents.append(Dependent(kind: .trigger, name: name, tableName: tableName, sql: sql))
                 case "view": result.dependents.append(Dependent(kind: .view, name: name, tableName: tableName, sql: sql))

@@ -3,7 +3,16 @@
 ///
 /// The result has every entity's relationships still listed (for the planner's checks), plus
 /// `references` on the foreign-key columns and one extra entity per many-to-many join table.
+///
+/// Which side of a pair holds the storage (the one-to-one key, the join table's name) is decided
+/// when the pair first appears and then kept: a later version inherits the previous version's
+/// choice through `originalName`, so renaming an entity or a relationship renames the storage and
+/// never moves it (which would start an empty join table or key column and lose every link).
 enum StorageLayout {
+    /// Which relationship of each pair holds its storage, as `"Entity.relationship"` names of one version.
+    struct Decisions: Sendable, Equatable {
+        var owners: Set<String> = []
+    }
     /// A relationship and its resolved inverse.
     struct Link {
         var entity: Schema.Entity
@@ -12,20 +21,33 @@ enum StorageLayout {
     }
 
     static func expand(_ schema: Schema) throws -> Schema {
+        try expand(schema, after: nil).schema
+    }
+
+    /// Expands `schema`, keeping the storage decisions the previous version made.
+    /// - Parameter previous: the decisions of the version before, or nil for the first one.
+    /// - Returns: the stored layout and this version's decisions, for the version after.
+    static func expand(_ schema: Schema, after previous: Decisions?) throws -> (schema: Schema, decisions: Decisions) {
         let links = try resolveInverses(schema)
+        var decisions = Decisions()
+        func owns(_ link: Link, _ inverse: Schema.Relationship, orEqual: Bool) -> Bool {
+            let owner = ownsStorage(link, inverse, in: schema, previous: previous, orEqual: orEqual)
+            if owner { decisions.owners.insert("\(link.entity.name).\(link.relationship.name)") }
+            return owner
+        }
         var expanded = schema
         var joinTables: [Schema.Entity] = []
         for link in links {
             let entity = link.entity, relationship = link.relationship
-            let key = (entity.name, relationship.name)
             switch (relationship.isToMany, link.inverse) {
             case (false, let inverse?) where !inverse.isToMany:
                 // One-to-one: one side holds the key. The side the other cascades to is the dependent one.
                 let holdsKey: Bool
                 if inverse.deleteRule == .cascade && relationship.deleteRule != .cascade { holdsKey = true }
                 else if relationship.deleteRule == .cascade && inverse.deleteRule != .cascade { holdsKey = false }
-                else { holdsKey = key < (relationship.destination, inverse.name) }
+                else { holdsKey = owns(link, inverse, orEqual: false) }
                 if holdsKey {
+                    decisions.owners.insert("\(entity.name).\(relationship.name)")
                     try addForeignKey(named: relationship.name, originalName: relationship.originalName, on: entity.name, to: relationship.destination,
                                       onDelete: inverse.deleteRule, optional: relationship.isOptional, unique: true,
                                       hashModifier: relationship.hashModifier, relationship: relationship.name, in: &expanded)
@@ -44,7 +66,7 @@ enum StorageLayout {
                                   onDelete: relationship.deleteRule, optional: true, unique: false,
                                   hashModifier: relationship.hashModifier, relationship: "\(entity.name).\(relationship.name)", in: &expanded)
             case (true, let inverse?) where inverse.isToMany:
-                if key < (relationship.destination, inverse.name) || (key == (relationship.destination, inverse.name)) {
+                if owns(link, inverse, orEqual: true) {
                     joinTables.append(joinTable(entity: entity, relationship: relationship, inverse: inverse, schema: schema))
                 }
             case (true, _):
@@ -53,7 +75,35 @@ enum StorageLayout {
         }
         expanded.entities += joinTables
         try expanded.validate()
-        return expanded
+        return (expanded, decisions)
+    }
+
+    /// Expands every version of a plan, oldest first, each keeping the storage decisions of the one before.
+    static func expand(versions: [Schema]) throws -> [Schema] {
+        var previous: Decisions?
+        return try versions.map { schema in
+            let (expanded, decisions) = try expand(schema, after: previous)
+            previous = decisions
+            return expanded
+        }
+    }
+
+    /// Whether `link`'s relationship, rather than its inverse, holds the pair's storage: what the
+    /// previous version decided when it had the pair (found through `originalName`), else the side
+    /// whose `Entity.relationship` sorts first under the names the pair had in the previous version.
+    private static func ownsStorage(_ link: Link, _ inverse: Schema.Relationship, in schema: Schema, previous: Decisions?, orEqual: Bool) -> Bool {
+        let entity = link.entity, relationship = link.relationship
+        let destination = schema.entity(named: relationship.destination)
+        func names(_ entityName: String, _ entityOriginal: String?, _ name: String, _ original: String?) -> [String] {
+            [entityOriginal ?? entityName, entityName].flatMap { e in [original ?? name, name].map { "\(e).\($0)" } }
+        }
+        if let previous {
+            if names(entity.name, entity.originalName, relationship.name, relationship.originalName).contains(where: previous.owners.contains) { return true }
+            if names(relationship.destination, destination?.originalName, inverse.name, inverse.originalName).contains(where: previous.owners.contains) { return false }
+        }
+        let here = (entity.originalName ?? entity.name, relationship.originalName ?? relationship.name)
+        let there = (destination?.originalName ?? relationship.destination, inverse.originalName ?? inverse.name)
+        return here < there || (orEqual && here == there)
     }
 
     /// `"trip_id" INTEGER REFERENCES "Trip"("id") ON DELETE CASCADE`, plus its index.

@@ -45,3 +45,30 @@ import Testing
         #expect(try db.columns("Event")["year"] == "REAL NOT NULL DEFAULT 0.0")
     }
 }
+
+extension RenameAndConversionRegressionTests {
+    /// A STRICT table whose custom conversion leaves a value unconverted: the new type refuses it,
+    /// the refusal names the rows, and the file is unchanged.
+    @Test func aStrictTableRefusesUnconvertedValuesNamingTheRows() throws {
+        let db = TemporaryDatabase()
+        try db.execute("""
+            CREATE TABLE Event (id INTEGER PRIMARY KEY, year TEXT NOT NULL DEFAULT '') STRICT;
+            INSERT INTO Event (id, year) VALUES (1, '2024'), (2, 'unknown'), (3, '1970');
+            """)
+        let v1 = A.schema(1, [Schema.Entity(name: "Event", attributes: [A.attribute("year", .string, default: "''")])])
+        let v2 = A.schema(2, [Schema.Entity(name: "Event", attributes: [A.attribute("year", .date, default: "0.0", hashModifier: "year-start")])])
+        try A.migrator([v1]).migrate(databaseAt: db.url)  // adopt
+        let before = try db.bytes()
+        let error = try #require(throws: MigrationError.self) {
+            try A.migrator([v1, v2], kind: .custom, didMigrate: { context in
+                for (id, seconds) in [(1, 1704067200.0), (3, 0.0)] {
+                    try context.update("Event", id: Int64(id), values: ["year": Date(timeIntervalSince1970: seconds)])
+                }
+            }).migrate(databaseAt: db.url)
+        }
+        #expect(error.code == .dataViolation)
+        #expect(error.message == "Event is STRICT, and year would hold text values its declared type refuses; everything was rolled back")
+        #expect(error.details == ["rows (id): 2"])
+        #expect(try db.bytes() == before)
+    }
+}

@@ -1,0 +1,170 @@
+import CSQLite
+
+/// What a custom stage's code may not run inside the migration's transaction: statements that
+/// end it or step out of it (`BEGIN`, `COMMIT`, `END`, `ROLLBACK`, and `RELEASE` / `ROLLBACK TO`
+/// of the migration's own savepoints), and pragmas that would break its atomicity or its settings
+/// (`journal_mode`, `foreign_keys`, `writable_schema`, `legacy_alter_table` given a value).
+///
+/// On a connection of the package's own, SQLite's authorizer reports each statement as it is
+/// compiled (`SQLITE_TRANSACTION`, `SQLITE_SAVEPOINT`, `SQLITE_PRAGMA`) and the statement is
+/// denied before it runs. A borrowed connection keeps its owner's authorizer, so there the
+/// statement's first words are read instead (a transaction statement or pragma is known by them).
+/// Either way the code's own savepoints (any other name) are allowed, and so is reading a pragma.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/c3ref/set_authorizer.html>,
+/// <https://www.sqlite.org/lang_transaction.html>, <https://www.sqlite.org/lang_savepoint.html>
+enum CustomCodeLimits {
+    /// What a statement does, as far as these limits care.
+    enum Kind: Equatable {
+        /// `BEGIN`, `COMMIT` (or `END`), `ROLLBACK`.
+        case transaction(String)
+        /// `SAVEPOINT` (`BEGIN`), `RELEASE`, `ROLLBACK TO`, with the savepoint's name.
+        case savepoint(operation: String, name: String)
+        /// A pragma, and whether the statement gives it a value.
+        case pragma(name: String, setsValue: Bool)
+        case other
+    }
+
+    /// Pragmas custom code may read but not set.
+    static let guardedPragmas: Set<String> = ["journal_mode", "foreign_keys", "writable_schema", "legacy_alter_table"]
+    /// The migration names its savepoints with this prefix.
+    static let savepointPrefix = "schema_migrations"
+
+    /// The refusal for a statement of this kind, or nil when custom code may run it.
+    static func refusal(_ kind: Kind) -> MigrationError? {
+        let remedy = "let the migration own its transaction: throw from the closure to roll everything back, "
+            + "use SAVEPOINT with a name of your own for a partial undo, and set connection pragmas before migrating"
+        switch kind {
+        case .transaction(let operation):
+            return MigrationError(.customStageFailed, "custom code may not run \(operation) inside the migration's transaction; nothing was changed", remedy: remedy)
+        case .savepoint(let operation, let name) where name.lowercased().hasPrefix(savepointPrefix):
+            let statement = operation == "BEGIN" ? "SAVEPOINT" : operation == "ROLLBACK" ? "ROLLBACK TO" : operation
+            return MigrationError(.customStageFailed, "custom code may not run \(statement) on the migration's savepoint '\(name)'; nothing was changed", remedy: remedy)
+        case .pragma(let name, true) where guardedPragmas.contains(name.lowercased()):
+            return MigrationError(.customStageFailed, "custom code may not set PRAGMA \(name.lowercased()) inside the migration's transaction; nothing was changed",
+                                  remedy: remedy)
+        default:
+            return nil
+        }
+    }
+
+    /// The last line of defence: the transaction is gone after the code ran, by a way the limits
+    /// did not foresee. What the code did before may be committed; the migration goes no further.
+    static func transactionEnded(in closure: String, stage: (from: Schema.Version, to: Schema.Version)) -> MigrationError {
+        MigrationError(.customStageFailed, "\(closure) of the stage \(stage.from) → \(stage.to) ended the migration's transaction; the migration stopped there",
+                       version: stage.to, remedy: "remove the statement that commits or rolls back from the custom code, then check the data and run the migration again")
+    }
+
+    /// What SQLite's authorizer reported, as a kind.
+    static func kind(of access: SQLiteAccess) -> Kind {
+        switch access.action {
+        case SQLITE_TRANSACTION: return .transaction(access.object ?? "")
+        case SQLITE_SAVEPOINT: return .savepoint(operation: access.object ?? "", name: access.detail ?? "")
+        case SQLITE_PRAGMA: return .pragma(name: access.object ?? "", setsValue: access.detail != nil)
+        default: return .other
+        }
+    }
+
+    /// What one SQL statement is, read from its first words (comments and whitespace skipped).
+    static func kind(of sql: String) -> Kind {
+        var words = SQLWords(sql)
+        switch words.next()?.uppercased() {
+        case "BEGIN": return .transaction("BEGIN")
+        case "COMMIT", "END": return .transaction("COMMIT")
+        case "ROLLBACK":
+            var word = words.next()
+            if word?.uppercased() == "TRANSACTION" { word = words.next() }
+            guard word?.uppercased() == "TO" else { return .transaction("ROLLBACK") }
+            word = words.next()
+            if word?.uppercased() == "SAVEPOINT" { word = words.next() }
+            return .savepoint(operation: "ROLLBACK", name: word ?? "")
+        case "RELEASE":
+            var word = words.next()
+            if word?.uppercased() == "SAVEPOINT" { word = words.next() }
+            return .savepoint(operation: "RELEASE", name: word ?? "")
+        case "SAVEPOINT":
+            return .savepoint(operation: "BEGIN", name: words.next() ?? "")
+        case "PRAGMA":
+            var name = words.next() ?? ""
+            if words.peekSymbol() == "." {
+                words.skipSymbol()
+                name = words.next() ?? ""
+            }
+            let symbol = words.peekSymbol()
+            return .pragma(name: name, setsValue: symbol == "=" || symbol == "(")
+        default:
+            return .other
+        }
+    }
+}
+
+/// The words of a SQL statement: keywords and identifiers (quoted ones unquoted), skipping
+/// whitespace and comments. Enough to tell a statement's kind, not a parser.
+struct SQLWords {
+    private let bytes: [UInt8]
+    private var index = 0
+
+    init(_ sql: String) { bytes = Array(sql.utf8) }
+
+    private mutating func skipSpaceAndComments() {
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                index += 1
+            } else if byte == 0x2D, index + 1 < bytes.count, bytes[index + 1] == 0x2D {  // -- to end of line
+                while index < bytes.count && bytes[index] != 0x0A { index += 1 }
+            } else if byte == 0x2F, index + 1 < bytes.count, bytes[index + 1] == 0x2A {  // /* … */ (unterminated: to the end)
+                index += 2
+                while index < bytes.count && !(bytes[index] == 0x2A && index + 1 < bytes.count && bytes[index + 1] == 0x2F) { index += 1 }
+                index = min(bytes.count, index + 2)
+            } else {
+                return
+            }
+        }
+    }
+
+    /// The next non-word character, if the next thing is one.
+    mutating func peekSymbol() -> Character? {
+        skipSpaceAndComments()
+        guard index < bytes.count, !isWordByte(bytes[index]), !isQuote(bytes[index]) else { return nil }
+        return Character(Unicode.Scalar(bytes[index]))
+    }
+
+    mutating func skipSymbol() { index += 1 }
+
+    private func isWordByte(_ byte: UInt8) -> Bool {
+        byte >= 0x80 || byte == 0x5F || byte == 0x24 || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+
+    private func isQuote(_ byte: UInt8) -> Bool { byte == 0x22 || byte == 0x60 || byte == 0x5B || byte == 0x27 }
+
+    /// The next word, unquoted, or nil at the end or before a symbol.
+    mutating func next() -> String? {
+        skipSpaceAndComments()
+        guard index < bytes.count else { return nil }
+        let first = bytes[index]
+        if isQuote(first) {
+            let close: UInt8 = first == 0x5B ? 0x5D : first
+            var word: [UInt8] = []
+            index += 1
+            while index < bytes.count {
+                if bytes[index] == close {
+                    if close != 0x5D, index + 1 < bytes.count, bytes[index + 1] == close {  // a doubled quote
+                        word.append(close)
+                        index += 2
+                        continue
+                    }
+                    index += 1
+                    break
+                }
+                word.append(bytes[index])
+                index += 1
+            }
+            return String(decoding: word, as: UTF8.self)
+        }
+        guard isWordByte(first) else { return nil }
+        let start = index
+        while index < bytes.count && isWordByte(bytes[index]) { index += 1 }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+@testable import SchemaMigrations
+
+/// The data API addresses rows by their real key and keeps values whole, whatever the model's
+/// property names and the values' contents.
+@Suite struct DataAPIEdgeTests {
+    typealias A = PlanBuilder
+
+    /// `Shipment` whose `rowid` / `oid` / `_rowid_` property holds other rows' ids, with children
+    /// that cascade; V2 adds a column, and `body` is its didMigrate.
+    static func shipments(shadowing name: String, _ body: @escaping @Sendable (MigrationContext) throws -> Void) throws -> TemporaryDatabase {
+        let db = TemporaryDatabase()
+        let shipment = Schema.Entity(name: "Shipment", attributes: [A.attribute(name, .integer, default: "0"), A.attribute("label", .string, default: "''")],
+                                     relationships: [Schema.Relationship(name: "parcels", destination: "Parcel", isToMany: true, deleteRule: .cascade)])
+        let parcel = Schema.Entity(name: "Parcel", attributes: [A.attribute("weight", .integer, default: "0")],
+                                   relationships: [Schema.Relationship(name: "shipment", destination: "Shipment", isToMany: false)])
+        var shipment2 = shipment
+        shipment2.attributes.append(A.attribute("note", .string, optional: true))
+        let v1 = A.schema(1, [shipment, parcel]), v2 = A.schema(2, [shipment2, parcel])
+        try A.migrator([v1]).migrate(databaseAt: db.url)
+        try db.execute("""
+            INSERT INTO Shipment (id, "\(name)", label) VALUES (1, 2, 'one'), (2, 3, 'two'), (3, 1, 'three');
+            INSERT INTO Parcel (id, weight, shipment_id) VALUES (1, 10, 1), (2, 20, 2), (3, 30, 3);
+            """)
+        try A.migrator([v1, v2], kind: .custom, didMigrate: body).migrate(databaseAt: db.url)
+        return db
+    }
+
+    @Test(arguments: ["rowid", "oid", "_rowid_"])
+    func deletingByIdDeletesThatRowWhenAPropertyIsNamedLikeTheRowid(name: String) throws {
+        let db = try Self.shipments(shadowing: name) { context in
+            try context.delete("Shipment", id: 2)
+        }
+        #expect(try db.rows("SELECT id, label FROM Shipment ORDER BY id") == [["1", "'one'"], ["3", "'three'"]])
+        #expect(try db.rows("SELECT id FROM Parcel ORDER BY id") == [["1"], ["3"]])
+    }
+
+    @Test func textHoldingANULIsStoredWhole() throws {
+        let db = try Self.shipments(shadowing: "rowid") { context in
+            let id = try context.insert("Shipment", values: ["label": "before\u{0}after"])
+            try context.update("Shipment", id: 1, values: ["label": "a\u{0}b", "note": "x\u{0}"])
+            try context.update("Shipment", id: 2, values: ["note": ""])
+            #expect(try context.fetch("Shipment", where: "id = ?", arguments: [.integer(id)])[0].value("label") == "before\u{0}after")
+        }
+        #expect(try db.rows("SELECT length(CAST(label AS BLOB)), hex(note), note IS NULL FROM Shipment ORDER BY id") == [
+            ["3", "'7800'", "0"], ["3", "''", "0"], ["5", "''", "1"], ["12", "''", "1"],
+        ])
+    }
+
+    @Test func forEachVisitsARowWhoseIdIsInt64Min() throws {
+        let db = TemporaryDatabase()
+        let v1 = A.schema(1, [MigrationContextTests.item])
+        var target = MigrationContextTests.item
+        target.attributes.append(A.attribute("extra", .string, optional: true))
+        try A.migrator([v1]).migrate(databaseAt: db.url)
+        try db.execute("INSERT INTO Item (id, title) VALUES (\(Int64.min), 'lowest'), (-1, 'minus one'), (0, 'zero'), (\(Int64.max), 'highest')")
+        let visited = Visits()
+        try A.migrator([v1, A.schema(2, [target])], kind: .custom, didMigrate: { context in
+            try context.forEach("Item", batchSize: 1) { visited.ids.append($0.id) }
+            try context.forEach("Item", where: "title LIKE ?", arguments: [.text("%e%")], batchSize: 2) { visited.filtered.append($0.id) }
+        }).migrate(databaseAt: db.url)
+        #expect(visited.ids == [Int64.min, -1, 0, Int64.max])
+        #expect(visited.filtered == [Int64.min, -1, 0, Int64.max])
+    }
+
+    final class Visits: @unchecked Sendable {
+        var ids: [Int64] = []
+        var filtered: [Int64] = []
+    }
+}
