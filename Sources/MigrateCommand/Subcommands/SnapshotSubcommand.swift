@@ -20,6 +20,7 @@ enum SnapshotSubcommand {
             options: [.value("--plan", "DIR", help: hasSwiftPlan ? "a JSON plan directory to rewrite instead of the embedded plan" : "the JSON plan directory to rewrite (or --database PATH)"),
                       .value("--database", "PATH", help: "snapshot this database's schema instead, as version 1.0.0 of a one-version plan"),
                       .value("--name", "NAME", help: "with --database: the plan's name (default: the file's name)"),
+                      .flag("--leave-out-undeclarable", help: "with --database: write the tables that can be declared, listing the others, instead of refusing"),
                       .value("--output", "DIR", required: true, help: "the directory to write (created if needed)"),
                       .value("--from", "VERSION", help: "the first version to keep"),
                       .value("--through", "VERSION", help: "the last version to keep")],

@@ -74,10 +74,18 @@ import Testing
             migrate: 1 table of \(database) cannot be declared yet; nothing was written
               Artist:
                 - its primary key is (ArtistId INTEGER): declared tables have "id" INTEGER PRIMARY KEY, and declaring another key is not possible yet
-              fix: a migration leaves undeclared tables alone; 1 other table can be declared (Schema(introspecting:) and SchemaIntrospection in code)
+              fix: a migration leaves undeclared tables alone: --leave-out-undeclarable writes the 1 other table (SchemaIntrospection in code)
 
             """)
         #expect(!FileManager.default.fileExists(atPath: plan))
+
+        // Asked to, it writes what can be declared; the file is then adopted for those tables alone.
+        var written = try BuiltCommand.migrate(["snapshot", "--database", database, "--output", plan, "--leave-out-undeclarable"])
+        #expect(written.status == 0, "\(written)")
+        #expect(written.stdout.contains("left out (cannot be declared yet): Artist: its primary key is (ArtistId INTEGER): "))
+        #expect(try PlanDirectory(contentsOf: URL(fileURLWithPath: plan)).schemas.map(\.entityNames) == [["Note"]])
+        written = try BuiltCommand.migrate(["plan", "--plan", plan, "--database", database])
+        #expect(written.status == 0 && written.stdout.contains("up to date: nothing to do"), "\(written)")
     }
 
     @Test func baselineAcceptsWhatItCanAndRefusesWhatIsMissingTheFileUnchanged() throws {
