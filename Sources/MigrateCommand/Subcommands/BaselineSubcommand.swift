@@ -12,7 +12,7 @@ enum BaselineSubcommand {
             discussion: """
                 For a database that existed before its plan and does not match any version exactly. Only the \
                 metadata is written; no table changes. Accepted differences (extra columns, nullability, \
-                indexes, defaults, foreign key actions) are kept as the file has them and tolerated by \
+                indexes, foreign keys) are kept as the file has them and tolerated by \
                 verify and drift checks from then on. Refused (exit 5, nothing written) when a declared \
                 table or column is missing, a column's type disagrees, or the database already records a \
                 version.

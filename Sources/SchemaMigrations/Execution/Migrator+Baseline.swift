@@ -14,7 +14,7 @@ public struct BaselineResult: Sendable, Hashable {
 extension Migrator {
     /// Records that the unversioned database at `url` is at `version`, accepting the differences
     /// that do not stop the declared version from working on it (extra columns, nullability,
-    /// indexes, defaults, foreign key actions). Writes the metadata only; no table is changed.
+    /// indexes, foreign keys). Writes the metadata only; no table is changed.
     ///
     /// ```swift
     /// let result = try migrator.baseline(databaseAt: url, version: Schema.Version(1, 0, 0))
