@@ -12,9 +12,14 @@ struct IntrospectionReader {
     /// Triggers and views: kept by every migration, never in a snapshot.
     var dependents: [SchemaIntrospection.TableNotes] = []
 
+    /// The tables by lower-cased name (SQLite names ignore case): one lookup per foreign key
+    /// rather than a scan of every table.
+    let tablesByName: [String: LiveSchema.Table]
+
     init(live: LiveSchema, db: SQLiteConnection) {
         self.live = live
         self.db = db
+        self.tablesByName = Dictionary(live.tables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     mutating func read() throws {
@@ -128,7 +133,7 @@ struct IntrospectionReader {
         if keys.count > 1 {
             blocking.append("column \(column.name) has \(keys.count) foreign keys: a declared column has one")
         } else if let key = keys.first {
-            let target = live.table(named: key.table)
+            let target = tablesByName[key.table.lowercased()]
             let ontoID = key.to[0].map { $0.lowercased() == Schema.primaryKeyColumn } ?? (target?.hasIntegerPrimaryKey ?? false)
             if !ontoID || target?.hasIntegerPrimaryKey == false {
                 blocking.append("column \(column.name) REFERENCES \(key.table)(\(key.to[0] ?? "its primary key")): a foreign key onto a column other than \"id\" cannot be declared yet")
@@ -157,6 +162,7 @@ struct IntrospectionReader {
             return "BINARY"
         }
         var result: [Schema.Index] = []
+        let columnsByName = Dictionary(table.columns.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         for index in table.indexes.reversed() where index.origin != "pk" {
             let details = try db.rows("SELECT name, \"desc\", coll FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno", [.text(index.name)])
             let expression = details.contains { $0[0].isNull }
@@ -171,7 +177,7 @@ struct IntrospectionReader {
             }
             if descending { kept.append("\(what) has DESC columns; a snapshot's index is ascending") }
             let columns = index.columns.map { name in
-                table.column(named: name).map { $0.primaryKeyPosition > 0 && table.hasIntegerPrimaryKey ? Schema.primaryKeyColumn : $0.name } ?? name
+                columnsByName[name.lowercased()].map { $0.primaryKeyPosition > 0 && table.hasIntegerPrimaryKey ? Schema.primaryKeyColumn : $0.name } ?? name
             }
             if index.origin == "u" {
                 kept.append("UNIQUE (\(columns.joined(separator: ", "))) is a constraint of the table; a snapshot declares it as a unique index")

@@ -66,7 +66,7 @@ public struct SchemaIntrospection: Sendable, Hashable {
             do {
                 let stored = try StorageLayout.expand(schema)
                 for entity in stored.entities {
-                    let differences = SchemaComparison(checksDefaults: true).differences(entity: entity, table: live.table(named: entity.name)!)
+                    let differences = SchemaComparison(checksDefaults: true).differences(entity: entity, table: reader.tablesByName[entity.name.lowercased()]!)
                     if !differences.isEmpty { rejected = (entity.name, differences); break }
                 }
             } catch let error as MigrationError {
