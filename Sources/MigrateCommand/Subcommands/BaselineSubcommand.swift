@@ -11,10 +11,10 @@ enum BaselineSubcommand {
             abstract: "Records that an unversioned database is at a version, listing the differences it accepts",
             discussion: """
                 For a database that existed before its plan and does not match any version exactly. Only the \
-                metadata is written; no table changes. Accepted differences (extra columns, nullability, \
-                indexes, foreign keys) are kept as the file has them and tolerated by \
+                metadata is written; no table changes. Accepted differences (extra columns and unique \
+                indexes, nullability, foreign keys) are kept as the file has them and tolerated by \
                 verify and drift checks from then on. Refused (exit 5, nothing written) when a declared \
-                table or column is missing, a column's type disagrees, or the database already records a \
+                table, column or index is missing, a column's type disagrees, or the database already records a \
                 version.
                 """,
             options: [.value("--database", "PATH", required: true, help: "the database file"),

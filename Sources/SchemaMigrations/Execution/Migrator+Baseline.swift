@@ -13,15 +13,15 @@ public struct BaselineResult: Sendable, Hashable {
 
 extension Migrator {
     /// Records that the unversioned database at `url` is at `version`, accepting the differences
-    /// that do not stop the declared version from working on it (extra columns, nullability,
-    /// indexes, foreign keys). Writes the metadata only; no table is changed.
+    /// that do not stop the declared version from working on it (extra columns and unique indexes,
+    /// nullability, foreign keys). Writes the metadata only; no table is changed.
     ///
     /// ```swift
     /// let result = try migrator.baseline(databaseAt: url, version: Schema.Version(1, 0, 0))
     /// result.acceptedDifferences.forEach { print("accepted:", $0) }
     /// ```
-    /// - Throws: `MigrationError`, the file then unchanged: `unknownVersion` when a declared table
-    ///   or column is missing, a column's type disagrees or a table lacks its `"id"` key (each
+    /// - Throws: `MigrationError`, the file then unchanged: `unknownVersion` when a declared table,
+    ///   column or index is missing, a column's type disagrees or a table lacks its `"id"` key (each
     ///   listed); `unsupportedChange` when the database already records a version of the plan;
     ///   `invalidPlan` when the plan does not declare `version`; `notADatabase`.
     @discardableResult
@@ -81,8 +81,8 @@ extension Migrator {
     }
 }
 
-/// What a baseline refuses: a declared table or column the file lacks, a column whose type
-/// (affinity) disagrees, a table without the `"id"` key a declared entity has.
+/// What a baseline refuses: a declared table, column or index the file lacks, a column whose
+/// type (affinity) disagrees, a table without the `"id"` key a declared entity has.
 enum BaselineCheck {
     static func refusals(declared: Schema, live: LiveSchema) -> [String] {
         var result: [String] = []
@@ -102,6 +102,11 @@ enum BaselineCheck {
                 if column.affinity != attribute.storageType {
                     result.append("column \(entity.name).\(attribute.name) is \(column.declaredType.isEmpty ? "untyped" : column.declaredType) in the file, declared \(attribute.storageType.rawValue) (\(attribute.swiftType ?? attribute.valueType.rawValue))")
                 }
+            }
+            // A later version dropping a missing index could not run: the file must have every declared one.
+            let liveStructures = Set(table.indexes.map(\.structure))
+            for index in entity.indexes where !liveStructures.contains(index.structure) {
+                result.append("\(index.isUnique ? "unique index" : "index") on \(entity.name)(\(index.columns.joined(separator: ", "))) is declared but missing from the file: create it first")
             }
         }
         return result

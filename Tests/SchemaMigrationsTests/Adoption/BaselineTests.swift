@@ -80,6 +80,23 @@ import Testing
         #expect(try migrator.verify(databaseAt: db.url).isUpToDate)
     }
 
+    @Test func aMissingDeclaredIndexIsRefusedSinceALaterVersionCouldNotDropIt() throws {
+        let db = TemporaryDatabase()
+        try db.execute("CREATE TABLE Trip (id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO Trip VALUES (1, 'Paris');")
+        var v1 = Self.schema(1, nameDefault: nil)
+        v1.entities[0].indexes = [Schema.Index(["name"])]
+        let directory = db.directory.appendingPathComponent("plan")
+        try PlanDirectory(name: "Trips", schemas: [v1, Self.schema(2, nameDefault: nil)], stages: []).write(to: directory)
+        let before = try db.bytes()
+        let error = try #require(throws: MigrationError.self) { try Migrator(planDirectory: directory).baseline(databaseAt: db.url, version: Schema.Version(1, 0, 0)) }
+        #expect(error.details == ["index on Trip(name) is declared but missing from the file: create it first"])
+        #expect(try db.bytes() == before)
+        try db.execute("CREATE INDEX trip_name ON Trip(name)")
+        try Migrator(planDirectory: directory).baseline(databaseAt: db.url, version: Schema.Version(1, 0, 0))
+        #expect(try Migrator(planDirectory: directory).migrate(databaseAt: db.url).toVersion == Schema.Version(2, 0, 0))
+        #expect(try db.indexes("Trip").isEmpty)
+    }
+
     @Test func aPlanCannotDeclareAnotherToolsBookkeepingTable() throws {
         let schema = Schema(version: Schema.Version(1, 0, 0), entities: [
             Schema.Entity(name: "grdb_migrations", attributes: [Schema.Attribute(name: "identifier", valueType: .string)]),
