@@ -163,7 +163,7 @@ struct IntrospectionReader {
         }
         var result: [Schema.Index] = []
         let columnsByName = Dictionary(table.columns.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
-        for index in table.indexes.reversed() where index.origin != "pk" {
+        for index in table.indexes where index.origin != "pk" {  // in creation order, oldest first
             let details = try db.rows("SELECT name, \"desc\", coll FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno", [.text(index.name)])
             let expression = details.contains { $0[0].isNull }
             let collated = details.contains { ($0[2].stringValue ?? "BINARY").uppercased() != columnCollation($0[0].stringValue) }
@@ -178,6 +178,11 @@ struct IntrospectionReader {
             if descending { kept.append("\(what) has DESC columns; a snapshot's index is ascending") }
             let columns = index.columns.map { name in
                 columnsByName[name.lowercased()].map { $0.primaryKeyPosition > 0 && table.hasIntegerPrimaryKey ? Schema.primaryKeyColumn : $0.name } ?? name
+            }
+            if let same = result.first(where: { $0.columns == columns && $0.isUnique == index.isUnique }) {
+                // A declaration says each index once: the file's second one is kept as it is.
+                kept.append("\(what) has the columns of \(same.name ?? "a UNIQUE constraint") (\(columns.joined(separator: ", "))); only one is in the snapshot")
+                continue
             }
             if index.origin == "u" {
                 kept.append("UNIQUE (\(columns.joined(separator: ", "))) is a constraint of the table; a snapshot declares it as a unique index")
