@@ -8,6 +8,7 @@ enum BuiltInSubcommands {
          VerifySubcommand.make(hasSwiftPlan: hasSwiftPlan),
          SnapshotSubcommand.make(hasSwiftPlan: hasSwiftPlan),
          HistorySubcommand.make(hasSwiftPlan: hasSwiftPlan),
-         LintSubcommand.make(hasSwiftPlan: hasSwiftPlan)]
+         LintSubcommand.make(hasSwiftPlan: hasSwiftPlan),
+         BaselineSubcommand.make(hasSwiftPlan: hasSwiftPlan)]
     }
 }

@@ -13,9 +13,14 @@ enum SnapshotSubcommand {
                 them), or from --plan DIR, rewritten in canonical form. Commit the snapshots: a released \
                 version must never change (FrozenVersions.changes(in:comparedTo:) tells when one did). \
                 --from and --through keep a range of versions, for example the lightweight tail of a plan \
-                for the bare migrate command.
+                for the bare migrate command. With --database PATH, a one-version plan (1.0.0) of that \
+                database's schema, which adopts it with zero differences; refused (exit 5) when a table \
+                cannot be declared yet.
                 """,
-            options: [SharedOptions.plan(hasSwiftPlan: hasSwiftPlan),
+            options: [.value("--plan", "DIR", help: hasSwiftPlan ? "a JSON plan directory to rewrite instead of the embedded plan" : "the JSON plan directory to rewrite (or --database PATH)"),
+                      .value("--database", "PATH", help: "snapshot this database's schema instead, as version 1.0.0 of a one-version plan"),
+                      .value("--name", "NAME", help: "with --database: the plan's name (default: the file's name)"),
+                      .flag("--leave-out-undeclarable", help: "with --database: write the tables that can be declared, listing the others, instead of refusing"),
                       .value("--output", "DIR", required: true, help: "the directory to write (created if needed)"),
                       .value("--from", "VERSION", help: "the first version to keep"),
                       .value("--through", "VERSION", help: "the last version to keep")],
@@ -24,6 +29,7 @@ enum SnapshotSubcommand {
 
     static func run(_ invocation: Invocation) throws -> ExitCode {
         let arguments = invocation.arguments
+        if let database = arguments.value("--database") { return try DatabaseSnapshot.run(invocation, database: database) }
         let from = try arguments.version("--from"), through = try arguments.version("--through")
         let output = URL(fileURLWithPath: arguments.value("--output")!)
         let directory: PlanDirectory

@@ -24,6 +24,7 @@ enum StatusSubcommand {
     static func outcome(of status: MigrationStatus) -> DatabaseOutcome {
         let pending = status.pendingStages.map(\.description)
         var lines = ["database: \(status.database)", "current version: \(describeCurrent(status))", "target version:  \(status.targetVersion)"]
+        lines += OtherToolsOutput.lines(status.otherTools)
         let summary: String
         if status.isUpToDate {
             lines.append("up to date: nothing to do")
@@ -38,11 +39,12 @@ enum StatusSubcommand {
             }
             summary = "pending: \(status.currentVersion.map(\.description) ?? "empty") → \(status.targetVersion) (\(pending.count) stage\(pending.count == 1 ? "" : "s"))"
         }
-        let json: [String: Any] = [
+        var json: [String: Any] = [
             "currentVersion": JSONOutput.version(status.currentVersion), "targetVersion": status.targetVersion.description,
             "recorded": status.isRecorded, "upToDate": status.isUpToDate,
             "stages": status.pendingStages.map { ["from": JSONOutput.version($0.from), "to": $0.to.description, "kind": $0.kind.rawValue] },
         ]
+        json["otherTools"] = OtherToolsOutput.json(status.otherTools)
         return DatabaseOutcome(database: status.database, status: status.isUpToDate ? .success : .pending,
                                text: lines.joined(separator: "\n") + "\n", summary: summary, json: json)
     }

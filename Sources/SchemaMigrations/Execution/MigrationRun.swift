@@ -110,7 +110,8 @@ struct MigrationRun {
     /// The database must now hold exactly the declared target: otherwise everything rolls back, with the diff.
     private func verify(_ target: Schema, written: WrittenColumns) throws {
         let live = try LiveSchema.read(from: db, onlyTables: Set(target.entityNames))
-        let differences = SchemaComparison(checksDefault: written.contains).differences(declared: target, live: live)
+        let accepted = try AcceptedDifferences(db: db, plan: plan.name).load()  // what a baseline accepted and no stage changed
+        let differences = SchemaComparison(checksDefault: written.contains).differences(declared: target, live: live).filter { !accepted.contains($0) }
         guard differences.isEmpty else {
             throw MigrationError(.verificationFailed, "after the migration the database does not match version \(target.version); everything was rolled back",
                                  version: target.version, remedy: "report this as a bug, with the plan and the database schema", details: differences)

@@ -34,6 +34,9 @@ public struct MigrationStatus: Sendable, Hashable {
     public var targetVersion: Schema.Version
     /// The stages a migration would run, in order.
     public var pendingStages: [PendingStage]
+    /// Other migration tools' bookkeeping found in the file (GRDB's `grdb_migrations`, …): which
+    /// tool managed it before and what it recorded. Those tables are left alone.
+    public var otherTools: [ForeignMigrationHistory] = []
 
     /// True when a migration would write nothing.
     public var isUpToDate: Bool { isRecorded && currentVersion == targetVersion }
@@ -73,6 +76,7 @@ extension Migrator {
         }
         var status = MigrationStatus(database: url.path, currentVersion: state.version, isRecorded: false,
                                      targetVersion: target, pendingStages: [])
+        if FileManager.default.fileExists(atPath: url.path) { status.otherTools = try otherTools(databaseAt: url) }
         switch state {
         case .empty:
             status.pendingStages = [.init(from: nil, to: target, kind: .lightweight)]

@@ -34,7 +34,8 @@ struct VersionDetection {
                 return .recorded(schema.version)
             }
             let live = try LiveSchema.read(from: db, onlyTables: Set(schema.entityNames))
-            let differences = SchemaComparison(checksDefaults: false).differences(declared: schema, live: live)
+            let accepted = try AcceptedDifferences(db: db, plan: plan.name).load()  // what a baseline accepted
+            let differences = SchemaComparison(checksDefaults: false).differences(declared: schema, live: live).filter { !accepted.contains($0) }
             guard differences.isEmpty else {
                 throw MigrationError(.drift, "the database's schema no longer matches version \(schema.version), which its metadata records",
                                      version: schema.version,
@@ -59,8 +60,8 @@ struct VersionDetection {
         }
         throw MigrationError(.unknownVersion, "the database has no version recorded and its tables match none of the plan's \(plan.schemas.count) versions",
                              version: closest?.version,
-                             remedy: "migrate it by hand to one of the declared versions, or declare its schema as a version",
-                             details: (closest.map { ["closest is \($0.version); differences:"] + $0.differences } ?? []))
+                             remedy: "declare what the file has (the lines above), or write a V1 that matches it with `migrate snapshot --database PATH --output DIR` (in code: `Schema(introspecting:)`), or record a version with `migrate baseline --version V`",
+                             details: (closest.map { ["closest is \($0.version); to declare what the file has:"] + AdoptionAdvice.lines(declared: plan.schema(for: $0.version)!, live: live) } ?? []))
     }
 
     /// The declared schema of a recorded version, refusing unknown, newer and changed versions.

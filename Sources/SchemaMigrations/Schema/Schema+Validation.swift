@@ -4,7 +4,7 @@ extension Schema {
     /// Names a schema may not use: SQLite's own tables and this package's bookkeeping.
     static func isReservedTableName(_ name: String) -> Bool {
         let lower = name.lowercased()
-        return lower.hasPrefix("sqlite_") || lower == TableNames.metadata.lowercased() || lower.hasPrefix(TableNames.temporaryPrefix)
+        return lower.hasPrefix("sqlite_") || lower.hasPrefix(TableNames.metadata.lowercased()) || lower.hasPrefix(TableNames.temporaryPrefix)
     }
 
     /// Checks the schema is well formed.
@@ -32,6 +32,9 @@ extension Schema {
             if Schema.isReservedTableName(entity.name) {
                 throw fail("'\(entity.name)' is a reserved table name (SQLite reserves 'sqlite_…'; SchemaMigrations reserves '\(TableNames.metadata)' and '\(TableNames.temporaryPrefix)…')",
                            remedy: "rename the entity")
+            }
+            if ForeignMigrationHistory.isBookkeepingTable(entity.name) {
+                throw fail("'\(entity.name)' is another migration tool's bookkeeping table, which SchemaMigrations leaves alone", remedy: "rename the entity")
             }
             guard !entity.attributes.isEmpty else {
                 throw fail("entity '\(entity.name)' has no attributes", remedy: "declare at least one stored property, or remove the entity")

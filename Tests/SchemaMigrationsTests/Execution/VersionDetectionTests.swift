@@ -28,7 +28,7 @@ import Testing
         let error = try #require(throws: MigrationError.self) { try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url) }
         #expect(error.code == .unknownVersion)
         #expect(error.message == "the database has no version recorded and its tables match none of the plan's 3 versions")
-        #expect(error.details.contains("column Trip.budget is not declared"))
+        #expect(error.details.contains("Trip.budget: the column is not declared: add `var budget: Int?`"))
         #expect(try db.bytes() == before)
     }
 

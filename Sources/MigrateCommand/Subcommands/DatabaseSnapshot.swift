@@ -1,0 +1,46 @@
+import Foundation
+import SchemaMigrations
+
+/// `snapshot --database PATH --output DIR`: a one-version JSON plan directory (V1, 1.0.0) of a
+/// live database, which then adopts it with zero differences. Refused (exit 5, nothing written)
+/// when a table cannot be declared yet, listing per table what stands in the way, unless
+/// `--leave-out-undeclarable` says to write the others (a migration leaves undeclared tables alone).
+enum DatabaseSnapshot {
+    static func run(_ invocation: Invocation, database path: String) throws -> ExitCode {
+        let arguments = invocation.arguments
+        let url = URL(fileURLWithPath: path)
+        let found = try SchemaIntrospection(databaseAt: url)
+        let console = invocation.console
+        let leavingOut = arguments.flag("--leave-out-undeclarable")
+        guard found.undeclarable.isEmpty || leavingOut else {
+            var lines = ["\(invocation.commandName): \(found.undeclarable.count) table\(found.undeclarable.count == 1 ? "" : "s") of \(path) cannot be declared yet; nothing was written"]
+            for table in found.undeclarable {
+                lines.append("  \(table.table):")
+                lines += table.notes.map { "    - \($0)" }
+            }
+            lines.append("  fix: a migration leaves undeclared tables alone: --leave-out-undeclarable writes the \(found.schema.entities.count) other table\(found.schema.entities.count == 1 ? "" : "s") (SchemaIntrospection in code)")
+            throw CommandFailure(status: .refused, message: lines.joined(separator: "\n"))
+        }
+        guard !found.schema.entities.isEmpty else {
+            throw CommandFailure(status: .refused, message: "\(invocation.commandName): \(path) has no table to declare; nothing was written")
+        }
+        let name = arguments.value("--name") ?? url.deletingPathExtension().lastPathComponent
+        let directory = PlanDirectory(name: name, schemas: [found.schema], stages: [])
+        for written in try directory.write(to: URL(fileURLWithPath: arguments.value("--output")!)) {
+            console.output("wrote \(written.path)\n")
+        }
+        for table in found.undeclarable {
+            console.output("left out (cannot be declared yet): \(table.table): " + table.notes.joined(separator: "; ") + "\n")
+        }
+        if !found.bookkeepingTables.isEmpty {
+            console.output("left out (bookkeeping): \(found.bookkeepingTables.joined(separator: ", "))\n")
+        }
+        if !found.notCarried.isEmpty {
+            console.output("kept by every migration as the file has it, but not in the snapshot (a database created from it would not have it):\n")
+            for table in found.notCarried {
+                console.output(table.notes.map { "  \(table.table): \($0)\n" }.joined())
+            }
+        }
+        return .success
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// The schema of a live database file, as closely as the declaration model can say it: the
+/// starting point for a database made by hand, by GRDB, or by another language.
+///
+/// ```swift
+/// let found = try SchemaIntrospection(databaseAt: url)
+/// for table in found.undeclarable { print(table.table, table.notes) }   // left out of found.schema
+/// let v1 = try Schema(introspecting: url)   // throws when a table cannot be declared yet
+/// ```
+///
+/// Every entity of ``schema`` matches its table with zero differences (a migrator with this schema
+/// as its first version adopts the file). A table the model cannot say yet (a primary key other
+/// than `"id" INTEGER PRIMARY KEY`, a NUMERIC column, a composite foreign key, a unique partial
+/// index…) is left out and listed in ``undeclarable``, never approximated. What a table has that
+/// the model does not carry but every migration keeps as the file has it (CHECKs, collations,
+/// `AUTOINCREMENT`, declared type text such as `NVARCHAR(160)`, partial indexes, triggers, views)
+/// is listed in ``notCarried``: a database created from the snapshot would not have it.
+public struct SchemaIntrospection: Sendable, Hashable {
+    /// What the file says about one table (or view).
+    public struct TableNotes: Sendable, Hashable {
+        /// The table's name, as the file spells it.
+        public var table: String
+        /// One sentence each.
+        public var notes: [String]
+    }
+
+    /// The declarable tables, as version ``Schema/version``.
+    public var schema: Schema
+    /// The tables left out of ``schema``, each with what cannot be declared yet.
+    public var undeclarable: [TableNotes]
+    /// What the declared tables have that ``schema`` does not carry (kept by every migration).
+    public var notCarried: [TableNotes]
+    /// Tables left out because they are bookkeeping: SQLite's, this package's, or another
+    /// migration tool's (``ForeignMigrationHistory``).
+    public var bookkeepingTables: [String]
+
+    /// Reads the schema of the database at `url`, read-only.
+    /// - Parameter version: the version the schema declares (1.0.0 unless given).
+    /// - Throws: `MigrationError` with code `notADatabase` when the file is missing or not a database.
+    public init(databaseAt url: URL, version: Schema.Version = Schema.Version(1, 0, 0)) throws {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw MigrationError(.notADatabase, "there is no database at '\(url.path)'", remedy: "check the path")
+        }
+        let db: SQLiteConnection
+        do {
+            db = try SQLiteConnection(path: url.path, mode: .readOnly)
+            _ = try db.scalar("SELECT count(*) FROM sqlite_schema")
+        } catch let error as SQLiteError {
+            throw MigrationError.fromOpening(error, path: url.path)
+        }
+        try self.init(db: db, version: version)
+    }
+
+    init(db: SQLiteConnection, version: Schema.Version) throws {
+        let live = try LiveSchema.read(from: db)
+        var reader = IntrospectionReader(live: live, db: db)
+        try reader.read()
+        var entities = reader.entities
+        var undeclarable = reader.undeclarable
+        // The safety net: the result must be a valid schema matching the file exactly; a table that
+        // does not is left out with the reason, never written approximately.
+        while true {
+            let schema = Schema(version: version, entities: entities)
+            var rejected: (table: String, reasons: [String])?
+            do {
+                let stored = try StorageLayout.expand(schema)
+                for entity in stored.entities {
+                    let differences = SchemaComparison(checksDefaults: true).differences(entity: entity, table: reader.tablesByName[entity.name.lowercased()]!)
+                    if !differences.isEmpty { rejected = (entity.name, differences); break }
+                }
+            } catch let error as MigrationError {
+                guard let entity = error.entity else { throw error }
+                rejected = (entity, [error.message])
+            }
+            guard let rejected else { break }
+            entities.removeAll { $0.name == rejected.table }
+            undeclarable.append(TableNotes(table: rejected.table, notes: rejected.reasons))
+        }
+        let declared = Set(entities.map(\.name))
+        self.schema = Schema(version: version, entities: entities)
+        self.undeclarable = undeclarable
+        self.notCarried = reader.notCarried.filter { declared.contains($0.table) } + reader.dependents
+        self.bookkeepingTables = reader.bookkeeping
+    }
+}
+
+extension Schema {
+    /// The schema of the database at `url`, as version `version` (1.0.0 unless given).
+    ///
+    /// ```swift
+    /// let v1 = try Schema(introspecting: URL(fileURLWithPath: "chinook.sqlite"))
+    /// try PlanDirectory(name: "Chinook", schemas: [v1], stages: []).write(to: directory)
+    /// ```
+    /// - Throws: `MigrationError` with code `invalidSchema` listing, per table, what the
+    ///   declaration model cannot say yet (use ``SchemaIntrospection`` to get the rest);
+    ///   `notADatabase` when the file is missing or not a database.
+    public init(introspecting url: URL, version: Version = Version(1, 0, 0)) throws {
+        let found = try SchemaIntrospection(databaseAt: url, version: version)
+        guard found.undeclarable.isEmpty else {
+            throw MigrationError(.invalidSchema, "\(found.undeclarable.count) table\(found.undeclarable.count == 1 ? "" : "s") of '\(url.path)' cannot be declared yet",
+                                 version: version,
+                                 remedy: "use SchemaIntrospection(databaseAt:) for the tables that can be, and keep the others out of the plan (a migration leaves undeclared tables alone)",
+                                 details: found.undeclarable.flatMap { table in table.notes.map { "\(table.table): \($0)" } })
+        }
+        self = found.schema
+    }
+}
