@@ -6,6 +6,7 @@ enum ModelReflection {
         var attributes: [Schema.Attribute] = []
         var indexes: [Schema.Index] = []
         var relationships: [Schema.Relationship] = []
+        var keys = KeyDeclaration()
         var mirror: Mirror? = Mirror(reflecting: instance)
         var children: [Mirror.Child] = []
         while let current = mirror {  // superclass properties first, as Swift lays them out
@@ -48,13 +49,16 @@ enum ModelReflection {
             attributes.append(Schema.Attribute(
                 name: name, valueType: stored.valueType, isOptional: stored.isOptional, defaultValue: defaultValue,
                 originalName: declared?.declaredOriginalName, hashModifier: declared?.declaredHashModifier,
-                options: options.filter { $0 != "unique" }.sorted(), swiftType: stored.swiftTypeName))
+                options: options.filter { !KeyDeclaration.storageOptions.contains($0) }.sorted(), swiftType: stored.swiftTypeName,
+                references: declared?.declaredReference, sqlType: declared?.declaredSQLType))
+            keys.note(property: name, options: options, column: declared?.declaredColumn)
             if options.contains("unique") { indexes.append(Schema.Index([name], isUnique: true)) }
         }
         indexes += model.uniqueness.map { Schema.Index($0, isUnique: true) }
         indexes += model.indexes.map { Schema.Index($0) }
-        return Schema.Entity(name: entityName, originalName: model.originalName, hashModifier: model.hashModifier,
-                             attributes: attributes, indexes: deduplicated(indexes), relationships: relationships)
+        return try keys.applied(to: Schema.Entity(name: entityName, originalName: model.originalName, hashModifier: model.hashModifier,
+                                                  attributes: attributes, indexes: deduplicated(indexes), relationships: relationships),
+                                model: model, version: version)
     }
 
     /// Keeps the first declaration of each index structure (`@Attribute(.unique)` and a

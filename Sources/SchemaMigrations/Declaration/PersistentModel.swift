@@ -30,6 +30,13 @@ public protocol PersistentModel: AnyObject, _SchemaMigrationsSendableMetatype {
     static var indexes: [[String]] { get }
     /// Uniqueness constraints, each a list of property names (SwiftData's `#Unique`).
     static var uniqueness: [[String]] { get }
+    /// The primary key's properties, in order, for a composite key (`["playlistID", "trackID"]`);
+    /// nil for the properties marked `@Attribute(.primaryKey)`, or, when none is, the default
+    /// `"id" INTEGER PRIMARY KEY` column.
+    static var primaryKey: [String]? { get }
+    /// `WITHOUT ROWID`: the table is stored in its primary key's order and has no rowid. Needs a
+    /// declared primary key.
+    static var withoutRowID: Bool { get }
 }
 
 extension PersistentModel {
@@ -38,4 +45,6 @@ extension PersistentModel {
     public static var hashModifier: String? { nil }
     public static var indexes: [[String]] { [] }
     public static var uniqueness: [[String]] { [] }
+    public static var primaryKey: [String]? { nil }
+    public static var withoutRowID: Bool { false }
 }

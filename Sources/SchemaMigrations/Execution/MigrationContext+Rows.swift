@@ -12,15 +12,16 @@ extension MigrationContext {
     public func fetch(_ entity: String, where filter: String? = nil, arguments: [SQLiteValue] = [], orderBy: String? = nil, limit: Int? = nil,
                       properties: [String]? = nil) throws -> [MigrationRow] {
         let table = try entityTable(entity)
-        var sql = "SELECT \(try selectList(properties, of: table)) FROM \(SQL.quoteIdentifier(table.name))"
+        let addressing = RowAddressing(table)
+        var sql = "SELECT \(try selectList(properties, of: table, addressing: addressing)) FROM \(SQL.quoteIdentifier(table.name))"
         if let filter { sql += " WHERE \(filter)" }
-        sql += " ORDER BY \(orderBy ?? SQL.quoteIdentifier(Schema.primaryKeyColumn))"
+        sql += " ORDER BY \(orderBy ?? addressing.order)"
         if let limit { sql += " LIMIT \(limit)" }
         let statement = try db.prepare(sql)
         try statement.bind(arguments)
         var rows: [MigrationRow] = []
-        let columns = Self.columns(of: statement, partial: properties != nil)
-        while try statement.step() { rows.append(row(from: statement, entity: table.name, columns: columns)) }
+        let columns = Self.columns(of: statement, partial: properties != nil, addressing: addressing)
+        while try statement.step() { rows.append(row(from: statement, entity: table.name, columns: columns, addressing: addressing)) }
         return rows
     }
 
@@ -41,12 +42,13 @@ extension MigrationContext {
     public func forEach(_ entity: String, where filter: String? = nil, arguments: [SQLiteValue] = [], properties: [String]? = nil, batchSize: Int = 1000,
                         _ body: (MigrationRow) throws -> Void) throws {
         let table = try entityTable(entity)
-        let quotedTable = SQL.quoteIdentifier(table.name), id = SQL.quoteIdentifier(Schema.primaryKeyColumn)
+        let addressing = RowAddressing(table)
+        let quotedTable = SQL.quoteIdentifier(table.name), id = try addressing.requireID(entity: table.name, call: "forEach", version: schema.version)
         let condition = filter.map { "(\($0)) AND " } ?? ""
         // The total is only for progress reports: without a callback, no count(*).
         let total = progress == nil ? 0 : try count(entity, where: filter, arguments: arguments)
-        let statement = try db.prepare("SELECT \(try selectList(properties, of: table)) FROM \(quotedTable) WHERE \(condition)\(id) > ? ORDER BY \(id) LIMIT \(max(1, batchSize))")
-        let columns = Self.columns(of: statement, partial: properties != nil)
+        let statement = try db.prepare("SELECT \(try selectList(properties, of: table, addressing: addressing)) FROM \(quotedTable) WHERE \(condition)\(id) > ? ORDER BY \(id) LIMIT \(max(1, batchSize))")
+        let columns = Self.columns(of: statement, partial: properties != nil, addressing: addressing)
         var lastID = Int64.min
         var done = 0
         var batch: [MigrationRow] = []
@@ -55,7 +57,7 @@ extension MigrationContext {
             try statement.reset()
             try statement.bind(arguments + [.integer(lastID)])
             batch.removeAll(keepingCapacity: true)
-            while try statement.step() { batch.append(row(from: statement, entity: table.name, columns: columns)) }
+            while try statement.step() { batch.append(row(from: statement, entity: table.name, columns: columns, addressing: addressing)) }
             try statement.reset()  // release the read cursor before body writes
             guard let last = batch.last else { break }
             for row in batch { try body(row) }
@@ -73,25 +75,25 @@ extension MigrationContext {
         return Int(try db.scalar(sql, arguments)?.int64Value ?? 0)
     }
 
-    /// `id` and the properties asked for, quoted; `*` for every property.
+    /// `id` and the properties asked for, quoted, each under its property's name; `*` for every
+    /// property when columns and properties are named alike.
     /// - Throws: `MigrationError` naming a property the entity does not have.
-    private func selectList(_ properties: [String]?, of table: Schema.Entity) throws -> String {
-        guard let properties else { return "*" }
-        var names = [Schema.primaryKeyColumn]
-        for property in properties where !names.contains(property) {
-            guard table.attributes.contains(where: { $0.name == property }) else { throw noSuchProperty(property, of: table) }
-            names.append(property)
+    private func selectList(_ properties: [String]?, of table: Schema.Entity, addressing: RowAddressing) throws -> String {
+        try RowAddressing.selectList(properties, of: table, addressing: addressing) { noSuchProperty($0, of: table) }
+    }
+
+    private static func columns(of statement: SQLiteStatement, partial: Bool, addressing: RowAddressing) -> RowColumns {
+        let first = addressing.selectsRowid ? 1 : 0
+        return RowColumns(names: (first..<statement.columnCount).map(statement.columnName), isPartial: partial)
+    }
+
+    private func row(from statement: SQLiteStatement, entity: String, columns: RowColumns, addressing: RowAddressing) -> MigrationRow {
+        if addressing.selectsRowid {
+            let storage = (0..<columns.names.count).map { statement.column($0 + 1) }
+            return MigrationRow(entity: entity, id: statement.column(0).int64Value ?? 0, columns: columns, storage: storage)
         }
-        return names.map(SQL.quoteIdentifier).joined(separator: ", ")
-    }
-
-    private static func columns(of statement: SQLiteStatement, partial: Bool) -> RowColumns {
-        RowColumns(names: (0..<statement.columnCount).map(statement.columnName), isPartial: partial)
-    }
-
-    private func row(from statement: SQLiteStatement, entity: String, columns: RowColumns) -> MigrationRow {
         let storage = (0..<columns.names.count).map(statement.column)
-        let id = columns.position(of: Schema.primaryKeyColumn).flatMap { storage[$0].int64Value } ?? 0
+        let id = addressing.idExpression == nil ? 0 : columns.position(of: Schema.primaryKeyColumn).flatMap { storage[$0].int64Value } ?? 0
         return MigrationRow(entity: entity, id: id, columns: columns, storage: storage)
     }
 
@@ -99,7 +101,7 @@ extension MigrationContext {
     func noSuchProperty(_ name: String, of table: Schema.Entity) -> MigrationError {
         MigrationError(.invalidSchema, "'\(table.name)' has no property '\(name)' at version \(schema.version)",
                        entity: table.name, property: name, version: schema.version,
-                       remedy: "use one of: " + table.attributes.map(\.name).joined(separator: ", "))
+                       remedy: "use one of: " + table.attributes.map(\.property).joined(separator: ", "))
     }
 
     /// The entity's declaration at this stage's version.

@@ -17,8 +17,9 @@ struct TablePlan {
          entityRenames: [String: String] = [:]) throws {
         let table = target.name
         let entity = target.name
+        let continued = TablePlan.continuedColumns(source: source, target: target)
         let matches = try NameMatching.match(
-            targets: target.attributes, sources: source.attributes, name: { $0.name }, originalName: { $0.originalName },
+            targets: target.attributes, sources: source.attributes, name: { $0.name }, originalName: { continued[$0.name] ?? $0.originalName },
             describe: { "property '\(entity).\($0)'" }, version: version, entity: entity)
 
         var rebuildReasons: [String] = []
@@ -75,6 +76,10 @@ struct TablePlan {
                 column.changesType = old.storageType != attribute.storageType
                 rebuildReasons.append("\(attribute.name): \(old.valueType.rawValue) to \(attribute.valueType.rawValue)")
             }
+            if old.valueType == attribute.valueType && SchemaComparison.normalizedType(old.declaredType) != SchemaComparison.normalizedType(attribute.declaredType) {
+                column.changesType = true
+                rebuildReasons.append("\(attribute.name): declared \(old.declaredType) to \(attribute.declaredType)")
+            }
             if old.isOptional && !attribute.isOptional {
                 column.changesOptionality = true
                 if let defaultValue = attribute.defaultValue {
@@ -116,7 +121,8 @@ struct TablePlan {
         renames = order.renames.map { .renameColumn(table: table, from: $0.from, to: $0.to) }
         dropped = dropped.map { order.droppedMoved[$0] ?? $0 }
         let droppedKeys = source.attributes.filter { !kept.contains($0.name) && $0.references != nil }.map(\.name)
-        if !dropped.isEmpty && (!capabilities.dropColumn || !droppedKeys.isEmpty || target.isJoinTable) {
+        try TablePlan.checkKey(source: source, target: target, renamedTo: renamedTo, version: version)
+        if !dropped.isEmpty && (!capabilities.dropColumn || !droppedKeys.isEmpty || !target.hasImplicitID) {
             // SQLite's DROP COLUMN refuses a column in a foreign key or the primary key.
             rebuildReasons.append("drop " + dropped.joined(separator: ", "))
         }

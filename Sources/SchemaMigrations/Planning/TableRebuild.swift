@@ -80,7 +80,7 @@ struct TableRebuild: Sendable {
     /// the dry run shows before the database has reached its source version).
     var declaredStatements: [String] {
         let quotedTemporary = SQL.quoteIdentifier(temporaryName)
-        let keepsRowid = !target.isJoinTable
+        let keepsRowid = target.hasImplicitID
         let copied = columns.filter { $0.expression != nil }
         let targetColumns = (keepsRowid ? [SQL.quoteIdentifier(Schema.primaryKeyColumn)] : []) + copied.map { SQL.quoteIdentifier($0.attribute.name) }
         let sources = (keepsRowid ? [SQL.quoteIdentifier(Schema.primaryKeyColumn)] : []) + copied.map { $0.expression! }
@@ -113,7 +113,7 @@ struct TableRebuild: Sendable {
                 try definition.addColumn(definition: EntitySQL.columnDefinition(column.attribute, forceNullable: nullableColumns.contains(name)))
                 continue
             }
-            if column.changesType { definition.setType(column.attribute.storageType.rawValue, column: name) }
+            if column.changesType { definition.setType(column.attribute.declaredType, column: name) }
             if column.changesOptionality || nullableColumns.contains(name) {
                 definition.setNotNull(!column.attribute.isOptional && !nullableColumns.contains(name), column: name)
             }

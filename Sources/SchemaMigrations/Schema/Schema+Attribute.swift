@@ -3,7 +3,8 @@ import Foundation
 extension Schema {
     /// An attribute: one column of its entity's table.
     public struct Attribute: Codable, Hashable, Sendable {
-        /// The property and column name.
+        /// The column name: the property's name, unless the declaration names the column
+        /// (`@Attribute(column: "created_at")`), when ``propertyName`` holds the property's.
         public var name: String
         /// What the values are; decides the column's storage type and the conversions allowed.
         public var valueType: ValueType
@@ -22,10 +23,16 @@ extension Schema {
         /// For a column that stores a relationship: the table it references and its `ON DELETE` action.
         /// Declared schemas never set it; the storage layout derives it from relationships.
         public var references: ForeignKey?
+        /// The Swift property's name when the column is named otherwise (`createdAt` for the column
+        /// `created_at`); nil when they are the same. Not part of the hash: it stores nothing.
+        public var propertyName: String?
+        /// The column's declared SQL type as written (`NVARCHAR(160)`, `NUMERIC(10,2)`), or nil for
+        /// the storage type of ``valueType``. Its affinity must agree with the values.
+        public var sqlType: String?
 
         public init(name: String, valueType: ValueType, isOptional: Bool = false, defaultValue: String? = nil,
                     originalName: String? = nil, hashModifier: String? = nil, options: [String] = [], swiftType: String? = nil,
-                    references: ForeignKey? = nil) {
+                    references: ForeignKey? = nil, propertyName: String? = nil, sqlType: String? = nil) {
             self.name = name
             self.valueType = valueType
             self.isOptional = isOptional
@@ -35,6 +42,8 @@ extension Schema {
             self.options = options
             self.swiftType = swiftType
             self.references = references
+            self.propertyName = propertyName
+            self.sqlType = sqlType
         }
 
         public init(from decoder: Decoder) throws {
@@ -48,10 +57,21 @@ extension Schema {
             options = try container.decodeIfPresent([String].self, forKey: .options) ?? []
             swiftType = try container.decodeIfPresent(String.self, forKey: .swiftType)
             references = try container.decodeIfPresent(ForeignKey.self, forKey: .references)
+            propertyName = try container.decodeIfPresent(String.self, forKey: .propertyName)
+            sqlType = try container.decodeIfPresent(String.self, forKey: .sqlType)
         }
 
         /// The column's storage type.
         public var storageType: StorageType { valueType.storageType }
+
+        /// The type the column is declared with: ``sqlType`` when given, else the storage type.
+        public var declaredType: String { sqlType ?? storageType.rawValue }
+
+        /// The affinity SQLite gives the column.
+        public var affinity: StorageType { sqlType.map(StorageType.init(affinityOf:)) ?? storageType }
+
+        /// The Swift property's name: ``propertyName``, or the column name when they are the same.
+        public var property: String { propertyName ?? name }
     }
 
     /// What an attribute's values are.

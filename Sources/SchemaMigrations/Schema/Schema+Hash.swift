@@ -4,7 +4,9 @@ extension Schema {
     /// A stable SHA-256 hash (64 lowercase hex digits) of what this schema stores.
     ///
     /// It is the hash of the canonical JSON form of the schema's storage-relevant parts: entity and
-    /// attribute names, value types, optionality, defaults, indexes, uniqueness and `hashModifier`s.
+    /// attribute (column) names, value types, optionality, defaults, indexes, uniqueness and
+    /// `hashModifier`s, and, where declared, SQL types, foreign keys, the primary key,
+    /// `AUTOINCREMENT` and `WITHOUT ROWID`.
     /// It does not depend on declaration order, on the version identifier, on `originalName` (a
     /// rename hint, not part of what is stored), nor on options with no storage effect. Two
     /// versions with the same hash store the same thing, and a plan refuses them.
@@ -24,6 +26,17 @@ struct HashedSchema: Encodable {
         var isOptional: Bool
         var defaultValue: String?
         var hashModifier: String?
+        // Absent unless declared, so schemas without them keep the hash they had.
+        var references: HashedForeignKey?
+        var sqlType: String?
+    }
+
+    struct HashedForeignKey: Encodable {
+        var column: String?
+        var isDeferred: Bool?
+        var onDelete: String
+        var onUpdate: String?
+        var table: String
     }
 
     struct HashedIndex: Encodable {
@@ -47,6 +60,10 @@ struct HashedSchema: Encodable {
         var attributes: [HashedAttribute]
         var indexes: [HashedIndex]
         var relationships: [HashedRelationship]?
+        // Absent unless declared, so schemas with the default `id` key keep the hash they had.
+        var primaryKey: [String]?
+        var isAutoincrement: Bool?
+        var isWithoutRowID: Bool?
     }
 
     var format = 1
@@ -59,7 +76,9 @@ struct HashedSchema: Encodable {
                 hashModifier: entity.hashModifier,
                 attributes: entity.attributes.sorted { $0.name < $1.name }.map {
                     HashedAttribute(name: $0.name, valueType: $0.valueType.rawValue, isOptional: $0.isOptional,
-                                    defaultValue: $0.defaultValue, hashModifier: $0.hashModifier)
+                                    defaultValue: $0.defaultValue, hashModifier: $0.hashModifier,
+                                    references: $0.references.map { HashedForeignKey(column: $0.column, isDeferred: $0.isDeferred, onDelete: $0.onDelete, onUpdate: $0.onUpdate, table: $0.table) },
+                                    sqlType: $0.sqlType)
                 },
                 indexes: Set(entity.indexes.map(\.structure))
                     .sorted { ($0.isUnique ? 1 : 0, $0.columns.joined(separator: "\u{1}")) < ($1.isUnique ? 1 : 0, $1.columns.joined(separator: "\u{1}")) }
@@ -68,7 +87,10 @@ struct HashedSchema: Encodable {
                 relationships: entity.relationships.isEmpty ? nil : entity.relationships.sorted { $0.name < $1.name }.map {
                     HashedRelationship(name: $0.name, destination: $0.destination, isToMany: $0.isToMany, isOptional: $0.isOptional,
                                        deleteRule: $0.deleteRule.rawValue, inverse: $0.inverse, hashModifier: $0.hashModifier)
-                }
+                },
+                primaryKey: entity.primaryKey,
+                isAutoincrement: entity.isAutoincrement ? true : nil,
+                isWithoutRowID: entity.isWithoutRowID ? true : nil
             )
         }
     }
@@ -88,6 +110,18 @@ extension HashedSchema {
                 if let value = attribute.hashModifier { out += "\"hashModifier\":"; JSONValue.writeString(value, to: &out); out += "," }
                 out += "\"isOptional\":\(attribute.isOptional),\"name\":"
                 JSONValue.writeString(attribute.name, to: &out)
+                if let key = attribute.references {
+                    out += ",\"references\":{"
+                    if let value = key.column { out += "\"column\":"; JSONValue.writeString(value, to: &out); out += "," }
+                    if let value = key.isDeferred { out += "\"isDeferred\":\(value)," }
+                    out += "\"onDelete\":"
+                    JSONValue.writeString(key.onDelete, to: &out)
+                    if let value = key.onUpdate { out += ",\"onUpdate\":"; JSONValue.writeString(value, to: &out) }
+                    out += ",\"table\":"
+                    JSONValue.writeString(key.table, to: &out)
+                    out += "}"
+                }
+                if let value = attribute.sqlType { out += ",\"sqlType\":"; JSONValue.writeString(value, to: &out) }
                 out += ",\"valueType\":"
                 JSONValue.writeString(attribute.valueType, to: &out)
                 out += "}"
@@ -104,8 +138,19 @@ extension HashedSchema {
                 }
                 out += "],\"isUnique\":\(index.isUnique)}"
             }
-            out += "],\"name\":"
+            out += "],"
+            if let value = entity.isAutoincrement { out += "\"isAutoincrement\":\(value)," }
+            if let value = entity.isWithoutRowID { out += "\"isWithoutRowID\":\(value)," }
+            out += "\"name\":"
             JSONValue.writeString(entity.name, to: &out)
+            if let key = entity.primaryKey {
+                out += ",\"primaryKey\":["
+                for (offset, column) in key.enumerated() {
+                    if offset > 0 { out += "," }
+                    JSONValue.writeString(column, to: &out)
+                }
+                out += "]"
+            }
             if let relationships = entity.relationships {
                 out += ",\"relationships\":["
                 for (position, relationship) in relationships.enumerated() {

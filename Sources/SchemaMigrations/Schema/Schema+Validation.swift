@@ -43,7 +43,7 @@ extension Schema {
                     throw fail("an attribute of '\(entity.name)' has an empty name", remedy: "name every attribute")
                 }
                 let lowercased = attribute.name.lowercased()
-                if lowercased == Schema.primaryKeyColumn {
+                if lowercased == Schema.primaryKeyColumn && entity.hasImplicitID {
                     throw fail("'\(entity.name).\(attribute.name)' clashes with the integer primary key column '\(Schema.primaryKeyColumn)' every table has",
                                property: attribute.name, remedy: "rename the property (for example to '\(entity.name.prefix(1).lowercased() + entity.name.dropFirst())ID'), or mark it @Transient")
                 }
@@ -65,6 +65,7 @@ extension Schema {
                                remedy: "use " + SQLLiteral.foreignKeyActions.sorted().joined(separator: ", "))
                 }
             }
+            try validateStorage(of: entity)
             var structures = Set<IndexStructure>()
             for index in entity.indexes {
                 guard !index.columns.isEmpty else {
