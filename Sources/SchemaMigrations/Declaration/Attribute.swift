@@ -43,6 +43,7 @@ public struct Attribute<Value> {
     let column: String?
     let sqlType: String?
     let references: ForeignKeyReference?
+    let dateStorage: Schema.DateStorage?
 
     /// The property's value.
     public var wrappedValue: Value {
@@ -60,8 +61,10 @@ public struct Attribute<Value> {
     ///   - sqlType: the column's SQL type as written (`"NVARCHAR(160)"`, `"NUMERIC(10,2)"`,
     ///     `"DATETIME"`, `"BOOLEAN"`); its affinity must agree with the property's type.
     ///   - references: a foreign key onto another entity's key column.
+    ///   - dateStorage: for a `Date`: `.iso8601Text` (`'YYYY-MM-DD HH:MM:SS.SSS'`, as GRDB stores
+    ///     it) or `.julianDay`; seconds since 1970 when nil.
     public init(wrappedValue: Value, _ options: Option..., originalName: String? = nil, hashModifier: String? = nil,
-                column: String? = nil, sqlType: String? = nil, references: ForeignKeyReference? = nil) {
+                column: String? = nil, sqlType: String? = nil, references: ForeignKeyReference? = nil, dateStorage: Schema.DateStorage? = nil) {
         self.storage = wrappedValue
         self.options = options
         self.originalName = originalName
@@ -70,20 +73,23 @@ public struct Attribute<Value> {
         self.column = column
         self.sqlType = sqlType
         self.references = references
+        self.dateStorage = dateStorage
     }
 
     /// An attribute with no default value: `@Attribute var rating: Int`.
     public init() {
-        self.init(options: [], originalName: nil, hashModifier: nil, column: nil, sqlType: nil, references: nil)
+        self.init(options: [], originalName: nil, hashModifier: nil, column: nil, sqlType: nil, references: nil, dateStorage: nil)
     }
 
     /// An attribute with no default value, with options: `@Attribute(.unique) var code: String`.
     public init(_ options: Option..., originalName: String? = nil, hashModifier: String? = nil,
-                column: String? = nil, sqlType: String? = nil, references: ForeignKeyReference? = nil) {
-        self.init(options: options, originalName: originalName, hashModifier: hashModifier, column: column, sqlType: sqlType, references: references)
+                column: String? = nil, sqlType: String? = nil, references: ForeignKeyReference? = nil, dateStorage: Schema.DateStorage? = nil) {
+        self.init(options: options, originalName: originalName, hashModifier: hashModifier, column: column, sqlType: sqlType, references: references,
+                  dateStorage: dateStorage)
     }
 
-    private init(options: [Option], originalName: String?, hashModifier: String?, column: String?, sqlType: String?, references: ForeignKeyReference?) {
+    private init(options: [Option], originalName: String?, hashModifier: String?, column: String?, sqlType: String?, references: ForeignKeyReference?,
+                 dateStorage: Schema.DateStorage?) {
         self.storage = nil
         self.options = options
         self.originalName = originalName
@@ -92,6 +98,7 @@ public struct Attribute<Value> {
         self.column = column
         self.sqlType = sqlType
         self.references = references
+        self.dateStorage = dateStorage
     }
 }
 
@@ -107,6 +114,7 @@ protocol DeclaredAttribute {
     var declaredColumn: String? { get }
     var declaredSQLType: String? { get }
     var declaredReference: Schema.ForeignKey? { get }
+    var declaredDateStorage: Schema.DateStorage? { get }
 }
 
 extension Attribute: DeclaredAttribute {
@@ -118,6 +126,7 @@ extension Attribute: DeclaredAttribute {
     var declaredColumn: String? { column }
     var declaredSQLType: String? { sqlType }
     var declaredReference: Schema.ForeignKey? { references?.schemaForeignKey }
+    var declaredDateStorage: Schema.DateStorage? { dateStorage }
 }
 
 /// Marks a stored property as not persisted: it has no column.

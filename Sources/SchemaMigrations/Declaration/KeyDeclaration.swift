@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a model declares about its table's columns and key besides its properties: column names
 /// (`@Attribute(column:)`), the primary key (`@Attribute(.primaryKey)`, `.autoincrement`, the
 /// model's `primaryKey`) and `WITHOUT ROWID`. Reflection notes each property, then applies them
@@ -9,8 +11,12 @@ struct KeyDeclaration {
     private var keyProperties: [String] = []
     private var autoincrementProperty: String?
     private var columns: [String: String] = [:]  // property -> column, where they differ
+    private var dateStorage: [String: (storage: Schema.DateStorage, initial: Date?)] = [:]  // property -> storage, where not seconds
 
-    mutating func note(property: String, options: [String], column: String?) {
+    mutating func note(property: String, options: [String], column: String?, dateStorage storage: Schema.DateStorage?, initial: Any?) {
+        if let storage, storage != .secondsSince1970 {
+            dateStorage[property] = (storage, initial.flatMap(StoredValueType.unwrap) as? Date)
+        }
         if options.contains("primaryKey") || options.contains("autoincrement") { keyProperties.append(property) }
         if options.contains("autoincrement") { autoincrementProperty = property }
         if let column, column != property { columns[property] = column }
@@ -27,6 +33,11 @@ struct KeyDeclaration {
         func column(_ property: String) -> String { columns[property] ?? property }
         for index in entity.attributes.indices {
             let property = entity.attributes[index].name
+            if let (storage, initial) = dateStorage[property] {
+                // The default in the declared storage: `'1970-01-01 00:00:00.000'`, not `0.0`.
+                entity.attributes[index].dateStorage = storage
+                if let initial, entity.attributes[index].valueType == .date { entity.attributes[index].defaultValue = storage.storedValue(initial).sqlLiteral }
+            }
             guard let name = columns[property] else { continue }
             entity.attributes[index].name = name
             entity.attributes[index].propertyName = property

@@ -51,7 +51,8 @@ enum ModelReflection {
                 originalName: declared?.declaredOriginalName, hashModifier: declared?.declaredHashModifier,
                 options: options.filter { !KeyDeclaration.storageOptions.contains($0) }.sorted(), swiftType: stored.swiftTypeName,
                 references: declared?.declaredReference, sqlType: declared?.declaredSQLType))
-            keys.note(property: name, options: options, column: declared?.declaredColumn)
+            keys.note(property: name, options: options, column: declared?.declaredColumn,
+                      dateStorage: declared?.declaredDateStorage, initial: declared.map { $0.declaredDefault } ?? child.value)
             if options.contains("unique") { indexes.append(Schema.Index([name], isUnique: true)) }
         }
         indexes += model.uniqueness.map { Schema.Index($0, isUnique: true) }

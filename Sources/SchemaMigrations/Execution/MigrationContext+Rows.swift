@@ -20,7 +20,7 @@ extension MigrationContext {
         let statement = try db.prepare(sql)
         try statement.bind(arguments)
         var rows: [MigrationRow] = []
-        let columns = Self.columns(of: statement, partial: properties != nil, addressing: addressing)
+        let columns = Self.columns(of: statement, partial: properties != nil, addressing: addressing, table: table)
         while try statement.step() { rows.append(row(from: statement, entity: table.name, columns: columns, addressing: addressing)) }
         return rows
     }
@@ -48,7 +48,7 @@ extension MigrationContext {
         // The total is only for progress reports: without a callback, no count(*).
         let total = progress == nil ? 0 : try count(entity, where: filter, arguments: arguments)
         let statement = try db.prepare("SELECT \(try selectList(properties, of: table, addressing: addressing)) FROM \(quotedTable) WHERE \(condition)\(id) > ? ORDER BY \(id) LIMIT \(max(1, batchSize))")
-        let columns = Self.columns(of: statement, partial: properties != nil, addressing: addressing)
+        let columns = Self.columns(of: statement, partial: properties != nil, addressing: addressing, table: table)
         var lastID = Int64.min
         var done = 0
         var batch: [MigrationRow] = []
@@ -82,9 +82,11 @@ extension MigrationContext {
         try RowAddressing.selectList(properties, of: table, addressing: addressing) { noSuchProperty($0, of: table) }
     }
 
-    private static func columns(of statement: SQLiteStatement, partial: Bool, addressing: RowAddressing) -> RowColumns {
+    private static func columns(of statement: SQLiteStatement, partial: Bool, addressing: RowAddressing, table: Schema.Entity) -> RowColumns {
         let first = addressing.selectsRowid ? 1 : 0
-        return RowColumns(names: (first..<statement.columnCount).map(statement.columnName), isPartial: partial)
+        let dates = table.attributes.compactMap { attribute in attribute.dateStorage.map { (attribute.property, $0) } }
+        return RowColumns(names: (first..<statement.columnCount).map(statement.columnName), isPartial: partial,
+                          dateStorage: Dictionary(dates, uniquingKeysWith: { first, _ in first }))
     }
 
     private func row(from statement: SQLiteStatement, entity: String, columns: RowColumns, addressing: RowAddressing) -> MigrationRow {

@@ -1,3 +1,5 @@
+import Foundation
+
 extension MigrationContext {
     /// Inserts a row. Values are Swift values of the attributes' types (`String`, `Date`, an enum,
     /// a Codable struct…), or nil; properties not given take their default.
@@ -146,6 +148,7 @@ extension MigrationContext {
         }
         guard let value = StoredValueType.unwrap(value) else { return .null }
         if let raw = value as? SQLiteValue { return raw }
+        if let storage = attribute.dateStorage, let date = value as? Date { return storage.storedValue(date) }
         do {
             return try StoredValueType.storedValue(value, as: attribute.valueType)
         } catch {

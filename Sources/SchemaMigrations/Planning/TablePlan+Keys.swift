@@ -44,4 +44,17 @@ extension TablePlan {
     private static func describe(key: [String]?) -> String {
         key.map { "(" + $0.joined(separator: ", ") + ")" } ?? "\"\(Schema.primaryKeyColumn)\""
     }
+
+    /// Refuses a change of how a `Date` is stored, or of the type of a date stored as text or
+    /// Julian days: no conversion is inferred for them.
+    /// - Throws: `MigrationError` (`unsupportedChange`) naming the entity and property.
+    static func checkDateStorage(from old: Schema.Attribute, to new: Schema.Attribute, entity: String, version: Schema.Version) throws {
+        guard old.dateStorage != new.dateStorage && (old.valueType == .date || new.valueType == .date) else { return }
+        func describe(_ attribute: Schema.Attribute) -> String {
+            attribute.valueType == .date ? "a date stored as \((attribute.dateStorage ?? .secondsSince1970).rawValue)" : "\(attribute.valueType.rawValue) values"
+        }
+        throw MigrationError(.unsupportedChange, "a lightweight stage cannot change '\(entity).\(new.property)' from \(describe(old)) to \(describe(new))",
+                             entity: entity, property: new.property, version: version,
+                             remedy: "add a new attribute with the new storage, fill it from the old one in a custom stage's didMigrate (the data API reads and writes each storage), then remove the old one")
+    }
 }

@@ -49,6 +49,7 @@ struct TablePlan {
                 continue
             }
             renamedTo[old.name] = attribute.name
+            try TablePlan.checkDateStorage(from: old, to: attribute, entity: entity, version: version)
             if old.name != attribute.name { renamePairs.append((old.name, attribute.name)) }
             // Renames run first: the rebuild reads the column under its new name.
             var column = TableRebuild.Column(attribute: attribute, expression: SQL.quoteIdentifier(attribute.name), sourceName: old.name)

@@ -29,10 +29,12 @@ extension Schema {
         /// The column's declared SQL type as written (`NVARCHAR(160)`, `NUMERIC(10,2)`), or nil for
         /// the storage type of ``valueType``. Its affinity must agree with the values.
         public var sqlType: String?
+        /// For a `Date` attribute stored otherwise than as seconds since 1970: how it is stored.
+        public var dateStorage: DateStorage?
 
         public init(name: String, valueType: ValueType, isOptional: Bool = false, defaultValue: String? = nil,
                     originalName: String? = nil, hashModifier: String? = nil, options: [String] = [], swiftType: String? = nil,
-                    references: ForeignKey? = nil, propertyName: String? = nil, sqlType: String? = nil) {
+                    references: ForeignKey? = nil, propertyName: String? = nil, sqlType: String? = nil, dateStorage: DateStorage? = nil) {
             self.name = name
             self.valueType = valueType
             self.isOptional = isOptional
@@ -44,6 +46,7 @@ extension Schema {
             self.references = references
             self.propertyName = propertyName
             self.sqlType = sqlType
+            self.dateStorage = dateStorage
         }
 
         public init(from decoder: Decoder) throws {
@@ -59,10 +62,11 @@ extension Schema {
             references = try container.decodeIfPresent(ForeignKey.self, forKey: .references)
             propertyName = try container.decodeIfPresent(String.self, forKey: .propertyName)
             sqlType = try container.decodeIfPresent(String.self, forKey: .sqlType)
+            dateStorage = try container.decodeIfPresent(DateStorage.self, forKey: .dateStorage)
         }
 
         /// The column's storage type.
-        public var storageType: StorageType { valueType.storageType }
+        public var storageType: StorageType { dateStorage?.storageType ?? valueType.storageType }
 
         /// The type the column is declared with: ``sqlType`` when given, else the storage type.
         public var declaredType: String { sqlType ?? storageType.rawValue }

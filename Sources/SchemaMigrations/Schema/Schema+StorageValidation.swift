@@ -31,12 +31,16 @@ extension Schema {
                     throw fail("the SQL type of \(label) is not a type name: \(sqlType)", property: attribute.property,
                                remedy: "write a type name such as INTEGER, TEXT, NVARCHAR(160), NUMERIC(10,2) or DATETIME")
                 }
-                let accepted = Schema.acceptedAffinities(for: attribute.valueType)
+                let accepted = attribute.dateStorage.map { $0 == .iso8601Text ? [.text, .numeric] : [.real, .numeric] } ?? Schema.acceptedAffinities(for: attribute.valueType)
                 guard accepted.contains(attribute.affinity) else {
                     throw fail("\(label) holds \(attribute.valueType.rawValue) values but is declared \(sqlType), whose affinity is \(attribute.affinity.rawValue): SQLite would change the values it stores",
                                property: attribute.property,
                                remedy: "declare a type of \(accepted.map(\.rawValue).sorted().joined(separator: " or ")) affinity, or change the property's Swift type")
                 }
+            }
+            if let storage = attribute.dateStorage, attribute.valueType != .date {
+                throw fail("\(label) holds \(attribute.valueType.rawValue) values, but declares the date storage \(storage.rawValue)", property: attribute.property,
+                           remedy: "use dateStorage only on a Date property")
             }
             if let key = attribute.references {
                 guard let target = self.entity(named: key.table) else {
