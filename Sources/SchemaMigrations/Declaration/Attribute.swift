@@ -44,6 +44,8 @@ public struct Attribute<Value> {
     let sqlType: String?
     let references: ForeignKeyReference?
     let dateStorage: Schema.DateStorage?
+    let check: String?
+    let collation: String?
 
     /// The property's value.
     public var wrappedValue: Value {
@@ -63,8 +65,11 @@ public struct Attribute<Value> {
     ///   - references: a foreign key onto another entity's key column.
     ///   - dateStorage: for a `Date`: `.iso8601Text` (`'YYYY-MM-DD HH:MM:SS.SSS'`, as GRDB stores
     ///     it) or `.julianDay`; seconds since 1970 when nil.
+    ///   - check: a column `CHECK` expression (`"length(name) > 0"`).
+    ///   - collation: the column's collating sequence (`"NOCASE"`).
     public init(wrappedValue: Value, _ options: Option..., originalName: String? = nil, hashModifier: String? = nil,
-                column: String? = nil, sqlType: String? = nil, references: ForeignKeyReference? = nil, dateStorage: Schema.DateStorage? = nil) {
+                column: String? = nil, sqlType: String? = nil, references: ForeignKeyReference? = nil, dateStorage: Schema.DateStorage? = nil,
+                check: String? = nil, collation: String? = nil) {
         self.storage = wrappedValue
         self.options = options
         self.originalName = originalName
@@ -74,22 +79,25 @@ public struct Attribute<Value> {
         self.sqlType = sqlType
         self.references = references
         self.dateStorage = dateStorage
+        self.check = check
+        self.collation = collation
     }
 
     /// An attribute with no default value: `@Attribute var rating: Int`.
     public init() {
-        self.init(options: [], originalName: nil, hashModifier: nil, column: nil, sqlType: nil, references: nil, dateStorage: nil)
+        self.init(options: [], originalName: nil, hashModifier: nil, column: nil, sqlType: nil, references: nil, dateStorage: nil, check: nil, collation: nil)
     }
 
     /// An attribute with no default value, with options: `@Attribute(.unique) var code: String`.
     public init(_ options: Option..., originalName: String? = nil, hashModifier: String? = nil,
-                column: String? = nil, sqlType: String? = nil, references: ForeignKeyReference? = nil, dateStorage: Schema.DateStorage? = nil) {
+                column: String? = nil, sqlType: String? = nil, references: ForeignKeyReference? = nil, dateStorage: Schema.DateStorage? = nil,
+                check: String? = nil, collation: String? = nil) {
         self.init(options: options, originalName: originalName, hashModifier: hashModifier, column: column, sqlType: sqlType, references: references,
-                  dateStorage: dateStorage)
+                  dateStorage: dateStorage, check: check, collation: collation)
     }
 
     private init(options: [Option], originalName: String?, hashModifier: String?, column: String?, sqlType: String?, references: ForeignKeyReference?,
-                 dateStorage: Schema.DateStorage?) {
+                 dateStorage: Schema.DateStorage?, check: String?, collation: String?) {
         self.storage = nil
         self.options = options
         self.originalName = originalName
@@ -99,6 +107,8 @@ public struct Attribute<Value> {
         self.sqlType = sqlType
         self.references = references
         self.dateStorage = dateStorage
+        self.check = check
+        self.collation = collation
     }
 }
 
@@ -115,6 +125,8 @@ protocol DeclaredAttribute {
     var declaredSQLType: String? { get }
     var declaredReference: Schema.ForeignKey? { get }
     var declaredDateStorage: Schema.DateStorage? { get }
+    var declaredCheck: String? { get }
+    var declaredCollation: String? { get }
 }
 
 extension Attribute: DeclaredAttribute {
@@ -127,6 +139,8 @@ extension Attribute: DeclaredAttribute {
     var declaredSQLType: String? { sqlType }
     var declaredReference: Schema.ForeignKey? { references?.schemaForeignKey }
     var declaredDateStorage: Schema.DateStorage? { dateStorage }
+    var declaredCheck: String? { check }
+    var declaredCollation: String? { collation }
 }
 
 /// Marks a stored property as not persisted: it has no column.

@@ -50,7 +50,8 @@ enum ModelReflection {
                 name: name, valueType: stored.valueType, isOptional: stored.isOptional, defaultValue: defaultValue,
                 originalName: declared?.declaredOriginalName, hashModifier: declared?.declaredHashModifier,
                 options: options.filter { !KeyDeclaration.storageOptions.contains($0) }.sorted(), swiftType: stored.swiftTypeName,
-                references: declared?.declaredReference, sqlType: declared?.declaredSQLType))
+                references: declared?.declaredReference, sqlType: declared?.declaredSQLType,
+                check: declared?.declaredCheck, collation: declared?.declaredCollation))
             keys.note(property: name, options: options, column: declared?.declaredColumn,
                       dateStorage: declared?.declaredDateStorage, initial: declared.map { $0.declaredDefault } ?? child.value)
             if options.contains("unique") { indexes.append(Schema.Index([name], isUnique: true)) }

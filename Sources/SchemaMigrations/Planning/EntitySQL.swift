@@ -28,6 +28,8 @@ enum EntitySQL {
         var definition = "\(SQL.quoteIdentifier(attribute.name)) \(attribute.declaredType)"
         if !attribute.isOptional && !forceNullable { definition += " NOT NULL" }
         if let defaultValue = attribute.defaultValue { definition += " DEFAULT \(defaultValue)" }
+        if let collation = attribute.collation { definition += " COLLATE \(collation)" }
+        if let check = attribute.check { definition += " CHECK (\(check))" }
         if let key = attribute.references { definition += " " + key.clause }
         return definition
     }

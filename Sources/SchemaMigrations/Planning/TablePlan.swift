@@ -102,6 +102,14 @@ struct TablePlan {
                 column.changesDefault = true
                 rebuildReasons.append("\(attribute.name)'s default changes from \(old.defaultValue ?? "none") to \(attribute.defaultValue ?? "none")")
             }
+            if old.check.map(SQLExpressionText.normalized) != attribute.check.map(SQLExpressionText.normalized) {
+                column.changesCheck = true
+                rebuildReasons.append("\(attribute.name): " + (old.check.map { "CHECK (\($0))" } ?? "no CHECK") + " to " + (attribute.check.map { "CHECK (\($0))" } ?? "no CHECK"))
+            }
+            if old.collation?.uppercased() != attribute.collation?.uppercased() {
+                column.changesCollation = true
+                rebuildReasons.append("\(attribute.name): collation \(old.collation ?? "BINARY") to \(attribute.collation ?? "BINARY")")
+            }
             if old.hashModifier != attribute.hashModifier {
                 rebuildReasons.append("\(attribute.name)'s hashModifier changed")
             }

@@ -38,6 +38,8 @@ struct TableRebuild: Sendable {
         var changesOptionality = false
         var changesDefault = false
         var changesReference = false
+        var changesCheck = false
+        var changesCollation = false
         /// The column's name before the stage's renames (for the dry run, which reads the table before they run).
         var sourceName: String?
     }
@@ -119,6 +121,8 @@ struct TableRebuild: Sendable {
             }
             if column.changesDefault { definition.setDefault(column.attribute.defaultValue, column: name) }
             if column.changesReference { definition.setReference(column.attribute.references, column: name) }
+            if column.changesCheck { definition.setCheck(column.attribute.check, column: name) }
+            if column.changesCollation { definition.setCollation(column.attribute.collation, column: name) }
         }
         var removed: [String] = []
         for dropped in droppedColumns {

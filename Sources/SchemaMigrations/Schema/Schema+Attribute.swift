@@ -31,10 +31,15 @@ extension Schema {
         public var sqlType: String?
         /// For a `Date` attribute stored otherwise than as seconds since 1970: how it is stored.
         public var dateStorage: DateStorage?
+        /// A column `CHECK (…)` constraint's expression, as declared (`length(name) > 0`).
+        public var check: String?
+        /// The column's collating sequence (`NOCASE`, `RTRIM`, `BINARY` or one the app registers).
+        public var collation: String?
 
         public init(name: String, valueType: ValueType, isOptional: Bool = false, defaultValue: String? = nil,
                     originalName: String? = nil, hashModifier: String? = nil, options: [String] = [], swiftType: String? = nil,
-                    references: ForeignKey? = nil, propertyName: String? = nil, sqlType: String? = nil, dateStorage: DateStorage? = nil) {
+                    references: ForeignKey? = nil, propertyName: String? = nil, sqlType: String? = nil, dateStorage: DateStorage? = nil,
+                    check: String? = nil, collation: String? = nil) {
             self.name = name
             self.valueType = valueType
             self.isOptional = isOptional
@@ -47,6 +52,8 @@ extension Schema {
             self.propertyName = propertyName
             self.sqlType = sqlType
             self.dateStorage = dateStorage
+            self.check = check
+            self.collation = collation
         }
 
         public init(from decoder: Decoder) throws {
@@ -63,6 +70,8 @@ extension Schema {
             propertyName = try container.decodeIfPresent(String.self, forKey: .propertyName)
             sqlType = try container.decodeIfPresent(String.self, forKey: .sqlType)
             dateStorage = try container.decodeIfPresent(DateStorage.self, forKey: .dateStorage)
+            check = try container.decodeIfPresent(String.self, forKey: .check)
+            collation = try container.decodeIfPresent(String.self, forKey: .collation)
         }
 
         /// The column's storage type.

@@ -21,6 +21,8 @@ extension Schema {
 /// equal), without the generic encoder's cost: a 500-entity schema hashes in milliseconds.
 struct HashedSchema: Encodable {
     struct HashedAttribute: Encodable {
+        var check: String?
+        var collation: String?
         var dateStorage: String?
         var name: String
         var valueType: String
@@ -76,7 +78,7 @@ struct HashedSchema: Encodable {
                 name: entity.name,
                 hashModifier: entity.hashModifier,
                 attributes: entity.attributes.sorted { $0.name < $1.name }.map {
-                    HashedAttribute(dateStorage: $0.dateStorage?.rawValue, name: $0.name, valueType: $0.valueType.rawValue, isOptional: $0.isOptional,
+                    HashedAttribute(check: $0.check.map(SQLExpressionText.normalized), collation: $0.collation?.uppercased(), dateStorage: $0.dateStorage?.rawValue, name: $0.name, valueType: $0.valueType.rawValue, isOptional: $0.isOptional,
                                     defaultValue: $0.defaultValue, hashModifier: $0.hashModifier,
                                     references: $0.references.map { HashedForeignKey(column: $0.column, isDeferred: $0.isDeferred, onDelete: $0.onDelete, onUpdate: $0.onUpdate, table: $0.table) },
                                     sqlType: $0.sqlType)
@@ -107,6 +109,8 @@ extension HashedSchema {
             for (position, attribute) in entity.attributes.enumerated() {
                 if position > 0 { out += "," }
                 out += "{"
+                if let value = attribute.check { out += "\"check\":"; JSONValue.writeString(value, to: &out); out += "," }
+                if let value = attribute.collation { out += "\"collation\":"; JSONValue.writeString(value, to: &out); out += "," }
                 if let value = attribute.dateStorage { out += "\"dateStorage\":"; JSONValue.writeString(value, to: &out); out += "," }
                 if let value = attribute.defaultValue { out += "\"defaultValue\":"; JSONValue.writeString(value, to: &out); out += "," }
                 if let value = attribute.hashModifier { out += "\"hashModifier\":"; JSONValue.writeString(value, to: &out); out += "," }

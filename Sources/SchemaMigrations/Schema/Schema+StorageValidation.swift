@@ -38,6 +38,14 @@ extension Schema {
                                remedy: "declare a type of \(accepted.map(\.rawValue).sorted().joined(separator: " or ")) affinity, or change the property's Swift type")
                 }
             }
+            if let check = attribute.check, !SQLExpressionText.isOneExpression(check) {
+                throw fail("the CHECK of \(label) is not one SQL expression: \(check)", property: attribute.property,
+                           remedy: "write one expression over the table's columns, with balanced parentheses and no ';', such as length(name) > 0")
+            }
+            if let collation = attribute.collation, (try? SQLTokenizer(collation).tokens())?.map(\.kind) != [.word] {
+                throw fail("the collation of \(label) is not a collation name: \(collation)", property: attribute.property,
+                           remedy: "name one: NOCASE, RTRIM, BINARY, or one the app registers")
+            }
             if let storage = attribute.dateStorage, attribute.valueType != .date {
                 throw fail("\(label) holds \(attribute.valueType.rawValue) values, but declares the date storage \(storage.rawValue)", property: attribute.property,
                            remedy: "use dateStorage only on a Date property")

@@ -97,6 +97,15 @@ struct SchemaComparison {
                     result.append("column \(name).\(attribute.name)'s foreign key is not DEFERRABLE INITIALLY DEFERRED, declared deferred")
                 }
             }
+            if let check = attribute.check, let definition {
+                let live = definition.checks(of: attribute.name)
+                if !live.contains(where: { SQLExpressionText.normalized($0) == SQLExpressionText.normalized(check) }) {
+                    result.append("column \(name).\(attribute.name) has " + (live.isEmpty ? "no CHECK" : live.map { "CHECK (\($0))" }.joined(separator: ", ")) + ", declared CHECK (\(check))")
+                }
+            }
+            if let collation = attribute.collation, let definition, (definition.collation(of: attribute.name) ?? "BINARY").uppercased() != collation.uppercased() {
+                result.append("column \(name).\(attribute.name) is COLLATE \(definition.collation(of: attribute.name) ?? "BINARY"), declared COLLATE \(collation)")
+            }
             if checksDefault(name, attribute.name) && column.defaultValue != attribute.defaultValue {
                 result.append("column \(name).\(attribute.name) has default \(column.defaultValue ?? "none"), declared \(attribute.defaultValue ?? "none")")
             }

@@ -1,0 +1,43 @@
+/// An SQL expression given in a declaration (a CHECK), checked to be one expression and compared
+/// with the text a live table holds without regard to spacing or the case of keywords and names.
+enum SQLExpressionText {
+    /// Whether `text` is one balanced expression: it tokenizes, its parentheses balance, and it
+    /// holds no `;` (nothing could run after it).
+    static func isOneExpression(_ text: String) -> Bool {
+        guard let tokens = try? SQLTokenizer(text).tokens(), !tokens.isEmpty else { return false }
+        var depth = 0
+        for token in tokens {
+            switch token.kind {
+            case .leftParenthesis: depth += 1
+            case .rightParenthesis:
+                depth -= 1
+                if depth < 0 { return false }
+            case .semicolon: return false
+            default: break
+            }
+        }
+        return depth == 0
+    }
+
+    /// The expression's tokens, words and quoted names folded to lower case, joined by one space;
+    /// string literals as written. `length(Name)>0` and `LENGTH ( name ) > 0` compare equal.
+    static func normalized(_ text: String) -> String {
+        let tokenizer = SQLTokenizer(text)
+        guard let tokens = try? tokenizer.tokens() else { return text }
+        return tokens.map { token in
+            switch token.kind {
+            case .word, .quotedIdentifier: return SQLTokenizer.foldCase(tokenizer.name(of: token))
+            default: return tokenizer.text(of: token)
+            }
+        }.joined(separator: " ")
+    }
+
+    /// The expression inside a `CHECK (…)` constraint's text (with any `CONSTRAINT name` before it).
+    static func checkExpression(of constraintText: String) -> String? {
+        let tokenizer = SQLTokenizer(constraintText)
+        guard let tokens = try? tokenizer.tokens(),
+              let open = tokens.firstIndex(where: { $0.kind == .leftParenthesis }),
+              let close = tokens.lastIndex(where: { $0.kind == .rightParenthesis }), open < close else { return nil }
+        return tokenizer.text(tokens[open].end, tokens[close].start)
+    }
+}
