@@ -75,6 +75,7 @@ struct KeyDeclaration {
             }
             entity.isWithoutRowID = true
         }
+        entity.isStrict = model.strict
         return entity
     }
 }

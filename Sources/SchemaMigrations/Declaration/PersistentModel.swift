@@ -37,6 +37,9 @@ public protocol PersistentModel: AnyObject, _SchemaMigrationsSendableMetatype {
     /// `WITHOUT ROWID`: the table is stored in its primary key's order and has no rowid. Needs a
     /// declared primary key.
     static var withoutRowID: Bool { get }
+    /// `STRICT`: SQLite refuses a value that is not of its column's type. Column types must then be
+    /// INTEGER, REAL, TEXT, BLOB, INT or ANY.
+    static var strict: Bool { get }
 }
 
 extension PersistentModel {
@@ -47,4 +50,5 @@ extension PersistentModel {
     public static var uniqueness: [[String]] { [] }
     public static var primaryKey: [String]? { nil }
     public static var withoutRowID: Bool { false }
+    public static var strict: Bool { false }
 }

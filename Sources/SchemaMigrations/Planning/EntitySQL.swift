@@ -20,7 +20,13 @@ enum EntitySQL {
             return definition
         }
         if let key = entity.primaryKey, inlineKey == nil { columns.append("PRIMARY KEY (\(key.map(SQL.quoteIdentifier).joined(separator: ", ")))") }
-        return "CREATE TABLE \(SQL.quoteIdentifier(name ?? entity.name)) (\(columns.joined(separator: ", ")))" + (entity.isWithoutRowID ? " WITHOUT ROWID" : "")
+        return "CREATE TABLE \(SQL.quoteIdentifier(name ?? entity.name)) (\(columns.joined(separator: ", ")))" + EntitySQL.tableOptions(entity)
+    }
+
+    /// ` WITHOUT ROWID, STRICT`, or nothing.
+    static func tableOptions(_ entity: Schema.Entity) -> String {
+        let options = (entity.isWithoutRowID ? ["WITHOUT ROWID"] : []) + (entity.isStrict ? ["STRICT"] : [])
+        return options.isEmpty ? "" : " " + options.joined(separator: ", ")
     }
 
     /// `"name" TEXT NOT NULL DEFAULT ''`.

@@ -24,6 +24,7 @@ struct TablePlan {
 
         var rebuildReasons: [String] = []
         if source.hashModifier != target.hashModifier { rebuildReasons.append("the entity's hashModifier changed") }
+        if source.isStrict != target.isStrict { rebuildReasons.append(target.isStrict ? "STRICT on" : "STRICT off") }
         var adds: [StepAction] = []
         var columns: [TableRebuild.Column] = []
         var deferredNotNull: Set<String> = []
@@ -188,9 +189,10 @@ struct TablePlan {
             for pair in renamePairs { rebuildReasons.insert("renamed \(pair.from) to \(pair.to) first", at: 0) }
             if !added.isEmpty { rebuildReasons.append("new " + added.map { ($0.isUnique ? "unique " : "") + "(\($0.columns.joined(separator: ", ")))" }.joined(separator: ", ")) }
             if !retired.isEmpty { rebuildReasons.append("no more " + retired.map { ($0.isUnique ? "unique " : "") + "(\($0.columns.joined(separator: ", ")))" }.joined(separator: ", ")) }
-            let rebuild = TableRebuild(table: table, sourceTable: source.name, target: target, columns: columns,
+            var rebuild = TableRebuild(table: table, sourceTable: source.name, target: target, columns: columns,
                                        nullableColumns: deferredNotNull, droppedColumns: dropped,
                                        retiredIndexes: zip(source.indexes, renamedSourceIndexes).filter { !targetStructures.contains($0.1.structure) }.map { ($0.1, $0.0.resolvedName(table: source.name)) }, reasons: TablePlan.unique(rebuildReasons))
+            rebuild.changesStrict = source.isStrict != target.isStrict
             changes = [.rebuild(rebuild)]
             // The retired indexes go with the old table; dropping them first would only cost.
             dropIndexes = []

@@ -62,6 +62,8 @@ struct TableRebuild: Sendable {
     var retiredIndexes: [(index: Schema.Index, name: String)]
     /// The reasons, in words, for the summary.
     var reasons: [String]
+    /// Whether the plan turns `STRICT` on or off (otherwise the table keeps its own).
+    var changesStrict = false
 
     var temporaryName: String { TableNames.temporaryPrefix + table }
 
@@ -129,6 +131,7 @@ struct TableRebuild: Sendable {
             removed += try definition.dropColumn(dropped, entity: target.name, version: version).map { "\(table).\(dropped): \($0)" }
         }
         carriedOver = carriedOver.filter { feature in !removed.contains { $0.hasSuffix(feature) } }
+        if changesStrict { definition.strict = target.isStrict }
         var statements = [definition.sql(named: temporaryName)]
 
         // 5. "Transfer content from X into new_X using a statement like: INSERT INTO new_X SELECT ... FROM X."

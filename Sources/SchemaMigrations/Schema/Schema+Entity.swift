@@ -25,13 +25,15 @@ extension Schema {
         public var isAutoincrement: Bool
         /// `WITHOUT ROWID`: the table is stored in its primary key's order and has no rowid.
         public var isWithoutRowID: Bool
+        /// `STRICT`: SQLite refuses a value that is not of the column's type.
+        public var isStrict: Bool
         /// True for a join table the storage layout made for a many-to-many relationship. Not
         /// encoded: declared schemas never hold one.
         public var isJoinTable: Bool
 
         public init(name: String, originalName: String? = nil, hashModifier: String? = nil,
                     attributes: [Attribute], indexes: [Index] = [], relationships: [Relationship] = [], primaryKey: [String]? = nil,
-                    isAutoincrement: Bool = false, isWithoutRowID: Bool = false, isJoinTable: Bool = false) {
+                    isAutoincrement: Bool = false, isWithoutRowID: Bool = false, isJoinTable: Bool = false, isStrict: Bool = false) {
             self.name = name
             self.originalName = originalName
             self.hashModifier = hashModifier
@@ -42,6 +44,7 @@ extension Schema {
             self.isAutoincrement = isAutoincrement
             self.isWithoutRowID = isWithoutRowID
             self.isJoinTable = isJoinTable
+            self.isStrict = isStrict
         }
 
         public init(from decoder: Decoder) throws {
@@ -56,10 +59,11 @@ extension Schema {
             isAutoincrement = try container.decodeIfPresent(Bool.self, forKey: .isAutoincrement) ?? false
             isWithoutRowID = try container.decodeIfPresent(Bool.self, forKey: .isWithoutRowID) ?? false
             isJoinTable = false
+            isStrict = try container.decodeIfPresent(Bool.self, forKey: .isStrict) ?? false
         }
 
         private enum CodingKeys: String, CodingKey {
-            case name, originalName, hashModifier, attributes, indexes, relationships, primaryKey, isAutoincrement, isWithoutRowID
+            case name, originalName, hashModifier, attributes, indexes, relationships, primaryKey, isAutoincrement, isWithoutRowID, isStrict
         }
 
         /// Writes the entity, leaving out what it does not have (no relationships, no join-table
@@ -75,6 +79,7 @@ extension Schema {
             try container.encodeIfPresent(primaryKey, forKey: .primaryKey)
             if isAutoincrement { try container.encode(true, forKey: .isAutoincrement) }
             if isWithoutRowID { try container.encode(true, forKey: .isWithoutRowID) }
+            if isStrict { try container.encode(true, forKey: .isStrict) }
         }
 
         /// The relationship named `name`, if any.

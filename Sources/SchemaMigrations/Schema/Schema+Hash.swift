@@ -67,6 +67,7 @@ struct HashedSchema: Encodable {
         var primaryKey: [String]?
         var isAutoincrement: Bool?
         var isWithoutRowID: Bool?
+        var isStrict: Bool?
     }
 
     var format = 1
@@ -93,7 +94,8 @@ struct HashedSchema: Encodable {
                 },
                 primaryKey: entity.primaryKey,
                 isAutoincrement: entity.isAutoincrement ? true : nil,
-                isWithoutRowID: entity.isWithoutRowID ? true : nil
+                isWithoutRowID: entity.isWithoutRowID ? true : nil,
+                isStrict: entity.isStrict ? true : nil
             )
         }
     }
@@ -146,6 +148,7 @@ extension HashedSchema {
             }
             out += "],"
             if let value = entity.isAutoincrement { out += "\"isAutoincrement\":\(value)," }
+            if let value = entity.isStrict { out += "\"isStrict\":\(value)," }
             if let value = entity.isWithoutRowID { out += "\"isWithoutRowID\":\(value)," }
             out += "\"name\":"
             JSONValue.writeString(entity.name, to: &out)

@@ -65,6 +65,10 @@ extension Schema {
                 }
             }
         }
+        if entity.isStrict, let attribute = entity.attributes.first(where: { !["INT", "INTEGER", "REAL", "TEXT", "BLOB", "ANY"].contains($0.declaredType.uppercased()) }) {
+            throw fail("'\(entity.name)' is STRICT, which does not allow the type \(attribute.declaredType) of '\(entity.name).\(attribute.property)'", property: attribute.property,
+                       remedy: "declare it INTEGER, REAL, TEXT, BLOB, INT or ANY, or make the table not STRICT")
+        }
         if let key = entity.primaryKey, !entity.isJoinTable {
             for column in key {
                 guard let attribute = entity.attribute(named: column) else {

@@ -51,6 +51,9 @@ struct SchemaComparison {
             if entity.isAutoincrement && !definition.hasAutoincrement {
                 result.append("\(name)'s key is not AUTOINCREMENT, declared AUTOINCREMENT")
             }
+            if entity.isStrict && !definition.strict {
+                result.append("\(name) is not STRICT, declared STRICT")
+            }
             if entity.isWithoutRowID && !definition.withoutRowid {
                 result.append("\(name) is not WITHOUT ROWID, declared WITHOUT ROWID")
             }

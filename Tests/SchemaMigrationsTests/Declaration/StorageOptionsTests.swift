@@ -194,7 +194,8 @@ import Testing
         let plain = try Schema(NotesV2.self)
         let json = try plain.snapshotJSON()
         #expect(!json.contains("primaryKey") && !json.contains("isWithoutRowID") && !json.contains("onUpdate"))
-        for schema in [plain, try Schema(ChinookV1.self), try Schema(GRDBV2.self), try Schema(KeyedV1.self)] {
+        for schema in [plain, try Schema(ChinookV1.self), try Schema(GRDBV2.self), try Schema(KeyedV1.self), try Schema(CheckAndCollationTests.V2.self),
+                       try Schema(StrictTableTests.Strict.self), try Schema(DateStorageTests.Stored.self)] {
             let hashed = HashedSchema(schema)
             #expect(hashed.canonicalText == (try CanonicalJSON.encode(hashed)))
             #expect(try Schema(snapshotJSON: Data(schema.snapshotJSON().utf8)) == schema)
