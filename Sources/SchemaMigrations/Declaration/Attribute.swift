@@ -46,6 +46,7 @@ public struct Attribute<Value> {
     let dateStorage: Schema.DateStorage?
     let check: String?
     let collation: String?
+    let defaultExpression: String?
 
     /// The property's value.
     public var wrappedValue: Value {
@@ -67,9 +68,11 @@ public struct Attribute<Value> {
     ///     it) or `.julianDay`; seconds since 1970 when nil.
     ///   - check: a column `CHECK` expression (`"length(name) > 0"`).
     ///   - collation: the column's collating sequence (`"NOCASE"`).
+    ///   - defaultExpression: the column's default as SQL, instead of the initial value:
+    ///     `"CURRENT_TIMESTAMP"`, or one expression in parentheses (`"(datetime('now'))"`).
     public init(wrappedValue: Value, _ options: Option..., originalName: String? = nil, hashModifier: String? = nil,
                 column: String? = nil, sqlType: String? = nil, references: ForeignKeyReference? = nil, dateStorage: Schema.DateStorage? = nil,
-                check: String? = nil, collation: String? = nil) {
+                check: String? = nil, collation: String? = nil, defaultExpression: String? = nil) {
         self.storage = wrappedValue
         self.options = options
         self.originalName = originalName
@@ -81,23 +84,25 @@ public struct Attribute<Value> {
         self.dateStorage = dateStorage
         self.check = check
         self.collation = collation
+        self.defaultExpression = defaultExpression
     }
 
     /// An attribute with no default value: `@Attribute var rating: Int`.
     public init() {
-        self.init(options: [], originalName: nil, hashModifier: nil, column: nil, sqlType: nil, references: nil, dateStorage: nil, check: nil, collation: nil)
+        self.init(options: [], originalName: nil, hashModifier: nil, column: nil, sqlType: nil, references: nil, dateStorage: nil, check: nil, collation: nil,
+                  defaultExpression: nil)
     }
 
     /// An attribute with no default value, with options: `@Attribute(.unique) var code: String`.
     public init(_ options: Option..., originalName: String? = nil, hashModifier: String? = nil,
                 column: String? = nil, sqlType: String? = nil, references: ForeignKeyReference? = nil, dateStorage: Schema.DateStorage? = nil,
-                check: String? = nil, collation: String? = nil) {
+                check: String? = nil, collation: String? = nil, defaultExpression: String? = nil) {
         self.init(options: options, originalName: originalName, hashModifier: hashModifier, column: column, sqlType: sqlType, references: references,
-                  dateStorage: dateStorage, check: check, collation: collation)
+                  dateStorage: dateStorage, check: check, collation: collation, defaultExpression: defaultExpression)
     }
 
     private init(options: [Option], originalName: String?, hashModifier: String?, column: String?, sqlType: String?, references: ForeignKeyReference?,
-                 dateStorage: Schema.DateStorage?, check: String?, collation: String?) {
+                 dateStorage: Schema.DateStorage?, check: String?, collation: String?, defaultExpression: String?) {
         self.storage = nil
         self.options = options
         self.originalName = originalName
@@ -109,6 +114,7 @@ public struct Attribute<Value> {
         self.dateStorage = dateStorage
         self.check = check
         self.collation = collation
+        self.defaultExpression = defaultExpression
     }
 }
 
@@ -127,11 +133,12 @@ protocol DeclaredAttribute {
     var declaredDateStorage: Schema.DateStorage? { get }
     var declaredCheck: String? { get }
     var declaredCollation: String? { get }
+    var declaredDefaultExpression: String? { get }
 }
 
 extension Attribute: DeclaredAttribute {
     var declaredValueType: Any.Type { Value.self }
-    var declaredDefault: Any? { hasDefault ? storage as Any : nil }
+    var declaredDefault: Any? { hasDefault && defaultExpression == nil ? storage as Any : nil }
     var declaredOptions: [String] { options.map(\.rawValue) }
     var declaredOriginalName: String? { originalName }
     var declaredHashModifier: String? { hashModifier }
@@ -141,6 +148,7 @@ extension Attribute: DeclaredAttribute {
     var declaredDateStorage: Schema.DateStorage? { dateStorage }
     var declaredCheck: String? { check }
     var declaredCollation: String? { collation }
+    var declaredDefaultExpression: String? { defaultExpression }
 }
 
 /// Marks a stored property as not persisted: it has no column.

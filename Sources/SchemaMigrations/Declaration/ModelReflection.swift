@@ -40,7 +40,7 @@ enum ModelReflection {
             let defaultValue: String?
             do {
                 let initial: Any? = declared.map { $0.declaredDefault } ?? child.value
-                defaultValue = try initial.flatMap { try stored.sqlLiteral(for: $0) }
+                defaultValue = try declared?.declaredDefaultExpression ?? initial.flatMap { try stored.sqlLiteral(for: $0) }
             } catch {
                 throw MigrationError(.unsupportedType, "the default value of '\(entityName).\(name)' cannot be stored: \(error)",
                                      entity: entityName, property: name, version: version)

@@ -37,7 +37,9 @@ struct TablePlan {
             let attribute = match.target
             guard let old = match.source else {
                 // A new column: a rebuild leaves it to its default (or NULL).
-                if attribute.isOptional || attribute.defaultValue != nil {
+                if let defaultValue = attribute.defaultValue, SQLExpressionText.isNonConstantDefault(defaultValue) {
+                    rebuildReasons.append("add \(attribute.name) with the default \(defaultValue) (SQLite's ADD COLUMN needs a constant default)")
+                } else if attribute.isOptional || attribute.defaultValue != nil {
                     adds.append(.addColumn(table: table, attribute: attribute, forceNullable: false))
                 } else if kind == .custom {
                     adds.append(.addColumn(table: table, attribute: attribute, forceNullable: true))

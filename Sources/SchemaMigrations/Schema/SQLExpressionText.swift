@@ -19,6 +19,37 @@ enum SQLExpressionText {
         return depth == 0
     }
 
+    /// Whether `text` is one expression wrapped whole in parentheses, as SQLite's `DEFAULT (…)`
+    /// takes it: `(datetime('now'))`, not `(1) + (2)`.
+    static func isParenthesized(_ text: String) -> Bool {
+        guard isOneExpression(text), let tokens = try? SQLTokenizer(text).tokens(),
+              tokens.first?.kind == .leftParenthesis, tokens.last?.kind == .rightParenthesis else { return false }
+        var depth = 0
+        for (position, token) in tokens.enumerated() {
+            if token.kind == .leftParenthesis { depth += 1 }
+            if token.kind == .rightParenthesis { depth -= 1 }
+            if depth == 0 && position < tokens.count - 1 { return false }
+        }
+        return true
+    }
+
+    /// Whether a default is one SQLite's `ADD COLUMN` refuses (not a constant): `CURRENT_TIME`,
+    /// `CURRENT_DATE`, `CURRENT_TIMESTAMP`, or an expression in parentheses.
+    static func isNonConstantDefault(_ text: String) -> Bool {
+        ["CURRENT_TIME", "CURRENT_DATE", "CURRENT_TIMESTAMP"].contains(text.uppercased()) || isParenthesized(text)
+    }
+
+    /// Whether two defaults are the same as SQLite reports them: `PRAGMA table_info` gives
+    /// `(date('now'))` as `date('now')`, so outer parentheses, spacing and case do not count.
+    static func sameDefault(_ first: String?, _ second: String?) -> Bool {
+        guard let first, let second else { return first == nil && second == nil }
+        func bare(_ text: String) -> String {
+            guard isParenthesized(text), let tokens = try? SQLTokenizer(text).tokens() else { return text }
+            return SQLTokenizer(text).text(tokens[0].end, tokens[tokens.count - 1].start)
+        }
+        return first == second || normalized(bare(first)) == normalized(bare(second))
+    }
+
     /// The expression's tokens, words and quoted names folded to lower case, joined by one space;
     /// string literals as written. `length(Name)>0` and `LENGTH ( name ) > 0` compare equal.
     static func normalized(_ text: String) -> String {

@@ -56,9 +56,9 @@ extension Schema {
                     throw fail("non-optional '\(entity.name).\(attribute.name)' has a NULL default", property: attribute.name,
                                remedy: "give it a non-NULL default or make it optional")
                 }
-                if let defaultValue = attribute.defaultValue, !SQLLiteral.isLiteral(defaultValue) {
+                if let defaultValue = attribute.defaultValue, !SQLLiteral.isLiteral(defaultValue), !SQLExpressionText.isParenthesized(defaultValue) {
                     throw fail("the default of '\(entity.name).\(attribute.name)' is not one SQL literal: \(defaultValue)", property: attribute.name,
-                               remedy: "write a number, a 'quoted string', X'hex', NULL, TRUE, FALSE or CURRENT_TIMESTAMP")
+                               remedy: "write a number, a 'quoted string', X'hex', NULL, TRUE, FALSE, CURRENT_TIMESTAMP, or one expression in parentheses")
                 }
                 if let key = attribute.references, !SQLLiteral.foreignKeyActions.contains(key.onDelete) {
                     throw fail("the ON DELETE action of '\(entity.name).\(attribute.name)' is not one of SQLite's: \(key.onDelete)", property: attribute.name,

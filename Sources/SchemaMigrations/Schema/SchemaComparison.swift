@@ -109,7 +109,7 @@ struct SchemaComparison {
             if let collation = attribute.collation, let definition, (definition.collation(of: attribute.name) ?? "BINARY").uppercased() != collation.uppercased() {
                 result.append("column \(name).\(attribute.name) is COLLATE \(definition.collation(of: attribute.name) ?? "BINARY"), declared COLLATE \(collation)")
             }
-            if checksDefault(name, attribute.name) && column.defaultValue != attribute.defaultValue {
+            if checksDefault(name, attribute.name) && !SQLExpressionText.sameDefault(column.defaultValue, attribute.defaultValue) {
                 result.append("column \(name).\(attribute.name) has default \(column.defaultValue ?? "none"), declared \(attribute.defaultValue ?? "none")")
             }
         }
