@@ -43,6 +43,14 @@ struct KeyDeclaration {
             entity.attributes[index].propertyName = property
         }
         for index in entity.indexes.indices { entity.indexes[index].columns = entity.indexes[index].columns.map(column) }
+        for (name, properties) in model.indexNames.sorted(by: { $0.key < $1.key }) {
+            let columns = properties.map(column)
+            guard let index = entity.indexes.firstIndex(where: { $0.columns == columns }) else {
+                throw fail("'\(entity.name)' names the index \(name) on (\(properties.joined(separator: ", "))), which it does not declare",
+                           remedy: "declare the index in indexes or uniqueness, or correct its properties in indexNames")
+            }
+            entity.indexes[index].name = name
+        }
 
         let declared = model.primaryKey
         if let declared, !keyProperties.isEmpty, declared != keyProperties {

@@ -40,6 +40,10 @@ public protocol PersistentModel: AnyObject, _SchemaMigrationsSendableMetatype {
     /// `STRICT`: SQLite refuses a value that is not of its column's type. Column types must then be
     /// INTEGER, REAL, TEXT, BLOB, INT or ANY.
     static var strict: Bool { get }
+    /// Names for indexes the model declares (in `indexes`, `uniqueness` or `@Attribute(.unique)`),
+    /// each keyed by its name and given by its properties: `["IFK_AlbumArtistId": ["artistID"]]`.
+    /// Unnamed indexes are called `Entity_column…` when created, and keep whatever name they have.
+    static var indexNames: [String: [String]] { get }
 }
 
 extension PersistentModel {
@@ -51,4 +55,5 @@ extension PersistentModel {
     public static var primaryKey: [String]? { nil }
     public static var withoutRowID: Bool { false }
     public static var strict: Bool { false }
+    public static var indexNames: [String: [String]] { [:] }
 }

@@ -167,6 +167,17 @@ struct TablePlan {
         dropIndexes = zip(source.indexes, renamedSourceIndexes).filter { !targetStructures.contains($0.1.structure) }
             .map { .dropIndex(table: source.name, index: $0.0) }
 
+        // A declared index name that differs from the previous version's: SQLite has no RENAME
+        // INDEX, and only the live table knows the old name, so the rebuild retires the index
+        // (found by its columns) and creates it under its new name.
+        // A join table's index names follow its own name (the layout's, not a declaration).
+        let renamedIndexes = target.isJoinTable ? [] : zip(source.indexes, renamedSourceIndexes).filter { _, renamed in
+            target.indexes.contains { $0.structure == renamed.structure && $0.name != nil && $0.name?.lowercased() != renamed.name?.lowercased() }
+        }
+        for (_, renamed) in renamedIndexes {
+            let name = target.indexes.first { $0.structure == renamed.structure }?.name ?? ""
+            rebuildReasons.append("index (\(renamed.columns.joined(separator: ", "))) named \(name)")
+        }
         if !deferredNotNull.isEmpty || !deferredTypes.isEmpty {
             finalizingChecks = deferredNotNull.sorted().map { column in
                 .columnHasNoNulls(table: table, column: column, entity: entity, property: column,
@@ -193,7 +204,8 @@ struct TablePlan {
             if !retired.isEmpty { rebuildReasons.append("no more " + retired.map { ($0.isUnique ? "unique " : "") + "(\($0.columns.joined(separator: ", ")))" }.joined(separator: ", ")) }
             var rebuild = TableRebuild(table: table, sourceTable: source.name, target: target, columns: columns,
                                        nullableColumns: deferredNotNull, droppedColumns: dropped,
-                                       retiredIndexes: zip(source.indexes, renamedSourceIndexes).filter { !targetStructures.contains($0.1.structure) }.map { ($0.1, $0.0.resolvedName(table: source.name)) }, reasons: TablePlan.unique(rebuildReasons))
+                                       retiredIndexes: (zip(source.indexes, renamedSourceIndexes).filter { !targetStructures.contains($0.1.structure) } + renamedIndexes)
+                                           .map { ($0.1, $0.0.resolvedName(table: source.name)) }, reasons: TablePlan.unique(rebuildReasons))
             rebuild.changesStrict = source.isStrict != target.isStrict
             changes = [.rebuild(rebuild)]
             // The retired indexes go with the old table; dropping them first would only cost.

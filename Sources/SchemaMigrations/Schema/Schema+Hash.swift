@@ -45,6 +45,8 @@ struct HashedSchema: Encodable {
     struct HashedIndex: Encodable {
         var columns: [String]
         var isUnique: Bool
+        /// Absent unless declared, so unnamed indexes keep the hash they had.
+        var name: String?
     }
 
     struct HashedRelationship: Encodable {
@@ -86,7 +88,8 @@ struct HashedSchema: Encodable {
                 },
                 indexes: Set(entity.indexes.map(\.structure))
                     .sorted { ($0.isUnique ? 1 : 0, $0.columns.joined(separator: "\u{1}")) < ($1.isUnique ? 1 : 0, $1.columns.joined(separator: "\u{1}")) }
-                    .map { HashedIndex(columns: $0.columns, isUnique: $0.isUnique) },
+                    .map { structure in HashedIndex(columns: structure.columns, isUnique: structure.isUnique,
+                                                    name: entity.indexes.first { $0.structure == structure && $0.name != nil }?.name) },
                 // Absent when there are none, so schemas without relationships keep the hash they had.
                 relationships: entity.relationships.isEmpty ? nil : entity.relationships.sorted { $0.name < $1.name }.map {
                     HashedRelationship(name: $0.name, destination: $0.destination, isToMany: $0.isToMany, isOptional: $0.isOptional,
@@ -144,7 +147,9 @@ extension HashedSchema {
                     if offset > 0 { out += "," }
                     JSONValue.writeString(column, to: &out)
                 }
-                out += "],\"isUnique\":\(index.isUnique)}"
+                out += "],\"isUnique\":\(index.isUnique)"
+                if let name = index.name { out += ",\"name\":"; JSONValue.writeString(name, to: &out) }
+                out += "}"
             }
             out += "],"
             if let value = entity.isAutoincrement { out += "\"isAutoincrement\":\(value)," }

@@ -121,6 +121,12 @@ struct SchemaComparison {
         for index in entity.indexes where !liveStructures.contains(index.structure) {
             result.append("\(index.isUnique ? "unique index" : "index") \(name)\(index.structure.description.replacingOccurrences(of: "UNIQUE ", with: "")) is missing")
         }
+        for index in entity.indexes where !entity.isJoinTable {
+            guard let name = index.name, let live = table.indexes.first(where: { $0.structure == index.structure }),
+                  live.name.caseInsensitiveCompare(name) != .orderedSame,
+                  !table.indexes.contains(where: { $0.structure == index.structure && $0.name.caseInsensitiveCompare(name) == .orderedSame }) else { continue }
+            result.append("index \(name)(\(index.columns.joined(separator: ", "))) is named \(live.name)")
+        }
         let declaredStructures = Set(entity.indexes.map(\.structure))
         for index in table.indexes where index.isUnique && index.origin != "pk" && !declaredStructures.contains(index.structure) {
             result.append("unique index \(index.name) on \(name)(\(index.columns.joined(separator: ", "))) is not declared")

@@ -82,6 +82,7 @@ enum ChinookV1: VersionedSchema {
 
     final class Album: PersistentModel {
         static let indexes: [[String]] = [["artistID"]]
+        static let indexNames = ["IFK_AlbumArtistId": ["artistID"]]
         @Attribute(.primaryKey, column: "AlbumId") var albumID: Int
         @Attribute(column: "Title", sqlType: "NVARCHAR(160)") var title: String
         @Attribute(column: "ArtistId", references: .to(Artist.self)) var artistID: Int
@@ -90,6 +91,7 @@ enum ChinookV1: VersionedSchema {
 
     final class Track: PersistentModel {
         static let indexes: [[String]] = [["albumID"]]
+        static let indexNames = ["IFK_TrackAlbumId": ["albumID"]]
         @Attribute(.primaryKey, column: "TrackId") var trackID: Int
         @Attribute(column: "Name", sqlType: "NVARCHAR(200)") var name: String
         @Attribute(column: "AlbumId", references: .to(Album.self, onUpdate: .noAction)) var albumID: Int?
@@ -108,6 +110,7 @@ enum ChinookV1: VersionedSchema {
     final class PlaylistTrack: PersistentModel {
         static let primaryKey: [String]? = ["playlistID", "trackID"]
         static let indexes: [[String]] = [["trackID"]]
+        static let indexNames = ["IFK_PlaylistTrackTrackId": ["trackID"]]
         @Attribute(column: "PlaylistId", references: .to(Playlist.self)) var playlistID: Int
         @Attribute(column: "TrackId", references: .to(Track.self)) var trackID: Int
         init() {}
@@ -125,6 +128,7 @@ enum ChinookV2: VersionedSchema {
 
     final class Album: PersistentModel {
         static let indexes: [[String]] = [["artistID"]]
+        static let indexNames = ["IFK_AlbumArtistId": ["artistID"]]
         @Attribute(.primaryKey, column: "AlbumId") var albumID: Int
         @Attribute(column: "Name", sqlType: "NVARCHAR(160)") var title: String
         @Attribute(column: "ArtistId", references: .to(Artist.self)) var artistID: Int
@@ -133,6 +137,7 @@ enum ChinookV2: VersionedSchema {
 
     final class Track: PersistentModel {
         static let indexes: [[String]] = [["albumID"], ["name"]]
+        static let indexNames = ["IFK_TrackAlbumId": ["albumID"]]
         @Attribute(.primaryKey, column: "TrackId") var trackID: Int
         @Attribute(column: "Name", sqlType: "NVARCHAR(200)") var name: String
         @Attribute(column: "AlbumId", references: .to(Album.self, onUpdate: .noAction)) var albumID: Int?
@@ -152,6 +157,7 @@ enum ChinookV2: VersionedSchema {
     final class PlaylistTrack: PersistentModel {
         static let primaryKey: [String]? = ["playlistID", "trackID"]
         static let indexes: [[String]] = [["trackID"]]
+        static let indexNames = ["IFK_PlaylistTrackTrackId": ["trackID"]]
         @Attribute(column: "PlaylistId", references: .to(Playlist.self, onDelete: .cascade)) var playlistID: Int
         @Attribute(column: "TrackId", references: .to(Track.self)) var trackID: Int
         init() {}

@@ -71,6 +71,8 @@ import Testing
             #expect(try declared.rows("SELECT \"table\", \"from\", \"to\", on_update, on_delete FROM pragma_foreign_key_list('\(table)') ORDER BY \"from\"")
                     == made.rows("SELECT \"table\", \"from\", \"to\", on_update, on_delete FROM pragma_foreign_key_list('\(table)') ORDER BY \"from\""))
             #expect(try declared.indexes(table) == made.indexes(table))
+            #expect(try declared.rows("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = '\(table)' AND sql IS NOT NULL ORDER BY name")
+                    == made.rows("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = '\(table)' AND sql IS NOT NULL ORDER BY name"))
         }
         #expect(try Self.differences(ChinookV1.self, declared) == [])
     }
