@@ -44,7 +44,10 @@ struct SchemaComparison {
         } else if !table.hasIntegerPrimaryKey {
             result.append("\(name) has no \"\(Schema.primaryKeyColumn)\" INTEGER PRIMARY KEY column")
         }
-        let definition = try? table.definition()
+        // The CREATE TABLE text is parsed only for what the pragmas do not say, and only when declared.
+        let needsDefinition = entity.primaryKey != nil || entity.isAutoincrement || entity.isWithoutRowID || entity.isStrict
+            || entity.attributes.contains { $0.check != nil || $0.collation != nil || $0.references?.isDeferred == true }
+        let definition = needsDefinition ? try? table.definition() : nil
         // What a declaration does not speak of is the database's own (a rebuild keeps it): options
         // are compared where declared, not where the live table has them unasked.
         if let definition {
