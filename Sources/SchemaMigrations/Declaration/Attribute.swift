@@ -5,6 +5,10 @@
 /// @Attribute(originalName: "start_date") var startDate = Date.distantPast
 /// @Attribute(hashModifier: "epoch-seconds") var createdAt = Date()
 /// @Attribute var rating: Int          // no default: must be given a value in a custom stage
+/// @Attribute(column: "created_at") var createdAt = Date()       // a column named otherwise
+/// @Attribute(sqlType: "NVARCHAR(160)") var title = ""             // the column's SQL type as written
+/// @Attribute(.primaryKey, column: "AlbumId") var albumID = 0      // the table's key instead of `id`
+/// @Attribute(column: "ArtistId", references: .to("Artist")) var artistID = 0
 /// ```
 ///
 /// A property's initial value is its column's default only when it is a constant: one computed
@@ -14,11 +18,17 @@
 /// dictionary default is encoded in a canonical order.
 @propertyWrapper
 public struct Attribute<Value> {
-    /// What an attribute can be declared with. Only `unique` changes what is stored; the others are
-    /// SwiftData options accepted for source compatibility and recorded in the schema.
+    /// What an attribute can be declared with. `unique`, `primaryKey` and `autoincrement` change
+    /// what is stored; the others are SwiftData options accepted for source compatibility and
+    /// recorded in the schema.
     public enum Option: String, Sendable, Hashable, CaseIterable {
         /// The column's values are unique (a unique index).
         case unique
+        /// The column is the table's primary key, instead of the default `"id" INTEGER PRIMARY KEY`.
+        /// Several properties marked so, or the model's `primaryKey`, make a composite key.
+        case primaryKey
+        /// `INTEGER PRIMARY KEY AUTOINCREMENT`: a deleted key is never handed out again. Implies `primaryKey`.
+        case autoincrement
         /// SwiftData's external storage hint; values are stored inline in SQLite.
         case externalStorage
         /// SwiftData's CloudKit encryption hint; no storage effect.
@@ -36,6 +46,13 @@ public struct Attribute<Value> {
     let originalName: String?
     let hashModifier: String?
     let hasDefault: Bool
+    let column: String?
+    let sqlType: String?
+    let references: ForeignKeyReference?
+    let dateStorage: Schema.DateStorage?
+    let check: String?
+    let collation: String?
+    let defaultExpression: String?
 
     /// The property's value.
     public var wrappedValue: Value {
@@ -47,30 +64,63 @@ public struct Attribute<Value> {
     }
 
     /// An attribute whose initial value is its column's default.
-    public init(wrappedValue: Value, _ options: Option..., originalName: String? = nil, hashModifier: String? = nil) {
+    ///
+    /// - Parameters:
+    ///   - column: the column's name when it is not the property's (`"created_at"`, `"ArtistId"`).
+    ///   - sqlType: the column's SQL type as written (`"NVARCHAR(160)"`, `"NUMERIC(10,2)"`,
+    ///     `"DATETIME"`, `"BOOLEAN"`); its affinity must agree with the property's type.
+    ///   - references: a foreign key onto another entity's key column.
+    ///   - dateStorage: for a `Date`: `.iso8601Text` (`'YYYY-MM-DD HH:MM:SS.SSS'`, as GRDB stores
+    ///     it) or `.julianDay`; seconds since 1970 when nil.
+    ///   - check: a column `CHECK` expression (`"length(name) > 0"`).
+    ///   - collation: the column's collating sequence (`"NOCASE"`).
+    ///   - defaultExpression: the column's default as SQL, instead of the initial value:
+    ///     `"CURRENT_TIMESTAMP"`, or one expression in parentheses (`"(datetime('now'))"`).
+    public init(wrappedValue: Value, _ options: Option..., originalName: String? = nil, hashModifier: String? = nil,
+                column: String? = nil, sqlType: String? = nil, references: ForeignKeyReference? = nil, dateStorage: Schema.DateStorage? = nil,
+                check: String? = nil, collation: String? = nil, defaultExpression: String? = nil) {
         self.storage = wrappedValue
         self.options = options
         self.originalName = originalName
         self.hashModifier = hashModifier
         self.hasDefault = true
+        self.column = column
+        self.sqlType = sqlType
+        self.references = references
+        self.dateStorage = dateStorage
+        self.check = check
+        self.collation = collation
+        self.defaultExpression = defaultExpression
     }
 
     /// An attribute with no default value: `@Attribute var rating: Int`.
     public init() {
-        self.init(options: [], originalName: nil, hashModifier: nil)
+        self.init(options: [], originalName: nil, hashModifier: nil, column: nil, sqlType: nil, references: nil, dateStorage: nil, check: nil, collation: nil,
+                  defaultExpression: nil)
     }
 
     /// An attribute with no default value, with options: `@Attribute(.unique) var code: String`.
-    public init(_ options: Option..., originalName: String? = nil, hashModifier: String? = nil) {
-        self.init(options: options, originalName: originalName, hashModifier: hashModifier)
+    public init(_ options: Option..., originalName: String? = nil, hashModifier: String? = nil,
+                column: String? = nil, sqlType: String? = nil, references: ForeignKeyReference? = nil, dateStorage: Schema.DateStorage? = nil,
+                check: String? = nil, collation: String? = nil, defaultExpression: String? = nil) {
+        self.init(options: options, originalName: originalName, hashModifier: hashModifier, column: column, sqlType: sqlType, references: references,
+                  dateStorage: dateStorage, check: check, collation: collation, defaultExpression: defaultExpression)
     }
 
-    private init(options: [Option], originalName: String?, hashModifier: String?) {
+    private init(options: [Option], originalName: String?, hashModifier: String?, column: String?, sqlType: String?, references: ForeignKeyReference?,
+                 dateStorage: Schema.DateStorage?, check: String?, collation: String?, defaultExpression: String?) {
         self.storage = nil
         self.options = options
         self.originalName = originalName
         self.hashModifier = hashModifier
         self.hasDefault = false
+        self.column = column
+        self.sqlType = sqlType
+        self.references = references
+        self.dateStorage = dateStorage
+        self.check = check
+        self.collation = collation
+        self.defaultExpression = defaultExpression
     }
 }
 
@@ -83,14 +133,28 @@ protocol DeclaredAttribute {
     var declaredOptions: [String] { get }
     var declaredOriginalName: String? { get }
     var declaredHashModifier: String? { get }
+    var declaredColumn: String? { get }
+    var declaredSQLType: String? { get }
+    var declaredReference: Schema.ForeignKey? { get }
+    var declaredDateStorage: Schema.DateStorage? { get }
+    var declaredCheck: String? { get }
+    var declaredCollation: String? { get }
+    var declaredDefaultExpression: String? { get }
 }
 
 extension Attribute: DeclaredAttribute {
     var declaredValueType: Any.Type { Value.self }
-    var declaredDefault: Any? { hasDefault ? storage as Any : nil }
+    var declaredDefault: Any? { hasDefault && defaultExpression == nil ? storage as Any : nil }
     var declaredOptions: [String] { options.map(\.rawValue) }
     var declaredOriginalName: String? { originalName }
     var declaredHashModifier: String? { hashModifier }
+    var declaredColumn: String? { column }
+    var declaredSQLType: String? { sqlType }
+    var declaredReference: Schema.ForeignKey? { references?.schemaForeignKey }
+    var declaredDateStorage: Schema.DateStorage? { dateStorage }
+    var declaredCheck: String? { check }
+    var declaredCollation: String? { collation }
+    var declaredDefaultExpression: String? { defaultExpression }
 }
 
 /// Marks a stored property as not persisted: it has no column.

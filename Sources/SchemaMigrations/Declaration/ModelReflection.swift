@@ -12,6 +12,7 @@ enum ModelReflection {
         // A second instance tells a constant initial value from one computed anew (`Date()`, `UUID()`).
         var secondValues: [String: Any] = [:]
         for child in Self.children(of: model.init()) { if let label = child.label { secondValues[label] = child.value } }
+        var keys = KeyDeclaration()
         for child in children {
             guard var name = child.label else { continue }
             if child.value is TransientMarker { continue }
@@ -47,6 +48,7 @@ enum ModelReflection {
                 if defaultValue != nil && (second != defaultValue || isCurrentTime(initial(child.value))) {
                     defaultValue = nil  // not a constant: it would change the version's hash from one launch to the next
                 }
+                if let expression = declared?.declaredDefaultExpression { defaultValue = expression }
             } catch {
                 throw MigrationError(.unsupportedType, "the default value of '\(entityName).\(name)' cannot be stored: \(error)",
                                      entity: entityName, property: name, version: version)
@@ -55,13 +57,18 @@ enum ModelReflection {
             attributes.append(Schema.Attribute(
                 name: name, valueType: stored.valueType, isOptional: stored.isOptional, defaultValue: defaultValue,
                 originalName: declared?.declaredOriginalName, hashModifier: declared?.declaredHashModifier,
-                options: options.filter { $0 != "unique" }.sorted(), swiftType: stored.swiftTypeName))
+                options: options.filter { !KeyDeclaration.storageOptions.contains($0) }.sorted(), swiftType: stored.swiftTypeName,
+                references: declared?.declaredReference, sqlType: declared?.declaredSQLType,
+                check: declared?.declaredCheck, collation: declared?.declaredCollation))
+            keys.note(property: name, options: options, column: declared?.declaredColumn,
+                      dateStorage: declared?.declaredDateStorage, initial: declared.map { $0.declaredDefault } ?? child.value)
             if options.contains("unique") { indexes.append(Schema.Index([name], isUnique: true)) }
         }
         indexes += model.uniqueness.map { Schema.Index($0, isUnique: true) }
         indexes += model.indexes.map { Schema.Index($0) }
-        return Schema.Entity(name: entityName, originalName: model.originalName, hashModifier: model.hashModifier,
-                             attributes: attributes, indexes: deduplicated(indexes), relationships: relationships)
+        return try keys.applied(to: Schema.Entity(name: entityName, originalName: model.originalName, hashModifier: model.hashModifier,
+                                                  attributes: attributes, indexes: deduplicated(indexes), relationships: relationships),
+                                model: model, version: version)
     }
 
     /// The stored properties of an instance, superclass properties first, as Swift lays them out.

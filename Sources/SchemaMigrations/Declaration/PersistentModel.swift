@@ -30,6 +30,20 @@ public protocol PersistentModel: AnyObject, _SchemaMigrationsSendableMetatype {
     static var indexes: [[String]] { get }
     /// Uniqueness constraints, each a list of property names (SwiftData's `#Unique`).
     static var uniqueness: [[String]] { get }
+    /// The primary key's properties, in order, for a composite key (`["playlistID", "trackID"]`);
+    /// nil for the properties marked `@Attribute(.primaryKey)`, or, when none is, the default
+    /// `"id" INTEGER PRIMARY KEY` column.
+    static var primaryKey: [String]? { get }
+    /// `WITHOUT ROWID`: the table is stored in its primary key's order and has no rowid. Needs a
+    /// declared primary key.
+    static var withoutRowID: Bool { get }
+    /// `STRICT`: SQLite refuses a value that is not of its column's type. Column types must then be
+    /// INTEGER, REAL, TEXT, BLOB, INT or ANY.
+    static var strict: Bool { get }
+    /// Names for indexes the model declares (in `indexes`, `uniqueness` or `@Attribute(.unique)`),
+    /// each keyed by its name and given by its properties: `["IFK_AlbumArtistId": ["artistID"]]`.
+    /// Unnamed indexes are called `Entity_column…` when created, and keep whatever name they have.
+    static var indexNames: [String: [String]] { get }
 }
 
 extension PersistentModel {
@@ -38,4 +52,8 @@ extension PersistentModel {
     public static var hashModifier: String? { nil }
     public static var indexes: [[String]] { [] }
     public static var uniqueness: [[String]] { [] }
+    public static var primaryKey: [String]? { nil }
+    public static var withoutRowID: Bool { false }
+    public static var strict: Bool { false }
+    public static var indexNames: [String: [String]] { [:] }
 }

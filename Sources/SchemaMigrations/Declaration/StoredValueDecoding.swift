@@ -52,6 +52,7 @@ enum StoredValueDecoding {
             guard case .text(let text) = value else { throw Mismatch(found: describe(value)) }
             return text
         case is Date.Type:
+            if case .text(let text) = value, let date = DateText.parse(text) { return date }  // ISO-8601 text, as GRDB stores dates
             guard let seconds = value.doubleValue else { throw Mismatch(found: describe(value)) }
             return Date(timeIntervalSince1970: seconds)
         case is Data.Type:

@@ -24,6 +24,7 @@ extension Schema {
         let version = versionedSchema.versionIdentifier
         let entities = try versionedSchema.models.map { try ModelReflection.entity(of: $0, version: version) }
         self.init(version: version, entities: entities)
+        resolveReferencedColumns()
         try validate()
         _ = try StorageLayout.expand(self)  // checks relationships and their inverses
     }

@@ -12,15 +12,16 @@ extension MigrationContext {
     public func fetch(_ entity: String, where filter: String? = nil, arguments: [SQLiteValue] = [], orderBy: String? = nil, limit: Int? = nil,
                       properties: [String]? = nil) throws -> [MigrationRow] {
         let table = try entityTable(entity)
-        var sql = "SELECT \(try selectList(properties, of: table)) FROM \(SQL.quoteIdentifier(table.name))"
+        let addressing = RowAddressing(table)
+        var sql = "SELECT \(try selectList(properties, of: table, addressing: addressing)) FROM \(SQL.quoteIdentifier(table.name))"
         if let filter { sql += " WHERE \(filter)" }
-        sql += " ORDER BY \(orderBy ?? SQL.quoteIdentifier(Schema.primaryKeyColumn))"
+        sql += " ORDER BY \(orderBy ?? addressing.order)"
         if let limit { sql += " LIMIT \(limit)" }
         let statement = try db.prepare(sql)
         try statement.bind(arguments)
         var rows: [MigrationRow] = []
-        let columns = Self.columns(of: statement, partial: properties != nil)
-        while try statement.step() { rows.append(row(from: statement, entity: table.name, columns: columns)) }
+        let columns = Self.columns(of: statement, partial: properties != nil, addressing: addressing, table: table)
+        while try statement.step() { rows.append(row(from: statement, entity: table.name, columns: columns, addressing: addressing)) }
         return rows
     }
 
@@ -41,16 +42,17 @@ extension MigrationContext {
     public func forEach(_ entity: String, where filter: String? = nil, arguments: [SQLiteValue] = [], properties: [String]? = nil, batchSize: Int = 1000,
                         _ body: (MigrationRow) throws -> Void) throws {
         let table = try entityTable(entity)
-        let quotedTable = SQL.quoteIdentifier(table.name), id = SQL.quoteIdentifier(Schema.primaryKeyColumn)
+        let addressing = RowAddressing(table)
+        let quotedTable = SQL.quoteIdentifier(table.name), id = try addressing.requireID(entity: table.name, call: "forEach", version: schema.version)
         let condition = filter.map { "(\($0)) AND " } ?? ""
         // The total is only for progress reports: without a callback, no count(*).
         let total = progress == nil ? 0 : try count(entity, where: filter, arguments: arguments)
-        let select = "SELECT \(try selectList(properties, of: table)) FROM \(quotedTable) WHERE "
+        let select = "SELECT \(try selectList(properties, of: table, addressing: addressing)) FROM \(quotedTable) WHERE "
         let limit = " ORDER BY \(id) LIMIT \(max(1, batchSize))"
         // The first batch has no lower bound (an id may be Int64.min); the next ones start after the last id.
         let first = try db.prepare(select + (filter.map { "(\($0))" } ?? "1") + limit)
         let next = try db.prepare(select + "\(condition)\(id) > ?" + limit)
-        let columns = Self.columns(of: first, partial: properties != nil)
+        let columns = Self.columns(of: first, partial: properties != nil, addressing: addressing, table: table)
         var lastID: Int64?
         var done = 0
         var batch: [MigrationRow] = []
@@ -60,7 +62,7 @@ extension MigrationContext {
             try statement.reset()
             try statement.bind(arguments + (lastID.map { [.integer($0)] } ?? []))
             batch.removeAll(keepingCapacity: true)
-            while try statement.step() { batch.append(row(from: statement, entity: table.name, columns: columns)) }
+            while try statement.step() { batch.append(row(from: statement, entity: table.name, columns: columns, addressing: addressing)) }
             try statement.reset()  // release the read cursor before body writes
             guard let last = batch.last else { break }
             for row in batch { try body(row) }
@@ -78,25 +80,27 @@ extension MigrationContext {
         return Int(try db.scalar(sql, arguments)?.int64Value ?? 0)
     }
 
-    /// `id` and the properties asked for, quoted; `*` for every property.
+    /// `id` and the properties asked for, quoted, each under its property's name; `*` for every
+    /// property when columns and properties are named alike.
     /// - Throws: `MigrationError` naming a property the entity does not have.
-    private func selectList(_ properties: [String]?, of table: Schema.Entity) throws -> String {
-        guard let properties else { return "*" }
-        var names = [Schema.primaryKeyColumn]
-        for property in properties where !names.contains(property) {
-            guard table.attributes.contains(where: { $0.name == property }) else { throw noSuchProperty(property, of: table) }
-            names.append(property)
+    private func selectList(_ properties: [String]?, of table: Schema.Entity, addressing: RowAddressing) throws -> String {
+        try RowAddressing.selectList(properties, of: table, addressing: addressing) { noSuchProperty($0, of: table) }
+    }
+
+    private static func columns(of statement: SQLiteStatement, partial: Bool, addressing: RowAddressing, table: Schema.Entity) -> RowColumns {
+        let first = addressing.selectsRowid ? 1 : 0
+        let dates = table.attributes.compactMap { attribute in attribute.dateStorage.map { (attribute.property, $0) } }
+        return RowColumns(names: (first..<statement.columnCount).map(statement.columnName), isPartial: partial,
+                          dateStorage: Dictionary(dates, uniquingKeysWith: { first, _ in first }))
+    }
+
+    private func row(from statement: SQLiteStatement, entity: String, columns: RowColumns, addressing: RowAddressing) -> MigrationRow {
+        if addressing.selectsRowid {
+            let storage = (0..<columns.names.count).map { statement.column($0 + 1) }
+            return MigrationRow(entity: entity, id: statement.column(0).int64Value ?? 0, columns: columns, storage: storage)
         }
-        return names.map(SQL.quoteIdentifier).joined(separator: ", ")
-    }
-
-    private static func columns(of statement: SQLiteStatement, partial: Bool) -> RowColumns {
-        RowColumns(names: (0..<statement.columnCount).map(statement.columnName), isPartial: partial)
-    }
-
-    private func row(from statement: SQLiteStatement, entity: String, columns: RowColumns) -> MigrationRow {
         let storage = (0..<columns.names.count).map(statement.column)
-        let id = columns.position(of: Schema.primaryKeyColumn).flatMap { storage[$0].int64Value } ?? 0
+        let id = addressing.idExpression == nil ? 0 : columns.position(of: Schema.primaryKeyColumn).flatMap { storage[$0].int64Value } ?? 0
         return MigrationRow(entity: entity, id: id, columns: columns, storage: storage)
     }
 
@@ -104,7 +108,7 @@ extension MigrationContext {
     func noSuchProperty(_ name: String, of table: Schema.Entity) -> MigrationError {
         MigrationError(.invalidSchema, "'\(table.name)' has no property '\(name)' at version \(schema.version)",
                        entity: table.name, property: name, version: schema.version,
-                       remedy: "use one of: " + table.attributes.map(\.name).joined(separator: ", "))
+                       remedy: "use one of: " + table.attributes.map(\.property).joined(separator: ", "))
     }
 
     /// The entity's declaration at this stage's version.

@@ -1,3 +1,5 @@
+import Foundation
+
 extension MigrationContext {
     /// Inserts a row. Values are Swift values of the attributes' types (`String`, `Date`, an enum,
     /// a Codable struct…), or nil; properties not given take their default.
@@ -34,7 +36,8 @@ extension MigrationContext {
             statement = cached
         } else {
             let assignments = stored.map { "\(SQL.quoteIdentifier($0.column)) = ?" }.joined(separator: ", ")
-            statement = try db.prepare("UPDATE \(SQL.quoteIdentifier(table.name)) SET \(assignments) WHERE \(SQL.quoteIdentifier(Schema.primaryKeyColumn)) = ?")
+            let id = try RowAddressing(table).requireID(entity: table.name, call: "update(_:id:values:)", version: schema.version)
+            statement = try db.prepare("UPDATE \(SQL.quoteIdentifier(table.name)) SET \(assignments) WHERE \(id) = ?")
             updateStatements[table.name, default: [:]][columns] = statement
         }
         if stored.count == 1, let attribute = attribute(named: stored[0].column, of: table) {
@@ -56,7 +59,8 @@ extension MigrationContext {
     /// - Throws: `MigrationError` with code `dataViolation` naming the related rows when a rule denies it.
     public func delete(_ entity: String, id: Int64) throws {
         let table = try entityTable(entity)
-        _ = try deleteRows(in: table.name, where: "\(SQL.quoteIdentifier(Schema.primaryKeyColumn)) = ?", arguments: [.integer(id)])
+        let column = try RowAddressing(table).requireID(entity: table.name, call: "delete(_:id:)", version: schema.version)
+        _ = try deleteRows(in: table.name, where: "\(column) = ?", arguments: [.integer(id)])
     }
 
     /// Deletes the rows matching `filter`, applying the delete rules as ``delete(_:id:)`` does.
@@ -71,51 +75,66 @@ extension MigrationContext {
     /// because rows already deleted are not found again. A denial throws, and the migration's
     /// transaction undoes everything.
     private func deleteRows(in table: String, where filter: String, arguments: [SQLiteValue]) throws -> Int {
-        let quoted = SQL.quoteIdentifier(table), key = rowKey(of: table)
-        let ids = try db.rows("SELECT \(key) FROM \(quoted) WHERE \(filter)", arguments).compactMap { $0[0].int64Value }
-        guard !ids.isEmpty else { return 0 }
-        let idList = ids.map(String.init).joined(separator: ", ")
-        try db.execute("DELETE FROM \(quoted) WHERE \(key) IN (\(idList))")
-        for child in schema.entities {
-            for column in child.attributes {
-                guard let key = column.references, key.table == table else { continue }
-                let quotedChild = SQL.quoteIdentifier(child.name), quotedColumn = SQL.quoteIdentifier(column.name)
-                let condition = "\(quotedColumn) IN (\(idList))"
-                switch key.onDelete {
-                case "CASCADE":
-                    _ = try deleteRows(in: child.name, where: condition, arguments: [])
-                case "SET NULL":
-                    try db.execute("UPDATE \(quotedChild) SET \(quotedColumn) = NULL WHERE \(condition)")
-                default:
-                    let childKey = rowKey(of: child.name)
-                    let related = try db.rows("SELECT \(childKey) FROM \(quotedChild) WHERE \(condition) ORDER BY \(childKey) LIMIT 10").compactMap { $0[0].int64Value }
-                    if !related.isEmpty {
-                        throw MigrationError(.dataViolation, "cannot delete from '\(table)': rows of '\(child.name)' still refer to it through '\(column.name)' (delete rule deny)",
-                                             entity: table, property: column.name, version: schema.version,
-                                             remedy: "delete or re-point the related rows first",
-                                             details: ["\(child.name) rows: " + related.map(String.init).joined(separator: ", ")])
-                    }
+        let quoted = SQL.quoteIdentifier(table)
+        let references = schema.entities.flatMap { child in
+            child.attributes.compactMap { column in column.references.flatMap { $0.table == table ? (child, column, $0) : nil } }
+        }
+        // The keys the referencing rows hold, read before the rows go: `id`, or a declared key column.
+        var referenced: [String: [SQLiteValue]] = [:]
+        for (_, _, key) in references where referenced[key.referencedColumn] == nil {
+            referenced[key.referencedColumn] = try db.rows("SELECT \(SQL.quoteIdentifier(key.referencedColumn)) FROM \(quoted) WHERE \(filter)", arguments)
+                .map { $0[0] }.filter { $0 != .null }
+        }
+        let deleted: Int
+        if schema.entity(named: table)?.isWithoutRowID == true {
+            deleted = Int(try db.scalar("SELECT count(*) FROM \(quoted) WHERE \(filter)", arguments)?.int64Value ?? 0)
+            guard deleted > 0 else { return 0 }
+            try db.execute("DELETE FROM \(quoted) WHERE \(filter)", arguments)
+        } else {
+            let key = rowKey(of: table)
+            let ids = try db.rows("SELECT \(key) FROM \(quoted) WHERE \(filter)", arguments).compactMap { $0[0].int64Value }
+            guard !ids.isEmpty else { return 0 }
+            try db.execute("DELETE FROM \(quoted) WHERE \(key) IN (\(ids.map(String.init).joined(separator: ", ")))")
+            deleted = ids.count
+        }
+        for (child, column, key) in references {
+            guard let values = referenced[key.referencedColumn], !values.isEmpty else { continue }
+            let quotedChild = SQL.quoteIdentifier(child.name), quotedColumn = SQL.quoteIdentifier(column.name)
+            let condition = "\(quotedColumn) IN (\(values.map(\.sqlLiteral).joined(separator: ", ")))"
+            switch key.onDelete {
+            case "CASCADE":
+                _ = try deleteRows(in: child.name, where: condition, arguments: [])
+            case "SET NULL":
+                try db.execute("UPDATE \(quotedChild) SET \(quotedColumn) = NULL WHERE \(condition)")
+            default:
+                let keyList = child.keyColumns.map(SQL.quoteIdentifier).joined(separator: ", ")
+                let related = try db.rows("SELECT \(keyList) FROM \(quotedChild) WHERE \(condition) ORDER BY \(keyList) LIMIT 10")
+                    .map { row in row.count == 1 ? row[0].description : "(" + row.map(\.description).joined(separator: ", ") + ")" }
+                if !related.isEmpty {
+                    throw MigrationError(.dataViolation, "cannot delete from '\(table)': rows of '\(child.name)' still refer to it through '\(column.property)' (delete rule \(key.onDelete == "RESTRICT" ? "deny" : key.onDelete.lowercased()))",
+                                         entity: table, property: column.property, version: schema.version,
+                                         remedy: "delete or re-point the related rows first",
+                                         details: ["\(child.name) rows: " + related.joined(separator: ", ")])
                 }
             }
         }
-        return ids.count
+        return deleted
     }
 
     /// How to name a table's rows by their real key: an entity's `id` (its integer primary key, the
     /// rowid itself), else (a join table) whichever of `rowid`, `_rowid_`, `oid` no column shadows (a model
     /// may well have a property named `rowid`, and then that name means the property).
+    /// What numbers the rows of `table` (its `id`, or a rowid name no column shadows).
     private func rowKey(of table: String) -> String {
-        guard let entity = schema.entity(named: table) else { return "rowid" }
-        if entity.primaryKey == nil { return SQL.quoteIdentifier(Schema.primaryKeyColumn) }
-        let columns = Set(entity.attributes.map { $0.name.lowercased() })
-        return ["rowid", "_rowid_", "oid"].first { !columns.contains($0) } ?? SQL.quoteIdentifier(Schema.primaryKeyColumn)
+        schema.entity(named: table).flatMap { RowAddressing($0).idExpression } ?? "rowid"
     }
 
     private var sqlite3LastInsertRowID: Int64 { db.lastInsertRowID }
 
     private func attribute(named name: String, of table: Schema.Entity) -> Schema.Attribute? {
         if let attributes = attributesByEntity[table.name] { return attributes[name] }
-        let attributes = Dictionary(table.attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        // By property name, and by column name where the two differ.
+        let attributes = Dictionary(table.attributes.map { ($0.property, $0) } + table.attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         attributesByEntity[table.name] = attributes
         return attributes[name]
     }
@@ -123,7 +142,7 @@ extension MigrationContext {
     private func storedValues(_ values: [String: Any?], of table: Schema.Entity) throws -> [(column: String, value: SQLiteValue)] {
         try values.sorted { $0.key < $1.key }.map { name, value in
             guard let attribute = attribute(named: name, of: table) else { throw noSuchProperty(name, of: table) }
-            return (name, try storedValue(value, attribute: attribute, of: table.name))
+            return (attribute.name, try storedValue(value, attribute: attribute, of: table.name))
         }
     }
 
@@ -138,6 +157,7 @@ extension MigrationContext {
         }
         guard let value = StoredValueType.unwrap(value) else { return .null }
         if let raw = value as? SQLiteValue { return raw }
+        if let storage = attribute.dateStorage, let date = value as? Date { return storage.storedValue(date) }
         do {
             return try StoredValueType.storedValue(value, as: attribute.valueType)
         } catch {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One row of an entity's table, read in a custom stage, with typed access by property name.
 ///
 /// ```swift
@@ -65,6 +67,11 @@ public struct MigrationRow: Sendable {
                                     : "use one of: " + columns.names.sorted().joined(separator: ", "))
         }
         do {
+            if let storage = columns.dateStorage[property], T.self == Date.self || T.self == Date?.self {
+                // Julian days are REAL like seconds: only the declaration tells them apart.
+                if stored.isNull, T.self == Date?.self { return Date?.none as! T }
+                if let date = storage.date(from: stored) { return (T.self == Date.self ? date as Any : Optional(date) as Any) as! T }
+            }
             return try StoredValueDecoding.decode(stored, as: type)
         } catch let mismatch as StoredValueDecoding.Mismatch {
             throw MigrationError(.typeMismatch, "'\(entity).\(property)' of row \(id) holds \(mismatch.found), which cannot be read as \(ModelReflection.readableName(of: type))",
@@ -80,11 +87,14 @@ final class RowColumns: Sendable {
     let names: [String]
     /// True when the rows hold only some of the entity's properties (`properties:`).
     let isPartial: Bool
+    /// The columns of `Date` attributes stored otherwise than as seconds, by name.
+    let dateStorage: [String: Schema.DateStorage]
     private let positions: [String: Int]?
 
-    init(names: [String], isPartial: Bool) {
+    init(names: [String], isPartial: Bool, dateStorage: [String: Schema.DateStorage] = [:]) {
         self.names = names
         self.isPartial = isPartial
+        self.dateStorage = dateStorage
         positions = names.count > 32 ? Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first }) : nil
     }
 

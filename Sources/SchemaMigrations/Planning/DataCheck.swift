@@ -30,7 +30,7 @@ extension DataCheck {
             let quoted = SQL.quoteIdentifier(column)
             let count = try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(table)) WHERE \(quoted) IS NULL")?.int64Value ?? 0
             guard count > 0 else { return nil }
-            let ids = try db.rows("SELECT \(SQL.quoteIdentifier(Schema.primaryKeyColumn)) FROM \(SQL.quoteIdentifier(table)) WHERE \(quoted) IS NULL ORDER BY 1 LIMIT 10").map { $0[0].description }
+            let ids = try DataCheck.keys(of: table, where: "\(quoted) IS NULL", db: db)
             return MigrationError(.dataViolation,
                                   "'\(entity).\(property)' cannot become non-optional: \(counted(count, "row")) \(holds(count)) NULL",
                                   entity: entity, property: property, version: version, remedy: remedy,
@@ -47,12 +47,22 @@ extension DataCheck {
         case .exactConversion(let table, let condition, let entity, let property, let change):
             let count = try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(table)) WHERE \(condition)")?.int64Value ?? 0
             guard count > 0 else { return nil }
-            let ids = try db.rows("SELECT \(SQL.quoteIdentifier(Schema.primaryKeyColumn)) FROM \(SQL.quoteIdentifier(table)) WHERE \(condition) ORDER BY 1 LIMIT 10").map { $0[0].description }
+            let ids = try DataCheck.keys(of: table, where: condition, db: db)
             return MigrationError(.dataViolation,
                                   "'\(entity).\(property)' cannot change \(change): \(count == 1 ? "1 value does" : "\(count) values do") not convert exactly",
                                   entity: entity, property: property, version: version,
                                   remedy: "convert those values yourself in a custom stage (add a new attribute and fill it in didMigrate), or keep the type",
                                   details: ["rows (id): " + ids.joined(separator: ", ") + (count > 10 ? ", …" : "")])
+        }
+    }
+
+    /// The keys of the first ten rows meeting `condition`, to name them: `id`, or the table's own
+    /// primary key (`(1, 7)` for a composite one), read from the live table.
+    static func keys(of table: String, where condition: String, db: SQLiteConnection) throws -> [String] {
+        let key = try db.rows("SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk", [.text(table)]).compactMap { $0[0].stringValue }
+        let list = key.isEmpty ? "rowid" : key.map(SQL.quoteIdentifier).joined(separator: ", ")
+        return try db.rows("SELECT \(list) FROM \(SQL.quoteIdentifier(table)) WHERE \(condition) ORDER BY \(list) LIMIT 10").map { row in
+            row.count == 1 ? row[0].description : "(" + row.map(\.description).joined(separator: ", ") + ")"
         }
     }
 

@@ -1,26 +1,42 @@
 /// Writes the SQL that creates an entity's table and indexes.
 ///
-/// The storage mapping: a table named after the entity, an `"id" INTEGER PRIMARY KEY` column,
-/// and one column per attribute, declared with its storage type, `NOT NULL` unless optional, and
-/// its default.
+/// The storage mapping: a table named after the entity, an `"id" INTEGER PRIMARY KEY` column
+/// unless the entity declares its own key, and one column per attribute, declared with its SQL
+/// type (its storage type unless declared otherwise), `NOT NULL` unless optional, its default and
+/// its foreign key.
 enum EntitySQL {
     /// `CREATE TABLE "Trip" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL DEFAULT '', …)`.
-    /// A many-to-many join table has no `id`: `PRIMARY KEY ("Snippet_id", "tags_id")` instead.
+    /// A declared single-column key is written on its column (`"AlbumId" INTEGER NOT NULL PRIMARY KEY`,
+    /// a rowid alias when INTEGER); a composite one as `PRIMARY KEY ("PlaylistId", "TrackId")`.
     static func createTable(_ entity: Schema.Entity, named name: String? = nil, nullable: Set<String> = []) -> String {
-        var columns = entity.isJoinTable ? [] : ["\(SQL.quoteIdentifier(Schema.primaryKeyColumn)) INTEGER PRIMARY KEY"]
-        columns += entity.attributes.map { columnDefinition($0, forceNullable: nullable.contains($0.name)) }
-        if let key = entity.primaryKey { columns.append("PRIMARY KEY (\(key.map(SQL.quoteIdentifier).joined(separator: ", ")))") }
-        return "CREATE TABLE \(SQL.quoteIdentifier(name ?? entity.name)) (\(columns.joined(separator: ", ")))"
+        var columns = entity.hasImplicitID ? ["\(SQL.quoteIdentifier(Schema.primaryKeyColumn)) INTEGER PRIMARY KEY"] : []
+        let inlineKey = entity.primaryKey.flatMap { $0.count == 1 ? $0[0] : nil }
+        columns += entity.attributes.map { attribute in
+            var definition = columnDefinition(attribute, forceNullable: nullable.contains(attribute.name))
+            if attribute.name == inlineKey {
+                definition = definition.replacingFirst(SQL.quoteIdentifier(attribute.name) + " " + attribute.declaredType,
+                                                       with: SQL.quoteIdentifier(attribute.name) + " " + attribute.declaredType + " PRIMARY KEY" + (entity.isAutoincrement ? " AUTOINCREMENT" : ""))
+            }
+            return definition
+        }
+        if let key = entity.primaryKey, inlineKey == nil { columns.append("PRIMARY KEY (\(key.map(SQL.quoteIdentifier).joined(separator: ", ")))") }
+        return "CREATE TABLE \(SQL.quoteIdentifier(name ?? entity.name)) (\(columns.joined(separator: ", ")))" + EntitySQL.tableOptions(entity)
+    }
+
+    /// ` WITHOUT ROWID, STRICT`, or nothing.
+    static func tableOptions(_ entity: Schema.Entity) -> String {
+        let options = (entity.isWithoutRowID ? ["WITHOUT ROWID"] : []) + (entity.isStrict ? ["STRICT"] : [])
+        return options.isEmpty ? "" : " " + options.joined(separator: ", ")
     }
 
     /// `"name" TEXT NOT NULL DEFAULT ''`.
     static func columnDefinition(_ attribute: Schema.Attribute, forceNullable: Bool = false) -> String {
-        var definition = "\(SQL.quoteIdentifier(attribute.name)) \(attribute.storageType.rawValue)"
+        var definition = "\(SQL.quoteIdentifier(attribute.name)) \(attribute.declaredType)"
         if !attribute.isOptional && !forceNullable { definition += " NOT NULL" }
         if let defaultValue = attribute.defaultValue { definition += " DEFAULT \(defaultValue)" }
-        if let key = attribute.references {
-            definition += " REFERENCES \(SQL.quoteIdentifier(key.table)) (\(SQL.quoteIdentifier(Schema.primaryKeyColumn))) ON DELETE \(key.onDelete)"
-        }
+        if let collation = attribute.collation { definition += " COLLATE \(collation)" }
+        if let check = attribute.check { definition += " CHECK (\(check))" }
+        if let key = attribute.references { definition += " " + key.clause }
         return definition
     }
 
@@ -28,5 +44,12 @@ enum EntitySQL {
     static func createIndex(_ index: Schema.Index, table: String) -> String {
         let columns = index.columns.map(SQL.quoteIdentifier).joined(separator: ", ")
         return "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(SQL.quoteIdentifier(index.resolvedName(table: table))) ON \(SQL.quoteIdentifier(table)) (\(columns))"
+    }
+}
+
+extension String {
+    /// The string with the first occurrence of `prefix` at its start replaced.
+    fileprivate func replacingFirst(_ prefix: String, with replacement: String) -> String {
+        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
     }
 }

@@ -17,12 +17,14 @@ struct TablePlan {
          entityRenames: [String: String] = [:]) throws {
         let table = target.name
         let entity = target.name
+        let continued = TablePlan.continuedColumns(source: source, target: target)
         let matches = try NameMatching.match(
-            targets: target.attributes, sources: source.attributes, name: { $0.name }, originalName: { $0.originalName },
+            targets: target.attributes, sources: source.attributes, name: { $0.name }, originalName: { continued[$0.name] ?? $0.originalName },
             describe: { "property '\(entity).\($0)'" }, version: version, entity: entity)
 
         var rebuildReasons: [String] = []
         if source.hashModifier != target.hashModifier { rebuildReasons.append("the entity's hashModifier changed") }
+        if source.isStrict != target.isStrict { rebuildReasons.append(target.isStrict ? "STRICT on" : "STRICT off") }
         var adds: [StepAction] = []
         var columns: [TableRebuild.Column] = []
         var deferredNotNull: Set<String> = []
@@ -35,7 +37,9 @@ struct TablePlan {
             let attribute = match.target
             guard let old = match.source else {
                 // A new column: a rebuild leaves it to its default (or NULL).
-                if attribute.isOptional || attribute.defaultValue != nil {
+                if let defaultValue = attribute.defaultValue, SQLExpressionText.isNonConstantDefault(defaultValue) {
+                    rebuildReasons.append("add \(attribute.name) with the default \(defaultValue) (SQLite's ADD COLUMN needs a constant default)")
+                } else if attribute.isOptional || attribute.defaultValue != nil {
                     adds.append(.addColumn(table: table, attribute: attribute, forceNullable: false))
                 } else if kind == .custom {
                     adds.append(.addColumn(table: table, attribute: attribute, forceNullable: true))
@@ -48,6 +52,7 @@ struct TablePlan {
                 continue
             }
             renamedTo[old.name] = attribute.name
+            try TablePlan.checkDateStorage(from: old, to: attribute, entity: entity, version: version)
             if old.name != attribute.name { renamePairs.append((old.name, attribute.name)) }
             // Renames run first: the rebuild reads the column under its new name.
             var column = TableRebuild.Column(attribute: attribute, expression: SQL.quoteIdentifier(attribute.name), sourceName: old.name)
@@ -75,6 +80,10 @@ struct TablePlan {
                 column.changesType = old.storageType != attribute.storageType
                 rebuildReasons.append("\(attribute.name): \(old.valueType.rawValue) to \(attribute.valueType.rawValue)")
             }
+            if old.valueType == attribute.valueType && SchemaComparison.normalizedType(old.declaredType) != SchemaComparison.normalizedType(attribute.declaredType) {
+                column.changesType = true
+                rebuildReasons.append("\(attribute.name): declared \(old.declaredType) to \(attribute.declaredType)")
+            }
             if old.isOptional && !attribute.isOptional {
                 column.changesOptionality = true
                 if let defaultValue = attribute.defaultValue {
@@ -96,6 +105,14 @@ struct TablePlan {
                 column.changesDefault = true
                 rebuildReasons.append("\(attribute.name)'s default changes from \(old.defaultValue ?? "none") to \(attribute.defaultValue ?? "none")")
             }
+            if old.check.map(SQLExpressionText.normalized) != attribute.check.map(SQLExpressionText.normalized) {
+                column.changesCheck = true
+                rebuildReasons.append("\(attribute.name): " + (old.check.map { "CHECK (\($0))" } ?? "no CHECK") + " to " + (attribute.check.map { "CHECK (\($0))" } ?? "no CHECK"))
+            }
+            if old.collation?.uppercased() != attribute.collation?.uppercased() {
+                column.changesCollation = true
+                rebuildReasons.append("\(attribute.name): collation \(old.collation ?? "BINARY") to \(attribute.collation ?? "BINARY")")
+            }
             if old.hashModifier != attribute.hashModifier {
                 rebuildReasons.append("\(attribute.name)'s hashModifier changed")
             }
@@ -116,7 +133,8 @@ struct TablePlan {
         renames = order.renames.map { .renameColumn(table: table, from: $0.from, to: $0.to) }
         dropped = dropped.map { order.droppedMoved[$0] ?? $0 }
         let droppedKeys = source.attributes.filter { !kept.contains($0.name) && $0.references != nil }.map(\.name)
-        if !dropped.isEmpty && (!capabilities.dropColumn || !droppedKeys.isEmpty || target.isJoinTable) {
+        try TablePlan.checkKey(source: source, target: target, renamedTo: renamedTo, version: version)
+        if !dropped.isEmpty && (!capabilities.dropColumn || !droppedKeys.isEmpty || !target.hasImplicitID) {
             // SQLite's DROP COLUMN refuses a column in a foreign key or the primary key.
             rebuildReasons.append("drop " + dropped.joined(separator: ", "))
         }
@@ -149,6 +167,17 @@ struct TablePlan {
         dropIndexes = zip(source.indexes, renamedSourceIndexes).filter { !targetStructures.contains($0.1.structure) }
             .map { .dropIndex(table: source.name, index: $0.0) }
 
+        // A declared index name that differs from the previous version's: SQLite has no RENAME
+        // INDEX, and only the live table knows the old name, so the rebuild retires the index
+        // (found by its columns) and creates it under its new name.
+        // A join table's index names follow its own name (the layout's, not a declaration).
+        let renamedIndexes = target.isJoinTable ? [] : zip(source.indexes, renamedSourceIndexes).filter { _, renamed in
+            target.indexes.contains { $0.structure == renamed.structure && $0.name != nil && $0.name?.lowercased() != renamed.name?.lowercased() }
+        }
+        for (_, renamed) in renamedIndexes {
+            let name = target.indexes.first { $0.structure == renamed.structure }?.name ?? ""
+            rebuildReasons.append("index (\(renamed.columns.joined(separator: ", "))) named \(name)")
+        }
         if !deferredNotNull.isEmpty || !deferredTypes.isEmpty {
             finalizingChecks = deferredNotNull.sorted().map { column in
                 .columnHasNoNulls(table: table, column: column, entity: entity, property: column,
@@ -173,9 +202,11 @@ struct TablePlan {
             rebuildReasons.insert(contentsOf: renamePairs.map { "renamed \($0.from) to \($0.to) first" }, at: 0)
             if !added.isEmpty { rebuildReasons.append("new " + added.map { ($0.isUnique ? "unique " : "") + "(\($0.columns.joined(separator: ", ")))" }.joined(separator: ", ")) }
             if !retired.isEmpty { rebuildReasons.append("no more " + retired.map { ($0.isUnique ? "unique " : "") + "(\($0.columns.joined(separator: ", ")))" }.joined(separator: ", ")) }
-            let rebuild = TableRebuild(table: table, sourceTable: source.name, target: target, columns: columns,
+            var rebuild = TableRebuild(table: table, sourceTable: source.name, target: target, columns: columns,
                                        nullableColumns: deferredNotNull, droppedColumns: dropped,
-                                       retiredIndexes: zip(source.indexes, renamedSourceIndexes).filter { !targetStructures.contains($0.1.structure) }.map { ($0.1, $0.0.resolvedName(table: source.name)) }, reasons: TablePlan.unique(rebuildReasons))
+                                       retiredIndexes: (zip(source.indexes, renamedSourceIndexes).filter { !targetStructures.contains($0.1.structure) } + renamedIndexes)
+                                           .map { ($0.1, $0.0.resolvedName(table: source.name)) }, reasons: TablePlan.unique(rebuildReasons))
+            rebuild.changesStrict = source.isStrict != target.isStrict
             changes = [.rebuild(rebuild)]
             // The retired indexes go with the old table; dropping them first would only cost.
             dropIndexes = []

@@ -21,6 +21,8 @@ struct TableRebuild: Sendable {
         var changesOptionality = false
         var changesDefault = false
         var changesReference = false
+        var changesCheck = false
+        var changesCollation = false
         /// The column's name before the stage's renames (for the dry run, which reads the table before they run).
         var sourceName: String?
     }
@@ -43,6 +45,8 @@ struct TableRebuild: Sendable {
     var retiredIndexes: [(index: Schema.Index, name: String)]
     /// The reasons, in words, for the summary.
     var reasons: [String]
+    /// Whether the plan turns `STRICT` on or off (otherwise the table keeps its own).
+    var changesStrict = false
 
     var temporaryName: String { TableNames.temporaryPrefix + table }
 
@@ -63,7 +67,7 @@ struct TableRebuild: Sendable {
     /// the dry run shows before the database has reached its source version).
     var declaredStatements: [String] {
         let quotedTemporary = SQL.quoteIdentifier(temporaryName)
-        let keepsRowid = !target.isJoinTable
+        let keepsRowid = target.hasImplicitID
         let copied = columns.filter { $0.expression != nil }
         let targetColumns = (keepsRowid ? [SQL.quoteIdentifier(Schema.primaryKeyColumn)] : []) + copied.map { SQL.quoteIdentifier($0.attribute.name) }
         let sources = (keepsRowid ? [SQL.quoteIdentifier(Schema.primaryKeyColumn)] : []) + copied.map { $0.expression! }
@@ -96,18 +100,21 @@ struct TableRebuild: Sendable {
                 try definition.addColumn(definition: EntitySQL.columnDefinition(column.attribute, forceNullable: nullableColumns.contains(name)))
                 continue
             }
-            if column.changesType { definition.setType(column.attribute.storageType.rawValue, column: name) }
+            if column.changesType { definition.setType(column.attribute.declaredType, column: name) }
             if column.changesOptionality || nullableColumns.contains(name) {
                 definition.setNotNull(!column.attribute.isOptional && !nullableColumns.contains(name), column: name)
             }
             if column.changesDefault { definition.setDefault(column.attribute.defaultValue, column: name) }
             if column.changesReference { definition.setReference(column.attribute.references, column: name) }
+            if column.changesCheck { definition.setCheck(column.attribute.check, column: name) }
+            if column.changesCollation { definition.setCollation(column.attribute.collation, column: name) }
         }
         var removed: [String] = []
         for dropped in droppedColumns {
             removed += try definition.dropColumn(dropped, entity: target.name, version: version).map { "\(table).\(dropped): \($0)" }
         }
         carriedOver = carriedOver.filter { feature in !removed.contains { $0.hasSuffix(feature) } }
+        if changesStrict { definition.strict = target.isStrict }
         var statements = [definition.sql(named: temporaryName)]
 
         // 5. "Transfer content from X into new_X using a statement like: INSERT INTO new_X SELECT ... FROM X."

@@ -3,7 +3,8 @@ import Foundation
 extension Schema {
     /// An attribute: one column of its entity's table.
     public struct Attribute: Codable, Hashable, Sendable {
-        /// The property and column name.
+        /// The column name: the property's name, unless the declaration names the column
+        /// (`@Attribute(column: "created_at")`), when ``propertyName`` holds the property's.
         public var name: String
         /// What the values are; decides the column's storage type and the conversions allowed.
         public var valueType: ValueType
@@ -22,10 +23,23 @@ extension Schema {
         /// For a column that stores a relationship: the table it references and its `ON DELETE` action.
         /// Declared schemas never set it; the storage layout derives it from relationships.
         public var references: ForeignKey?
+        /// The Swift property's name when the column is named otherwise (`createdAt` for the column
+        /// `created_at`); nil when they are the same. Not part of the hash: it stores nothing.
+        public var propertyName: String?
+        /// The column's declared SQL type as written (`NVARCHAR(160)`, `NUMERIC(10,2)`), or nil for
+        /// the storage type of ``valueType``. Its affinity must agree with the values.
+        public var sqlType: String?
+        /// For a `Date` attribute stored otherwise than as seconds since 1970: how it is stored.
+        public var dateStorage: DateStorage?
+        /// A column `CHECK (…)` constraint's expression, as declared (`length(name) > 0`).
+        public var check: String?
+        /// The column's collating sequence (`NOCASE`, `RTRIM`, `BINARY` or one the app registers).
+        public var collation: String?
 
         public init(name: String, valueType: ValueType, isOptional: Bool = false, defaultValue: String? = nil,
                     originalName: String? = nil, hashModifier: String? = nil, options: [String] = [], swiftType: String? = nil,
-                    references: ForeignKey? = nil) {
+                    references: ForeignKey? = nil, propertyName: String? = nil, sqlType: String? = nil, dateStorage: DateStorage? = nil,
+                    check: String? = nil, collation: String? = nil) {
             self.name = name
             self.valueType = valueType
             self.isOptional = isOptional
@@ -35,6 +49,11 @@ extension Schema {
             self.options = options
             self.swiftType = swiftType
             self.references = references
+            self.propertyName = propertyName
+            self.sqlType = sqlType
+            self.dateStorage = dateStorage
+            self.check = check
+            self.collation = collation
         }
 
         public init(from decoder: Decoder) throws {
@@ -48,10 +67,24 @@ extension Schema {
             options = try container.decodeIfPresent([String].self, forKey: .options) ?? []
             swiftType = try container.decodeIfPresent(String.self, forKey: .swiftType)
             references = try container.decodeIfPresent(ForeignKey.self, forKey: .references)
+            propertyName = try container.decodeIfPresent(String.self, forKey: .propertyName)
+            sqlType = try container.decodeIfPresent(String.self, forKey: .sqlType)
+            dateStorage = try container.decodeIfPresent(DateStorage.self, forKey: .dateStorage)
+            check = try container.decodeIfPresent(String.self, forKey: .check)
+            collation = try container.decodeIfPresent(String.self, forKey: .collation)
         }
 
         /// The column's storage type.
-        public var storageType: StorageType { valueType.storageType }
+        public var storageType: StorageType { dateStorage?.storageType ?? valueType.storageType }
+
+        /// The type the column is declared with: ``sqlType`` when given, else the storage type.
+        public var declaredType: String { sqlType ?? storageType.rawValue }
+
+        /// The affinity SQLite gives the column.
+        public var affinity: StorageType { sqlType.map(StorageType.init(affinityOf:)) ?? storageType }
+
+        /// The Swift property's name: ``propertyName``, or the column name when they are the same.
+        public var property: String { propertyName ?? name }
     }
 
     /// What an attribute's values are.

@@ -3,8 +3,8 @@ import Foundation
 extension Schema {
     /// An entity: one table, named after the entity.
     ///
-    /// Every table also has an integer primary key column, ``Schema/primaryKeyColumn`` (`id`),
-    /// which is not listed among the attributes.
+    /// A table has an integer primary key column, ``Schema/primaryKeyColumn`` (`id`), which is
+    /// not listed among the attributes, unless the entity declares its own ``primaryKey``.
     public struct Entity: Codable, Hashable, Sendable {
         /// The entity and table name.
         public var name: String
@@ -18,12 +18,22 @@ extension Schema {
         public var indexes: [Index]
         /// Relationships to other entities, in declaration order.
         public var relationships: [Relationship]
-        /// For a many-to-many join table: its composite primary key. Nil for an entity's table,
-        /// whose primary key is the `id` column.
+        /// The primary key's columns (attributes' column names), in order, when the entity declares
+        /// its own key or is a many-to-many join table. Nil for the default `id` column.
         public var primaryKey: [String]?
+        /// `INTEGER PRIMARY KEY AUTOINCREMENT`: a deleted key is never handed out again.
+        public var isAutoincrement: Bool
+        /// `WITHOUT ROWID`: the table is stored in its primary key's order and has no rowid.
+        public var isWithoutRowID: Bool
+        /// `STRICT`: SQLite refuses a value that is not of the column's type.
+        public var isStrict: Bool
+        /// True for a join table the storage layout made for a many-to-many relationship. Not
+        /// encoded: declared schemas never hold one.
+        public var isJoinTable: Bool
 
         public init(name: String, originalName: String? = nil, hashModifier: String? = nil,
-                    attributes: [Attribute], indexes: [Index] = [], relationships: [Relationship] = [], primaryKey: [String]? = nil) {
+                    attributes: [Attribute], indexes: [Index] = [], relationships: [Relationship] = [], primaryKey: [String]? = nil,
+                    isAutoincrement: Bool = false, isWithoutRowID: Bool = false, isJoinTable: Bool = false, isStrict: Bool = false) {
             self.name = name
             self.originalName = originalName
             self.hashModifier = hashModifier
@@ -31,6 +41,10 @@ extension Schema {
             self.indexes = indexes
             self.relationships = relationships
             self.primaryKey = primaryKey
+            self.isAutoincrement = isAutoincrement
+            self.isWithoutRowID = isWithoutRowID
+            self.isJoinTable = isJoinTable
+            self.isStrict = isStrict
         }
 
         public init(from decoder: Decoder) throws {
@@ -42,10 +56,14 @@ extension Schema {
             indexes = try container.decodeIfPresent([Index].self, forKey: .indexes) ?? []
             relationships = try container.decodeIfPresent([Relationship].self, forKey: .relationships) ?? []
             primaryKey = try container.decodeIfPresent([String].self, forKey: .primaryKey)
+            isAutoincrement = try container.decodeIfPresent(Bool.self, forKey: .isAutoincrement) ?? false
+            isWithoutRowID = try container.decodeIfPresent(Bool.self, forKey: .isWithoutRowID) ?? false
+            isJoinTable = false
+            isStrict = try container.decodeIfPresent(Bool.self, forKey: .isStrict) ?? false
         }
 
         private enum CodingKeys: String, CodingKey {
-            case name, originalName, hashModifier, attributes, indexes, relationships, primaryKey
+            case name, originalName, hashModifier, attributes, indexes, relationships, primaryKey, isAutoincrement, isWithoutRowID, isStrict
         }
 
         /// Writes the entity, leaving out what it does not have (no relationships, no join-table
@@ -59,6 +77,9 @@ extension Schema {
             try container.encode(indexes, forKey: .indexes)
             if !relationships.isEmpty { try container.encode(relationships, forKey: .relationships) }
             try container.encodeIfPresent(primaryKey, forKey: .primaryKey)
+            if isAutoincrement { try container.encode(true, forKey: .isAutoincrement) }
+            if isWithoutRowID { try container.encode(true, forKey: .isWithoutRowID) }
+            if isStrict { try container.encode(true, forKey: .isStrict) }
         }
 
         /// The relationship named `name`, if any.
@@ -66,12 +87,20 @@ extension Schema {
             relationships.first { $0.name == name }
         }
 
-        /// True for a many-to-many join table.
-        public var isJoinTable: Bool { primaryKey != nil }
+        /// True when the table has the default `"id" INTEGER PRIMARY KEY` column.
+        public var hasImplicitID: Bool { primaryKey == nil }
 
-        /// The attribute named `name`, if any.
+        /// The columns that identify a row: the declared key, or `id`.
+        public var keyColumns: [String] { primaryKey ?? [Schema.primaryKeyColumn] }
+
+        /// The attribute named `name` (its column name), if any.
         public func attribute(named name: String) -> Attribute? {
             attributes.first { $0.name == name }
+        }
+
+        /// The attribute of the Swift property `property` (or, failing that, of the column so named), if any.
+        public func attribute(forProperty property: String) -> Attribute? {
+            attributes.first { $0.property == property } ?? attribute(named: property)
         }
 
         /// The unique indexes (uniqueness constraints).

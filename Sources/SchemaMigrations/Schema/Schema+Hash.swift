@@ -4,7 +4,9 @@ extension Schema {
     /// A stable SHA-256 hash (64 lowercase hex digits) of what this schema stores.
     ///
     /// It is the hash of the canonical JSON form of the schema's storage-relevant parts: entity and
-    /// attribute names, value types, optionality, defaults, indexes, uniqueness and `hashModifier`s.
+    /// attribute (column) names, value types, optionality, defaults, indexes, uniqueness and
+    /// `hashModifier`s, and, where declared, SQL types, foreign keys, the primary key,
+    /// `AUTOINCREMENT` and `WITHOUT ROWID`.
     /// It does not depend on declaration order, on the version identifier, on `originalName` (a
     /// rename hint, not part of what is stored), nor on options with no storage effect. Two
     /// versions with the same hash store the same thing, and a plan refuses them.
@@ -19,16 +21,32 @@ extension Schema {
 /// equal), without the generic encoder's cost: a 500-entity schema hashes in milliseconds.
 struct HashedSchema: Encodable {
     struct HashedAttribute: Encodable {
+        var check: String?
+        var collation: String?
+        var dateStorage: String?
         var name: String
         var valueType: String
         var isOptional: Bool
         var defaultValue: String?
         var hashModifier: String?
+        // Absent unless declared, so schemas without them keep the hash they had.
+        var references: HashedForeignKey?
+        var sqlType: String?
+    }
+
+    struct HashedForeignKey: Encodable {
+        var column: String?
+        var isDeferred: Bool?
+        var onDelete: String
+        var onUpdate: String?
+        var table: String
     }
 
     struct HashedIndex: Encodable {
         var columns: [String]
         var isUnique: Bool
+        /// Never set: see ``HashedSchema/init``. Kept so the canonical form stays as written.
+        var name: String?
     }
 
     struct HashedRelationship: Encodable {
@@ -47,6 +65,11 @@ struct HashedSchema: Encodable {
         var attributes: [HashedAttribute]
         var indexes: [HashedIndex]
         var relationships: [HashedRelationship]?
+        // Absent unless declared, so schemas with the default `id` key keep the hash they had.
+        var primaryKey: [String]?
+        var isAutoincrement: Bool?
+        var isWithoutRowID: Bool?
+        var isStrict: Bool?
     }
 
     var format = 1
@@ -58,17 +81,25 @@ struct HashedSchema: Encodable {
                 name: entity.name,
                 hashModifier: entity.hashModifier,
                 attributes: entity.attributes.sorted { $0.name < $1.name }.map {
-                    HashedAttribute(name: $0.name, valueType: $0.valueType.rawValue, isOptional: $0.isOptional,
-                                    defaultValue: $0.defaultValue, hashModifier: $0.hashModifier)
+                    HashedAttribute(check: $0.check.map(SQLExpressionText.normalized), collation: $0.collation?.uppercased(), dateStorage: $0.dateStorage?.rawValue, name: $0.name, valueType: $0.valueType.rawValue, isOptional: $0.isOptional,
+                                    defaultValue: $0.defaultValue, hashModifier: $0.hashModifier,
+                                    references: $0.references.map { HashedForeignKey(column: $0.column, isDeferred: $0.isDeferred, onDelete: $0.onDelete, onUpdate: $0.onUpdate, table: $0.table) },
+                                    sqlType: $0.sqlType)
                 },
                 indexes: Set(entity.indexes.map(\.structure))
                     .sorted { ($0.isUnique ? 1 : 0, $0.columns.joined(separator: "\u{1}")) < ($1.isUnique ? 1 : 0, $1.columns.joined(separator: "\u{1}")) }
-                    .map { HashedIndex(columns: $0.columns, isUnique: $0.isUnique) },
+                    // An index's name is not hashed: snapshots written before names could be declared
+                    // recorded them, and their released hashes must not change.
+                    .map { structure in HashedIndex(columns: structure.columns, isUnique: structure.isUnique, name: nil) },
                 // Absent when there are none, so schemas without relationships keep the hash they had.
                 relationships: entity.relationships.isEmpty ? nil : entity.relationships.sorted { $0.name < $1.name }.map {
                     HashedRelationship(name: $0.name, destination: $0.destination, isToMany: $0.isToMany, isOptional: $0.isOptional,
                                        deleteRule: $0.deleteRule.rawValue, inverse: $0.inverse, hashModifier: $0.hashModifier)
-                }
+                },
+                primaryKey: entity.primaryKey,
+                isAutoincrement: entity.isAutoincrement ? true : nil,
+                isWithoutRowID: entity.isWithoutRowID ? true : nil,
+                isStrict: entity.isStrict ? true : nil
             )
         }
     }
@@ -84,10 +115,25 @@ extension HashedSchema {
             for (position, attribute) in entity.attributes.enumerated() {
                 if position > 0 { out += "," }
                 out += "{"
+                if let value = attribute.check { out += "\"check\":"; JSONValue.writeString(value, to: &out); out += "," }
+                if let value = attribute.collation { out += "\"collation\":"; JSONValue.writeString(value, to: &out); out += "," }
+                if let value = attribute.dateStorage { out += "\"dateStorage\":"; JSONValue.writeString(value, to: &out); out += "," }
                 if let value = attribute.defaultValue { out += "\"defaultValue\":"; JSONValue.writeString(value, to: &out); out += "," }
                 if let value = attribute.hashModifier { out += "\"hashModifier\":"; JSONValue.writeString(value, to: &out); out += "," }
                 out += "\"isOptional\":\(attribute.isOptional),\"name\":"
                 JSONValue.writeString(attribute.name, to: &out)
+                if let key = attribute.references {
+                    out += ",\"references\":{"
+                    if let value = key.column { out += "\"column\":"; JSONValue.writeString(value, to: &out); out += "," }
+                    if let value = key.isDeferred { out += "\"isDeferred\":\(value)," }
+                    out += "\"onDelete\":"
+                    JSONValue.writeString(key.onDelete, to: &out)
+                    if let value = key.onUpdate { out += ",\"onUpdate\":"; JSONValue.writeString(value, to: &out) }
+                    out += ",\"table\":"
+                    JSONValue.writeString(key.table, to: &out)
+                    out += "}"
+                }
+                if let value = attribute.sqlType { out += ",\"sqlType\":"; JSONValue.writeString(value, to: &out) }
                 out += ",\"valueType\":"
                 JSONValue.writeString(attribute.valueType, to: &out)
                 out += "}"
@@ -102,10 +148,24 @@ extension HashedSchema {
                     if offset > 0 { out += "," }
                     JSONValue.writeString(column, to: &out)
                 }
-                out += "],\"isUnique\":\(index.isUnique)}"
+                out += "],\"isUnique\":\(index.isUnique)"
+                if let name = index.name { out += ",\"name\":"; JSONValue.writeString(name, to: &out) }
+                out += "}"
             }
-            out += "],\"name\":"
+            out += "],"
+            if let value = entity.isAutoincrement { out += "\"isAutoincrement\":\(value)," }
+            if let value = entity.isStrict { out += "\"isStrict\":\(value)," }
+            if let value = entity.isWithoutRowID { out += "\"isWithoutRowID\":\(value)," }
+            out += "\"name\":"
             JSONValue.writeString(entity.name, to: &out)
+            if let key = entity.primaryKey {
+                out += ",\"primaryKey\":["
+                for (offset, column) in key.enumerated() {
+                    if offset > 0 { out += "," }
+                    JSONValue.writeString(column, to: &out)
+                }
+                out += "]"
+            }
             if let relationships = entity.relationships {
                 out += ",\"relationships\":["
                 for (position, relationship) in relationships.enumerated() {

@@ -79,14 +79,34 @@ extension Schema {
 
     /// A foreign key on a column: set on the columns a relationship is stored in.
     public struct ForeignKey: Codable, Hashable, Sendable {
-        /// The referenced table (an entity's name); the referenced column is its `id`.
+        /// The referenced table (an entity's name).
         public var table: String
-        /// The SQL `ON DELETE` action: `CASCADE`, `SET NULL`, `RESTRICT` or `NO ACTION`.
+        /// The SQL `ON DELETE` action: `CASCADE`, `SET NULL`, `SET DEFAULT`, `RESTRICT` or `NO ACTION`.
         public var onDelete: String
+        /// The referenced column, or nil for `id` (the key every table has unless it declares its own).
+        public var column: String?
+        /// The SQL `ON UPDATE` action, or nil for none written (SQLite's `NO ACTION`).
+        public var onUpdate: String?
+        /// `DEFERRABLE INITIALLY DEFERRED` when true: checked at commit rather than per statement.
+        public var isDeferred: Bool?
 
-        public init(table: String, onDelete: String) {
+        public init(table: String, onDelete: String, column: String? = nil, onUpdate: String? = nil, isDeferred: Bool? = nil) {
             self.table = table
             self.onDelete = onDelete
+            self.column = column
+            self.onUpdate = onUpdate
+            self.isDeferred = isDeferred
+        }
+
+        /// The referenced column's name.
+        public var referencedColumn: String { column ?? Schema.primaryKeyColumn }
+
+        /// `REFERENCES "Artist" ("ArtistId") ON DELETE NO ACTION ON UPDATE CASCADE DEFERRABLE INITIALLY DEFERRED`.
+        var clause: String {
+            var text = "REFERENCES \(SQL.quoteIdentifier(table)) (\(SQL.quoteIdentifier(referencedColumn))) ON DELETE \(onDelete)"
+            if let onUpdate { text += " ON UPDATE \(onUpdate)" }
+            if isDeferred == true { text += " DEFERRABLE INITIALLY DEFERRED" }
+            return text
         }
     }
 }

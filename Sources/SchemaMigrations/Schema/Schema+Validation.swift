@@ -46,7 +46,7 @@ extension Schema {
                     throw fail("an attribute of '\(entity.name)' has an empty name", remedy: "name every attribute")
                 }
                 let lowercased = attribute.name.lowercased()
-                if lowercased == Schema.primaryKeyColumn {
+                if lowercased == Schema.primaryKeyColumn && entity.hasImplicitID {
                     throw fail("'\(entity.name).\(attribute.name)' clashes with the integer primary key column '\(Schema.primaryKeyColumn)' every table has",
                                property: attribute.name, remedy: "rename the property (for example to '\(entity.name.prefix(1).lowercased() + entity.name.dropFirst())ID'), or mark it @Transient")
                 }
@@ -59,15 +59,16 @@ extension Schema {
                     throw fail("non-optional '\(entity.name).\(attribute.name)' has a NULL default", property: attribute.name,
                                remedy: "give it a non-NULL default or make it optional")
                 }
-                if let defaultValue = attribute.defaultValue, !SQLLiteral.isLiteral(defaultValue) {
+                if let defaultValue = attribute.defaultValue, !SQLLiteral.isLiteral(defaultValue), !SQLExpressionText.isParenthesized(defaultValue) {
                     throw fail("the default of '\(entity.name).\(attribute.name)' is not one SQL literal: \(defaultValue)", property: attribute.name,
-                               remedy: "write a number, a 'quoted string', X'hex', NULL, TRUE, FALSE or CURRENT_TIMESTAMP")
+                               remedy: "write a number, a 'quoted string', X'hex', NULL, TRUE, FALSE, CURRENT_TIMESTAMP, or one expression in parentheses")
                 }
                 if let key = attribute.references, !SQLLiteral.foreignKeyActions.contains(key.onDelete) {
                     throw fail("the ON DELETE action of '\(entity.name).\(attribute.name)' is not one of SQLite's: \(key.onDelete)", property: attribute.name,
                                remedy: "use " + SQLLiteral.foreignKeyActions.sorted().joined(separator: ", "))
                 }
             }
+            try validateStorage(of: entity)
             var structures = Set<IndexStructure>()
             for index in entity.indexes {
                 guard !index.columns.isEmpty else {

@@ -18,7 +18,9 @@ struct SchemaComparison {
     /// The differences between the declared entities and the live tables, in words; empty when they match.
     ///
     /// A live table may have extra non-unique indexes, triggers and views: they do not change what
-    /// is stored. Extra columns, extra unique indexes and anything missing are differences.
+    /// is stored. Clauses the declaration does not speak of (`AUTOINCREMENT`, `WITHOUT ROWID`,
+    /// `ON UPDATE`, `DEFERRABLE`, CHECKs, collations) are the database's own; where it does
+    /// speak of them, they must be there. Extra columns, extra unique indexes and anything missing are differences.
     func differences(declared: Schema, live: LiveSchema) -> [String] {
         var result: [String] = []
         for entity in declared.entities {
@@ -42,16 +44,42 @@ struct SchemaComparison {
         } else if !table.hasIntegerPrimaryKey {
             result.append("\(name) has no \"\(Schema.primaryKeyColumn)\" INTEGER PRIMARY KEY column")
         }
+        // The CREATE TABLE text is parsed only for what the pragmas do not say, and only when declared.
+        let needsDefinition = entity.primaryKey != nil || entity.isAutoincrement || entity.isWithoutRowID || entity.isStrict
+            || entity.attributes.contains { $0.check != nil || $0.collation != nil || $0.references?.isDeferred == true }
+        let definition = needsDefinition ? try? table.definition() : nil
+        // What a declaration does not speak of is the database's own (a rebuild keeps it): options
+        // are compared where declared, not where the live table has them unasked.
+        if let definition {
+            if entity.isAutoincrement && !definition.hasAutoincrement {
+                result.append("\(name)'s key is not AUTOINCREMENT, declared AUTOINCREMENT")
+            }
+            if entity.isStrict && !definition.strict {
+                result.append("\(name) is not STRICT, declared STRICT")
+            }
+            if entity.isWithoutRowID && !definition.withoutRowid {
+                result.append("\(name) is not WITHOUT ROWID, declared WITHOUT ROWID")
+            }
+        }
+        // A key column that cannot hold NULL whatever its constraints say: a rowid alias, or any key column of a WITHOUT ROWID table.
+        let keyNeverNull: (LiveSchema.Column) -> Bool = { column in
+            column.primaryKeyPosition > 0 && ((definition?.withoutRowid ?? false) || (table.hasRowidAlias))
+        }
         for attribute in entity.attributes {
             guard let column = table.column(named: attribute.name) else {
                 result.append("column \(name).\(attribute.name) is missing")
                 continue
             }
-            if column.affinity != attribute.storageType {
+            if let sqlType = attribute.sqlType {
+                if SchemaComparison.normalizedType(column.declaredType) != SchemaComparison.normalizedType(sqlType) {
+                    result.append("column \(name).\(attribute.name) is \(column.declaredType.isEmpty ? "untyped" : column.declaredType), declared \(sqlType)")
+                }
+            } else if column.affinity != attribute.storageType {
                 result.append("column \(name).\(attribute.name) is \(column.declaredType.isEmpty ? "untyped" : column.declaredType), declared \(attribute.storageType.rawValue)")
             }
-            if column.notNull == attribute.isOptional {
-                result.append("column \(name).\(attribute.name) is \(column.notNull ? "NOT NULL" : "nullable"), declared \(attribute.isOptional ? "optional" : "non-optional")")
+            let notNull = column.notNull || keyNeverNull(column)
+            if notNull == attribute.isOptional {
+                result.append("column \(name).\(attribute.name) is \(notNull ? "NOT NULL" : "nullable"), declared \(attribute.isOptional ? "optional" : "non-optional")")
             }
             let liveKey = table.foreignKeys.first { $0.from.count == 1 && $0.from[0].caseInsensitiveCompare(attribute.name) == .orderedSame }
             switch (attribute.references, liveKey) {
@@ -64,12 +92,31 @@ struct SchemaComparison {
                 if live.table.caseInsensitiveCompare(declared.table) != .orderedSame || live.onDelete.uppercased() != declared.onDelete {
                     result.append("column \(name).\(attribute.name) REFERENCES \(live.table) ON DELETE \(live.onDelete), declared \(declared.table) ON DELETE \(declared.onDelete)")
                 }
+                // A reference without a column list means the parent's primary key, which is what a declaration without a column means too.
+                if let to = live.to.first ?? nil, to.caseInsensitiveCompare(declared.referencedColumn) != .orderedSame {
+                    result.append("column \(name).\(attribute.name) REFERENCES \(live.table)(\(to)), declared \(declared.table)(\(declared.referencedColumn))")
+                }
+                if let onUpdate = declared.onUpdate, live.onUpdate.uppercased() != onUpdate {
+                    result.append("column \(name).\(attribute.name)'s foreign key is ON UPDATE \(live.onUpdate), declared ON UPDATE \(onUpdate)")
+                }
+                if declared.isDeferred == true, let definition, !SchemaComparison.isDeferred(column: attribute.name, in: definition) {
+                    result.append("column \(name).\(attribute.name)'s foreign key is not DEFERRABLE INITIALLY DEFERRED, declared deferred")
+                }
             }
-            if checksDefault(name, attribute.name) && column.defaultValue != attribute.defaultValue {
+            if let check = attribute.check, let definition {
+                let live = definition.checks(of: attribute.name)
+                if !live.contains(where: { SQLExpressionText.normalized($0) == SQLExpressionText.normalized(check) }) {
+                    result.append("column \(name).\(attribute.name) has " + (live.isEmpty ? "no CHECK" : live.map { "CHECK (\($0))" }.joined(separator: ", ")) + ", declared CHECK (\(check))")
+                }
+            }
+            if let collation = attribute.collation, let definition, (definition.collation(of: attribute.name) ?? "BINARY").uppercased() != collation.uppercased() {
+                result.append("column \(name).\(attribute.name) is COLLATE \(definition.collation(of: attribute.name) ?? "BINARY"), declared COLLATE \(collation)")
+            }
+            if checksDefault(name, attribute.name) && !SQLExpressionText.sameDefault(column.defaultValue, attribute.defaultValue) {
                 result.append("column \(name).\(attribute.name) has default \(column.defaultValue ?? "none"), declared \(attribute.defaultValue ?? "none")")
             }
         }
-        let declaredNames = Set(((entity.isJoinTable ? [] : [Schema.primaryKeyColumn]) + entity.attributes.map(\.name)).map { $0.lowercased() })
+        let declaredNames = Set(((entity.hasImplicitID ? [Schema.primaryKeyColumn] : []) + entity.attributes.map(\.name)).map { $0.lowercased() })
         for column in table.columns where column.hidden == 0 && !declaredNames.contains(column.name.lowercased()) {
             result.append("column \(name).\(column.name) is not declared")
         }
@@ -77,10 +124,40 @@ struct SchemaComparison {
         for index in entity.indexes where !liveStructures.contains(index.structure) {
             result.append("\(index.isUnique ? "unique index" : "index") \(name)\(index.structure.description.replacingOccurrences(of: "UNIQUE ", with: "")) is missing")
         }
+        for index in entity.indexes where !entity.isJoinTable {
+            guard let name = index.name, let live = table.indexes.first(where: { $0.structure == index.structure }),
+                  live.name.caseInsensitiveCompare(name) != .orderedSame,
+                  !table.indexes.contains(where: { $0.structure == index.structure && $0.name.caseInsensitiveCompare(name) == .orderedSame }) else { continue }
+            result.append("index \(name)(\(index.columns.joined(separator: ", "))) is named \(live.name)")
+        }
         let declaredStructures = Set(entity.indexes.map(\.structure))
         for index in table.indexes where index.isUnique && index.origin != "pk" && !declaredStructures.contains(index.structure) {
             result.append("unique index \(index.name) on \(name)(\(index.columns.joined(separator: ", "))) is not declared")
         }
         return result
+    }
+
+    /// A type name compared as SQLite reads it: case and spaces do not matter (`numeric(10, 2)` is `NUMERIC(10,2)`).
+    static func normalizedType(_ type: String) -> String {
+        type.uppercased().filter { !$0.isWhitespace }
+    }
+
+    /// Whether the foreign key on `column` alone is `DEFERRABLE INITIALLY DEFERRED` (SQLite's
+    /// pragmas do not say; the table's definition does).
+    static func isDeferred(column: String, in definition: TableDefinition) -> Bool {
+        func deferred(_ text: String) -> Bool {
+            let tokenizer = SQLTokenizer(text)
+            let words = ((try? tokenizer.tokens()) ?? []).filter { $0.kind == .word }.map { SQLTokenizer.foldCase(tokenizer.text(of: $0)) }
+            guard let position = words.lastIndex(of: "deferrable"), position == 0 || words[position - 1] != "not" else { return false }
+            return words.dropFirst(position).starts(with: ["deferrable", "initially", "deferred"])
+        }
+        let folded = SQLTokenizer.foldCase(column)
+        if let constraint = definition.column(named: column)?.constraints.first(where: { if case .references = $0.kind { return true } else { return false } }) {
+            return deferred(constraint.text)
+        }
+        if let constraint = definition.constraints.first(where: { if case .foreignKey = $0.kind { return $0.columns == [folded] } else { return false } }) {
+            return deferred(constraint.text)
+        }
+        return false
     }
 }

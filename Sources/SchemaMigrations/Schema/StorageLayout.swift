@@ -144,7 +144,7 @@ enum StorageLayout {
         ]
         return Schema.Entity(name: name, originalName: original == name ? nil : original,
                              hashModifier: [relationship.hashModifier, inverse.hashModifier].compactMap { $0 }.joined(separator: "|").nilIfEmpty,
-                             attributes: attributes, indexes: [Schema.Index([other, owner], name: name + "_reverse")], primaryKey: [owner, other])
+                             attributes: attributes, indexes: [Schema.Index([other, owner], name: name + "_reverse")], primaryKey: [owner, other], isJoinTable: true)
     }
 
     /// Pairs every relationship with its inverse, checking declared inverses and inferring missing ones.

@@ -6,9 +6,10 @@ extension Reliability.Regressions {
     /// Found by the snapshot fuzzer: a default value is spliced into the SQL as a literal, so a
     /// snapshot whose default was `0); COMMIT; --` ran a COMMIT in the middle of the migration;
     /// when a later step failed, the database was left half migrated with an error. (And an
-    /// `onDelete` action the same way.) Defaults must now be single SQL literals, actions one of
-    /// SQLite's five, or the plan is refused before anything runs.
-    @Test(arguments: ["0); COMMIT; --", "0; DELETE FROM e1", "(1)", "'open", "X'0", "abs(1)", ""])
+    /// `onDelete` action the same way.) Defaults must now be single SQL literals, or one expression
+    /// wrapped whole in parentheses (SQLite's `DEFAULT (expr)`, checked with the tokenizer:
+    /// balanced, no `;`), actions one of SQLite's five, or the plan is refused before anything runs.
+    @Test(arguments: ["0); COMMIT; --", "0; DELETE FROM e1", "(1) + (2)", "(1", "(1)); DELETE FROM e1; --", "'open", "X'0", "abs(1)", ""])
     func aDefaultThatIsNotOneLiteralIsRefused(defaultValue: String) throws {
         let scratch = Scratch("regression")
         let url = scratch.url("db.sqlite")
@@ -28,7 +29,7 @@ extension Reliability.Regressions {
         #expect(url.databaseBytes() == before)
     }
 
-    @Test(arguments: ["0", "-7", "+1.5", "1e10", "-9e999", "0x1F", "''", "'it''s'", "X''", "x'00ff'", "NULL", "TRUE", "CURRENT_TIMESTAMP"])
+    @Test(arguments: ["0", "-7", "+1.5", "1e10", "-9e999", "0x1F", "''", "'it''s'", "X''", "x'00ff'", "NULL", "TRUE", "CURRENT_TIMESTAMP", "(1)", "(datetime('now'))"])
     func aDefaultThatIsOneLiteralIsAccepted(defaultValue: String) throws {
         let schema = Schema(version: Schema.Version(1, 0, 0), entities: [
             Schema.Entity(name: "e1", attributes: [Schema.Attribute(name: "c1", valueType: .integer, isOptional: true, defaultValue: defaultValue)]),

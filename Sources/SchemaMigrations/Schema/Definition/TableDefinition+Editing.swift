@@ -31,7 +31,7 @@ extension TableDefinition {
         let folded = SQLTokenizer.foldCase(column)
         constraints.removeAll { if case .foreignKey = $0.kind { return $0.columns == [folded] } else { return false } }
         if let key {
-            let text = "REFERENCES \(SQL.quoteIdentifier(key.table)) (\(SQL.quoteIdentifier(Schema.primaryKeyColumn))) ON DELETE \(key.onDelete)"
+            let text = key.clause
             columns[index].constraints.append(.init(kind: .references(key.table), text: text, identifiers: []))
         }
     }

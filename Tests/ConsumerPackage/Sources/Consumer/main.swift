@@ -19,7 +19,15 @@ enum AppSchemaV1: VersionedSchema {
 
 enum AppSchemaV2: VersionedSchema {
     static let versionIdentifier = Schema.Version(2, 0, 0)
-    static let models: [any PersistentModel.Type] = [Trip.self]
+    static let models: [any PersistentModel.Type] = [Trip.self, Traveler.self]
+
+    /// A table with its own UUID key, a snake_case column with its SQL type, and a foreign key onto it.
+    final class Traveler: PersistentModel {
+        @Attribute(.primaryKey) var id: UUID
+        @Attribute(column: "display_name", sqlType: "VARCHAR(80)") var displayName = ""
+        @Attribute(column: "companion_id", references: .to(Traveler.self, onDelete: .setNull)) var companionID: UUID? = nil
+        init() {}
+    }
 
     final class Trip: PersistentModel {
         static let indexes: [[String]] = [["name", "startDate"]]

@@ -1,0 +1,31 @@
+extension TableDefinition {
+    /// Replaces the column's own `CHECK` constraints with `CHECK (expression)`; nil removes them.
+    /// Table `CHECK` constraints are the table's own and stay.
+    mutating func setCheck(_ expression: String?, column: String) {
+        guard let index = columnIndex(named: column) else { return }
+        columns[index].constraints.removeAll { $0.kind == .check }
+        if let expression {
+            columns[index].constraints.append(.init(kind: .check, text: "CHECK (\(expression))", identifiers: SQLTokenizer(expression).identifierSet()))
+        }
+    }
+
+    /// Replaces the column's `COLLATE` clause; nil removes it (SQLite's `BINARY` then).
+    mutating func setCollation(_ collation: String?, column: String) {
+        guard let index = columnIndex(named: column) else { return }
+        columns[index].constraints.removeAll { if case .collate = $0.kind { return true } else { return false } }
+        if let collation { columns[index].constraints.append(.init(kind: .collate(collation), text: "COLLATE \(collation)", identifiers: [])) }
+    }
+
+    /// The expressions of the column's own `CHECK` constraints.
+    func checks(of column: String) -> [String] {
+        self.column(named: column)?.constraints.filter { $0.kind == .check }.compactMap { SQLExpressionText.checkExpression(of: $0.text) } ?? []
+    }
+
+    /// The column's collating sequence, nil when it declares none (SQLite's `BINARY`).
+    func collation(of column: String) -> String? {
+        for constraint in self.column(named: column)?.constraints ?? [] {
+            if case .collate(let name) = constraint.kind { return name }
+        }
+        return nil
+    }
+}
