@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "SchemaMigrations", dependencies: ["CSQLite"]),
         // The `migrate` command as a library (an app embeds it with its Swift plan), and the bare
         // executable that reads JSON plan directories.
-        .target(name: "MigrateCommand", dependencies: ["SchemaMigrations"]),
+        .target(name: "MigrateCommand", dependencies: ["SchemaMigrations", "SchemaMigrationsCluster"]),
         .executableTarget(name: "migrate", dependencies: ["MigrateCommand"]),
         // The bundled example: the SampleTrips plan (Fixtures/SampleTrips/Plan) and its command.
         .target(name: "SampleTripsPlan", dependencies: ["SchemaMigrations"], path: "Fixtures/SampleTrips/Plan"),
@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "DqliteClient"),
         // The migration of a dqlite cluster: rehearsed locally on the leader's DUMP, sent over the wire.
         .target(name: "SchemaMigrationsCluster", dependencies: ["SchemaMigrations", "DqliteClient"]),
-        .testTarget(name: "DqliteClientTests", dependencies: ["DqliteClient", "CSQLite", "SchemaMigrationsCluster", "SchemaMigrations", "SampleTripsPlan"]),
+        .testTarget(name: "DqliteClientTests", dependencies: ["DqliteClient", "CSQLite", "SchemaMigrationsCluster", "SchemaMigrations", "SampleTripsPlan", "MigrateCommand"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -32,6 +32,7 @@ extension Migrator {
         let started = Date()
         let connection = try ClusterFailure.mapping { try DqliteClient(nodes: cluster, database: database, options: client) }
         defer { connection.close() }
+        if let seam = ClusterTestSeam.afterSending { connection.afterSending = { sql in seam(database, sql) } }
         try ClusterFailure.mapping {
             try connection.exec("PRAGMA foreign_keys=OFF")
             try connection.exec("BEGIN IMMEDIATE")
@@ -50,7 +51,7 @@ extension Migrator {
                 }
             }
         } catch {
-            try? connection.exec("ROLLBACK")  // the server rolls back anyway when the connection is gone
+            _ = try? connection.exec("ROLLBACK")  // the server rolls back anyway when the connection is gone
             throw error
         }
         rehearsed.result.duration = Date().timeIntervalSince(started)
@@ -59,7 +60,7 @@ extension Migrator {
         } catch let error as DqliteError where error.code == .commitOutcomeUnknown || error.code == .connectionClosed {
             return try outcomeOfLostCommit(error, rehearsed: rehearsed, connection: connection)
         } catch let error as DqliteError {
-            try? connection.exec("ROLLBACK")
+            _ = try? connection.exec("ROLLBACK")
             throw ClusterFailure.migrationError(error)
         }
         return rehearsed.result
@@ -103,4 +104,10 @@ extension Migrator {
                                  remedy: "choose a folder with space and write access")
         }
     }
+}
+
+/// A test seam: called with the database's name and the SQL once each request of a cluster
+/// migration is sent, before its answer is read (a test kills the leader there).
+enum ClusterTestSeam {
+    nonisolated(unsafe) static var afterSending: (@Sendable (String, String?) -> Void)?
 }
