@@ -6,11 +6,11 @@ import SchemaMigrations
 import Testing
 
 /// `migrate status|plan|apply|verify --cluster … --name DB`, run as the command's library.
-@Suite("The migrate command on a dqlite cluster", .enabled(if: DqliteBinaries.available, DqliteBinaries.skipReason))
+@Suite("The migrate command on a dqlite cluster", .serialized, .enabled(if: DqliteBinaries.available, DqliteBinaries.skipReason))
 struct ClusterCommandTests {
     @Test("status says 1.0.0 pending (exit 3), plan refuses nothing, apply migrates (exit 0), verify and status then pass")
     func statusApplyVerify() throws {
-        let cluster = try DqliteCluster.shared()
+        let cluster = try ClusterTrips.sharedCluster()
         try ClusterTrips.createV1(on: cluster, "trips-command", trips: 300)
         let nodes = cluster.addresses.joined(separator: ",")
         let command = MigrateCommand(plan: TripsMigrationPlan.self, name: "trips-migrate")

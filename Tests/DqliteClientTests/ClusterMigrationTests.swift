@@ -8,14 +8,14 @@ import Testing
 /// The SampleTrips plan run on a 3-node dqlite cluster: rehearsed on the leader's DUMP, sent to
 /// the leader in one transaction, replicated at COMMIT. Each test uses its own database on a
 /// shared cluster.
-@Suite("Migrating a dqlite cluster", .enabled(if: DqliteBinaries.available, DqliteBinaries.skipReason))
+@Suite("Migrating a dqlite cluster", .serialized, .enabled(if: DqliteBinaries.available, DqliteBinaries.skipReason))
 struct ClusterMigrationTests {
     static let trips = 2_000
     static let v3 = TripsSchemaV3.versionIdentifier
 
     @Test("V1 → V3 with its custom stage: every node at 3.0.0 with identical content, checks clean; a second apply writes nothing")
     func migratesEveryNode() throws {
-        let cluster = try DqliteCluster.shared()
+        let cluster = try ClusterTrips.sharedCluster()
         try ClusterTrips.createV1(on: cluster, "trips-apply", trips: Self.trips)
 
         let result = try Migrator(plan: TripsMigrationPlan.self).migrate(cluster: cluster.addresses, database: "trips-apply")
@@ -42,7 +42,7 @@ struct ClusterMigrationTests {
 
     @Test("A follower's address given first: the migration finds the leader")
     func followerFirst() throws {
-        let cluster = try DqliteCluster.shared()
+        let cluster = try ClusterTrips.sharedCluster()
         try ClusterTrips.createV1(on: cluster, "trips-follower", trips: 100)
         let leader = try cluster.leaderIndex()
         let followersFirst = cluster.addresses.indices.filter { $0 != leader }.map { cluster.addresses[$0] } + [cluster.addresses[leader]]
@@ -54,7 +54,7 @@ struct ClusterMigrationTests {
 
     @Test("Status and the dry run read the leader's DUMP: V1 with two stages pending, and the backup is that DUMP")
     func statusAndPlan() throws {
-        let cluster = try DqliteCluster.shared()
+        let cluster = try ClusterTrips.sharedCluster()
         try ClusterTrips.createV1(on: cluster, "trips-status", trips: 100)
         let migrator = Migrator(plan: TripsMigrationPlan.self)
         let before = try cluster.contents(of: "trips-status")
@@ -78,7 +78,7 @@ struct ClusterMigrationTests {
 
     @Test("A plan the rehearsal refuses (name made unique without the de-duplicating stage) leaves the cluster unchanged")
     func refusedPlanChangesNothing() throws {
-        let cluster = try DqliteCluster.shared()
+        let cluster = try ClusterTrips.sharedCluster()
         try ClusterTrips.createV1(on: cluster, "trips-refused", trips: 200)
         let before = try cluster.contents(of: "trips-refused")
 
