@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "SchemaMigrations", targets: ["SchemaMigrations"]),
         .library(name: "MigrateCommand", targets: ["MigrateCommand"]),
+        .library(name: "SchemaMigrationsCluster", targets: ["SchemaMigrationsCluster"]),
         .executable(name: "migrate", targets: ["migrate"]),
         .executable(name: "sample-trips", targets: ["SampleTrips"]),
         .executable(name: "schemamigrations-bench", targets: ["schemamigrations-bench"]),
@@ -21,7 +22,7 @@ let package = Package(
         .target(name: "SchemaMigrations", dependencies: ["CSQLite"]),
         // The `migrate` command as a library (an app embeds it with its Swift plan), and the bare
         // executable that reads JSON plan directories.
-        .target(name: "MigrateCommand", dependencies: ["SchemaMigrations"]),
+        .target(name: "MigrateCommand", dependencies: ["SchemaMigrations", "SchemaMigrationsCluster"]),
         .executableTarget(name: "migrate", dependencies: ["MigrateCommand"]),
         // The bundled example: the SampleTrips plan (Fixtures/SampleTrips/Plan) and its command.
         .target(name: "SampleTripsPlan", dependencies: ["SchemaMigrations"], path: "Fixtures/SampleTrips/Plan"),
@@ -40,7 +41,9 @@ let package = Package(
         // A client for dqlite (Raft-replicated SQLite) over its wire protocol, POSIX sockets only,
         // and its tests against a 3-node cluster of `dqlite-demo` processes (skipped when absent).
         .target(name: "DqliteClient"),
-        .testTarget(name: "DqliteClientTests", dependencies: ["DqliteClient", "CSQLite"]),
+        // The migration of a dqlite cluster: rehearsed locally on the leader's DUMP, sent over the wire.
+        .target(name: "SchemaMigrationsCluster", dependencies: ["SchemaMigrations", "DqliteClient"]),
+        .testTarget(name: "DqliteClientTests", dependencies: ["DqliteClient", "CSQLite", "SchemaMigrationsCluster", "SchemaMigrations", "SampleTripsPlan", "MigrateCommand"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -64,7 +64,7 @@ public final class DqliteClient {
 
     private var connection: NodeConnection?
     /// Called with the SQL once a request is sent, before its answer is read (a test seam).
-    var afterSending: ((String?) -> Void)? {
+    package var afterSending: ((String?) -> Void)? {
         didSet { connection?.afterSending = afterSending }
     }
     private var databaseID: UInt32 = 0

@@ -32,7 +32,7 @@ public struct MigrateCommand: Sendable {
     public init(plan: (any SchemaMigrationPlan.Type)? = nil, name: String? = nil, extraSubcommands: [Subcommand] = []) {
         self.plan = plan
         self.name = name ?? CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "migrate"
-        self.subcommands = BuiltInSubcommands.all(hasSwiftPlan: plan != nil) + extraSubcommands
+        self.subcommands = ClusterSubcommands.noting(BuiltInSubcommands.all(hasSwiftPlan: plan != nil)) + extraSubcommands
     }
 
     /// Runs the command on the process's arguments and exits with its status.
@@ -77,11 +77,12 @@ public struct MigrateCommand: Sendable {
         default:
             break
         }
-        guard let subcommand = subcommands.first(where: { $0.name == first }) else {
+        guard var subcommand = subcommands.first(where: { $0.name == first }) else {
             return errors.usage(UsageError("unknown subcommand '\(first)'", remedy: Suggestion.remedy(for: first, among: names + ["--version", "--help"])),
                                 usage: help.general)
         }
         let words = Array(arguments.dropFirst())
+        if ClusterSubcommands.named(in: words) { subcommand = ClusterSubcommands.variant(of: subcommand, hasSwiftPlan: plan != nil) }
         if words.contains("--help") || words.contains("-h") {
             console.output(help.usage(of: subcommand))
             return .success

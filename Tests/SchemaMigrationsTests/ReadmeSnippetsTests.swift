@@ -79,7 +79,7 @@ import Testing
                     \(dependencies.joined(separator: "\n        "))
                 ],
                 targets: [
-                    .target(name: "TripsModel", dependencies: [.product(name: "SchemaMigrations", package: "SchemaMigrations")]),
+                    .target(name: "TripsModel", dependencies: [.product(name: "SchemaMigrations", package: "SchemaMigrations"), .product(name: "SchemaMigrationsCluster", package: "SchemaMigrations")]),
                     \(targets.joined(separator: "\n        "))
                     .executableTarget(name: "Snippets", dependencies: ["TripsModel", .product(name: "SchemaMigrations", package: "SchemaMigrations")]),
                 ],

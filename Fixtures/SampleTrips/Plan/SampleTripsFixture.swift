@@ -7,7 +7,13 @@ public enum SampleTripsFixture {
     public static func createV1(at url: URL, trips: Int) throws {
         try Migrator(plan: TripsMigrationPlan.self, options: MigrationOptions(targetVersion: TripsSchemaV1.versionIdentifier)).migrate(databaseAt: url)
         let db = try SQLiteConnection(path: url.path)
-        try db.execute("""
+        try db.execute(v1RowsSQL(trips: trips))
+    }
+
+    /// The SQL that fills an empty V1 database with the fixture's rows (for a database reached
+    /// some other way than a local file, such as a dqlite cluster).
+    public static func v1RowsSQL(trips: Int) -> String {
+        """
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(trips))
             INSERT INTO Trip (id, name, destination, start_date, end_date)
             SELECT i,
@@ -22,6 +28,6 @@ public enum SampleTripsFixture {
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(trips))
             INSERT INTO LivingAccommodation (id, address, placeName, trip_id)
             SELECT i, i || ' Main Street', 'Hotel ' || i, i FROM n WHERE i % 2 = 1;
-            """)
+            """
     }
 }

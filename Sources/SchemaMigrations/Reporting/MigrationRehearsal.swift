@@ -11,6 +11,8 @@ struct MigrationRehearsal {
         var schemaCookie: Int64
         /// The statements that change the database, in order, with a note before each step.
         var entries: [StatementRecorder.Entry]
+        /// The recorder, which knows which statements return rows.
+        var recorder: StatementRecorder? = nil
     }
 
     let plan: ResolvedPlan
@@ -40,7 +42,7 @@ struct MigrationRehearsal {
         copy.startRecording(into: recorder)
         defer { copy.stopRecording() }
         let result = try MigrationRun(plan: MigrationRehearsal.announcingCustomCode(of: plan, to: recorder), db: copy, options: rehearsalOptions).run()
-        return Outcome(result: result, schemaCookie: cookie, entries: MigrationRehearsal.writes(in: recorder.entries))
+        return Outcome(result: result, schemaCookie: cookie, entries: MigrationRehearsal.writes(in: recorder.entries), recorder: recorder)
     }
 
     /// The entries that change the database: reads are dropped, and so is whatever a savepoint

@@ -10,6 +10,8 @@ final class DqliteCluster: @unchecked Sendable {
     struct Node {
         let address: String
         let process: Process
+        /// The command line it was started with (a restart reuses it).
+        let arguments: [String]
         var pid: Int32 { process.processIdentifier }
     }
 
@@ -49,7 +51,7 @@ final class DqliteCluster: @unchecked Sendable {
                 let address = "127.0.0.1:\(ports[2 * index])"
                 var arguments = ["-a", "127.0.0.1:\(ports[2 * index + 1])", "-d", address, "-D", try nodeDirectory(index).path]
                 if index > 0 { arguments += ["-j", nodes[0].address] }
-                nodes.append(Node(address: address, process: try launch(demo, arguments, log: index)))
+                nodes.append(Node(address: address, process: try launch(demo, arguments, log: index), arguments: arguments))
                 if index == 0 { try waitForLeader(among: [address]) }
             }
             try waitForVoters(size)
@@ -79,6 +81,20 @@ final class DqliteCluster: @unchecked Sendable {
         Foundation.kill(node.pid, SIGKILL)
         node.process.waitUntilExit()
         LiveProcesses.shared.remove(node.pid)
+    }
+
+    /// Starts node `index` again (after ``kill(node:)``) on its directory and addresses, and waits
+    /// until it answers and knows a leader.
+    func restart(node index: Int) throws {
+        guard let demo = DqliteBinaries.demo else { throw ClusterError("dqlite-demo is not installed") }
+        let node = nodes[index]
+        nodes[index] = Node(address: node.address, process: try launch(demo, node.arguments, log: index), arguments: node.arguments)
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if (try? DqliteClient.leader(accordingTo: node.address, options: DqliteClient.Options(connectTimeout: .milliseconds(300)))) ?? nil != nil { return }
+            usleep(100_000)
+        }
+        throw ClusterError("node \(index) did not rejoin the cluster:\n\(log(of: index))")
     }
 
     /// Which node leads now, as a client finds it.

@@ -1,0 +1,91 @@
+import Foundation
+import SchemaMigrations
+import SchemaMigrationsCluster
+
+/// `status`, `plan`, `apply` and `verify` on a dqlite cluster: `--cluster HOST:PORT,HOST:PORT
+/// --name DB` in place of `--database`. The subcommand is swapped for its cluster form when
+/// `--cluster` is on the command line (``MigrateCommand/run(_:console:environment:)``).
+enum ClusterSubcommands {
+    static let names: Set<String> = ["status", "plan", "apply", "verify"]
+
+    static let cluster = Option.value("--cluster", "HOST:PORT,…", required: true,
+                                      help: "a dqlite cluster: some or all of its nodes' addresses, comma-separated (followers are fine)")
+    static let name = Option.value("--name", "DB", required: true, help: "the database's name in the dqlite cluster")
+
+    /// Whether the words after a subcommand name a cluster.
+    static func named(in words: [String]) -> Bool {
+        words.contains { $0 == "--cluster" || $0.hasPrefix("--cluster=") }
+    }
+
+    /// The built-in subcommands, those that take a cluster saying so in their help.
+    static func noting(_ subcommands: [Subcommand]) -> [Subcommand] {
+        subcommands.map { subcommand in
+            guard names.contains(subcommand.name) else { return subcommand }
+            var noted = subcommand
+            noted.discussion += (noted.discussion.isEmpty ? "" : "\n")
+                + "On a dqlite cluster: --cluster HOST:PORT,HOST:PORT --name DB in place of --database (see `\(subcommand.name) --cluster x --help`)."
+            return noted
+        }
+    }
+
+    /// The cluster form of `subcommand`, or the subcommand itself when it has none.
+    static func variant(of subcommand: Subcommand, hasSwiftPlan: Bool) -> Subcommand {
+        guard names.contains(subcommand.name) else { return subcommand }
+        var options = [cluster, name, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.format(["text", "json"])]
+        if subcommand.name != "verify" { options.insert(SharedOptions.to, at: 3) }
+        if subcommand.name == "apply" { options.append(.value("--backup", "PATH", help: "where to write the leader's DUMP, as a SQLite file, before writing")) }
+        let which = subcommand.name
+        return Subcommand(
+            name: which, abstract: subcommand.abstract,
+            discussion: """
+                On a dqlite cluster, through its wire protocol. status, plan and verify read a DUMP of the \
+                leader's database, locally. apply write-locks the leader (BEGIN IMMEDIATE), rehearses the \
+                migration on its DUMP locally, sends the statements it ran to the leader in that transaction \
+                and commits: all or nothing, replicated at COMMIT. --backup writes that DUMP first.
+                """,
+            options: options, run: { try run(which, $0) })
+    }
+
+    static func run(_ which: String, _ invocation: Invocation) throws -> ExitCode {
+        let arguments = invocation.arguments
+        let nodes = (arguments.value("--cluster") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !nodes.isEmpty else { throw UsageError("--cluster: no node address", subcommand: which, remedy: "give HOST:PORT,HOST:PORT") }
+        let database = arguments.value("--name") ?? ""
+        let migrator = try invocation.migrator { options in
+            if which == "apply", let backup = arguments.value("--backup") { options.backupURL = URL(fileURLWithPath: backup) }
+        }
+        let outcome: DatabaseOutcome
+        do {
+            switch which {
+            case "status":
+                outcome = StatusSubcommand.outcome(of: try migrator.status(cluster: nodes, database: database))
+            case "verify":
+                let status = try migrator.verify(cluster: nodes, database: database)
+                var verified = StatusSubcommand.outcome(of: status)
+                verified.status = .success
+                verified.summary = "the schema matches version \(status.currentVersion.map(\.description) ?? "none")"
+                verified.text = "database: \(database)\n\(verified.summary)\n"
+                verified.json["matches"] = true
+                outcome = verified
+            case "plan":
+                let report = try migrator.plan(cluster: nodes, database: database)
+                var planned = DatabaseOutcome(database: database, status: .success, text: report.text, summary: "planned",
+                                              json: JSONOutput.object(parsing: try report.json()))
+                if let refusal = report.refusals.max(by: { ExitCode(for: $0).severity < ExitCode(for: $1).severity }) {
+                    planned.status = ExitCode(for: refusal)
+                    planned.message = "the migration would be refused:\n" + report.refusals.map(\.description).joined(separator: "\n")
+                    planned.summary = "refused"
+                    planned.json["error"] = JSONOutput.error(refusal)
+                }
+                outcome = planned
+            default:
+                let result = try migrator.migrate(cluster: nodes, database: database)
+                outcome = ApplySubcommand.outcome(of: result, database: database, backup: result.outcome == .upToDate ? nil : migrator.options.backupURL)
+            }
+        } catch {
+            outcome = DatabaseOutcome(database: database, error: error)
+        }
+        return FleetOutput(console: invocation.console, json: invocation.format(default: "text") == "json",
+                           layout: which == "plan" ? .details : .table).print([outcome])
+    }
+}

@@ -1,0 +1,113 @@
+import DqliteClient
+import Foundation
+import SchemaMigrations
+
+extension Migrator {
+    /// Migrates the database `database` of a dqlite cluster, reached through any of its nodes.
+    ///
+    /// ```swift
+    /// let result = try Migrator(plan: TripsMigrationPlan.self)
+    ///     .migrate(cluster: ["127.0.0.1:9001", "127.0.0.1:9002", "127.0.0.1:9003"], database: "trips")
+    /// ```
+    ///
+    /// On the leader: `PRAGMA foreign_keys=OFF`, `BEGIN IMMEDIATE` (no one else can write from
+    /// now on), a DUMP of the database, which is then migrated locally on a temporary copy (every
+    /// check, custom stage and refusal of ``migrate(databaseAt:)`` runs there, recording each
+    /// statement), and the recorded statements are sent to the leader in that transaction, then
+    /// `COMMIT`, which replicates them. Any failure rolls the transaction back: the cluster is
+    /// unchanged. With ``MigrationOptions/backupURL`` set, the DUMP is written there first, as an
+    /// ordinary SQLite file.
+    ///
+    /// When the connection drops after `COMMIT` was sent, the migration reconnects to the new
+    /// leader and reads the metadata table: it returns the result when the cluster is at the
+    /// target version, and throws `clusterUnavailable` saying it was not committed otherwise.
+    /// It never runs the statements again by itself.
+    /// - Parameters:
+    ///   - cluster: `host:port` of some or all nodes, in any order; followers are fine.
+    ///   - database: the database's name in the cluster (created when new).
+    ///   - client: timeouts of the connection to the cluster.
+    /// - Throws: `MigrationError`; the cluster is then at its old version.
+    @discardableResult
+    public func migrate(cluster: [String], database: String, client: DqliteClient.Options = DqliteClient.Options()) throws -> MigrationResult {
+        let started = Date()
+        let connection = try ClusterFailure.mapping { try DqliteClient(nodes: cluster, database: database, options: client) }
+        defer { connection.close() }
+        if let seam = ClusterTestSeam.afterSending { connection.afterSending = { sql in seam(database, sql) } }
+        try ClusterFailure.mapping {
+            try connection.exec("PRAGMA foreign_keys=OFF")
+            try connection.exec("BEGIN IMMEDIATE")
+        }
+        var rehearsed: RehearsedMigration
+        do {
+            rehearsed = try ClusterSnapshot.withLocalCopy(of: connection) { url in
+                if let backup = options.backupURL { try writeBackup(of: url, to: backup) }
+                var local = self
+                local.options.backupURL = nil
+                return try local.rehearse(databaseAt: url)
+            }
+            try ClusterFailure.mapping {
+                for statement in rehearsed.statements {
+                    if statement.returnsRows { _ = try connection.query(statement.sql) } else { try connection.exec(statement.sql) }
+                }
+            }
+        } catch {
+            _ = try? connection.exec("ROLLBACK")  // the server rolls back anyway when the connection is gone
+            throw error
+        }
+        rehearsed.result.duration = Date().timeIntervalSince(started)
+        do {
+            try connection.exec(rehearsed.statements.isEmpty ? "ROLLBACK" : "COMMIT")
+        } catch let error as DqliteError where error.code == .commitOutcomeUnknown || error.code == .connectionClosed {
+            return try outcomeOfLostCommit(error, rehearsed: rehearsed, connection: connection)
+        } catch let error as DqliteError {
+            _ = try? connection.exec("ROLLBACK")
+            throw ClusterFailure.migrationError(error)
+        }
+        return rehearsed.result
+    }
+
+    /// The connection dropped after `COMMIT` was sent: reads the version on the new leader.
+    private func outcomeOfLostCommit(_ error: DqliteError, rehearsed: RehearsedMigration, connection: DqliteClient) throws -> MigrationResult {
+        let target = rehearsed.result.toVersion
+        let found: Schema.Version?
+        do {
+            try connection.reconnect()
+            found = try recordedVersion(on: connection)
+        } catch let again as DqliteError {
+            throw MigrationError(.clusterUnavailable,
+                                 "the connection to the leader dropped while COMMIT was in flight, and the cluster could not be read afterwards: whether the migration to \(target) was committed is unknown",
+                                 remedy: "run `migrate status --cluster …` when the cluster has a leader again; do not assume either outcome",
+                                 underlying: "\(error); then \(again)")
+        }
+        if found == target { return rehearsed.result }
+        throw MigrationError(.clusterUnavailable,
+                             "the connection to the leader dropped while COMMIT was in flight; the new leader \(connection.leaderAddress ?? "") is at \(found.map(\.description) ?? "no recorded version"): the migration to \(target) was not committed, nothing was changed",
+                             version: found, remedy: "run the migration again", underlying: error.description)
+    }
+
+    /// The plan's newest version in the metadata table, read on the leader.
+    func recordedVersion(on connection: DqliteClient) throws -> Schema.Version? {
+        let table = Migrator.metadataTable
+        guard try connection.query("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(table)]).scalar == .integer(1) else {
+            return nil
+        }
+        let rows = try connection.query("SELECT \"version\" FROM \"\(table)\" WHERE \"plan\" = ? ORDER BY \"seq\" DESC LIMIT 1", [.text(try planName())])
+        return rows.scalar?.text.flatMap(Schema.Version.init)
+    }
+
+    private func writeBackup(of url: URL, to backup: URL) throws {
+        do {
+            try? FileManager.default.removeItem(at: backup)
+            try FileManager.default.copyItem(at: url, to: backup)
+        } catch {
+            throw MigrationError(.sqlite, "the backup could not be written to '\(backup.path)': \(error)",
+                                 remedy: "choose a folder with space and write access")
+        }
+    }
+}
+
+/// A test seam: called with the database's name and the SQL once each request of a cluster
+/// migration is sent, before its answer is read (a test kills the leader there).
+enum ClusterTestSeam {
+    nonisolated(unsafe) static var afterSending: (@Sendable (String, String?) -> Void)?
+}

@@ -1,0 +1,48 @@
+import DqliteClient
+import Foundation
+import SchemaMigrations
+
+extension Migrator {
+    /// The version the cluster's database is at and the stages pending, read from a DUMP of the
+    /// leader's database opened locally (so the cluster is only read).
+    ///
+    /// ```swift
+    /// let status = try Migrator(plan: TripsMigrationPlan.self).status(cluster: nodes, database: "trips")
+    /// print(status.currentVersion, status.pendingStages)
+    /// ```
+    /// - Throws: `MigrationError` as ``status(databaseAt:)``, or `clusterUnavailable`.
+    public func status(cluster: [String], database: String, client: DqliteClient.Options = DqliteClient.Options()) throws -> MigrationStatus {
+        var found = try onLeaderDump(cluster, database, client) { url in try self.status(databaseAt: url) }
+        found.database = database
+        return found
+    }
+
+    /// Checks that the cluster's database matches the version it records, as
+    /// ``verify(databaseAt:)`` does, on a DUMP of the leader's database opened locally.
+    /// - Throws: `MigrationError` `drift` listing the differences, or as ``status(cluster:database:client:)``.
+    public func verify(cluster: [String], database: String, client: DqliteClient.Options = DqliteClient.Options()) throws -> MigrationStatus {
+        var found = try onLeaderDump(cluster, database, client) { url in try self.verify(databaseAt: url) }
+        found.database = database
+        return found
+    }
+
+    /// A dry run on a DUMP of the leader's database opened locally: the report
+    /// ``plan(databaseAt:)`` gives, measured against the cluster's data. The cluster is only read.
+    public func plan(cluster: [String], database: String, client: DqliteClient.Options = DqliteClient.Options()) throws -> MigrationReport {
+        try onLeaderDump(cluster, database, client) { url in try plan(databaseAt: url) }
+    }
+
+    /// Writes the leader's database, as a DUMP, to `url` as an ordinary SQLite file: a backup,
+    /// or a copy to try a migration on with the library's local entry points.
+    public func dump(cluster: [String], database: String, to url: URL, client: DqliteClient.Options = DqliteClient.Options()) throws {
+        let connection = try ClusterFailure.mapping { try DqliteClient(nodes: cluster, database: database, options: client) }
+        defer { connection.close() }
+        try ClusterSnapshot.write(try ClusterFailure.mapping { try connection.dump() }, to: url)
+    }
+
+    private func onLeaderDump<T>(_ cluster: [String], _ database: String, _ client: DqliteClient.Options, _ body: (URL) throws -> T) throws -> T {
+        let connection = try ClusterFailure.mapping { try DqliteClient(nodes: cluster, database: database, options: client) }
+        defer { connection.close() }
+        return try ClusterSnapshot.withLocalCopy(of: connection, body)
+    }
+}
