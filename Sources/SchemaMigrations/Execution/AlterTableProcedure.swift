@@ -61,10 +61,8 @@ struct AlterTableProcedure {
         }
     }
 
-
-    /// Drops the triggers and views that depend on `tables`, directly or through a view, and
-    /// returns them in the order the database had them.
-    /// Step 3.
+    /// Step 3: drops the triggers and views that depend on `tables`, directly or through a view,
+    /// and returns them in the order the database had them.
     func setAsideDependents(mentioning tables: Set<String>) throws -> [LiveSchema.Dependent] {
         let all = try LiveSchema.read(from: db, onlyTables: []).dependents
         let mentions = all.map { SQLTokenizer($0.sql).identifierSet() }

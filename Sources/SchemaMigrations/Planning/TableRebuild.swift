@@ -120,11 +120,13 @@ struct TableRebuild: Sendable {
         // 5. "Transfer content from X into new_X using a statement like: INSERT INTO new_X SELECT ... FROM X."
         let expressions = Dictionary(columns.compactMap { column in column.expression.map { (SQLTokenizer.foldCase(column.attribute.name), $0) } },
                                      uniquingKeysWith: { first, _ in first })
+        // New name (folded) → the name the live table has until the renames run.
+        let liveNames = Dictionary(substitution.map { (SQLTokenizer.foldCase($0.value), $0.key) }, uniquingKeysWith: { first, _ in first })
         var targets: [String] = []
         var sources: [String] = []
         for column in definition.columns where !column.isGenerated {
             let folded = SQLTokenizer.foldCase(column.name)
-            let liveName = substitution.first { $0.value.lowercased() == folded }?.key ?? column.name
+            let liveName = liveNames[folded] ?? column.name
             guard live.column(named: liveName) != nil else { continue }  // new: takes its default
             targets.append(SQL.quoteIdentifier(column.name))
             let expression = expressions[folded] ?? SQL.quoteIdentifier(column.name)
@@ -155,11 +157,14 @@ struct TableRebuild: Sendable {
         // 8. "Use CREATE INDEX, CREATE TRIGGER, and CREATE VIEW to reconstruct indexes, triggers,
         //    and views associated with table X." Indexes here, each as the database had it.
         let droppedNames = Set(droppedColumns.map(SQLTokenizer.foldCase))
+        // A live index's columns and uniqueness, its columns named as after the renames.
+        func structure(of index: LiveSchema.Index) -> IndexStructure {
+            IndexStructure(columns: index.columns.map { substitution[SQLTokenizer.foldCase($0)] ?? $0 }, isUnique: index.isUnique)
+        }
         var retiring = Set<String>()  // the live index each retired declaration stands for: its own name first
         for retired in retiredIndexes {
             let candidates = live.indexes.filter { index in
-                index.origin == "c" && !index.isPartial && !index.columns.contains("<expr>")
-                    && IndexStructure(columns: index.columns.map { substitution[SQLTokenizer.foldCase($0)] ?? $0 }, isUnique: index.isUnique) == retired.index.structure
+                index.origin == "c" && !index.isPartial && !index.columns.contains("<expr>") && structure(of: index) == retired.index.structure
             }
             if let chosen = candidates.first(where: { SQLTokenizer.foldCase($0.name) == SQLTokenizer.foldCase(retired.name) }) ?? candidates.first {
                 retiring.insert(chosen.name)
@@ -167,9 +172,8 @@ struct TableRebuild: Sendable {
         }
         var present = Set<IndexStructure>()
         for index in live.indexes.reversed() {
-            let structure = IndexStructure(columns: index.columns.map { substitution[SQLTokenizer.foldCase($0)] ?? $0 }, isUnique: index.isUnique)
             guard index.origin == "c", let sql = index.sql else {
-                present.insert(structure)  // made by the table's own constraints
+                present.insert(structure(of: index))  // made by the table's own constraints
                 continue
             }
             if retiring.contains(index.name) { continue }
@@ -183,7 +187,7 @@ struct TableRebuild: Sendable {
                 removed.append("\(table): the index \(index.name) on the dropped column \(dropped)")
                 continue
             }
-            present.insert(structure)
+            present.insert(structure(of: index))
             statements.append(renamesApplied ? sql : TableDefinition.substitute(substitution, in: sql))
             carriedOver.append("index \(index.name)")
         }
