@@ -101,7 +101,7 @@ enum AdoptionAdvice {
                           : "\(name): the file has no index on (\(index.columns.joined(separator: ", "))): remove \(list) from `static let indexes`")
         }
         let declaredStructures = Set(entity.indexes.map(\.structure))
-        for index in table.indexes where index.isUnique && index.origin != "pk" && !declaredStructures.contains(index.structure) {
+        for index in table.indexes where index.isUnique && index.origin != .primaryKey && !declaredStructures.contains(index.structure) {
             let list = "[" + index.columns.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
             result.append("\(name): the unique index \(index.name) on (\(index.columns.joined(separator: ", "))) is not declared: "
                           + (index.columns.count == 1 ? "declare `@Attribute(.unique) var \(index.columns[0])`" : "add \(list) to `static let uniqueness`"))

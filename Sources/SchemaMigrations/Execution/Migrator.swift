@@ -114,7 +114,7 @@ public struct Migrator: Sendable {
             _ = try db.scalar("SELECT count(*) FROM sqlite_schema")  // fails now, clearly, for a file that is not a database
             return db
         } catch let error as SQLiteError {
-            if error.extendedCode == 776 {  // SQLITE_READONLY_ROLLBACK: a hot journal a read-only connection cannot replay
+            if error.resultCode == .readOnlyRollback {  // a hot journal a read-only connection cannot replay
                 throw MigrationError.interrupted(path: url.path, sqliteError: error)
             }
             throw MigrationError.fromOpening(error, path: url.path)

@@ -38,7 +38,7 @@ extension SQLiteConnection {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw SQLiteError(extendedCode: SQLITE_IOERR, message: "cannot open '\(path)' to flush it") }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw SQLiteError(extendedCode: 1034 /* SQLITE_IOERR_FSYNC */, message: "cannot flush '\(path)' to disk") }
+        guard fsync(descriptor) == 0 else { throw SQLiteError(extendedCode: SQLiteResultCode.ioErrorFsync.rawValue, message: "cannot flush '\(path)' to disk") }
     }
 
     /// Copies the whole database into another open connection's main database.

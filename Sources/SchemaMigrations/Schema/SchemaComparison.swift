@@ -131,7 +131,7 @@ struct SchemaComparison {
             result.append("index \(name)(\(index.columns.joined(separator: ", "))) is named \(live.name)")
         }
         let declaredStructures = Set(entity.indexes.map(\.structure))
-        for index in table.indexes where index.isUnique && index.origin != "pk" && !declaredStructures.contains(index.structure) {
+        for index in table.indexes where index.isUnique && index.origin != .primaryKey && !declaredStructures.contains(index.structure) {
             result.append("unique index \(index.name) on \(name)(\(index.columns.joined(separator: ", "))) is not declared")
         }
         return result
