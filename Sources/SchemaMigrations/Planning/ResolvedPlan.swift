@@ -99,3 +99,19 @@ struct ResolvedPlan: Sendable {
         self.hashes = Dictionary(uniqueKeysWithValues: versionsByHash.map { ($1, $0) })
     }
 }
+
+extension ResolvedPlan {
+    /// The stages from `current` to `target`, each planned and carrying its declaration's code.
+    /// - Throws: `MigrationError` for any change a stage cannot make (before anything runs).
+    func plannedStages(from current: Schema.Version, to target: Schema.Version, planner: Planner = Planner()) throws -> [PlannedStage] {
+        // One stage between each pair of consecutive versions, in order (see `init`).
+        try zip(zip(schemas, schemas.dropFirst()), stages)
+            .filter { pair, _ in pair.0.version >= current && pair.1.version <= target }
+            .map { pair, declared in
+                var stage = try planner.plan(from: pair.0, to: pair.1, kind: declared.kind)
+                stage.willMigrate = declared.willMigrate
+                stage.didMigrate = declared.didMigrate
+                return stage
+            }
+    }
+}

@@ -63,7 +63,7 @@ extension Migrator {
         guard let first = plan.schemas.first?.version, let last = plan.schemas.last?.version else {
             return PlanLint(plan: plan.name, stages: [])
         }
-        let stages = try StagePlanning.stages(of: plan, from: first, to: last).map { planned, _ in
+        let stages = try plan.plannedStages(from: first, to: last).map { planned in
             PlanLint.Stage(from: planned.from, to: planned.to, kind: planned.kind,
                            steps: planned.allSteps.map { PlanLint.classify($0, checks: planned.checks + planned.finalizingChecks) })
         }
