@@ -65,14 +65,6 @@ struct MetadataStore {
                       schemaCookie: row[3].int64Value ?? -1, snapshot: row[4].stringValue ?? "")
     }
 
-    /// Every record of the plan, oldest first.
-    func history() throws -> [(seq: Int64, version: String, kind: String, fromVersion: String?, durationMs: Double)] {
-        guard try exists() else { return [] }
-        return try db.rows("""
-            SELECT "seq", "version", "kind", "fromVersion", "durationMs" FROM "\(TableNames.metadata)" WHERE "plan" = ? ORDER BY "seq"
-            """, [.text(plan)]).map { ($0[0].int64Value ?? 0, $0[1].stringValue ?? "", $0[2].stringValue ?? "", $0[3].stringValue, $0[4].doubleValue ?? 0) }
-    }
-
     /// Appends a record; call inside the migration's transaction, after its last schema change.
     func append(_ entry: Entry) throws {
         try db.execute(MetadataStore.createSQL)

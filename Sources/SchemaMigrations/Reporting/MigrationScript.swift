@@ -39,10 +39,10 @@ public struct MigrationScript: Sendable {
         guard !statements.isEmpty else {
             return (lines + ["-- The database is at \(toVersion) already: nothing to do."]).joined(separator: "\n") + "\n"
         }
+        lines.append(".bail on")
+        // What a migration sets outside its transaction for correctness (not the sorter's threads).
+        lines += ConnectionSettings.pragmas.filter(\.isRequired).map { "PRAGMA \($0.name)=\($0.value);" }
         lines += [
-            ".bail on",
-            "PRAGMA foreign_keys=OFF;",
-            "PRAGMA legacy_alter_table=OFF;",
             "BEGIN IMMEDIATE;",
             "-- The schema must be as it was rehearsed (PRAGMA schema_version \(schemaCookie)).",
             "CREATE TEMP TABLE \"_sm_expected_schema\" (\"schema_version\" INTEGER CONSTRAINT \"the schema changed since this script was written\" CHECK (\"schema_version\" = \(schemaCookie)));",

@@ -12,6 +12,12 @@ extension SQLiteConnection {
     /// Runs `body` inside a transaction: committed when it returns, rolled back when it throws.
     public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
         try execute("BEGIN \(kind.rawValue) TRANSACTION")
+        return try inOpenTransaction(body)
+    }
+
+    /// The second half of ``transaction(_:_:)``, for a caller that began the transaction itself
+    /// (to tell a failed `BEGIN` apart): `body`, then `COMMIT`; rolled back when either throws.
+    func inOpenTransaction<T>(_ body: () throws -> T) throws -> T {
         do {
             let result = try body()
             try execute("COMMIT TRANSACTION")

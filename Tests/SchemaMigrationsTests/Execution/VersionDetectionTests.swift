@@ -17,7 +17,7 @@ import Testing
         #expect(result.fromVersion == Schema.Version(2, 0, 0))
         #expect(result.stages.map(\.to) == [Schema.Version(3, 0, 0)])
         #expect(try db.rows("SELECT id, name, startDate, endDate, notes FROM Trip ORDER BY id") == [["1", "'Paris'", "1.0", "2.0", "NULL"], ["2", "'Rome'", "3.0", "4.0", "NULL"]])
-        let history = try MetadataStore(db: db.connect(), plan: "default").history()
+        let history = try Migrator.history(databaseAt: db.url, plan: "default")
         #expect(history.map(\.kind) == ["adopt", "lightweight"])
     }
 
