@@ -181,6 +181,8 @@ import Testing
     }
 
     /// `references:` added, removed, or its action, `ON UPDATE` or `DEFERRABLE` changed: a rebuild.
+    /// (The summary's reason names the table and `ON DELETE` only, so an `ON UPDATE` or
+    /// `DEFERRABLE` change reads "… CASCADE to … CASCADE": what the code says today.)
     @Test(arguments: [
         (nil, Schema.ForeignKey(table: "Artist", onDelete: "CASCADE"), "artistID: no foreign key to REFERENCES Artist ON DELETE CASCADE"),
         (Schema.ForeignKey(table: "Artist", onDelete: "CASCADE"), nil, "artistID: REFERENCES Artist ON DELETE CASCADE to no foreign key"),
