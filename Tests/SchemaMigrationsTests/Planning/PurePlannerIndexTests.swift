@@ -42,6 +42,22 @@ import Testing
         #expect(stage.checks.isEmpty)
     }
 
+    /// A declared index is dropped under its declared name (the live table's name, if it differs, when it runs).
+    @Test func removingANamedIndexDropsItByItsName() throws {
+        let stage = try P.stage(from: [P.person { $0.indexes = [Schema.Index(["name"], name: "IFK_PersonName")] }], to: [P.person { $0.indexes = [] }])
+        #expect(stage.shapes == [.inPlace(.dropIndex, "Person")])
+        #expect(stage.steps[0].sql == [#"DROP INDEX "IFK_PersonName""#])
+    }
+
+    /// In a custom stage the duplicate check is planned as in a lightweight one: the executor runs
+    /// `willMigrate` before it, so the code can remove the duplicates first.
+    @Test func inACustomStageANewUniquenessIsStillChecked() throws {
+        let stage = try P.stage(from: [P.person()], to: [P.person { $0.indexes.append(Schema.Index(["email"], isUnique: true)) }], kind: .custom)
+        #expect(stage.shapes == [.inPlace(.createIndex, "Person")])
+        #expect(stage.checkSummaries == ["Person.(email): no duplicates in Person(email)"])
+        #expect(stage.finalizingChecks.isEmpty && stage.finalizingSteps.isEmpty)
+    }
+
     /// An index and its unique twin are different structures: one is dropped, the other created.
     @Test func makingAnIndexUniqueDropsTheOldAndChecksTheNew() throws {
         let stage = try P.stage(from: [P.person()], to: [P.person { $0.indexes = [Schema.Index(["name"], isUnique: true)] }])

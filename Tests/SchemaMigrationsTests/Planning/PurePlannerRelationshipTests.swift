@@ -133,6 +133,15 @@ import Testing
         #expect(stage.steps[0].sql[0] == #"CREATE TABLE "_sm_new_Item" ("id" INTEGER PRIMARY KEY, "title" TEXT NOT NULL DEFAULT '', "trip_id" INTEGER REFERENCES "Trip" ("id") ON DELETE SET NULL)"#)
     }
 
+    /// A relationship's `hashModifier` is its key column's: the table holding it is rebuilt.
+    @Test func aRelationshipHashModifierChangeRebuildsTheTableHoldingTheKey() throws {
+        var item = Self.tripOf()
+        item.hashModifier = "relinked"
+        let stage = try P.stage(from: Self.linked, to: [Self.trip([Self.items()]), Self.item([item])])
+        #expect(stage.shapes == [.copies(.rebuildTable, "Item")])
+        #expect(stage.steps[0].summary == "Rebuild table Item (copies every row): trip_id's hashModifier changed")
+    }
+
     /// SQLite's `RENAME TO` rewrites the `REFERENCES` of every child table: nothing else to do.
     @Test func renamingAnEntityOthersReferenceIsOneRename() throws {
         var item = Self.item([Self.tripOf(destination: "Journey")])
