@@ -12,8 +12,8 @@ import Testing
         configuration.plannerEntities = 20
         configuration.fleetFiles = 6
         configuration.fleetJobs = 2
-        configuration.directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-smoke-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: configuration.directory) }
+        let scratch = TemporaryDatabase()
+        configuration.directory = scratch.directory
         var runner = BenchmarkRunner(configuration: configuration)
         try runner.run(log: { _ in })
         #expect(runner.rows.map(\.name) == [
@@ -38,8 +38,8 @@ import Testing
         configuration.sizes = [100]
         configuration.runs = 1
         configuration.cases = [.custom]
-        configuration.directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-smoke-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: configuration.directory) }
+        let scratch = TemporaryDatabase()
+        configuration.directory = scratch.directory
         var runner = BenchmarkRunner(configuration: configuration)
         try runner.run(log: { _ in })
         #expect(runner.rows.map(\.name) == ["custom stage enumerates + updates 100 rows (properties: name, budget)", "custom stage enumerates + updates 100 rows (every property read)"])
