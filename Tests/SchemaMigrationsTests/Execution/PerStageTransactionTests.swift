@@ -10,14 +10,14 @@ import Testing
 
     @Test func aFailingSecondStageKeepsTheFirstAndSaysWhere() throws {
         let db = TemporaryDatabase()
-        let v1 = A.schema(1, [ChangeKindTests.person])
-        let v2 = A.schema(2, [ChangeKindTests.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
-        let v3 = A.schema(3, [ChangeKindTests.person {
+        let v1 = A.schema(1, [PersonFixture.person])
+        let v2 = A.schema(2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
+        let v3 = A.schema(3, [PersonFixture.person {
             $0.attributes.append(A.attribute("nickname", .string, optional: true))
             $0.attributes.append(A.attribute("title", .string, optional: true))
         }])
         try A.migrator([v1]).migrate(databaseAt: db.url)
-        try db.execute(ChangeKindTests.rows)
+        try db.execute(PersonFixture.rows)
         var options = MigrationOptions()
         options.transactionScope = .perStage
         let migrator = try A.migrator([v1, v2, v3], kind: .custom, didMigrate: { context in

@@ -30,12 +30,7 @@ import Testing
         #expect(error.code == .unsupportedChange)
         #expect(error.entity == "Code" && error.property == nil && error.version == Schema.Version(2, 0, 0))
         #expect(error.remedy == "keep the key as it was; to move it, create a new entity with the new key and copy the rows in a custom stage's didMigrate")
-        // The message says "Code's its primary key": the lead's issue 15 rewrites this code; the
-        // documented wording is asserted, and the test fails once the message reads as documented.
-        withKnownIssue("the message reads \"changes Code's its primary key\"") {
-            #expect(error.message == Self.documented(change))
-        }
-        #expect(error.message == "version 2.0.0 changes Code's its \(change), which a plan does not infer")
+        #expect(error.message == Self.documented(change))
     }
 
     @Test(arguments: [true, false])

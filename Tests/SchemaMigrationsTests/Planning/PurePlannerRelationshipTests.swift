@@ -189,15 +189,14 @@ import Testing
                                                    Schema.Attribute(name: "artistID", valueType: .integer, isOptional: true, references: reference)])]
     }
 
-    /// `references:` added, removed, or its action, `ON UPDATE` or `DEFERRABLE` changed: a rebuild.
-    /// (The summary's reason names the table and `ON DELETE` only, so an `ON UPDATE` or
-    /// `DEFERRABLE` change reads "… CASCADE to … CASCADE": what the code says today.)
+    /// `references:` added, removed, or its action, `ON UPDATE` or `DEFERRABLE` changed: a rebuild,
+    /// whose reason names every clause that changed.
     @Test(arguments: [
         (nil, Schema.ForeignKey(table: "Artist", onDelete: "CASCADE"), "artistID: no foreign key to REFERENCES Artist ON DELETE CASCADE"),
         (Schema.ForeignKey(table: "Artist", onDelete: "CASCADE"), nil, "artistID: REFERENCES Artist ON DELETE CASCADE to no foreign key"),
         (Schema.ForeignKey(table: "Artist", onDelete: "CASCADE"), Schema.ForeignKey(table: "Artist", onDelete: "SET NULL"), "artistID: REFERENCES Artist ON DELETE CASCADE to REFERENCES Artist ON DELETE SET NULL"),
-        (Schema.ForeignKey(table: "Artist", onDelete: "CASCADE"), Schema.ForeignKey(table: "Artist", onDelete: "CASCADE", onUpdate: "NO ACTION"), "artistID: REFERENCES Artist ON DELETE CASCADE to REFERENCES Artist ON DELETE CASCADE"),
-        (Schema.ForeignKey(table: "Artist", onDelete: "CASCADE"), Schema.ForeignKey(table: "Artist", onDelete: "CASCADE", isDeferred: true), "artistID: REFERENCES Artist ON DELETE CASCADE to REFERENCES Artist ON DELETE CASCADE"),
+        (Schema.ForeignKey(table: "Artist", onDelete: "CASCADE"), Schema.ForeignKey(table: "Artist", onDelete: "CASCADE", onUpdate: "NO ACTION"), "artistID: REFERENCES Artist ON DELETE CASCADE to REFERENCES Artist ON DELETE CASCADE ON UPDATE NO ACTION"),
+        (Schema.ForeignKey(table: "Artist", onDelete: "CASCADE"), Schema.ForeignKey(table: "Artist", onDelete: "CASCADE", isDeferred: true), "artistID: REFERENCES Artist ON DELETE CASCADE to REFERENCES Artist ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED"),
     ] as [(Schema.ForeignKey?, Schema.ForeignKey?, String)])
     func aForeignKeyChangeOnAnAttributeRebuilds(_ from: Schema.ForeignKey?, _ to: Schema.ForeignKey?, _ reason: String) throws {
         let stage = try P.stage(from: Self.album(from), to: Self.album(to))
