@@ -42,7 +42,7 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         /// A migration is pending but the database can only be read.
         public static let readOnly = Code(rawValue: "readOnly")
         /// The connection passed to `migrate(connection:)` cannot roll a failed migration back
-        /// (`journal_mode` OFF, or MEMORY on a file).
+        /// (`journal_mode` OFF, or MEMORY on a file), or is inside a transaction of its own.
         public static let unsafeConnection = Code(rawValue: "unsafeConnection")
         /// A migration (or another write) was interrupted, and its rollback journal is still beside
         /// the database: a read-only command cannot replay it.

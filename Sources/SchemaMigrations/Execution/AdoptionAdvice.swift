@@ -81,8 +81,8 @@ enum AdoptionAdvice {
             default: break
             }
         }
-        let declaredNames = Set(((entity.isJoinTable ? [] : [Schema.primaryKeyColumn]) + entity.attributes.map(\.name)).map { $0.lowercased() })
-        for column in table.columns where column.hidden == 0 && !declaredNames.contains(column.name.lowercased()) {
+        let declaredNames = Set(((entity.isJoinTable ? [] : [Schema.primaryKeyColumn]) + entity.attributes.map(\.name)).map { $0.sqlFolded })
+        for column in table.columns where column.hidden == 0 && !declaredNames.contains(column.name.sqlFolded) {
             guard let type = swiftType(for: column.affinity) else {
                 result.append("\(name).\(column.name): the column (\(column.declaredType), NUMERIC affinity) is not declared, and no declarable type is stored as NUMERIC yet")
                 continue

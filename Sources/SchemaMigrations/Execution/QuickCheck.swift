@@ -30,12 +30,12 @@ enum QuickCheck {
 
     /// The live tables a stage's steps read in full.
     static func tables(readBy stage: PlannedStage, db: SQLiteConnection) throws -> [String] {
-        let live = Set(try LiveSchema.tableNames(in: db).map { $0.lowercased() })
+        let live = Set(try LiveSchema.tableNames(in: db).map { $0.sqlFolded })
         var tables: [String] = []
         for step in stage.allSteps where step.readsWholeTable {
             // A step names its table after the stage's renames; before them it may have had its originalName.
             let original = stage.target.entity(named: step.table)?.originalName
-            guard let name = [step.table, original].compactMap({ $0 }).first(where: { live.contains($0.lowercased()) }) else { continue }
+            guard let name = [step.table, original].compactMap({ $0 }).first(where: { live.contains($0.sqlFolded) }) else { continue }
             if !tables.contains(name) { tables.append(name) }
         }
         return tables

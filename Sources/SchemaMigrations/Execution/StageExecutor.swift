@@ -43,7 +43,7 @@ struct StageExecutor {
         try runSteps(stage.finalizingSteps, from: stage.from, to: stage.to)
         // Only dropping or rebuilding a table, or the user's own code, can leave a row pointing at a
         // missing parent: ALTER TABLE's rename, add and drop column keep every rowid and reference.
-        let risky = Set(stage.allSteps.filter(\.mayBreakReferences).map { $0.table.lowercased() })
+        let risky = Set(stage.allSteps.filter(\.mayBreakReferences).map { $0.table.sqlFolded })
         guard footprint != nil || !risky.isEmpty else { return }
         var scope: ForeignKeyGuard.Scope? = ForeignKeyGuard.Scope(children: risky, parents: risky)
         let live = try LiveSchema.read(from: db)

@@ -46,8 +46,8 @@ struct VersionDetection {
         }
         let live = try LiveSchema.read(from: db)
         let ours = plan.allEntityNames
-        guard live.userTables.contains(where: { ours.contains($0.name.lowercased()) }) else { return .empty }
-        let present = Set(live.userTables.map { $0.name.lowercased() }.filter { ours.contains($0) })
+        guard live.userTables.contains(where: { ours.contains($0.name.sqlFolded) }) else { return .empty }
+        let present = Set(live.userTables.map { $0.name.sqlFolded }.filter { ours.contains($0) })
         var closest: (schema: Schema, differences: [String])?
         var matching: [Schema] = []
         for schema in plan.schemas.reversed() {
@@ -55,7 +55,7 @@ struct VersionDetection {
             if differences.isEmpty { matching.append(schema) }
             if closest == nil || differences.count < closest!.differences.count { closest = (schema, differences) }
         }
-        if let schema = matching.first(where: { present.isSubset(of: Set($0.entityNames.map { $0.lowercased() })) }) ?? matching.first {
+        if let schema = matching.first(where: { present.isSubset(of: Set($0.entityNames.map { $0.sqlFolded })) }) ?? matching.first {
             return .unversioned(schema.version)
         }
         throw MigrationError(.unknownVersion, "the database has no version recorded and its tables match none of the plan's \(plan.schemas.count) versions",
@@ -78,7 +78,7 @@ struct VersionDetection {
     private func nameClash(_ record: MetadataStore.Record) -> MigrationError? {
         guard let recorded = try? Schema(snapshotJSON: Data(record.snapshot.utf8)) else { return nil }
         let theirs = recorded.entities.map(\.name)
-        guard !theirs.isEmpty, theirs.allSatisfy({ !plan.allEntityNames.contains($0.lowercased()) }) else { return nil }
+        guard !theirs.isEmpty, theirs.allSatisfy({ !plan.allEntityNames.contains($0.sqlFolded) }) else { return nil }
         return MigrationError(.invalidPlan,
                               "the database records version \(record.version) of another plan also named '\(plan.name)', whose tables (\(theirs.sorted().joined(separator: ", "))) are not this plan's: two plans share a name",
                               version: record.version,

@@ -8,19 +8,19 @@ struct WrittenColumns {
     mutating func record(_ actions: [StepAction]) {
         for action in actions {
             switch action {
-            case .createTable(let entity): tables.insert(entity.name.lowercased())
+            case .createTable(let entity): tables.insert(entity.name.sqlFolded)
             case .rebuild(let rebuild):
                 // A rebuild writes back the defaults the plan does not change as the table had them.
                 for column in rebuild.columns where column.expression == nil || column.changesDefault {
-                    columns.insert(rebuild.table.lowercased() + "." + column.attribute.name.lowercased())
+                    columns.insert(rebuild.table.sqlFolded + "." + column.attribute.name.sqlFolded)
                 }
-            case .addColumn(let table, let attribute, _): columns.insert(table.lowercased() + "." + attribute.name.lowercased())
+            case .addColumn(let table, let attribute, _): columns.insert(table.sqlFolded + "." + attribute.name.sqlFolded)
             default: break
             }
         }
     }
 
     func contains(table: String, column: String) -> Bool {
-        tables.contains(table.lowercased()) || columns.contains(table.lowercased() + "." + column.lowercased())
+        tables.contains(table.sqlFolded) || columns.contains(table.sqlFolded + "." + column.sqlFolded)
     }
 }

@@ -93,10 +93,10 @@ enum NameMatching {
             } else {
                 if byLowercasedName == nil {
                     var lowercased: [String: Int] = [:]
-                    for (position, sourceName) in sourceNames.enumerated().reversed() { lowercased[sourceName.lowercased()] = position }
+                    for (position, sourceName) in sourceNames.enumerated().reversed() { lowercased[sourceName.sqlFolded] = position }
                     byLowercasedName = lowercased
                 }
-                source = byLowercasedName![targetName.lowercased()]
+                source = byLowercasedName![targetName.sqlFolded]
             }
             if let source {
                 let sourceName = sourceNames[source]

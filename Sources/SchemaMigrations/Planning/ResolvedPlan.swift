@@ -43,7 +43,7 @@ struct ResolvedPlan: Sendable {
 
     /// Every table name any version uses: a database holding none of them is empty for this plan.
     var allEntityNames: Set<String> {
-        Set(schemas.flatMap { $0.entities.map { $0.name.lowercased() } })
+        Set(schemas.flatMap { $0.entities.map { $0.name.sqlFolded } })
     }
 
     /// Reads and validates a Swift plan.

@@ -10,7 +10,7 @@ extension LiveSchema {
             let cookie = try db.pragmaInteger("schema_version")
             let objects = try db.rows("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY rowid")
             var result = LiveSchema(tables: [], dependents: [], schemaCookie: cookie)
-            let wanted = tables.map { Set($0.map { $0.lowercased() }) }
+            let wanted = tables.map { Set($0.map { $0.sqlFolded }) }
             for object in objects {
                 guard case .text(let type) = object[0], case .text(let name) = object[1] else { continue }
                 let tableName = object[2].stringValue ?? name
@@ -18,7 +18,7 @@ extension LiveSchema {
                 result.objectNames.insert(SQLTokenizer.foldCase(name))
                 switch type {
                 case "table":
-                    if let wanted, !wanted.contains(name.lowercased()) { continue }
+                    if let wanted, !wanted.contains(name.sqlFolded) { continue }
                     // An app's virtual table may use a module only the app's connections register:
                     // reading it then fails, yet it holds no foreign key and is no entity's table.
                     if sql.range(of: "CREATE VIRTUAL TABLE", options: [.anchored, .caseInsensitive]) != nil,

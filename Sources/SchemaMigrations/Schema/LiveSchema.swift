@@ -61,7 +61,7 @@ struct LiveSchema: Sendable, Hashable {
         /// True when the table has `id INTEGER PRIMARY KEY` (a rowid alias).
         var hasIntegerPrimaryKey: Bool {
             let keyColumns = columns.filter { $0.primaryKeyPosition > 0 }
-            return keyColumns.count == 1 && keyColumns[0].name.lowercased() == Schema.primaryKeyColumn
+            return keyColumns.count == 1 && keyColumns[0].name.sqlFolded == Schema.primaryKeyColumn
                 && keyColumns[0].declaredType.uppercased() == "INTEGER"
         }
     }
