@@ -6,7 +6,7 @@
 /// CREATE TABLE "_schema_migrations_accepted" ("plan" TEXT NOT NULL, "difference" TEXT NOT NULL)
 /// ```
 struct AcceptedDifferences {
-    let db: SQLiteConnection
+    let db: any SQLQuerying
     let plan: String
 
     static let createSQL = """

@@ -2,7 +2,7 @@
 /// says what to ask).
 extension DataCheck {
     /// Runs the check. Returns the refusal, or nil when the data allows the change. Never writes.
-    func evaluate(on db: SQLiteConnection, version: Schema.Version) throws -> MigrationError? {
+    func evaluate(on db: any SQLQuerying, version: Schema.Version) throws -> MigrationError? {
         switch self {
         case .tableIsEmpty(let table, let entity, let property):
             let rows = try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(table))")?.int64Value ?? 0
@@ -43,7 +43,7 @@ extension DataCheck {
 
     /// The keys of the first ten rows meeting `condition`, to name them: `id`, or the table's own
     /// primary key (`(1, 7)` for a composite one), read from the live table.
-    static func keys(of table: String, where condition: String, db: SQLiteConnection) throws -> [String] {
+    static func keys(of table: String, where condition: String, db: any SQLQuerying) throws -> [String] {
         let key = try db.rows("SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk", [.text(table)]).compactMap { $0[0].stringValue }
         let list = key.isEmpty ? "rowid" : key.map(SQL.quoteIdentifier).joined(separator: ", ")
         return try db.rows("SELECT \(list) FROM \(SQL.quoteIdentifier(table)) WHERE \(condition) ORDER BY \(list) LIMIT 10").map { row in
@@ -52,7 +52,7 @@ extension DataCheck {
     }
 
     /// The values a set of columns shares across rows (NULLs never clash in SQLite's UNIQUE), most shared first.
-    static func duplicates(in table: String, columns: [String], nullsBecome: [String: String] = [:], db: SQLiteConnection, limit: Int) throws -> [(values: String, count: Int64)] {
+    static func duplicates(in table: String, columns: [String], nullsBecome: [String: String] = [:], db: any SQLQuerying, limit: Int) throws -> [(values: String, count: Int64)] {
         try db.rows(duplicatesQuery(table: table, columns: columns, nullsBecome: nullsBecome) + " ORDER BY count(*) DESC LIMIT \(limit)").map { row in
             let values = row.dropLast().map { $0.sqlLiteral }
             return (values: values.count == 1 ? values[0] : "(" + values.joined(separator: ", ") + ")", count: row.last?.int64Value ?? 0)

@@ -33,7 +33,7 @@ struct MetadataStore {
         var snapshot: String
     }
 
-    let db: SQLiteConnection
+    let db: any SQLQuerying
     let plan: String
 
     static let createSQL = """

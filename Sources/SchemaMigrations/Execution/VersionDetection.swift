@@ -23,7 +23,7 @@ struct VersionDetection {
     }
 
     let plan: ResolvedPlan
-    let db: SQLiteConnection
+    let db: any SQLQuerying
 
     /// - Parameter trustCookie: skip introspection when the schema cookie is unchanged since the last recorded stage.
     func detect(trustCookie: Bool = true) throws -> State {

@@ -65,18 +65,31 @@ extension Migrator {
     }
 
     private func status(databaseAt url: URL, introspecting: Bool) throws -> MigrationStatus {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            var status = try status(reading: nil, introspecting: introspecting)
+            status.database = url.path
+            return status
+        }
+        return try advising(url) {
+            try status(reading: try open(url, mode: .readOnly), introspecting: introspecting)
+        }
+    }
+
+    /// The status of the database `db` reads (nil for one that does not exist yet), through any
+    /// connection that answers queries: a local file's, or a dqlite cluster's leader.
+    package func status(reading db: (any SQLQuerying)?, introspecting: Bool) throws -> MigrationStatus {
         let plan = try resolved.get()
         let target = try targetVersion(of: plan)
-        var state = VersionDetection.State.empty
-        if FileManager.default.fileExists(atPath: url.path) {
-            state = try advising(url) {
-                let db = try open(url, mode: .readOnly)
-                return try VersionDetection(plan: plan, db: db).detect(trustCookie: !introspecting)
+        let state = try db.map { try VersionDetection(plan: plan, db: $0).detect(trustCookie: !introspecting) } ?? .empty
+        var status = MigrationStatus(database: db?.path ?? "", currentVersion: state.version, isRecorded: false,
+                                     targetVersion: target, pendingStages: [])
+        if let db {
+            do {
+                status.otherTools = try ForeignMigrationHistory.read(from: db)
+            } catch let error as SQLiteError {
+                throw MigrationError.wrap(error, message: "cannot read other migration tools' tables in '\(db.path)'")
             }
         }
-        var status = MigrationStatus(database: url.path, currentVersion: state.version, isRecorded: false,
-                                     targetVersion: target, pendingStages: [])
-        if FileManager.default.fileExists(atPath: url.path) { status.otherTools = try otherTools(databaseAt: url) }
         switch state {
         case .empty:
             status.pendingStages = [.init(from: nil, to: target, kind: .lightweight)]

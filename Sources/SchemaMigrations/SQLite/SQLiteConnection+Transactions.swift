@@ -48,9 +48,4 @@ extension SQLiteConnection {
     func rollbackQuietly() {
         if !isAutocommit { try? execute("ROLLBACK TRANSACTION") }
     }
-
-    /// Reads an integer pragma, such as `foreign_keys` or `schema_version`.
-    func pragmaInteger(_ name: String) throws -> Int64 {
-        try scalar("PRAGMA \(name)")?.int64Value ?? 0
-    }
 }

@@ -71,7 +71,7 @@ public struct ForeignMigrationHistory: Sendable, Hashable {
     static let bookkeepingTables = Set(Tool.allCases.flatMap(\.tables).map { $0.sqlFolded })
 
     /// The bookkeeping of every recognised tool present in the file, in ``Tool`` order. Read-only.
-    static func read(from db: SQLiteConnection) throws -> [ForeignMigrationHistory] {
+    static func read(from db: any SQLQuerying) throws -> [ForeignMigrationHistory] {
         let present = try db.rows("SELECT name FROM sqlite_schema WHERE type = 'table'").compactMap { $0.first?.stringValue }
             .filter(isBookkeepingTable)
         guard !present.isEmpty else { return [] }
@@ -94,7 +94,7 @@ public struct ForeignMigrationHistory: Sendable, Hashable {
         return result
     }
 
-    private static func read(_ tool: Tool, tables: [String], db: SQLiteConnection) throws -> [String] {
+    private static func read(_ tool: Tool, tables: [String], db: any SQLQuerying) throws -> [String] {
         func strings(_ sql: String) throws -> [String] {
             try db.rows(sql).map { row in row.map { $0.isNull ? "" : $0.description }.filter { !$0.isEmpty }.joined(separator: "/") }
         }
@@ -110,7 +110,7 @@ public struct ForeignMigrationHistory: Sendable, Hashable {
 
     /// The store UUID and model version identifiers from `Z_METADATA`'s property list, and the
     /// entity names of `Z_PRIMARYKEY`.
-    private static func coreDataEntries(tables: [String], db: SQLiteConnection) throws -> [String] {
+    private static func coreDataEntries(tables: [String], db: any SQLQuerying) throws -> [String] {
         var entries: [String] = []
         let lower = Set(tables.map { $0.sqlFolded })
         if lower.contains("z_metadata") {

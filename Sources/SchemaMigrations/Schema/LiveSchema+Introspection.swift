@@ -5,7 +5,7 @@ extension LiveSchema {
     ///
     /// - Parameter tables: when given, only these tables are read in detail (others are still listed by name).
     /// - Throws: `MigrationError` with code `notADatabase` when the file is not a SQLite database.
-    static func read(from db: SQLiteConnection, onlyTables tables: Set<String>? = nil) throws -> LiveSchema {
+    static func read(from db: any SQLQuerying, onlyTables tables: Set<String>? = nil) throws -> LiveSchema {
         do {
             let cookie = try db.pragmaInteger("schema_version")
             let objects = try db.rows("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY rowid")
@@ -39,11 +39,11 @@ extension LiveSchema {
     }
 
     /// The names of the tables of the `main` database, without their details.
-    static func tableNames(in db: SQLiteConnection) throws -> [String] {
+    static func tableNames(in db: any SQLQuerying) throws -> [String] {
         try db.rows("SELECT name FROM sqlite_schema WHERE type = 'table'").compactMap(\.first?.stringValue)
     }
 
-    private static func readTable(_ name: String, sql: String, db: SQLiteConnection) throws -> Table {
+    private static func readTable(_ name: String, sql: String, db: any SQLQuerying) throws -> Table {
         let quoted = SQL.quoteString(name)
         let columns = try db.rows("SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(\(quoted))").map { row in
             Column(name: row[0].stringValue ?? "", declaredType: row[1].stringValue ?? "", notNull: row[2].int64Value == 1,
