@@ -3,8 +3,9 @@ import Foundation
 import SchemaMigrations
 
 extension Migrator {
-    /// The version the cluster's database is at and the stages pending, read from a DUMP of the
-    /// leader's database opened locally (so the cluster is only read).
+    /// The version the cluster's database is at and the stages pending, read on the leader over
+    /// the wire, as ``status(databaseAt:)`` reads a file (the same readers, through
+    /// ``ClusterDatabase``): a few small queries, no DUMP, and the cluster is only read.
     ///
     /// ```swift
     /// let status = try Migrator(plan: TripsMigrationPlan.self).status(cluster: nodes, database: "trips")
@@ -12,18 +13,14 @@ extension Migrator {
     /// ```
     /// - Throws: `MigrationError` as ``status(databaseAt:)``, or `clusterUnavailable`.
     public func status(cluster: [String], database: String, client: DqliteClient.Options = DqliteClient.Options()) throws -> MigrationStatus {
-        var found = try onLeaderDump(cluster, database, client) { url in try self.status(databaseAt: url) }
-        found.database = database
-        return found
+        try onLeader(cluster, database, client) { db in try status(reading: db, introspecting: false) }
     }
 
     /// Checks that the cluster's database matches the version it records, as
-    /// ``verify(databaseAt:)`` does, on a DUMP of the leader's database opened locally.
+    /// ``verify(databaseAt:)`` does, introspecting every table on the leader over the wire.
     /// - Throws: `MigrationError` `drift` listing the differences, or as ``status(cluster:database:client:)``.
     public func verify(cluster: [String], database: String, client: DqliteClient.Options = DqliteClient.Options()) throws -> MigrationStatus {
-        var found = try onLeaderDump(cluster, database, client) { url in try self.verify(databaseAt: url) }
-        found.database = database
-        return found
+        try onLeader(cluster, database, client) { db in try status(reading: db, introspecting: true) }
     }
 
     /// A dry run on a DUMP of the leader's database opened locally: the report
@@ -38,6 +35,13 @@ extension Migrator {
         let connection = try ClusterFailure.mapping { try DqliteClient(nodes: cluster, database: database, options: client) }
         defer { connection.close() }
         try ClusterSnapshot.write(try ClusterFailure.mapping { try connection.dump() }, to: url)
+    }
+
+    private func onLeader(_ cluster: [String], _ database: String, _ client: DqliteClient.Options,
+                          _ body: (ClusterDatabase) throws -> MigrationStatus) throws -> MigrationStatus {
+        let connection = try ClusterFailure.mapping { try DqliteClient(nodes: cluster, database: database, options: client) }
+        defer { connection.close() }
+        return try ClusterFailure.mapping { try body(ClusterDatabase(client: connection, name: database)) }
     }
 
     private func onLeaderDump<T>(_ cluster: [String], _ database: String, _ client: DqliteClient.Options, _ body: (URL) throws -> T) throws -> T {
