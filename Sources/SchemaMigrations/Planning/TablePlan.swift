@@ -37,7 +37,14 @@ struct TablePlan {
             let attribute = match.target
             guard let old = match.source else {
                 // A new column: a rebuild leaves it to its default (or NULL).
-                if let defaultValue = attribute.defaultValue, SQLExpressionText.isNonConstantDefault(defaultValue) {
+                if let generated = attribute.generated {
+                    // SQLite computes it: ADD COLUMN takes a VIRTUAL one, never a STORED one.
+                    if generated.storage == .stored {
+                        rebuildReasons.append("add STORED generated \(attribute.name) (SQLite's ADD COLUMN cannot add a STORED column)")
+                    } else {
+                        adds.append(.addColumn(table: table, attribute: attribute, forceNullable: false))
+                    }
+                } else if let defaultValue = attribute.defaultValue, SQLExpressionText.isNonConstantDefault(defaultValue) {
                     rebuildReasons.append("add \(attribute.name) with the default \(defaultValue) (SQLite's ADD COLUMN needs a constant default)")
                 } else if attribute.isOptional || attribute.defaultValue != nil {
                     adds.append(.addColumn(table: table, attribute: attribute, forceNullable: false))
@@ -113,6 +120,10 @@ struct TablePlan {
                 column.changesCollation = true
                 rebuildReasons.append("\(attribute.name): collation \(old.collation ?? "BINARY") to \(attribute.collation ?? "BINARY")")
             }
+            if !TablePlan.sameGenerated(old.generated, attribute.generated) {
+                column.changesGenerated = true
+                rebuildReasons.append("\(attribute.name): " + TablePlan.describe(old.generated) + " to " + TablePlan.describe(attribute.generated))
+            }
             if old.hashModifier != attribute.hashModifier {
                 rebuildReasons.append("\(attribute.name)'s hashModifier changed")
             }
@@ -140,11 +151,7 @@ struct TablePlan {
         }
 
         // Indexes, compared by structure in the target's column names.
-        let renamedSourceIndexes = source.indexes.map { index -> Schema.Index in
-            var copy = index
-            copy.columns = index.columns.map { renamedTo[$0] ?? $0 }
-            return copy
-        }
+        let renamedSourceIndexes = source.indexes.map { $0.renamingColumns(renamedTo) }
         let targetStructures = Set(target.indexes.map(\.structure))
         let sourceStructures = Set(renamedSourceIndexes.map(\.structure))
         let retired = renamedSourceIndexes.filter { !targetStructures.contains($0.structure) }
@@ -153,7 +160,8 @@ struct TablePlan {
         let keptUniqueOverNulls = target.indexes.filter { index in
             index.isUnique && sourceStructures.contains(index.structure) && index.columns.contains { targetToSource[$0].map { nullsBecome[$0] != nil } ?? false }
         }
-        for index in added.filter(\.isUnique) + keptUniqueOverNulls {
+        // (A unique index with expressions or a WHERE is checked by SQLite as it is created.)
+        for index in (added.filter(\.isUnique) + keptUniqueOverNulls).filter({ !$0.hasExpressions }) {
             let sourceColumns = index.columns.map { targetToSource[$0] }
             if sourceColumns.allSatisfy({ $0 != nil }) {
                 // NULLs never clash in a UNIQUE index, but the default they take here can.
@@ -176,7 +184,7 @@ struct TablePlan {
         }
         for (_, renamed) in renamedIndexes {
             let name = target.indexes.first { $0.structure == renamed.structure }?.name ?? ""
-            rebuildReasons.append("index (\(renamed.columns.joined(separator: ", "))) named \(name)")
+            rebuildReasons.append("index \(renamed.termsDescription) named \(name)")
         }
         if !deferredNotNull.isEmpty || !deferredTypes.isEmpty {
             finalizingChecks = deferredNotNull.sorted().map { column in
@@ -200,8 +208,8 @@ struct TablePlan {
         } else {
             if !dropped.isEmpty { rebuildReasons.append("drop " + dropped.joined(separator: ", ")) }
             rebuildReasons.insert(contentsOf: renamePairs.map { "renamed \($0.from) to \($0.to) first" }, at: 0)
-            if !added.isEmpty { rebuildReasons.append("new " + added.map { ($0.isUnique ? "unique " : "") + "(\($0.columns.joined(separator: ", ")))" }.joined(separator: ", ")) }
-            if !retired.isEmpty { rebuildReasons.append("no more " + retired.map { ($0.isUnique ? "unique " : "") + "(\($0.columns.joined(separator: ", ")))" }.joined(separator: ", ")) }
+            if !added.isEmpty { rebuildReasons.append("new " + added.map { ($0.isUnique ? "unique " : "") + $0.termsDescription }.joined(separator: ", ")) }
+            if !retired.isEmpty { rebuildReasons.append("no more " + retired.map { ($0.isUnique ? "unique " : "") + $0.termsDescription }.joined(separator: ", ")) }
             var rebuild = TableRebuild(table: table, sourceTable: source.name, target: target, columns: columns,
                                        nullableColumns: deferredNotNull, droppedColumns: dropped,
                                        retiredIndexes: (zip(source.indexes, renamedSourceIndexes).filter { !targetStructures.contains($0.1.structure) } + renamedIndexes)
@@ -211,6 +219,15 @@ struct TablePlan {
             // The retired indexes go with the old table; dropping them first would only cost.
             dropIndexes = []
         }
+    }
+
+    static func describe(_ generated: Schema.GeneratedColumn?) -> String {
+        generated.map(\.clause) ?? "not generated"
+    }
+
+    static func sameGenerated(_ first: Schema.GeneratedColumn?, _ second: Schema.GeneratedColumn?) -> Bool {
+        guard let first, let second else { return first == nil && second == nil }
+        return first.isSame(as: second)
     }
 
     static func describe(_ key: Schema.ForeignKey?) -> String {
