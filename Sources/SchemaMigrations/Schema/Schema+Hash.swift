@@ -6,7 +6,8 @@ extension Schema {
     /// It is the hash of the canonical JSON form of the schema's storage-relevant parts: entity and
     /// attribute (column) names, value types, optionality, defaults, indexes, uniqueness and
     /// `hashModifier`s, and, where declared, SQL types, foreign keys, the primary key,
-    /// `AUTOINCREMENT` and `WITHOUT ROWID`.
+    /// `AUTOINCREMENT`, `WITHOUT ROWID`, generated columns and index terms and `WHERE`
+    /// conditions (SQL text as SQLite reads it: spacing, case and quoting do not count).
     /// It does not depend on declaration order, on the version identifier, on `originalName` (a
     /// rename hint, not part of what is stored), nor on options with no storage effect. Two
     /// versions with the same hash store the same thing, and a plan refuses them.

@@ -282,6 +282,52 @@ import Testing
                 == ["index Customer_recent on Customer(name COLLATE RTRIM) is missing"])
     }
 
+    /// V2 with `email` renamed `mail` (the index expressions follow it) and `name` made optional (a rebuild).
+    enum Renamed: VersionedSchema {
+        static let versionIdentifier = Schema.Version(3, 0, 0)
+        static let models: [any PersistentModel.Type] = [Customer.self]
+        final class Customer: PersistentModel {
+            static let namedIndexes: [NamedIndex] = [
+                .unique("Customer_live_email", [.expression("lower(mail)")], where: "deleted_at IS NULL"),
+                .index("Customer_kind", [.expression("json_extract(data, '$.kind')"), .column("name", collation: "NOCASE", descending: true)]),
+            ]
+            @Attribute(originalName: "email") var mail: String
+            var name: String? = ""
+            var data = "{}"
+            @Attribute(column: "deleted_at") var deletedAt: Double? = nil
+            init() {}
+        }
+    }
+
+    @Test func aRenamedColumnIsFollowedByItsIndexesThroughARebuild() throws {
+        let db = TemporaryDatabase()
+        try PlanBuilder.migrator([Schema(V2.self)]).migrate(databaseAt: db.url)
+        try db.execute(Self.rows)
+        let rows = try db.rows("SELECT * FROM Customer ORDER BY id")
+        let migrator = try PlanBuilder.migrator([Schema(V2.self), Schema(Renamed.self)])
+        let report = try migrator.plan(databaseAt: db.url)
+        #expect(report.stages.flatMap(\.steps).map(\.step.op) == [.renameColumn, .rebuildTable])
+        #expect(report.stages[0].steps[1].carriedOver.contains("index Customer_live_email"))
+        let result = try migrator.migrate(databaseAt: db.url)
+        #expect(result.stages.flatMap(\.steps).map(\.op) == [.renameColumn, .rebuildTable])
+        #expect(try db.rows("SELECT * FROM Customer ORDER BY id") == rows)
+        #expect(try Self.indexSQL(db).map(\.first) == [["'Customer_kind'"], ["'Customer_live_email'"]].map(\.first))
+        #expect(try db.scalar("SELECT sql FROM sqlite_schema WHERE name = 'Customer_live_email'")?.stringValue
+                == #"CREATE UNIQUE INDEX "Customer_live_email" ON "Customer" (lower("mail")) WHERE deleted_at IS NULL"#)
+        #expect(try migrator.verify(databaseAt: db.url).currentVersion == Schema.Version(3, 0, 0))
+    }
+
+    @Test func aUniquePartialIndexTheRowsBreakRollsEverythingBack() throws {
+        let db = TemporaryDatabase()
+        try PlanBuilder.migrator([Schema(V1.self)]).migrate(databaseAt: db.url)
+        try db.execute(Self.rows + "INSERT INTO Customer (id, email) VALUES (4, 'Grace@example.com');")
+        let before = try db.bytes()
+        let error = try #require(throws: MigrationError.self) { try PlanBuilder.migrator([Schema(V1.self), Schema(V2.self)]).migrate(databaseAt: db.url) }
+        #expect(error.sqliteError?.message == "UNIQUE constraint failed: index 'Customer_live_email'")
+        #expect(try db.bytes() == before)
+        #expect(try db.recordedVersion() == "1.0.0")
+    }
+
     enum Unnamed: VersionedSchema {
         static let versionIdentifier = Schema.Version(1, 0, 0)
         static let models: [any PersistentModel.Type] = [Customer.self]

@@ -70,6 +70,19 @@ import Testing
         }
     }
 
+    /// V2 with `total` an ordinary column.
+    enum Ordinary: VersionedSchema {
+        static let versionIdentifier = Schema.Version(3, 0, 0)
+        static let models: [any PersistentModel.Type] = [LineItem.self]
+        final class LineItem: PersistentModel {
+            var sku = ""
+            var price = 0.0
+            var quantity = 0
+            var total: Double? = nil
+            init() {}
+        }
+    }
+
     static let rows = "INSERT INTO LineItem (id, sku, price, quantity) VALUES (1, 'ab-1', 2.5, 4), (2, 'cd-2', 10.0, 1), (3, 'ef-3', 0.5, 3);"
 
     /// Column → hidden (2 VIRTUAL, 3 STORED) as `table_xinfo` reports it.
@@ -144,6 +157,27 @@ import Testing
         #expect(result.stages.flatMap(\.steps).map(\.op) == [.dropColumn])
         #expect(try db.rows("SELECT * FROM LineItem ORDER BY id") == [["1", "'ab-1'", "2.5", "4"], ["2", "'cd-2'", "10.0", "1"], ["3", "'ef-3'", "0.5", "3"]])
         #expect(try db.recordedVersion() == "3.0.0")
+    }
+
+    @Test func aGeneratedColumnMadeOrdinaryKeepsItsValuesAndOneMadeGeneratedIsComputed() throws {
+        let db = TemporaryDatabase()
+        try PlanBuilder.migrator([Schema(V2.self)]).migrate(databaseAt: db.url)
+        try db.execute(Self.rows)
+        let toOrdinary = try PlanBuilder.migrator([Schema(V2.self), Schema(Ordinary.self)]).migrate(databaseAt: db.url)
+        #expect(toOrdinary.stages.flatMap(\.steps).map(\.op) == [.rebuildTable])
+        #expect(try db.rows("SELECT id, total FROM LineItem ORDER BY id") == [["1", "10.0"], ["2", "10.0"], ["3", "1.5"]])
+        #expect(try Self.hidden(db).last == ["'total'", "0"])
+        try db.execute("UPDATE LineItem SET total = 0 WHERE id = 1")
+
+        var generatedAgain = try Schema(V2.self)
+        generatedAgain.version = Schema.Version(4, 0, 0)
+        generatedAgain.entities[0].attributes[3].generated = .virtual("round(price * quantity, 2)")
+        let migrator = try PlanBuilder.migrator([Schema(V2.self), Schema(Ordinary.self), generatedAgain])
+        let toGenerated = try migrator.migrate(databaseAt: db.url)
+        #expect(toGenerated.stages.flatMap(\.steps).map(\.op) == [.rebuildTable])
+        #expect(try db.rows("SELECT id, total FROM LineItem ORDER BY id") == [["1", "10.0"], ["2", "10.0"], ["3", "1.5"]])
+        #expect(try Self.hidden(db).last == ["'total'", "2"])
+        #expect(try migrator.verify(databaseAt: db.url).currentVersion == Schema.Version(4, 0, 0))
     }
 
     @Test func aHandMadeTableIsIntrospectedAndAdoptedWithNoDifference() throws {
