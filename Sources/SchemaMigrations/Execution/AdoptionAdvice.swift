@@ -107,8 +107,8 @@ enum AdoptionAdvice {
         let declaredStructures = Set(entity.indexes.map(\.structure))
         for index in table.indexes where index.isUnique && index.origin != "pk" && !declaredStructures.contains(index.structure)
             && !declaredStructures.contains(index.fullStructure) {
-            if index.fullStructure.terms != nil {
-                result.append("\(name): the unique index \(index.name) \(index.fullStructure.description.replacingOccurrences(of: "UNIQUE ", with: "")) is not declared: add it to `static let namedIndexes` with `.unique`")
+            if index.hasExpressions {
+                result.append("\(name): the unique index \(index.name), `\(index.sql ?? "")`, is not declared: add it to `static let namedIndexes` with `.unique`")
                 continue
             }
             let list = "[" + index.columns.map { "\"\($0)\"" }.joined(separator: ", ") + "]"

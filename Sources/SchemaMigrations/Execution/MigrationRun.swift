@@ -63,6 +63,7 @@ struct MigrationRun {
         let store = MetadataStore(db: db, plan: plan.name)
         switch state {
         case .empty:
+            for entity in target.entities { try DeclaredSQLCheck.check(entity, version: target.version) }
             let stage = PlannedStage(from: target.version, to: target.version, kind: .lightweight,
                                      steps: target.entities.map { MigrationStep(action: .createTable($0)) },
                                      finalizingSteps: [], checks: [], finalizingChecks: [])

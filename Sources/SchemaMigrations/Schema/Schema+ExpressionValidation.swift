@@ -31,6 +31,10 @@ extension Schema {
                 throw fail("an index of '\(entity.name)' \(index.termsDescription) has expressions or a WHERE but no name",
                            remedy: "name it (NamedIndex takes its name first)")
             }
+            for element in index.elements ?? [] where (element.column == nil) == (element.expression == nil) {
+                throw fail("\(label) has a term with \(element.column == nil ? "neither a column nor an expression" : "both a column and an expression")",
+                           remedy: "give each term a column or an expression")
+            }
             for element in index.elements ?? [] {
                 if let expression = element.expression, !SQLExpressionText.isOneExpression(expression) {
                     throw fail("\(label) has a term that is not one SQL expression: \(expression)",

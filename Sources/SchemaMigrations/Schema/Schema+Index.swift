@@ -145,3 +145,12 @@ extension LiveSchema {
         return index.structure
     }
 }
+
+extension LiveSchema.Index {
+    /// Whether declaring this index needs its terms (a ``NamedIndex``): it has an expression, a
+    /// `COLLATE` or `DESC` term, or a `WHERE`.
+    var hasExpressions: Bool {
+        guard let sql, let statement = IndexStatement(sql: sql) else { return false }
+        return statement.predicate != nil || statement.terms.contains { !$0.isPlainColumn }
+    }
+}

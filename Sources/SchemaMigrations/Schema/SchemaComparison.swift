@@ -134,8 +134,7 @@ struct SchemaComparison {
         let declaredStructures = Set(entity.indexes.map(\.structure))
         for index in table.indexes where index.isUnique && index.origin != "pk" && !declaredStructures.contains(index.structure)
             && !declaredStructures.contains(index.fullStructure) {
-            let full = index.fullStructure
-            result.append("unique index \(index.name) on \(name)" + (full.terms == nil ? "(\(index.columns.joined(separator: ", ")))" : full.description.replacingOccurrences(of: "UNIQUE ", with: "")) + " is not declared")
+            result.append("unique index \(index.name) on \(name)" + (!index.hasExpressions ? "(\(index.columns.joined(separator: ", ")))" : ", `\(index.sql ?? "")`,") + " is not declared")
         }
         return result
     }

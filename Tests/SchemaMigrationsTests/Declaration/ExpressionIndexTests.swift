@@ -169,6 +169,13 @@ import Testing
         for declared in [try Schema(V2.self), try Schema(V2Respelled.self), found.schema] {
             #expect(SchemaComparison(checksDefaults: false).differences(declared: declared, live: try LiveSchema.read(from: db.connect())) == [])
         }
+        // Declared without them, the differences and the refusal say which index to declare.
+        #expect(SchemaComparison(checksDefaults: false).differences(declared: try Schema(V1.self), live: try LiveSchema.read(from: db.connect()))
+                == ["unique index Customer_live_email on Customer, `CREATE UNIQUE INDEX Customer_live_email ON Customer (lower(email)) WHERE deleted_at IS NULL`, is not declared"])
+        let bytes = try db.bytes()
+        let refusal = try #require(throws: MigrationError.self) { try PlanBuilder.migrator([Schema(V1.self)]).migrate(databaseAt: db.url) }
+        #expect(refusal.details.contains("Customer: the unique index Customer_live_email, `CREATE UNIQUE INDEX Customer_live_email ON Customer (lower(email)) WHERE deleted_at IS NULL`, is not declared: add it to `static let namedIndexes` with `.unique`"))
+        #expect(try db.bytes() == bytes)
         let before = try Self.indexSQL(db)
         let result = try PlanBuilder.migrator([Schema(V1.self), Schema(V2.self)]).migrate(databaseAt: db.url)
         #expect(result.adopted && result.stages.isEmpty)

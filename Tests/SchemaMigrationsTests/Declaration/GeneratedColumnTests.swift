@@ -235,6 +235,11 @@ import Testing
         #expect(error.message == "SQLite rejects the generated column 'LineItem.total', `GENERATED ALWAYS AS (price * qty) VIRTUAL`,: no such column: qty")
         #expect(error.entity == "LineItem" && error.property == "total")
         #expect(try db.bytes() == before)
+        // Creating a new database from it is refused the same way, before any table is made.
+        let fresh = TemporaryDatabase()
+        let creating = try #require(throws: MigrationError.self) { try PlanBuilder.migrator([Schema(Bad.self)]).migrate(databaseAt: fresh.url) }
+        #expect(creating.message == error.message)
+        #expect(try fresh.scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'LineItem'")?.int64Value == 0)
     }
 
     @Test func theGeneratedDefinitionIsHashedAndSnapshotted() throws {
