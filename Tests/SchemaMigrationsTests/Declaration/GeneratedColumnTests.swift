@@ -225,6 +225,22 @@ import Testing
         #expect(try db.recordedVersion() == "2.0.0")
     }
 
+    @Test func aCustomStageReadsGeneratedValuesAndWritesTheColumnsTheyComeFrom() throws {
+        let db = TemporaryDatabase()
+        try PlanBuilder.migrator([Schema(V2.self)]).migrate(databaseAt: db.url)
+        try db.execute(Self.rows)
+        var next = try Schema(V2.self)
+        next.version = Schema.Version(3, 0, 0)
+        next.entities[0].attributes.append(PlanBuilder.attribute("note", .string, optional: true))
+        try PlanBuilder.migrator([Schema(V2.self), next], kind: .custom, didMigrate: { context in
+            for row in try context.fetch("LineItem", orderBy: "id") where try row.value("total", as: Double?.self) == 10.0 {
+                try context.update("LineItem", id: row.id, values: ["quantity": 2, "note": "halved"])
+            }
+        }).migrate(databaseAt: db.url)
+        #expect(try db.rows("SELECT id, quantity, total, note FROM LineItem ORDER BY id")
+                == [["1", "2", "5.0", "'halved'"], ["2", "2", "20.0", "'halved'"], ["3", "3", "1.5", "NULL"]])
+    }
+
     @Test func anExpressionSQLiteRejectsIsRefusedBeforeAnythingIsWritten() throws {
         let db = TemporaryDatabase()
         try PlanBuilder.migrator([Schema(V1.self)]).migrate(databaseAt: db.url)
