@@ -52,7 +52,8 @@ struct KeyDeclaration {
         }
         for (name, properties) in model.indexNames.sorted(by: { $0.key < $1.key }) {
             let columns = properties.map(column)
-            guard let index = entity.indexes.firstIndex(where: { $0.columns == columns }) else {
+            // (A NamedIndex has its own name: indexNames names the plain indexes.)
+            guard let index = entity.indexes.firstIndex(where: { $0.columns == columns && $0.elements == nil && $0.predicate == nil }) else {
                 throw fail("'\(entity.name)' names the index \(name) on (\(properties.joined(separator: ", "))), which it does not declare",
                            remedy: "declare the index in indexes or uniqueness, or correct its properties in indexNames")
             }

@@ -258,6 +258,22 @@ import Testing
         #expect(try fresh.scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'LineItem'")?.int64Value == 0)
     }
 
+    @Test func aGeneratedKeyADefaultOrNotOneExpressionIsRefused() throws {
+        var keyed = try Schema(V2.self)
+        keyed.entities[0].primaryKey = ["total"]
+        keyed.entities[0].attributes[3].isOptional = false
+        let keyError = try #require(throws: MigrationError.self) { try keyed.validate() }
+        #expect(keyError.message == "'LineItem.total' is generated, and SQLite does not allow a generated column in the primary key")
+        var defaulted = try Schema(V2.self)
+        defaulted.entities[0].attributes[3].defaultValue = "0.0"
+        let defaultError = try #require(throws: MigrationError.self) { try defaulted.validate() }
+        #expect(defaultError.message == "'LineItem.total' is generated and has a default, which SQLite does not allow")
+        var injected = try Schema(V2.self)
+        injected.entities[0].attributes[3].generated = .virtual("1) VIRTUAL, evil TEXT --")
+        let injectedError = try #require(throws: MigrationError.self) { try injected.validate() }
+        #expect(injectedError.message == "the generated expression of 'LineItem.total' is not one SQL expression: 1) VIRTUAL, evil TEXT --")
+    }
+
     @Test func theGeneratedDefinitionIsHashedAndSnapshotted() throws {
         let v3 = try Schema(V3.self)
         let hashed = HashedSchema(v3)
