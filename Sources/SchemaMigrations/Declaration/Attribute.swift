@@ -9,6 +9,7 @@
 /// @Attribute(sqlType: "NVARCHAR(160)") var title = ""             // the column's SQL type as written
 /// @Attribute(.primaryKey, column: "AlbumId") var albumID = 0      // the table's key instead of `id`
 /// @Attribute(column: "ArtistId", references: .to("Artist")) var artistID = 0
+/// @Attribute(generated: .virtual("price * quantity")) var total: Double? = nil   // computed by SQLite
 /// ```
 ///
 /// A property's initial value is its column's default only when it is a constant: one computed
@@ -53,6 +54,7 @@ public struct Attribute<Value> {
     let check: String?
     let collation: String?
     let defaultExpression: String?
+    let generated: Schema.GeneratedColumn?
 
     /// The property's value.
     public var wrappedValue: Value {
@@ -76,9 +78,12 @@ public struct Attribute<Value> {
     ///   - collation: the column's collating sequence (`"NOCASE"`).
     ///   - defaultExpression: the column's default as SQL, instead of the initial value:
     ///     `"CURRENT_TIMESTAMP"`, or one expression in parentheses (`"(datetime('now'))"`).
+    ///   - generated: for a column SQLite computes, `.virtual("price * quantity")` or
+    ///     `.stored("lower(email)")` (`GENERATED ALWAYS AS (…)`); its initial value is then no
+    ///     default, and a custom stage cannot write it.
     public init(wrappedValue: Value, _ options: Option..., originalName: String? = nil, hashModifier: String? = nil,
                 column: String? = nil, sqlType: String? = nil, references: ForeignKeyReference? = nil, dateStorage: Schema.DateStorage? = nil,
-                check: String? = nil, collation: String? = nil, defaultExpression: String? = nil) {
+                check: String? = nil, collation: String? = nil, defaultExpression: String? = nil, generated: Schema.GeneratedColumn? = nil) {
         self.storage = wrappedValue
         self.options = options
         self.originalName = originalName
@@ -91,24 +96,25 @@ public struct Attribute<Value> {
         self.check = check
         self.collation = collation
         self.defaultExpression = defaultExpression
+        self.generated = generated
     }
 
     /// An attribute with no default value: `@Attribute var rating: Int`.
     public init() {
         self.init(options: [], originalName: nil, hashModifier: nil, column: nil, sqlType: nil, references: nil, dateStorage: nil, check: nil, collation: nil,
-                  defaultExpression: nil)
+                  defaultExpression: nil, generated: nil)
     }
 
     /// An attribute with no default value, with options: `@Attribute(.unique) var code: String`.
     public init(_ options: Option..., originalName: String? = nil, hashModifier: String? = nil,
                 column: String? = nil, sqlType: String? = nil, references: ForeignKeyReference? = nil, dateStorage: Schema.DateStorage? = nil,
-                check: String? = nil, collation: String? = nil, defaultExpression: String? = nil) {
+                check: String? = nil, collation: String? = nil, defaultExpression: String? = nil, generated: Schema.GeneratedColumn? = nil) {
         self.init(options: options, originalName: originalName, hashModifier: hashModifier, column: column, sqlType: sqlType, references: references,
-                  dateStorage: dateStorage, check: check, collation: collation, defaultExpression: defaultExpression)
+                  dateStorage: dateStorage, check: check, collation: collation, defaultExpression: defaultExpression, generated: generated)
     }
 
     private init(options: [Option], originalName: String?, hashModifier: String?, column: String?, sqlType: String?, references: ForeignKeyReference?,
-                 dateStorage: Schema.DateStorage?, check: String?, collation: String?, defaultExpression: String?) {
+                 dateStorage: Schema.DateStorage?, check: String?, collation: String?, defaultExpression: String?, generated: Schema.GeneratedColumn?) {
         self.storage = nil
         self.options = options
         self.originalName = originalName
@@ -121,6 +127,7 @@ public struct Attribute<Value> {
         self.check = check
         self.collation = collation
         self.defaultExpression = defaultExpression
+        self.generated = generated
     }
 }
 
@@ -140,6 +147,7 @@ protocol DeclaredAttribute {
     var declaredCheck: String? { get }
     var declaredCollation: String? { get }
     var declaredDefaultExpression: String? { get }
+    var declaredGenerated: Schema.GeneratedColumn? { get }
 }
 
 extension Attribute: DeclaredAttribute {
@@ -155,6 +163,7 @@ extension Attribute: DeclaredAttribute {
     var declaredCheck: String? { check }
     var declaredCollation: String? { collation }
     var declaredDefaultExpression: String? { defaultExpression }
+    var declaredGenerated: Schema.GeneratedColumn? { generated }
 }
 
 /// Marks a stored property as not persisted: it has no column.

@@ -36,16 +36,24 @@ struct KeyDeclaration {
             if let (storage, initial) = dateStorage[property] {
                 // The default in the declared storage: `'1970-01-01 00:00:00.000'`, not `0.0`.
                 entity.attributes[index].dateStorage = storage
-                if let initial, entity.attributes[index].valueType == .date { entity.attributes[index].defaultValue = storage.storedValue(initial).sqlLiteral }
+                if let initial, entity.attributes[index].valueType == .date, entity.attributes[index].generated == nil { entity.attributes[index].defaultValue = storage.storedValue(initial).sqlLiteral }
             }
             guard let name = columns[property] else { continue }
             entity.attributes[index].name = name
             entity.attributes[index].propertyName = property
         }
-        for index in entity.indexes.indices { entity.indexes[index].columns = entity.indexes[index].columns.map(column) }
+        for index in entity.indexes.indices {
+            entity.indexes[index].columns = entity.indexes[index].columns.map(column)
+            entity.indexes[index].elements = entity.indexes[index].elements?.map { element in
+                var named = element
+                named.column = element.column.map(column)
+                return named
+            }
+        }
         for (name, properties) in model.indexNames.sorted(by: { $0.key < $1.key }) {
             let columns = properties.map(column)
-            guard let index = entity.indexes.firstIndex(where: { $0.columns == columns }) else {
+            // (A NamedIndex has its own name: indexNames names the plain indexes.)
+            guard let index = entity.indexes.firstIndex(where: { $0.columns == columns && $0.elements == nil && $0.predicate == nil }) else {
                 throw fail("'\(entity.name)' names the index \(name) on (\(properties.joined(separator: ", "))), which it does not declare",
                            remedy: "declare the index in indexes or uniqueness, or correct its properties in indexNames")
             }

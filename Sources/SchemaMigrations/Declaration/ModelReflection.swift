@@ -49,6 +49,7 @@ enum ModelReflection {
                     defaultValue = nil  // not a constant: it would change the version's hash from one launch to the next
                 }
                 if let expression = declared?.declaredDefaultExpression { defaultValue = expression }
+                if declared?.declaredGenerated != nil { defaultValue = nil }  // SQLite computes the values
             } catch {
                 throw MigrationError(.unsupportedType, "the default value of '\(entityName).\(name)' cannot be stored: \(error)",
                                      entity: entityName, property: name, version: version)
@@ -59,13 +60,14 @@ enum ModelReflection {
                 originalName: declared?.declaredOriginalName, hashModifier: declared?.declaredHashModifier,
                 options: options.filter { !KeyDeclaration.storageOptions.contains($0) }.sorted(), swiftType: stored.swiftTypeName,
                 references: declared?.declaredReference, sqlType: declared?.declaredSQLType,
-                check: declared?.declaredCheck, collation: declared?.declaredCollation))
+                check: declared?.declaredCheck, collation: declared?.declaredCollation, generated: declared?.declaredGenerated))
             keys.note(property: name, options: options, column: declared?.declaredColumn,
                       dateStorage: declared?.declaredDateStorage, initial: declared.map { $0.declaredDefault } ?? child.value)
             if options.contains("unique") { indexes.append(Schema.Index([name], isUnique: true)) }
         }
         indexes += model.uniqueness.map { Schema.Index($0, isUnique: true) }
         indexes += model.indexes.map { Schema.Index($0) }
+        indexes += model.namedIndexes.map(\.schemaIndex)
         return try keys.applied(to: Schema.Entity(name: entityName, originalName: model.originalName, hashModifier: model.hashModifier,
                                                   attributes: attributes, indexes: deduplicated(indexes), relationships: relationships),
                                 model: model, version: version)

@@ -44,6 +44,9 @@ public protocol PersistentModel: AnyObject, _SchemaMigrationsSendableMetatype {
     /// each keyed by its name and given by its properties: `["IFK_AlbumArtistId": ["artistID"]]`.
     /// Unnamed indexes are called `Entity_column…` when created, and keep whatever name they have.
     static var indexNames: [String: [String]] { get }
+    /// Indexes declared with their name, over properties and SQL expressions, perhaps partial or
+    /// unique: `[.unique("Customer_live_email", [.expression("lower(email)")], where: "deleted_at IS NULL")]`.
+    static var namedIndexes: [NamedIndex] { get }
 }
 
 extension PersistentModel {
@@ -56,4 +59,5 @@ extension PersistentModel {
     public static var withoutRowID: Bool { false }
     public static var strict: Bool { false }
     public static var indexNames: [String: [String]] { [:] }
+    public static var namedIndexes: [NamedIndex] { [] }
 }

@@ -93,15 +93,24 @@ enum AdoptionAdvice {
             else { declaration = "@Attribute var \(column.name): \(type)" }
             result.append("\(name).\(column.name): the column is not declared: add `\(declaration)`")
         }
-        let liveStructures = Set(table.indexes.map(\.structure))
+        let liveStructures = Set(table.indexes.map(\.structure) + table.indexes.map(\.fullStructure))
         for index in entity.indexes where !liveStructures.contains(index.structure) {
+            if index.hasExpressions {
+                result.append("\(name): the file has no index \(index.resolvedName(table: name)) \(index.termsDescription): remove it from `static let namedIndexes`, or create it")
+                continue
+            }
             let list = "[" + index.columns.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
             result.append(index.isUnique
                           ? "\(name): the file has no unique index on (\(index.columns.joined(separator: ", "))): remove \(index.columns.count == 1 ? "`.unique` from `\(index.columns[0])`" : "\(list) from `static let uniqueness`")"
                           : "\(name): the file has no index on (\(index.columns.joined(separator: ", "))): remove \(list) from `static let indexes`")
         }
         let declaredStructures = Set(entity.indexes.map(\.structure))
-        for index in table.indexes where index.isUnique && index.origin != .primaryKey && !declaredStructures.contains(index.structure) {
+        for index in table.indexes where index.isUnique && index.origin != .primaryKey && !declaredStructures.contains(index.structure)
+            && !declaredStructures.contains(index.fullStructure) {
+            if index.hasExpressions {
+                result.append("\(name): the unique index \(index.name), `\(index.sql ?? "")`, is not declared: add it to `static let namedIndexes` with `.unique`")
+                continue
+            }
             let list = "[" + index.columns.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
             result.append("\(name): the unique index \(index.name) on (\(index.columns.joined(separator: ", "))) is not declared: "
                           + (index.columns.count == 1 ? "declare `@Attribute(.unique) var \(index.columns[0])`" : "add \(list) to `static let uniqueness`"))

@@ -142,6 +142,11 @@ extension MigrationContext {
     private func storedValues(_ values: [String: Any?], of table: Schema.Entity) throws -> [(column: String, value: SQLiteValue)] {
         try values.sorted { $0.key < $1.key }.map { name, value in
             guard let attribute = attribute(named: name, of: table) else { throw noSuchProperty(name, of: table) }
+            if let generated = attribute.generated {
+                throw MigrationError(.invalidSchema, "'\(table.name).\(attribute.property)' is generated (\(generated.clause)): SQLite computes its values, and a write to it is refused",
+                                     entity: table.name, property: attribute.property, version: schema.version,
+                                     remedy: "write the columns its expression reads instead, or leave '\(attribute.property)' out of the values")
+            }
             return (attribute.name, try storedValue(value, attribute: attribute, of: table.name))
         }
     }

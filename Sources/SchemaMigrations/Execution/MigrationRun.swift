@@ -82,6 +82,7 @@ struct MigrationRun {
         let store = MetadataStore(db: db, plan: plan.name)
         switch state {
         case .empty:
+            for entity in target.entities { try DeclaredSQLCheck.check(entity, version: target.version) }
             let stage = PlannedStage(source: target, target: target, kind: .lightweight,
                                      steps: target.entities.map { MigrationStep(action: .createTable($0)) })
             try StageExecutor(db: db, progress: options.progress).runSteps(stage.steps, from: nil, to: target.version)

@@ -94,9 +94,9 @@ enum BaselineCheck {
                 }
             }
             // A later version dropping a missing index could not run: the file must have every declared one.
-            let liveStructures = Set(table.indexes.map(\.structure))
+            let liveStructures = Set(table.indexes.map(\.structure) + table.indexes.map(\.fullStructure))
             for index in entity.indexes where !liveStructures.contains(index.structure) {
-                result.append("\(index.isUnique ? "unique index" : "index") on \(entity.name)(\(index.columns.joined(separator: ", "))) is declared but missing from the file: create it first")
+                result.append("\(index.isUnique ? "unique index" : "index") on \(entity.name)\(index.termsDescription) is declared but missing from the file: create it first")
             }
         }
         return result

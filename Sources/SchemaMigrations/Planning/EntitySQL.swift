@@ -33,17 +33,20 @@ enum EntitySQL {
     static func columnDefinition(_ attribute: Schema.Attribute, forceNullable: Bool = false) -> String {
         var definition = "\(SQL.quoteIdentifier(attribute.name)) \(attribute.declaredType)"
         if !attribute.isOptional && !forceNullable { definition += " NOT NULL" }
-        if let defaultValue = attribute.defaultValue { definition += " DEFAULT \(defaultValue)" }
+        if let defaultValue = attribute.defaultValue, attribute.generated == nil { definition += " DEFAULT \(defaultValue)" }
         if let collation = attribute.collation { definition += " COLLATE \(collation)" }
         if let check = attribute.check { definition += " CHECK (\(check))" }
         if let key = attribute.references { definition += " " + key.clause }
+        if let generated = attribute.generated { definition += " " + generated.clause }
         return definition
     }
 
-    /// `CREATE UNIQUE INDEX "Trip_name_unique" ON "Trip" ("name")`.
+    /// `CREATE UNIQUE INDEX "Trip_name_unique" ON "Trip" ("name")`; with expressions and a
+    /// `WHERE`: `CREATE INDEX "Customer_live" ON "Customer" (lower(email)) WHERE deleted_at IS NULL`.
     static func createIndex(_ index: Schema.Index, table: String) -> String {
-        let columns = index.columns.map(SQL.quoteIdentifier).joined(separator: ", ")
-        return "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(SQL.quoteIdentifier(index.resolvedName(table: table))) ON \(SQL.quoteIdentifier(table)) (\(columns))"
+        let terms = index.termsSQL.joined(separator: ", ")
+        return "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(SQL.quoteIdentifier(index.resolvedName(table: table))) ON \(SQL.quoteIdentifier(table)) (\(terms))"
+            + (index.predicate.map { " WHERE \($0)" } ?? "")
     }
 }
 

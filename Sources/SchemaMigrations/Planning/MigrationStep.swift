@@ -104,9 +104,9 @@ enum StepAction: Sendable {
         case .dropColumn(let table, let column): return "Drop column \(table).\(column) and its values"
         case .renameColumn(let table, let from, let to): return "Rename column \(table).\(from) to \(to)"
         case .createIndex(let table, let index):
-            return "Create \(index.isUnique ? "unique index" : "index") \(index.resolvedName(table: table)) on \(table)(\(index.columns.joined(separator: ", ")))"
+            return "Create \(index.isUnique ? "unique index" : "index") \(index.resolvedName(table: table)) on \(table)\(index.termsDescription)"
         case .dropIndex(let table, let index):
-            return "Drop \(index.isUnique ? "unique index" : "index") on \(table)(\(index.columns.joined(separator: ", ")))"
+            return "Drop \(index.isUnique ? "unique index" : "index") \(index.hasExpressions ? index.resolvedName(table: table) + " " : "")on \(table)\(index.termsDescription)"
         case .rebuild(let rebuild): return rebuild.summary
         }
     }
@@ -147,7 +147,10 @@ enum StepAction: Sendable {
             // The index created for the declaration: by its own name, else the first of its columns
             // (an index made by hand beside it, under another name, stays).
             let declared = index.resolvedName(table: table)
-            let candidates = live?.table(named: table)?.indexes.filter { $0.structure == index.structure && $0.origin == .createIndex && !$0.isPartial } ?? []
+            let structure = index.structure
+            let candidates = live?.table(named: table)?.indexes.filter { live in
+                live.origin == .createIndex && (structure.terms == nil ? live.structure == structure && !live.isPartial : live.fullStructure == structure)
+            } ?? []
             let name = candidates.first { $0.name.caseInsensitiveCompare(declared) == .orderedSame }?.name ?? candidates.first?.name ?? declared
             return ["DROP INDEX \(SQL.quoteIdentifier(name))"]
         case .rebuild(let rebuild):

@@ -10,6 +10,7 @@ struct Planner {
     /// Plans the stage from `source` to `target`.
     /// - Throws: `MigrationError` with code `unsupportedChange`.
     func plan(from source: Schema, to target: Schema, kind: StageKind) throws -> PlannedStage {
+        for entity in target.entities { try DeclaredSQLCheck.check(entity, version: target.version) }
         var stage = PlannedStage(source: source, target: target, kind: kind)
         let matches = try NameMatching.match(
             targets: target.entities, sources: source.entities, name: { $0.name }, originalName: { $0.originalName },

@@ -23,6 +23,7 @@ struct TableRebuild: Sendable {
         var changesReference = false
         var changesCheck = false
         var changesCollation = false
+        var changesGenerated = false
         /// The column's name before the stage's renames (for the dry run, which reads the table before they run).
         var sourceName: String?
     }
@@ -68,7 +69,7 @@ struct TableRebuild: Sendable {
     var declaredStatements: [String] {
         let quotedTemporary = SQL.quoteIdentifier(temporaryName)
         let keepsRowid = target.hasImplicitID
-        let copied = columns.filter { $0.expression != nil }
+        let copied = columns.filter { $0.expression != nil && $0.attribute.generated == nil }  // SQLite computes generated columns
         let targetColumns = (keepsRowid ? [SQL.quoteIdentifier(Schema.primaryKeyColumn)] : []) + copied.map { SQL.quoteIdentifier($0.attribute.name) }
         let sources = (keepsRowid ? [SQL.quoteIdentifier(Schema.primaryKeyColumn)] : []) + copied.map { $0.expression! }
         return [EntitySQL.createTable(target, named: temporaryName, nullable: nullableColumns),
@@ -108,6 +109,7 @@ struct TableRebuild: Sendable {
             if column.changesReference { definition.setReference(column.attribute.references, column: name) }
             if column.changesCheck { definition.setCheck(column.attribute.check, column: name) }
             if column.changesCollation { definition.setCollation(column.attribute.collation, column: name) }
+            if column.changesGenerated { definition.setGenerated(column.attribute.generated, column: name) }
         }
         var removed: [String] = []
         for dropped in droppedColumns {
@@ -159,12 +161,21 @@ struct TableRebuild: Sendable {
         let droppedNames = Set(droppedColumns.map(SQLTokenizer.foldCase))
         // A live index's columns and uniqueness, its columns named as after the renames.
         func structure(of index: LiveSchema.Index) -> IndexStructure {
-            IndexStructure(columns: index.columns.map { substitution[SQLTokenizer.foldCase($0)] ?? $0 }, isUnique: index.isUnique)
+            index.structure.renamingColumns(substitution)
+        }
+        func fullStructure(of index: LiveSchema.Index) -> IndexStructure {
+            index.fullStructure.renamingColumns(substitution)
+        }
+        // A declaration of plain columns retires a live index of those columns only, never a
+        // partial or expression one; a declaration with expressions or a WHERE, the one it says.
+        func retires(_ index: LiveSchema.Index, _ declared: IndexStructure) -> Bool {
+            declared.terms == nil ? !index.isPartial && !index.columns.contains("<expr>") && structure(of: index) == declared
+                                  : fullStructure(of: index) == declared
         }
         var retiring = Set<String>()  // the live index each retired declaration stands for: its own name first
         for retired in retiredIndexes {
             let candidates = live.indexes.filter { index in
-                index.origin == .createIndex && !index.isPartial && !index.columns.contains("<expr>") && structure(of: index) == retired.index.structure
+                index.origin == .createIndex && retires(index, retired.index.structure)
             }
             if let chosen = candidates.first(where: { SQLTokenizer.foldCase($0.name) == SQLTokenizer.foldCase(retired.name) }) ?? candidates.first {
                 retiring.insert(chosen.name)
@@ -174,6 +185,7 @@ struct TableRebuild: Sendable {
         for index in live.indexes.reversed() {
             guard index.origin == .createIndex, let sql = index.sql else {
                 present.insert(structure(of: index))  // made by the table's own constraints
+                present.insert(fullStructure(of: index))
                 continue
             }
             if retiring.contains(index.name) { continue }
@@ -188,6 +200,7 @@ struct TableRebuild: Sendable {
                 continue
             }
             present.insert(structure(of: index))
+            present.insert(fullStructure(of: index))
             statements.append(renamesApplied ? sql : TableDefinition.substitute(substitution, in: sql))
             carriedOver.append("index \(index.name)")
         }

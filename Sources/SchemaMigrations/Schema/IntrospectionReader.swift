@@ -82,12 +82,12 @@ struct IntrospectionReader {
 
         var attributes: [Schema.Attribute] = []
         for column in table.columns where column.primaryKeyPosition == 0 || !table.hasIntegerPrimaryKey {
-            if column.hidden != 0 {
-                kept.append("generated column \(column.name)")
+            if column.hidden != 0 && !Self.isGenerated(column) {
+                kept.append("hidden column \(column.name)")
                 continue
             }
             if let attribute = attribute(for: column, in: table, definition: definition, blocking: &blocking, kept: &kept) {
-                attributes.append(attribute)
+                attributes.append(Self.declaringGenerated(attribute, column: column, definition: definition))
             }
         }
         if attributes.isEmpty && blocking.isEmpty { blocking.append("it has no column besides its key: a declared entity needs at least one attribute") }
@@ -169,6 +169,10 @@ struct IntrospectionReader {
             let collated = details.contains { ($0[2].stringValue ?? "BINARY").uppercased() != columnCollation($0[0].stringValue) }
             let descending = details.contains { $0[1].int64Value == 1 }
             let what = "\(index.isUnique ? "unique index" : "index") \(index.name)"
+            if expression || index.isPartial || collated || descending, let declared = Self.expressionIndex(index, table: table) {
+                result.append(declared)
+                continue
+            }
             if expression || index.isPartial || collated {
                 let kind = expression ? "over expressions" : index.isPartial ? "partial" : "collated unlike its column"
                 if index.isUnique { blocking.append("\(what) is \(kind): a declaration cannot say one yet") }

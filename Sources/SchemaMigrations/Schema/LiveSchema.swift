@@ -25,6 +25,7 @@ struct LiveSchema: Sendable, Hashable {
         var isPartial: Bool
         /// The CREATE INDEX statement, nil for indexes SQLite creates for constraints.
         var sql: String?
+        /// Columns and uniqueness only (an expression term is `<expr>`, a `WHERE` left out).
         var structure: IndexStructure { IndexStructure(columns: columns, isUnique: isUnique) }
 
         /// How an index came to be, as `PRAGMA index_list` says.
@@ -35,6 +36,17 @@ struct LiveSchema: Sendable, Hashable {
             case uniqueConstraint = "u"
             /// `pk`: the table's `PRIMARY KEY`.
             case primaryKey = "pk"
+        }
+
+        /// The structure a declaration of this index with its terms has: its terms (collations
+        /// and order included) and `WHERE` as its SQL says them; ``structure`` for an index made
+        /// by a constraint.
+        var fullStructure: IndexStructure { LiveSchema.fullStructure(of: self) }
+        /// Whether this index is what `declared` declares: by its full structure; and, as before
+        /// partial indexes could be declared, a declared plain index is also met by a partial one
+        /// over the same columns.
+        func matches(_ declared: IndexStructure) -> Bool {
+            declared.terms == nil ? structure == declared : fullStructure == declared
         }
     }
 

@@ -35,11 +35,13 @@ extension Schema {
         public var check: String?
         /// The column's collating sequence (`NOCASE`, `RTRIM`, `BINARY` or one the app registers).
         public var collation: String?
+        /// For a generated column: its expression and whether it is `VIRTUAL` or `STORED`.
+        public var generated: GeneratedColumn?
 
         public init(name: String, valueType: ValueType, isOptional: Bool = false, defaultValue: String? = nil,
                     originalName: String? = nil, hashModifier: String? = nil, options: [String] = [], swiftType: String? = nil,
                     references: ForeignKey? = nil, propertyName: String? = nil, sqlType: String? = nil, dateStorage: DateStorage? = nil,
-                    check: String? = nil, collation: String? = nil) {
+                    check: String? = nil, collation: String? = nil, generated: GeneratedColumn? = nil) {
             self.name = name
             self.valueType = valueType
             self.isOptional = isOptional
@@ -54,6 +56,7 @@ extension Schema {
             self.dateStorage = dateStorage
             self.check = check
             self.collation = collation
+            self.generated = generated
         }
 
         public init(from decoder: Decoder) throws {
@@ -72,6 +75,7 @@ extension Schema {
             dateStorage = try container.decodeIfPresent(DateStorage.self, forKey: .dateStorage)
             check = try container.decodeIfPresent(String.self, forKey: .check)
             collation = try container.decodeIfPresent(String.self, forKey: .collation)
+            generated = try container.decodeIfPresent(GeneratedColumn.self, forKey: .generated)
         }
 
         /// The column's storage type.

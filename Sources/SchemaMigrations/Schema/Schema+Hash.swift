@@ -6,12 +6,22 @@ extension Schema {
     /// It is the hash of the canonical JSON form of the schema's storage-relevant parts: entity and
     /// attribute (column) names, value types, optionality, defaults, indexes, uniqueness and
     /// `hashModifier`s, and, where declared, SQL types, foreign keys, the primary key,
-    /// `AUTOINCREMENT` and `WITHOUT ROWID`.
+    /// `AUTOINCREMENT`, `WITHOUT ROWID`, generated columns and index terms and `WHERE`
+    /// conditions (SQL text as SQLite reads it: spacing, case and quoting do not count).
     /// It does not depend on declaration order, on the version identifier, on `originalName` (a
     /// rename hint, not part of what is stored), nor on options with no storage effect. Two
     /// versions with the same hash store the same thing, and a plan refuses them.
     public var versionHash: String {
         SHA256.hexDigest(HashedSchema(self).canonicalText)
+    }
+}
+
+extension IndexStructure {
+    /// Orders indexes in the hash: plain ones by their columns, as always; others by their terms
+    /// and predicate after them.
+    fileprivate var sortKey: String {
+        guard let terms else { return columns.joined(separator: "\u{1}") }
+        return "\u{2}" + terms.joined(separator: "\u{1}") + "\u{3}" + (predicate ?? "")
     }
 }
 
@@ -28,6 +38,8 @@ struct HashedSchema: Encodable {
         var valueType: String
         var isOptional: Bool
         var defaultValue: String?
+        // Absent unless declared, so schemas without generated columns keep the hash they had.
+        var generated: HashedGenerated?
         var hashModifier: String?
         // Absent unless declared, so schemas without them keep the hash they had.
         var references: HashedForeignKey?
@@ -42,11 +54,20 @@ struct HashedSchema: Encodable {
         var table: String
     }
 
+    struct HashedGenerated: Encodable {
+        var expression: String
+        var storage: String
+    }
+
     struct HashedIndex: Encodable {
         var columns: [String]
+        /// Absent for an index of plain columns, so schemas without expression indexes keep their hash.
+        var elements: [String]?
         var isUnique: Bool
         /// Never set: see ``HashedSchema/init``. Kept so the canonical form stays as written.
         var name: String?
+        /// Absent unless the index is partial.
+        var predicate: String?
     }
 
     struct HashedRelationship: Encodable {
@@ -82,15 +103,18 @@ struct HashedSchema: Encodable {
                 hashModifier: entity.hashModifier,
                 attributes: entity.attributes.sorted { $0.name < $1.name }.map {
                     HashedAttribute(check: $0.check.map(SQLExpressionText.normalized), collation: $0.collation?.uppercased(), dateStorage: $0.dateStorage?.rawValue, name: $0.name, valueType: $0.valueType.rawValue, isOptional: $0.isOptional,
-                                    defaultValue: $0.defaultValue, hashModifier: $0.hashModifier,
+                                    defaultValue: $0.defaultValue,
+                                    generated: $0.generated.map { HashedGenerated(expression: SQLExpressionText.normalized($0.expression), storage: $0.storage.rawValue) },
+                                    hashModifier: $0.hashModifier,
                                     references: $0.references.map { HashedForeignKey(column: $0.column, isDeferred: $0.isDeferred, onDelete: $0.onDelete, onUpdate: $0.onUpdate, table: $0.table) },
                                     sqlType: $0.sqlType)
                 },
                 indexes: Set(entity.indexes.map(\.structure))
-                    .sorted { ($0.isUnique ? 1 : 0, $0.columns.joined(separator: "\u{1}")) < ($1.isUnique ? 1 : 0, $1.columns.joined(separator: "\u{1}")) }
+                    .sorted { ($0.isUnique ? 1 : 0, $0.sortKey) < ($1.isUnique ? 1 : 0, $1.sortKey) }
                     // An index's name is not hashed: snapshots written before names could be declared
                     // recorded them, and their released hashes must not change.
-                    .map { structure in HashedIndex(columns: structure.columns, isUnique: structure.isUnique, name: nil) },
+                    .map { structure in HashedIndex(columns: structure.columns, elements: structure.terms, isUnique: structure.isUnique, name: nil,
+                                                    predicate: structure.predicate) },
                 // Absent when there are none, so schemas without relationships keep the hash they had.
                 relationships: entity.relationships.isEmpty ? nil : entity.relationships.sorted { $0.name < $1.name }.map {
                     HashedRelationship(name: $0.name, destination: $0.destination, isToMany: $0.isToMany, isOptional: $0.isOptional,
@@ -119,6 +143,13 @@ extension HashedSchema {
                 if let value = attribute.collation { out += "\"collation\":"; JSONValue.writeString(value, to: &out); out += "," }
                 if let value = attribute.dateStorage { out += "\"dateStorage\":"; JSONValue.writeString(value, to: &out); out += "," }
                 if let value = attribute.defaultValue { out += "\"defaultValue\":"; JSONValue.writeString(value, to: &out); out += "," }
+                if let value = attribute.generated {
+                    out += "\"generated\":{\"expression\":"
+                    JSONValue.writeString(value.expression, to: &out)
+                    out += ",\"storage\":"
+                    JSONValue.writeString(value.storage, to: &out)
+                    out += "},"
+                }
                 if let value = attribute.hashModifier { out += "\"hashModifier\":"; JSONValue.writeString(value, to: &out); out += "," }
                 out += "\"isOptional\":\(attribute.isOptional),\"name\":"
                 JSONValue.writeString(attribute.name, to: &out)
@@ -148,8 +179,18 @@ extension HashedSchema {
                     if offset > 0 { out += "," }
                     JSONValue.writeString(column, to: &out)
                 }
-                out += "],\"isUnique\":\(index.isUnique)"
+                out += "]"
+                if let elements = index.elements {
+                    out += ",\"elements\":["
+                    for (offset, element) in elements.enumerated() {
+                        if offset > 0 { out += "," }
+                        JSONValue.writeString(element, to: &out)
+                    }
+                    out += "]"
+                }
+                out += ",\"isUnique\":\(index.isUnique)"
                 if let name = index.name { out += ",\"name\":"; JSONValue.writeString(name, to: &out) }
+                if let predicate = index.predicate { out += ",\"predicate\":"; JSONValue.writeString(predicate, to: &out) }
                 out += "}"
             }
             out += "],"

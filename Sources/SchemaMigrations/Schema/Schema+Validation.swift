@@ -69,9 +69,10 @@ extension Schema {
                 }
             }
             try validateStorage(of: entity)
+            try validateExpressions(of: entity)
             var structures = Set<IndexStructure>()
             for index in entity.indexes {
-                guard !index.columns.isEmpty else {
+                guard !index.columns.isEmpty || index.elements?.isEmpty == false else {
                     throw fail("an index of '\(entity.name)' lists no properties", remedy: "list at least one property, or remove the index")
                 }
                 for column in index.columns where attributeNames[column.sqlFolded] == nil && column.sqlFolded != Schema.primaryKeyColumn {
@@ -86,7 +87,7 @@ extension Schema {
                                    property: column, remedy: "write '\(spelled)' in the index")
                     }
                 }
-                if Set(index.columns.map { $0.sqlFolded }).count != index.columns.count {
+                if index.elements == nil, Set(index.columns.map { $0.sqlFolded }).count != index.columns.count {
                     throw fail("an index of '\(entity.name)' lists a property twice: (\(index.columns.joined(separator: ", ")))",
                                remedy: "list each property once")
                 }

@@ -46,7 +46,7 @@ struct SchemaComparison {
         }
         // The CREATE TABLE text is parsed only for what the pragmas do not say, and only when declared.
         let needsDefinition = entity.primaryKey != nil || entity.isAutoincrement || entity.isWithoutRowID || entity.isStrict
-            || entity.attributes.contains { $0.check != nil || $0.collation != nil || $0.references?.isDeferred == true }
+            || entity.attributes.contains { $0.check != nil || $0.collation != nil || $0.references?.isDeferred == true || $0.generated != nil }
         let definition = needsDefinition ? try? table.definition() : nil
         // What a declaration does not speak of is the database's own (a rebuild keeps it): options
         // are compared where declared, not where the live table has them unasked.
@@ -112,6 +112,7 @@ struct SchemaComparison {
             if let collation = attribute.collation, let definition, (definition.collation(of: attribute.name) ?? "BINARY").uppercased() != collation.uppercased() {
                 result.append("column \(name).\(attribute.name) is COLLATE \(definition.collation(of: attribute.name) ?? "BINARY"), declared COLLATE \(collation)")
             }
+            result += SchemaComparison.generatedDifferences(attribute, column: column, table: name, definition: definition)
             if checksDefault(name, attribute.name) && !SQLExpressionText.sameDefault(column.defaultValue, attribute.defaultValue) {
                 result.append("column \(name).\(attribute.name) has default \(column.defaultValue ?? "none"), declared \(attribute.defaultValue ?? "none")")
             }
@@ -120,19 +121,21 @@ struct SchemaComparison {
         for column in table.columns where column.hidden == 0 && !declaredNames.contains(column.name.sqlFolded) {
             result.append("column \(name).\(column.name) is not declared")
         }
-        let liveStructures = Set(table.indexes.map(\.structure))
+        // A live index's SQL is parsed only when an index is declared by its terms.
+        let liveStructures = Set(table.indexes.map(\.structure) + (entity.indexes.contains(where: \.hasExpressions) ? table.indexes.map(\.fullStructure) : []))
         for index in entity.indexes where !liveStructures.contains(index.structure) {
-            result.append("\(index.isUnique ? "unique index" : "index") \(name)\(index.structure.description.replacingOccurrences(of: "UNIQUE ", with: "")) is missing")
+            result.append("\(index.isUnique ? "unique index" : "index") \(index.hasExpressions ? "\(index.resolvedName(table: name)) on " : "")\(name)\(index.hasExpressions ? index.termsDescription : index.structure.description.replacingOccurrences(of: "UNIQUE ", with: "")) is missing")
         }
         for index in entity.indexes where !entity.isJoinTable {
-            guard let name = index.name, let live = table.indexes.first(where: { $0.structure == index.structure }),
+            guard let name = index.name, let live = table.indexes.first(where: { $0.matches(index.structure) }),
                   live.name.caseInsensitiveCompare(name) != .orderedSame,
-                  !table.indexes.contains(where: { $0.structure == index.structure && $0.name.caseInsensitiveCompare(name) == .orderedSame }) else { continue }
-            result.append("index \(name)(\(index.columns.joined(separator: ", "))) is named \(live.name)")
+                  !table.indexes.contains(where: { $0.matches(index.structure) && $0.name.caseInsensitiveCompare(name) == .orderedSame }) else { continue }
+            result.append("index \(name)\(index.termsDescription) is named \(live.name)")
         }
         let declaredStructures = Set(entity.indexes.map(\.structure))
-        for index in table.indexes where index.isUnique && index.origin != .primaryKey && !declaredStructures.contains(index.structure) {
-            result.append("unique index \(index.name) on \(name)(\(index.columns.joined(separator: ", "))) is not declared")
+        for index in table.indexes where index.isUnique && index.origin != .primaryKey && !declaredStructures.contains(index.structure)
+            && !declaredStructures.contains(index.fullStructure) {
+            result.append("unique index \(index.name) on \(name)" + (!index.hasExpressions ? "(\(index.columns.joined(separator: ", ")))" : ", `\(index.sql ?? "")`,") + " is not declared")
         }
         return result
     }

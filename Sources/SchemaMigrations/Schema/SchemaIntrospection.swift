@@ -11,10 +11,9 @@ import Foundation
 ///
 /// Every entity of ``schema`` matches its table with zero differences (a migrator with this schema
 /// as its first version adopts the file). A table the model cannot say yet (a primary key other
-/// than `"id" INTEGER PRIMARY KEY`, a NUMERIC column, a composite foreign key, a unique partial
-/// index…) is left out and listed in ``undeclarable``, never approximated. What a table has that
+/// than `"id" INTEGER PRIMARY KEY`, a NUMERIC column, a composite foreign key…) is left out and listed in ``undeclarable``, never approximated. What a table has that
 /// the model does not carry but every migration keeps as the file has it (CHECKs, collations,
-/// `AUTOINCREMENT`, declared type text such as `NVARCHAR(160)`, partial indexes, triggers, views)
+/// `AUTOINCREMENT`, declared type text such as `NVARCHAR(160)`, triggers, views)
 /// is listed in ``notCarried``: a database created from the snapshot would not have it.
 public struct SchemaIntrospection: Sendable, Hashable {
     /// What the file says about one table (or view).

@@ -27,13 +27,13 @@ import Testing
         #expect(found.schema.entityNames == ["Artist", "Album"])
         let album = try #require(found.schema.entity(named: "Album"))
         #expect(album.attribute(named: "artist_id")?.references == Schema.ForeignKey(table: "Artist", onDelete: "CASCADE"))
-        #expect(Set(album.indexes.map(\.structure.description)) == ["UNIQUE (title, artist_id)", "(artist_id)", "UNIQUE (code)"])
+        #expect(Set(album.indexes.map(\.structure.description)) == ["UNIQUE (title, artist_id)", "(artist_id)", "UNIQUE (code)", "(title) WHERE artist_id > 10"])
         #expect(found.schema.entity(named: "Artist")?.attribute(named: "notes")?.valueType == .data)
         // What a migration keeps but the model does not say is listed, not dropped silently.
         let kept = found.notCarried.flatMap { table in table.notes.map { "\(table.table): \($0)" } }
         #expect(kept.contains("Artist: AUTOINCREMENT on id"))
         #expect(kept.contains("Album: column title: CHECK (length(title) < 200)"))
-        #expect(kept.contains("Album: index album_recent (partial)"))
+        #expect(!kept.contains { $0.contains("album_recent") })  // a partial index is declared
         #expect(kept.contains("Album: index album_artist_again has the columns of album_artist (artist_id); only one is in the snapshot"))
         #expect(kept.contains("albums_by_artist: view: kept by every migration, not in the snapshot"))
         #expect(kept.contains("album_touch: trigger on Album: kept by every migration, not in the snapshot"))
