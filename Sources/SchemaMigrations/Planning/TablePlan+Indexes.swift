@@ -1,0 +1,61 @@
+extension TablePlan {
+    /// One table's indexes compared by structure, in the target's column names: which are
+    /// retired, added or renamed, and which uniqueness the data must allow.
+    struct IndexComparison {
+        /// A source index: as declared (the live table has it under that name and columns) and
+        /// with its columns renamed as the target names them.
+        typealias SourceIndex = (declared: Schema.Index, renamed: Schema.Index)
+
+        /// Source indexes whose structure the target no longer has.
+        let retired: [SourceIndex]
+        /// Target indexes the source did not have.
+        let added: [Schema.Index]
+        /// Source indexes the target keeps under another declared name. SQLite has no RENAME
+        /// INDEX, and only the live table knows the old name, so the rebuild retires the index
+        /// (found by its columns) and creates it under its new name.
+        let renamed: [(declared: Schema.Index, renamed: Schema.Index, newName: String)]
+        private let target: Schema.Entity
+        /// The table as the checks find it: before the stage's renames.
+        private let sourceTable: String
+        private let sourceStructures: Set<IndexStructure>
+        private let targetToSource: [String: String]
+
+        init(source: Schema.Entity, target: Schema.Entity, renamedTo: [String: String]) {
+            let sourceIndexes = source.indexes.map { ($0, $0.renamingColumns(renamedTo)) }
+            let targetStructures = Set(target.indexes.map(\.structure))
+            sourceStructures = Set(sourceIndexes.map(\.1.structure))
+            retired = sourceIndexes.filter { !targetStructures.contains($0.1.structure) }
+            added = target.indexes.filter { [sourceStructures] in !sourceStructures.contains($0.structure) }
+            // A join table's index names follow its own name (the layout's, not a declaration).
+            renamed = target.isJoinTable ? [] : sourceIndexes.compactMap { declared, renamed in
+                guard let kept = target.indexes.first(where: { $0.structure == renamed.structure }), let name = kept.name,
+                      name.sqlFolded != renamed.name?.sqlFolded else { return nil }
+                return (declared, renamed, name)
+            }
+            self.target = target
+            sourceTable = source.name
+            targetToSource = Dictionary(uniqueKeysWithValues: renamedTo.map { ($0.value, $0.key) })
+        }
+
+        /// The duplicates checks of new unique indexes, and of kept unique indexes over columns
+        /// whose NULLs take a default (NULLs never clash in a UNIQUE index, but that default can).
+        /// A unique index with expressions or a `WHERE` is checked by SQLite as it is created.
+        /// In a custom stage willMigrate runs first and may remove the duplicates.
+        func uniquenessChecks(nullsBecome: [String: String]) -> [DataCheck] {
+            let keptOverNulls = target.indexes.filter { index in
+                index.isUnique && sourceStructures.contains(index.structure) && index.columns.contains { targetToSource[$0].map { nullsBecome[$0] != nil } ?? false }
+            }
+            return (added.filter(\.isUnique) + keptOverNulls).filter { !$0.hasExpressions }.compactMap { index in
+                let sourceColumns = index.columns.compactMap { targetToSource[$0] }
+                guard sourceColumns.count == index.columns.count else { return nil }
+                return DataCheck.noDuplicates(table: sourceTable, columns: sourceColumns, entity: target.name, properties: index.columns, nullsBecome: nullsBecome)
+            }
+        }
+
+        /// What a rebuild says of the indexes it adds and retires.
+        var rebuildReasons: [String] {
+            (added.isEmpty ? [] : ["new " + added.map { ($0.isUnique ? "unique " : "") + $0.termsDescription }.joined(separator: ", ")])
+                + (retired.isEmpty ? [] : ["no more " + retired.map { ($0.renamed.isUnique ? "unique " : "") + $0.renamed.termsDescription }.joined(separator: ", ")])
+        }
+    }
+}
