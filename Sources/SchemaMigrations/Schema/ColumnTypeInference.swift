@@ -37,14 +37,21 @@ struct ColumnTypeInference {
 
     /// `DATE`, `DATETIME`, `TIMESTAMP`, `DATE_TEXT`…
     static func isDateName(_ declaredType: String) -> Bool {
-        let upper = declaredType.uppercased()
-        return upper.contains("DATE") || upper.contains("TIMESTAMP")
+        contains(declaredType, "DATE") || contains(declaredType, "TIMESTAMP")
+    }
+
+    /// Whether `type`, upper-cased, contains `word`: on ASCII bytes, for every column.
+    static func contains(_ type: String, _ word: StaticString) -> Bool {
+        let bytes = type.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, count = word.utf8CodeUnitCount
+        guard bytes.count >= count else { return false }
+        return word.withUTF8Buffer { word in
+            (0...(bytes.count - count)).contains { start in (0..<count).allSatisfy { bytes[start + $0] == word[$0] } }
+        }
     }
 
     /// The type, or nil with the reason in `blocking`.
     func inferred(blocking: inout [String], kept: inout [String]) -> Inferred? {
         let declared = column.declaredType
-        let upper = declared.uppercased()
         var valueType: Schema.ValueType
         var dateStorage: Schema.DateStorage?
         switch column.affinity {
@@ -59,7 +66,7 @@ struct ColumnTypeInference {
             valueType = .double
             if Self.isDateName(declared) { valueType = .date; dateStorage = self.dateStorage(whenUnknown: .secondsSince1970, kept: &kept) }
         case .numeric:
-            if upper.contains("BOOL") {
+            if Self.contains(declared, "BOOL") {
                 valueType = .bool
             } else if Self.isDateName(declared) {
                 valueType = .date

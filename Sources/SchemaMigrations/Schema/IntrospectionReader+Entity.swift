@@ -13,23 +13,25 @@ extension IntrospectionReader {
         }
         let keyColumns = table.columns.filter { $0.primaryKeyPosition > 0 }.sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }
         let implicitID = implicitIDTables.contains(table.name.lowercased())
+        let hasRowidAlias = table.hasRowidAlias(definition: definition)
         if keyColumns.isEmpty {
             blocking.append("it has no PRIMARY KEY (its rows are keyed by the hidden rowid): a declared table always has one, \"id\" INTEGER PRIMARY KEY or its own")
         }
-        if !implicitID && !definition.withoutRowid && keyColumns.count == 1 && keyColumns[0].declaredType.uppercased() == "INTEGER" && !table.hasRowidAlias {
+        if !implicitID && !definition.withoutRowid && keyColumns.count == 1 && keyColumns[0].declaredType.uppercased() == "INTEGER" && !hasRowidAlias {
             kept.append("its key \(keyColumns[0].name) is INTEGER PRIMARY KEY DESC, which is not an alias of the rowid; a snapshot's table makes it one")
         }
         for constraint in definition.constraints where constraint.kind == .check { kept.append("table constraint \(constraint.text)") }
 
         let profiles = try valueProfiles(of: table)
+        let columnDefinitions = Dictionary(definition.columns.map { (SQLTokenizer.foldCase($0.name), $0) }, uniquingKeysWith: { first, _ in first })
         var attributes: [Schema.Attribute] = []
         for column in table.columns where !(implicitID && column.primaryKeyPosition > 0) {
             if column.hidden != 0 {
                 noteGenerated(column, kept: &kept)
                 continue
             }
-            if let attribute = attribute(for: column, in: table, definition: definition, profile: profiles[column.name.lowercased()],
-                                         blocking: &blocking, kept: &kept) {
+            if let attribute = attribute(for: column, in: table, definition: definition, columnDefinition: columnDefinitions[SQLTokenizer.foldCase(column.name)],
+                                         hasRowidAlias: hasRowidAlias, profile: profiles[column.name.lowercased()], blocking: &blocking, kept: &kept) {
                 attributes.append(attribute)
             }
         }
@@ -55,13 +57,13 @@ extension IntrospectionReader {
         guard keys.count == 1, keys[0].name == Schema.primaryKeyColumn, keys[0].declaredType.uppercased() == "INTEGER",
               !definition.withoutRowid, !definition.hasAutoincrement,
               table.columns.contains(where: { $0.primaryKeyPosition == 0 && $0.hidden == 0 }) else { return false }
-        return table.hasRowidAlias
+        return table.hasRowidAlias(definition: definition)
     }
 
     /// One column as an attribute: its Swift type (from the declared type and the values), SQL
     /// type text, nullability, default, CHECK, collation and foreign key.
-    private func attribute(for column: LiveSchema.Column, in table: LiveSchema.Table, definition: TableDefinition, profile: ValueProfile?,
-                           blocking: inout [String], kept: inout [String]) -> Schema.Attribute? {
+    private func attribute(for column: LiveSchema.Column, in table: LiveSchema.Table, definition: TableDefinition, columnDefinition: TableDefinition.Column?,
+                           hasRowidAlias: Bool, profile: ValueProfile?, blocking: inout [String], kept: inout [String]) -> Schema.Attribute? {
         var defaultValue = column.defaultValue
         if let value = defaultValue {
             if column.notNull && value.uppercased() == "NULL" {
@@ -80,20 +82,24 @@ extension IntrospectionReader {
         guard let type = ColumnTypeInference(column: column, profile: profile, defaultValue: defaultValue).inferred(blocking: &blocking, kept: &kept) else {
             return nil
         }
-        let keyNeverNull = column.primaryKeyPosition > 0 && (definition.withoutRowid || table.hasRowidAlias)
+        let keyNeverNull = column.primaryKeyPosition > 0 && (definition.withoutRowid || hasRowidAlias)
         let isOptional = !(column.notNull || keyNeverNull)
         if column.primaryKeyPosition > 0 && isOptional {
             blocking.append("its key column \(column.name) may hold NULL (SQLite allows NULL in a key that is not INTEGER PRIMARY KEY unless it is NOT NULL): a declared key column is NOT NULL")
             return nil
         }
-        var check: String?
-        let checks = definition.checks(of: column.name)
-        if let first = checks.first {
-            check = first
-            for other in checks.dropFirst() { kept.append("column \(column.name): a second CHECK (\(other)); the declaration says the first") }
+        var check: String?, collation: String?
+        for constraint in columnDefinition?.constraints ?? [] {
+            switch constraint.kind {
+            case .check:
+                guard let expression = SQLExpressionText.checkExpression(of: constraint.text) else { continue }
+                if check == nil { check = expression } else { kept.append("column \(column.name): a second CHECK (\(expression)); the declaration says the first") }
+            case .collate(let name):
+                collation = name.uppercased() == "BINARY" ? nil : name
+            default:
+                break
+            }
         }
-        var collation = definition.collation(of: column.name)
-        if collation?.uppercased() == "BINARY" { collation = nil }
         let blocked = blocking.count
         let references = foreignKey(of: column, in: table, definition: definition, blocking: &blocking, kept: &kept)
         guard blocking.count == blocked else { return nil }
@@ -105,7 +111,7 @@ extension IntrospectionReader {
     /// The column's foreign key, nil when it has none or (saying why in `blocking`) when it cannot be declared.
     private func foreignKey(of column: LiveSchema.Column, in table: LiveSchema.Table, definition: TableDefinition,
                             blocking: inout [String], kept: inout [String]) -> Schema.ForeignKey? {
-        let keys = table.foreignKeys.filter { $0.from.count == 1 && $0.from[0].caseInsensitiveCompare(column.name) == .orderedSame }
+        let keys = table.foreignKeys.filter { $0.from.count == 1 && $0.from[0].isSameSQLName(column.name) }
         guard let key = keys.first else { return nil }
         guard keys.count == 1 else {
             blocking.append("column \(column.name) has \(keys.count) foreign keys: a declared column has one")

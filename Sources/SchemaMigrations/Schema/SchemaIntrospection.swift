@@ -54,9 +54,12 @@ public struct SchemaIntrospection: Sendable, Hashable {
         do {
             db = try SQLiteConnection(path: url.path, mode: .readOnly)
             _ = try db.scalar("SELECT count(*) FROM sqlite_schema")
+            // One read transaction: one shared lock for the thousands of statements, not one each.
+            try db.execute("BEGIN")
         } catch let error as SQLiteError {
             throw MigrationError.fromOpening(error, path: url.path)
         }
+        defer { try? db.execute("COMMIT") }
         try self.init(db: db, version: version)
     }
 
@@ -74,7 +77,8 @@ public struct SchemaIntrospection: Sendable, Hashable {
             if rejected == nil { do {
                 let stored = try StorageLayout.expand(schema)
                 for entity in stored.entities {
-                    let differences = SchemaComparison(checksDefaults: true).differences(entity: entity, table: reader.tablesByName[entity.name.lowercased()]!)
+                    let differences = SchemaComparison(checksDefaults: true).differences(entity: entity, table: reader.tablesByName[entity.name.lowercased()]!,
+                                                                                        parsed: reader.definitions[entity.name.lowercased()])
                     if !differences.isEmpty { rejected = (entity.name, differences); break }
                 }
             } catch let error as MigrationError {

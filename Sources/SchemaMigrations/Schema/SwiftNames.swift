@@ -67,6 +67,7 @@ public enum SwiftNames {
 
     /// The words of a name: runs of letters and digits, split further at case humps.
     static func words(of name: String) -> [String] {
+        if name.utf8.allSatisfy({ $0 < 128 }) { return asciiWords(of: name) }
         var words: [String] = []
         for run in name.split(whereSeparator: { !($0.isLetter || $0.isNumber) }) {
             let characters = Array(run)
@@ -84,6 +85,34 @@ public enum SwiftNames {
             }
             words.append(String(characters[start...]))
         }
+        return words
+    }
+
+    /// ``words(of:)`` on ASCII bytes, without Unicode property look-ups: the same rules.
+    private static func asciiWords(of name: String) -> [String] {
+        let bytes = Array(name.utf8)
+        func isUpper(_ byte: UInt8) -> Bool { byte >= 65 && byte <= 90 }
+        func isLower(_ byte: UInt8) -> Bool { byte >= 97 && byte <= 122 }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
+        var words: [String] = [], start: Int?
+        for index in bytes.indices {
+            let byte = bytes[index]
+            guard isUpper(byte) || isLower(byte) || isDigit(byte) else {
+                if let first = start { words.append(String(decoding: bytes[first..<index], as: UTF8.self)) }
+                start = nil
+                continue
+            }
+            guard let first = start else { start = index; continue }
+            if index > first, isUpper(byte) {
+                let previous = bytes[index - 1]
+                let next = index + 1 < bytes.count ? bytes[index + 1] : 0
+                if isLower(previous) || isDigit(previous) || (isUpper(previous) && isLower(next)) {
+                    words.append(String(decoding: bytes[first..<index], as: UTF8.self))
+                    start = index
+                }
+            }
+        }
+        if let first = start { words.append(String(decoding: bytes[first...], as: UTF8.self)) }
         return words
     }
 
