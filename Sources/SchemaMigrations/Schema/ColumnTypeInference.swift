@@ -32,7 +32,7 @@ struct ColumnTypeInference {
     /// Whether the column's Swift type depends on its values: a NUMERIC-affinity or date-named column.
     static func needsValues(_ column: LiveSchema.Column) -> Bool {
         let affinity = column.affinity
-        return affinity == .numeric || (isDateName(column.declaredType) && (affinity == .real || affinity == .text))
+        return (affinity == .numeric && !contains(column.declaredType, "BOOL")) || (isDateName(column.declaredType) && (affinity == .real || affinity == .text))
     }
 
     /// `DATE`, `DATETIME`, `TIMESTAMP`, `DATE_TEXT`…

@@ -150,13 +150,14 @@ extension IntrospectionReader {
     /// idiomatic are kept first; a clash gets `2`, `3`…; `id` is left to the default key.
     static func nameProperties(_ attributes: inout [Schema.Attribute], implicitID: Bool) {
         var taken: Set<String> = implicitID ? [Schema.primaryKeyColumn] : []
+        let wanted = attributes.map { SwiftNames.propertyName(forColumn: $0.name) }
         var names = [String?](repeating: nil, count: attributes.count)
-        for (index, attribute) in attributes.enumerated() where SwiftNames.propertyName(forColumn: attribute.name) == attribute.name && !taken.contains(attribute.name) {
+        for (index, attribute) in attributes.enumerated() where wanted[index] == attribute.name && !taken.contains(attribute.name) {
             names[index] = attribute.name
             taken.insert(attribute.name)
         }
         for index in attributes.indices where names[index] == nil {
-            names[index] = SwiftNames.unique(SwiftNames.propertyName(forColumn: attributes[index].name), taken: &taken)
+            names[index] = SwiftNames.unique(wanted[index], taken: &taken)
         }
         for index in attributes.indices {
             attributes[index].propertyName = names[index] == attributes[index].name ? nil : names[index]
@@ -168,20 +169,29 @@ extension IntrospectionReader {
     private func valueProfiles(of table: LiveSchema.Table) throws -> [String: ValueProfile] {
         let profiled = table.columns.filter { $0.hidden == 0 && ColumnTypeInference.needsValues($0) }
         guard !profiled.isEmpty else { return [:] }
+        // A date column needs the kinds and range of its values; another NUMERIC one, whether it holds text.
         let numbers = "IN ('integer', 'real')"
         let selects = profiled.map { column in
             let c = SQL.quoteIdentifier(column.name)
+            guard ColumnTypeInference.isDateName(column.declaredType) else { return "sum(typeof(\(c)) = 'text')" }
             return "sum(typeof(\(c)) = 'text'), sum(typeof(\(c)) \(numbers)), min(CASE WHEN typeof(\(c)) \(numbers) THEN \(c) END), "
                 + "max(CASE WHEN typeof(\(c)) \(numbers) THEN \(c) END), "
                 + "sum(typeof(\(c)) = 'text' AND \(c) NOT GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]*')"
         }
         guard let row = try db.rows("SELECT \(selects.joined(separator: ", ")) FROM \(SQL.quoteIdentifier(table.name))").first else { return [:] }
         var result: [String: ValueProfile] = [:]
-        for (position, column) in profiled.enumerated() {
-            let base = position * 5
-            result[column.name.lowercased()] = ValueProfile(
-                texts: Int(row[base].int64Value ?? 0), numbers: Int(row[base + 1].int64Value ?? 0),
-                smallest: row[base + 2].doubleValue, largest: row[base + 3].doubleValue, textsNotDates: Int(row[base + 4].int64Value ?? 0))
+        var base = 0
+        for column in profiled {
+            let texts = Int(row[base].int64Value ?? 0)
+            if ColumnTypeInference.isDateName(column.declaredType) {
+                result[column.name.lowercased()] = ValueProfile(
+                    texts: texts, numbers: Int(row[base + 1].int64Value ?? 0),
+                    smallest: row[base + 2].doubleValue, largest: row[base + 3].doubleValue, textsNotDates: Int(row[base + 4].int64Value ?? 0))
+                base += 5
+            } else {
+                result[column.name.lowercased()] = ValueProfile(texts: texts, numbers: 0, smallest: nil, largest: nil, textsNotDates: 0)
+                base += 1
+            }
         }
         return result
     }
