@@ -66,3 +66,49 @@ import Testing
         #expect(try migrator.verify(databaseAt: db.url).isUpToDate)
     }
 }
+
+/// After adopting Chinook with its introspected V1, a V2 written on it migrates the file with
+/// every row, key, foreign key and named index kept.
+@Suite struct ChinookFirstMigrationTests {
+    @Test func aV2OnTheIntrospectedChinookRenamesAddsIndexesAndChecksKeepingEveryRow() throws {
+        let db = try ChinookAdoptionTests.chinook()
+        let v1 = try Schema(introspecting: db.url)
+        var v2 = v1
+        v2.version = Schema.Version(2, 0, 0)
+        func entity(_ name: String) throws -> Int { try #require(v2.entities.firstIndex { $0.name == name }) }
+        let track = try entity("Track"), album = try entity("Album"), customer = try entity("Customer"), line = try entity("InvoiceLine")
+        let composer = try #require(v2.entities[track].attributes.firstIndex { $0.name == "Composer" })
+        v2.entities[track].attributes[composer].name = "ComposerName"                       // rename a column
+        v2.entities[track].attributes[composer].originalName = "Composer"
+        v2.entities[track].attributes[composer].propertyName = "composerName"
+        v2.entities[album].attributes.append(Schema.Attribute(name: "ReleaseYear", valueType: .integer, isOptional: true, propertyName: "releaseYear"))  // add an optional column
+        v2.entities[customer].indexes.append(Schema.Index(["Email"], name: "IX_CustomerEmail"))  // add an index
+        let quantity = try #require(v2.entities[line].attributes.firstIndex { $0.name == "Quantity" })
+        v2.entities[line].attributes[quantity].check = "\"Quantity\" > 0"                     // add a CHECK: a rebuild of a table with foreign keys
+        let directory = db.directory.appendingPathComponent("plan")
+        try PlanDirectory(name: "Chinook", schemas: [v1, v2], stages: []).write(to: directory)
+
+        let checksums = """
+            SELECT (SELECT count(*) || ':' || total(TrackId * Milliseconds) || ':' || total(length(Composer)) FROM Track),
+                   (SELECT count(*) || ':' || total(AlbumId * ArtistId) FROM Album),
+                   (SELECT count(*) || ':' || total(InvoiceLineId * Quantity) || ':' || total(UnitPrice) FROM InvoiceLine),
+                   (SELECT count(*) || ':' || total(PlaylistId * TrackId) FROM PlaylistTrack),
+                   (SELECT count(*) || ':' || group_concat(CustomerId || Email) FROM (SELECT CustomerId, Email FROM Customer ORDER BY CustomerId))
+            """
+        let before = try db.rows(checksums)
+        let result = try Migrator(planDirectory: directory).migrate(databaseAt: db.url)
+        #expect(result.adopted && result.fromVersion == Schema.Version(1, 0, 0) && result.toVersion == Schema.Version(2, 0, 0))
+        let after = try db.rows(checksums.replacingOccurrences(of: "length(Composer)", with: "length(ComposerName)"))
+        #expect(after == before)
+        #expect(try db.rows("PRAGMA integrity_check") == [["'ok'"]])
+        #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
+        #expect(try db.rows("SELECT \"from\", \"table\", \"to\" FROM pragma_foreign_key_list('InvoiceLine') ORDER BY \"from\"")
+                == [["'InvoiceId'", "'Invoice'", "'InvoiceId'"], ["'TrackId'", "'Track'", "'TrackId'"]])
+        #expect(try db.rows("SELECT name FROM pragma_index_list('InvoiceLine') WHERE origin = 'c' ORDER BY name") == [["'IFK_InvoiceLineInvoiceId'"], ["'IFK_InvoiceLineTrackId'"]])
+        #expect(try db.rows("SELECT name FROM sqlite_schema WHERE name = 'IX_CustomerEmail'") == [["'IX_CustomerEmail'"]])
+        let lineSQL = try #require(try db.scalar("SELECT sql FROM sqlite_schema WHERE name = 'InvoiceLine'")?.stringValue)
+        #expect(lineSQL.contains("NUMERIC(10,2)") && lineSQL.contains("CHECK (\"Quantity\" > 0)"))
+        #expect(throws: SQLiteError.self) { try db.execute("UPDATE InvoiceLine SET Quantity = 0 WHERE InvoiceLineId = 1") }
+        #expect(try Migrator(planDirectory: directory).verify(databaseAt: db.url).isUpToDate)
+    }
+}
