@@ -116,3 +116,23 @@ import Testing
         #expect(error.details.contains("Child: column legacy REFERENCES Legacy, which is left out: a declared foreign key is onto a declared table"))
     }
 }
+
+/// How a date column's storage is chosen when its values do not all agree, or there are none.
+@Suite struct IntrospectedDateStorageTests {
+    @Test func theValuesDecideAndWhatDoesNotFitIsListed() throws {
+        let db = TemporaryDatabase()
+        try db.execute("""
+            CREATE TABLE Visit (id INTEGER PRIMARY KEY, mixed DATETIME, odd DATE, empty_text DATETIME, empty_real REAL_DATE, by_default TIMESTAMP DEFAULT 2451545.0);
+            INSERT INTO Visit (mixed, odd) VALUES ('2024-01-01 10:00:00', 'yesterday'), (1700000000, '2024-01-02');
+            """)
+        let found = try SchemaIntrospection(databaseAt: db.url)
+        let visit = try #require(found.schema.entity(named: "Visit"))
+        #expect(visit.attributes.map(\.dateStorage) == [nil, .iso8601Text, .iso8601Text, nil, .julianDay])
+        #expect(visit.attributes.map(\.valueType) == [.date, .date, .date, .date, .date])
+        #expect(found.notCarried.first?.notes == [
+            "column mixed holds dates both as text (1) and as numbers (1); declared as secondsSince1970, the text ones are read as text dates",
+            "column odd holds 1 text value that is not a date (read as nil)",
+        ])
+        #expect(found.undeclarable.isEmpty)
+    }
+}
