@@ -10,6 +10,8 @@ import Testing
         configuration.runs = 1
         configuration.upToDateRuns = 3
         configuration.plannerEntities = 20
+        configuration.introspectTables = 10
+        configuration.introspectColumns = 8
         configuration.fleetFiles = 6
         configuration.fleetJobs = 2
         let scratch = TemporaryDatabase()
@@ -18,7 +20,8 @@ import Testing
         try runner.run(log: { _ in })
         #expect(runner.rows.map(\.name) == [
             "planner: 20 entities × 40 attributes, 10% changed (8 steps)",
-            "fleet: 6 files of 10 trips, migrate apply --jobs 2 with backups (\(String(format: "%.2f", runner.rows[1].ours.median / 6 * 1000)) ms per file)",
+            "introspect: 10 tables × 8 columns (80 columns), every table declared",
+            "fleet: 6 files of 10 trips, migrate apply --jobs 2 with backups (\(String(format: "%.2f", runner.rows[2].ours.median / 6 * 1000)) ms per file)",
             "dry run with impact, 200 rows (97 values would be lost)",
             "rebuild 200 rows with a progress callback", "rebuild 200 rows (+400 children)", "no rebuild needed: renames, drop, add, index, 200 rows", "add optional column, 200 rows",
             "custom stage enumerates + updates 200 rows (properties: name, budget)", "custom stage enumerates + updates 200 rows (every property read)",

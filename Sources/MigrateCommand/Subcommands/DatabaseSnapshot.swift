@@ -2,9 +2,11 @@ import Foundation
 import SchemaMigrations
 
 /// `snapshot --database PATH --output DIR`: a one-version JSON plan directory (V1, 1.0.0) of a
-/// live database, which then adopts it with zero differences. Refused (exit 5, nothing written)
-/// when a table cannot be declared yet, listing per table what stands in the way, unless
-/// `--leave-out-undeclarable` says to write the others (a migration leaves undeclared tables alone).
+/// live database, which then adopts it with zero differences: every table with its own keys,
+/// type texts, date storage, CHECKs, collations, foreign keys and index names, as
+/// ``SchemaIntrospection`` reads them. Refused (exit 5, nothing written) when a table cannot be
+/// declared (no primary key, a composite foreign key…), listing per table what stands in the way,
+/// unless `--leave-out-undeclarable` says to write the others (a migration leaves undeclared tables alone).
 enum DatabaseSnapshot {
     static func run(_ invocation: Invocation, database path: String) throws -> MigrateExitCode {
         let arguments = invocation.arguments
@@ -29,6 +31,8 @@ enum DatabaseSnapshot {
         for written in try directory.write(to: URL(fileURLWithPath: arguments.value("--output")!)) {
             console.output("wrote \(written.path)\n")
         }
+        let count = found.schema.entities.count
+        console.output("declared \(count) table\(count == 1 ? "" : "s") as version \(found.schema.version): \(found.schema.entityNames.joined(separator: ", "))\n")
         for table in found.undeclarable {
             console.output("left out (cannot be declared yet): \(table.table): " + table.notes.joined(separator: "; ") + "\n")
         }

@@ -14,8 +14,9 @@ enum SnapshotSubcommand {
                 version must never change (FrozenVersions.changes(in:comparedTo:) tells when one did). \
                 --from and --through keep a range of versions, for example the lightweight tail of a plan \
                 for the bare migrate command. With --database PATH, a one-version plan (1.0.0) of that \
-                database's schema, which adopts it with zero differences; refused (exit 5) when a table \
-                cannot be declared yet.
+                database's schema (its own keys, type texts, date storage, CHECKs, collations, foreign keys \
+                and index names included), which adopts it with zero differences; refused (exit 5) when a \
+                table cannot be declared (no primary key, a composite foreign key…), listing why.
                 """,
             options: [.value("--plan", "DIR", help: hasSwiftPlan ? "a JSON plan directory to rewrite instead of the embedded plan" : "the JSON plan directory to rewrite (or --database PATH)"),
                       .value("--database", "PATH", help: "snapshot this database's schema instead, as version 1.0.0 of a one-version plan"),

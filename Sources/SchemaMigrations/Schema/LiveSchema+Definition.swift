@@ -18,9 +18,14 @@ extension LiveSchema.Table {
     /// compatibility: that column is not an alias, and the table has rowids of its own
     /// (<https://www.sqlite.org/lang_createtable.html#rowid>).
     var hasRowidAlias: Bool {
+        guard let definition = try? TableDefinition(parsing: sql) else { return false }
+        return hasRowidAlias(definition: definition)
+    }
+
+    /// ``hasRowidAlias``, given the table's parsed definition.
+    func hasRowidAlias(definition: TableDefinition) -> Bool {
         let keyColumns = columns.filter { $0.primaryKeyPosition > 0 }
-        guard keyColumns.count == 1, keyColumns[0].declaredType.uppercased() == "INTEGER" else { return false }
-        guard let definition = try? TableDefinition(parsing: sql), !definition.withoutRowid else { return false }
+        guard keyColumns.count == 1, keyColumns[0].declaredType.uppercased() == "INTEGER", !definition.withoutRowid else { return false }
         let keyConstraints = definition.column(named: keyColumns[0].name)?.constraints.filter { if case .primaryKey = $0.kind { true } else { false } } ?? []
         return !keyConstraints.contains { constraint in
             let tokenizer = SQLTokenizer(constraint.text)

@@ -11,6 +11,11 @@ extension LiveSchema {
             let objects = try db.rows("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY rowid")
             var result = LiveSchema(tables: [], dependents: [], schemaCookie: cookie)
             let wanted = tables.map { Set($0.map { $0.sqlFolded }) }
+            // Each index's CREATE INDEX text, from the rows just read rather than a query per index.
+            var indexSQL: [String: String] = [:]
+            for object in objects {
+                if case .text("index") = object[0], case .text(let name) = object[1], case .text(let sql) = object[3] { indexSQL[name] = sql }
+            }
             for object in objects {
                 guard case .text(let type) = object[0], case .text(let name) = object[1] else { continue }
                 let tableName = object[2].stringValue ?? name
@@ -22,11 +27,11 @@ extension LiveSchema {
                     // An app's virtual table may use a module only the app's connections register:
                     // reading it then fails, yet it holds no foreign key and is no entity's table.
                     if sql.range(of: "CREATE VIRTUAL TABLE", options: [.anchored, .caseInsensitive]) != nil,
-                       case nil = try? readTable(name, sql: sql, db: db) {
+                       case nil = try? readTable(name, sql: sql, indexSQL: indexSQL, db: db) {
                         result.tables.append(Table(name: name, sql: sql, columns: [], indexes: [], foreignKeys: []))
                         continue
                     }
-                    result.tables.append(try readTable(name, sql: sql, db: db))
+                    result.tables.append(try readTable(name, sql: sql, indexSQL: indexSQL, db: db))
                 case "trigger": result.dependents.append(Dependent(kind: .trigger, name: name, tableName: tableName, sql: sql))
                 case "view": result.dependents.append(Dependent(kind: .view, name: name, tableName: tableName, sql: sql))
                 default: break
@@ -43,7 +48,7 @@ extension LiveSchema {
         try db.rows("SELECT name FROM sqlite_schema WHERE type = 'table'").compactMap(\.first?.stringValue)
     }
 
-    private static func readTable(_ name: String, sql: String, db: any SQLQuerying) throws -> Table {
+    private static func readTable(_ name: String, sql: String, indexSQL: [String: String], db: any SQLQuerying) throws -> Table {
         let quoted = SQL.quoteString(name)
         let columns = try db.rows("SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(\(quoted))").map { row in
             Column(name: row[0].stringValue ?? "", declaredType: row[1].stringValue ?? "", notNull: row[2].int64Value == 1,
@@ -53,9 +58,8 @@ extension LiveSchema {
         for row in try db.rows("SELECT name, \"unique\", origin, partial FROM pragma_index_list(\(quoted)) ORDER BY seq DESC") {
             let indexName = row[0].stringValue ?? ""
             let indexColumns = try db.rows("SELECT name FROM pragma_index_info(\(SQL.quoteString(indexName))) ORDER BY seqno").map { $0[0].stringValue ?? "<expr>" }
-            let indexSQL = try db.scalar("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?", [.text(indexName)])?.stringValue
             indexes.append(Index(name: indexName, columns: indexColumns, isUnique: row[1].int64Value == 1,
-                                 origin: row[2].stringValue.flatMap(Index.Origin.init(rawValue:)) ?? .createIndex, isPartial: row[3].int64Value == 1, sql: indexSQL))
+                                 origin: row[2].stringValue.flatMap(Index.Origin.init(rawValue:)) ?? .createIndex, isPartial: row[3].int64Value == 1, sql: indexSQL[indexName]))
         }
         var foreignKeys: [Int: ForeignKey] = [:]
         for row in try db.rows("SELECT id, \"table\", \"from\", \"to\", on_update, on_delete FROM pragma_foreign_key_list(\(quoted)) ORDER BY id, seq") {

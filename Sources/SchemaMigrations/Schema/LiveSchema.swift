@@ -66,8 +66,9 @@ struct LiveSchema: Sendable, Hashable {
         var indexes: [Index]
         var foreignKeys: [ForeignKey]
 
+        /// The column so named, ignoring ASCII case as SQLite does.
         func column(named name: String) -> Column? {
-            columns.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+            columns.first { $0.name.isSameSQLName(name) }
         }
 
         /// True when the table has `id INTEGER PRIMARY KEY` (a rowid alias).
@@ -102,4 +103,13 @@ struct LiveSchema: Sendable, Hashable {
 
     /// Tables other than SQLite's own and this package's metadata.
     var userTables: [Table] { tables.filter { !Schema.isReservedTableName($0.name) } }
+}
+
+extension String {
+    /// Whether two SQL names are the same, ignoring ASCII case as SQLite does; no Foundation.
+    func isSameSQLName(_ other: String) -> Bool {
+        utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8) { a, b in
+            (a >= 65 && a <= 90 ? a + 32 : a) == (b >= 65 && b <= 90 ? b + 32 : b)
+        }
+    }
 }

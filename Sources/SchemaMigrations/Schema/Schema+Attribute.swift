@@ -136,11 +136,19 @@ extension Schema {
 
         /// The affinity SQLite gives a column declared with `declaredType`, by its documented rules.
         public init(affinityOf declaredType: String) {
-            let type = declaredType.uppercased()
-            if type.contains("INT") { self = .integer }
-            else if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { self = .text }
-            else if type.contains("BLOB") || type.isEmpty { self = .blob }
-            else if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { self = .real }
+            // On upper-cased ASCII bytes: introspection asks this of every column, several times.
+            let type = declaredType.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }
+            func contains(_ word: StaticString) -> Bool {
+                let count = word.utf8CodeUnitCount
+                guard type.count >= count else { return false }
+                return word.withUTF8Buffer { word in
+                    (0...(type.count - count)).contains { start in (0..<count).allSatisfy { type[start + $0] == word[$0] } }
+                }
+            }
+            if contains("INT") { self = .integer }
+            else if contains("CHAR") || contains("CLOB") || contains("TEXT") { self = .text }
+            else if contains("BLOB") || type.isEmpty { self = .blob }
+            else if contains("REAL") || contains("FLOA") || contains("DOUB") { self = .real }
             else { self = .numeric }
         }
     }

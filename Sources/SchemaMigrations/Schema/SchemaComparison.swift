@@ -33,7 +33,8 @@ struct SchemaComparison {
         return result
     }
 
-    func differences(entity: Schema.Entity, table: LiveSchema.Table) -> [String] {
+    /// - Parameter parsed: the table's definition when the caller has parsed it already.
+    func differences(entity: Schema.Entity, table: LiveSchema.Table, parsed: TableDefinition? = nil) -> [String] {
         var result: [String] = []
         let name = entity.name
         if let key = entity.primaryKey {
@@ -47,7 +48,7 @@ struct SchemaComparison {
         // The CREATE TABLE text is parsed only for what the pragmas do not say, and only when declared.
         let needsDefinition = entity.primaryKey != nil || entity.isAutoincrement || entity.isWithoutRowID || entity.isStrict
             || entity.attributes.contains { $0.check != nil || $0.collation != nil || $0.references?.isDeferred == true || $0.generated != nil }
-        let definition = needsDefinition ? try? table.definition() : nil
+        let definition = needsDefinition ? parsed ?? (try? table.definition()) : nil
         // What a declaration does not speak of is the database's own (a rebuild keeps it): options
         // are compared where declared, not where the live table has them unasked.
         if let definition {
@@ -63,7 +64,7 @@ struct SchemaComparison {
         }
         // A key column that cannot hold NULL whatever its constraints say: a rowid alias, or any key column of a WITHOUT ROWID table.
         let keyNeverNull: (LiveSchema.Column) -> Bool = { column in
-            column.primaryKeyPosition > 0 && ((definition?.withoutRowid ?? false) || (table.hasRowidAlias))
+            column.primaryKeyPosition > 0 && ((definition?.withoutRowid ?? false) || (definition.map(table.hasRowidAlias(definition:)) ?? table.hasRowidAlias))
         }
         for attribute in entity.attributes {
             guard let column = table.column(named: attribute.name) else {
@@ -81,7 +82,7 @@ struct SchemaComparison {
             if notNull == attribute.isOptional {
                 result.append("column \(name).\(attribute.name) is \(notNull ? "NOT NULL" : "nullable"), declared \(attribute.isOptional ? "optional" : "non-optional")")
             }
-            let liveKey = table.foreignKeys.first { $0.from.count == 1 && $0.from[0].caseInsensitiveCompare(attribute.name) == .orderedSame }
+            let liveKey = table.foreignKeys.first { $0.from.count == 1 && $0.from[0].isSameSQLName(attribute.name) }
             switch (attribute.references, liveKey) {
             case (nil, nil): break
             case (let declared?, nil):
@@ -142,7 +143,11 @@ struct SchemaComparison {
 
     /// A type name compared as SQLite reads it: case and spaces do not matter (`numeric(10, 2)` is `NUMERIC(10,2)`).
     static func normalizedType(_ type: String) -> String {
-        type.uppercased().filter { !$0.isWhitespace }
+        // ASCII bytes: introspection compares every column's type.
+        String(decoding: type.utf8.compactMap { byte -> UInt8? in
+            if byte == 32 || (9...13).contains(byte) { return nil }
+            return byte >= 97 && byte <= 122 ? byte - 32 : byte
+        }, as: UTF8.self)
     }
 
     /// Whether the foreign key on `column` alone is `DEFERRABLE INITIALLY DEFERRED` (SQLite's

@@ -10,11 +10,20 @@ import Foundation
 /// ```
 ///
 /// Every entity of ``schema`` matches its table with zero differences (a migrator with this schema
-/// as its first version adopts the file). A table the model cannot say yet (a primary key other
-/// than `"id" INTEGER PRIMARY KEY`, a NUMERIC column, a composite foreign key…) is left out and listed in ``undeclarable``, never approximated. What a table has that
-/// the model does not carry but every migration keeps as the file has it (CHECKs, collations,
-/// `AUTOINCREMENT`, declared type text such as `NVARCHAR(160)`, triggers, views)
-/// is listed in ``notCarried``: a database created from the snapshot would not have it.
+/// as its first version adopts the file), and says everything the declaration API can: its own
+/// key (`AlbumId`, a TEXT or composite key, `AUTOINCREMENT`, `WITHOUT ROWID`), `STRICT`, each
+/// column's SQL type text (`NVARCHAR(160)`, `NUMERIC(10,2)`), how a date is stored, CHECKs,
+/// collations, default expressions, foreign keys onto any key column with their actions and
+/// `DEFERRABLE`, index names, partial and expression indexes, and generated columns. Each attribute has an idiomatic Swift property name
+/// (``Schema/Attribute/propertyName``, see ``SwiftNames``); ``SwiftNames/typeNames(of:)`` names
+/// the types. How a column's Swift type and date storage are chosen is written in MIGRATIONS.md.
+///
+/// A table the model cannot say yet (no primary key, a composite foreign key, a NUMERIC column
+/// holding text…) is left out and listed in ``undeclarable`` with the
+/// reason, never approximated. What a declared table has that the model does not carry but every
+/// migration keeps as the file has it (table CHECKs, a second CHECK on a column, `MATCH`,
+/// triggers, views) is listed in ``notCarried``: a database created from
+/// the snapshot would not have it.
 public struct SchemaIntrospection: Sendable, Hashable {
     /// What the file says about one table (or view).
     public struct TableNotes: Sendable, Hashable {
@@ -45,9 +54,12 @@ public struct SchemaIntrospection: Sendable, Hashable {
         do {
             db = try SQLiteConnection(path: url.path, mode: .readOnly)
             _ = try db.scalar("SELECT count(*) FROM sqlite_schema")
+            // One read transaction: one shared lock for the thousands of statements, not one each.
+            try db.execute("BEGIN")
         } catch let error as SQLiteError {
             throw MigrationError.fromOpening(error, path: url.path)
         }
+        defer { try? db.execute("COMMIT") }
         try self.init(db: db, version: version)
     }
 
@@ -61,17 +73,18 @@ public struct SchemaIntrospection: Sendable, Hashable {
         // does not is left out with the reason, never written approximately.
         while true {
             let schema = Schema(version: version, entities: entities)
-            var rejected: (table: String, reasons: [String])?
-            do {
+            var rejected = Self.referenceToLeftOut(in: entities)
+            if rejected == nil { do {
                 let stored = try StorageLayout.expand(schema)
                 for entity in stored.entities {
-                    let differences = SchemaComparison(checksDefaults: true).differences(entity: entity, table: reader.tablesByName[entity.name.lowercased()]!)
+                    let differences = SchemaComparison(checksDefaults: true).differences(entity: entity, table: reader.tablesByName[entity.name.sqlFolded]!,
+                                                                                        parsed: reader.definitions[entity.name.sqlFolded])
                     if !differences.isEmpty { rejected = (entity.name, differences); break }
                 }
             } catch let error as MigrationError {
                 guard let entity = error.entity else { throw error }
                 rejected = (entity, [error.message])
-            }
+            } }
             guard let rejected else { break }
             entities.removeAll { $0.name == rejected.table }
             undeclarable.append(TableNotes(table: rejected.table, notes: rejected.reasons))
@@ -81,6 +94,22 @@ public struct SchemaIntrospection: Sendable, Hashable {
         self.undeclarable = undeclarable
         self.notCarried = reader.notCarried.filter { declared.contains($0.table) } + reader.dependents
         self.bookkeepingTables = reader.bookkeeping
+    }
+}
+
+extension SchemaIntrospection {
+    /// The first entity with a foreign key onto a table that is not declared (left out, or not
+    /// a table), with the reason: it cannot be declared without its parent.
+    static func referenceToLeftOut(in entities: [Schema.Entity]) -> (table: String, reasons: [String])? {
+        let declared = Set(entities.map { $0.name.sqlFolded })
+        for entity in entities {
+            let reasons = entity.attributes.compactMap { attribute -> String? in
+                guard let key = attribute.references, !declared.contains(key.table.sqlFolded) else { return nil }
+                return "column \(attribute.name) REFERENCES \(key.table), which is left out: a declared foreign key is onto a declared table"
+            }
+            if !reasons.isEmpty { return (entity.name, reasons) }
+        }
+        return nil
     }
 }
 

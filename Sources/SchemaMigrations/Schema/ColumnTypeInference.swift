@@ -1,0 +1,110 @@
+import Foundation
+
+/// The Swift type a live column is declared with, from its declared type and, where that is not
+/// enough, its stored values.
+///
+/// The rule, by the affinity SQLite gives the declared type
+/// (<https://www.sqlite.org/datatype3.html#type_affinity>):
+/// - INTEGER (`INTEGER`, `INT`, `BIGINT`…) → `Int`; TEXT (`TEXT`, `NVARCHAR(160)`…) → `String`;
+///   BLOB (`BLOB`, or no type) → `Data`; REAL (`REAL`, `DOUBLE`, `FLOAT`) → `Double`.
+/// - NUMERIC: a type naming `BOOL` → `Bool`; a type naming `DATE` or `TIMESTAMP` → `Date`; any
+///   other (`NUMERIC(10,2)`, `DECIMAL`) → `Double`, unless the column holds text, which no
+///   declaration can keep in a NUMERIC column (the table is then left out, saying so).
+/// - A `Date`'s storage: TEXT values (`'2021-01-01 00:00:00'`) → ISO-8601 text; numbers all within
+///   the Julian days of years 1 to 9999 (1,721,424 to 5,373,484) → Julian day; other numbers →
+///   seconds since 1970. With no value stored, a numeric default decides the same way, and
+///   otherwise a NUMERIC or TEXT type means ISO-8601 text (what SQLite's own `datetime()` and
+///   `CURRENT_TIMESTAMP` write), a REAL type seconds since 1970.
+///
+/// The declared type text is kept as ``Schema/Attribute/sqlType`` unless it is the storage type
+/// itself (`INTEGER`, `TEXT`…), so the column is declared as the file spells it.
+struct ColumnTypeInference {
+    struct Inferred: Hashable {
+        var valueType: Schema.ValueType
+        var sqlType: String?
+        var dateStorage: Schema.DateStorage?
+    }
+
+    let column: LiveSchema.Column
+    let profile: ValueProfile?
+    let defaultValue: String?
+
+    /// Whether the column's Swift type depends on its values: a NUMERIC-affinity or date-named column.
+    static func needsValues(_ column: LiveSchema.Column) -> Bool {
+        let affinity = column.affinity
+        return (affinity == .numeric && !contains(column.declaredType, "BOOL")) || (isDateName(column.declaredType) && (affinity == .real || affinity == .text))
+    }
+
+    /// `DATE`, `DATETIME`, `TIMESTAMP`, `DATE_TEXT`…
+    static func isDateName(_ declaredType: String) -> Bool {
+        contains(declaredType, "DATE") || contains(declaredType, "TIMESTAMP")
+    }
+
+    /// Whether `type`, upper-cased, contains `word`: on ASCII bytes, for every column.
+    static func contains(_ type: String, _ word: StaticString) -> Bool {
+        let bytes = type.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, count = word.utf8CodeUnitCount
+        guard bytes.count >= count else { return false }
+        return word.withUTF8Buffer { word in
+            (0...(bytes.count - count)).contains { start in (0..<count).allSatisfy { bytes[start + $0] == word[$0] } }
+        }
+    }
+
+    /// The type, or nil with the reason in `blocking`.
+    func inferred(blocking: inout [String], kept: inout [String]) -> Inferred? {
+        let declared = column.declaredType
+        var valueType: Schema.ValueType
+        var dateStorage: Schema.DateStorage?
+        switch column.affinity {
+        case .integer: valueType = .integer
+        case .text:
+            valueType = .string
+            if Self.isDateName(declared) { valueType = .date; dateStorage = self.dateStorage(whenUnknown: .iso8601Text, kept: &kept) }
+        case .blob:
+            valueType = .data
+            if declared.isEmpty { kept.append("column \(column.name) is untyped; a snapshot's table declares it BLOB") }
+        case .real:
+            valueType = .double
+            if Self.isDateName(declared) { valueType = .date; dateStorage = self.dateStorage(whenUnknown: .secondsSince1970, kept: &kept) }
+        case .numeric:
+            if Self.contains(declared, "BOOL") {
+                valueType = .bool
+            } else if Self.isDateName(declared) {
+                valueType = .date
+                dateStorage = self.dateStorage(whenUnknown: .iso8601Text, kept: &kept)
+            } else if let profile, profile.texts > 0 {
+                blocking.append("column \(column.name) is \(declared) (NUMERIC affinity) and holds \(profile.texts) text value\(profile.texts == 1 ? "" : "s"): a declaration stores text in a TEXT-affinity column only, and Double values would not keep them")
+                return nil
+            } else {
+                valueType = .double
+            }
+        }
+        // Only the ISO-8601 text form is a storage a TEXT-affinity date column accepts.
+        if column.affinity == .text && dateStorage != nil && dateStorage != .iso8601Text { dateStorage = .iso8601Text }
+        if column.affinity == .real && dateStorage == .iso8601Text { dateStorage = .secondsSince1970 }
+        let storage = dateStorage?.storageType ?? valueType.storageType
+        let sqlType = SchemaComparison.normalizedType(declared) == storage.rawValue || declared.isEmpty ? nil : declared
+        return Inferred(valueType: valueType, sqlType: sqlType, dateStorage: dateStorage == .secondsSince1970 ? nil : dateStorage)
+    }
+
+    /// How a date column's values are stored, by the values, else the default, else `whenUnknown`.
+    private func dateStorage(whenUnknown: Schema.DateStorage, kept: inout [String]) -> Schema.DateStorage {
+        let julianDays = 1_721_424.0...5_373_485.0
+        if let profile, profile.texts + profile.numbers > 0 {
+            let byNumbers: Schema.DateStorage = profile.smallest.map(julianDays.contains) == true && profile.largest.map(julianDays.contains) == true
+                ? .julianDay : .secondsSince1970
+            if profile.textsNotDates > 0 {
+                kept.append("column \(column.name) holds \(profile.textsNotDates) text value\(profile.textsNotDates == 1 ? "" : "s") that \(profile.textsNotDates == 1 ? "is" : "are") not a date (read as nil)")
+            }
+            if profile.numbers > 0 && profile.texts > 0 {
+                kept.append("column \(column.name) holds dates both as text (\(profile.texts)) and as numbers (\(profile.numbers)); declared as \(byNumbers.rawValue), the text ones are read as text dates")
+                return byNumbers
+            }
+            return profile.numbers > 0 ? byNumbers : .iso8601Text
+        }
+        if let defaultValue, let number = Double(defaultValue) {
+            return julianDays.contains(number) ? .julianDay : .secondsSince1970
+        }
+        if let defaultValue, defaultValue.hasPrefix("'") || defaultValue.uppercased().hasPrefix("CURRENT_") { return .iso8601Text }
+        return whenUnknown
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+
+/// A live table as an entity, with every option the declaration API has: its own key (any
+/// type, composite, `AUTOINCREMENT`, `WITHOUT ROWID`), `STRICT`, column names other than the
+/// property's, SQL type texts, date storage, CHECKs, collations, default expressions and
+/// foreign keys onto any key column.
+extension IntrospectionReader {
+    /// The entity a table declares as, or nil with the reasons in `blocking`.
+    func entity(for table: LiveSchema.Table, blocking: inout [String], kept: inout [String]) throws -> Schema.Entity? {
+        guard let definition = definitions[table.name.sqlFolded] else {
+            blocking.append("its CREATE TABLE statement could not be read")
+            return nil
+        }
+        let keyColumns = table.columns.filter { $0.primaryKeyPosition > 0 }.sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }
+        let implicitID = implicitIDTables.contains(table.name.sqlFolded)
+        let hasRowidAlias = table.hasRowidAlias(definition: definition)
+        if keyColumns.isEmpty {
+            blocking.append("it has no PRIMARY KEY (its rows are keyed by the hidden rowid): a declared table always has one, \"id\" INTEGER PRIMARY KEY or its own")
+        }
+        if !implicitID && !definition.withoutRowid && keyColumns.count == 1 && keyColumns[0].declaredType.uppercased() == "INTEGER" && !hasRowidAlias {
+            kept.append("its key \(keyColumns[0].name) is INTEGER PRIMARY KEY DESC, which is not an alias of the rowid; a snapshot's table makes it one")
+        }
+        for constraint in definition.constraints where constraint.kind == .check { kept.append("table constraint \(constraint.text)") }
+
+        let profiles = try valueProfiles(of: table)
+        let columnDefinitions = Dictionary(definition.columns.map { (SQLTokenizer.foldCase($0.name), $0) }, uniquingKeysWith: { first, _ in first })
+        var attributes: [Schema.Attribute] = []
+        for column in table.columns where !(implicitID && column.primaryKeyPosition > 0) {
+            if column.hidden != 0 && !Self.isGenerated(column) {
+                noteHidden(column, kept: &kept)
+                continue
+            }
+            if let attribute = attribute(for: column, in: table, definition: definition, columnDefinition: columnDefinitions[SQLTokenizer.foldCase(column.name)],
+                                         hasRowidAlias: hasRowidAlias, profile: profiles[column.name.sqlFolded], blocking: &blocking, kept: &kept) {
+                attributes.append(Self.declaringGenerated(attribute, column: column, definition: definition))
+            }
+        }
+        if attributes.isEmpty && blocking.isEmpty { blocking.append("it has no column: a declared entity needs at least one attribute") }
+        for key in table.foreignKeys where key.from.count > 1 {
+            blocking.append("FOREIGN KEY (\(key.from.joined(separator: ", "))) REFERENCES \(key.table): a composite foreign key cannot be declared yet")
+        }
+        let indexes = try self.indexes(of: table, definition: definition, blocking: &blocking, kept: &kept)
+        guard blocking.isEmpty else { return nil }
+        Self.nameProperties(&attributes, implicitID: implicitID)
+        return Schema.Entity(name: table.name, attributes: attributes, indexes: indexes,
+                             primaryKey: implicitID ? nil : keyColumns.map(\.name),
+                             isAutoincrement: !implicitID && definition.hasAutoincrement,
+                             isWithoutRowID: definition.withoutRowid, isStrict: definition.strict)
+    }
+
+    /// Whether a table is declared with the default key: exactly `"id" INTEGER PRIMARY KEY`, an
+    /// alias of the rowid, without `AUTOINCREMENT`, and with some other column to declare. Any
+    /// other key (`AlbumId`, `Id`, a TEXT or composite key, `AUTOINCREMENT`) is declared as the
+    /// table's own, on its columns.
+    static func declaresImplicitID(_ table: LiveSchema.Table, definition: TableDefinition) -> Bool {
+        let keys = table.columns.filter { $0.primaryKeyPosition > 0 }
+        guard keys.count == 1, keys[0].name == Schema.primaryKeyColumn, keys[0].declaredType.uppercased() == "INTEGER",
+              !definition.withoutRowid, !definition.hasAutoincrement,
+              table.columns.contains(where: { $0.primaryKeyPosition == 0 && $0.hidden == 0 }) else { return false }
+        return table.hasRowidAlias(definition: definition)
+    }
+
+    /// One column as an attribute: its Swift type (from the declared type and the values), SQL
+    /// type text, nullability, default, CHECK, collation and foreign key.
+    private func attribute(for column: LiveSchema.Column, in table: LiveSchema.Table, definition: TableDefinition, columnDefinition: TableDefinition.Column?,
+                           hasRowidAlias: Bool, profile: ValueProfile?, blocking: inout [String], kept: inout [String]) -> Schema.Attribute? {
+        var defaultValue = column.defaultValue
+        if let value = defaultValue {
+            if column.notNull && value.uppercased() == "NULL" {
+                kept.append("column \(column.name) is NOT NULL with the default NULL, which a declaration cannot say")
+                defaultValue = nil
+            } else if !SQLLiteral.isLiteral(value) && !SQLExpressionText.isParenthesized(value) {
+                // `PRAGMA table_info` drops the parentheses of `DEFAULT (1 + 1)`: a declaration writes them.
+                if SQLExpressionText.isParenthesized("(\(value))") {
+                    defaultValue = "(\(value))"
+                } else {
+                    kept.append("column \(column.name) has the default \(value), which a declaration cannot say")
+                    defaultValue = nil
+                }
+            }
+        }
+        guard let type = ColumnTypeInference(column: column, profile: profile, defaultValue: defaultValue).inferred(blocking: &blocking, kept: &kept) else {
+            return nil
+        }
+        let keyNeverNull = column.primaryKeyPosition > 0 && (definition.withoutRowid || hasRowidAlias)
+        let isOptional = !(column.notNull || keyNeverNull)
+        if column.primaryKeyPosition > 0 && isOptional {
+            blocking.append("its key column \(column.name) may hold NULL (SQLite allows NULL in a key that is not INTEGER PRIMARY KEY unless it is NOT NULL): a declared key column is NOT NULL")
+            return nil
+        }
+        var check: String?, collation: String?
+        for constraint in columnDefinition?.constraints ?? [] {
+            switch constraint.kind {
+            case .check:
+                guard let expression = SQLExpressionText.checkExpression(of: constraint.text) else { continue }
+                if check == nil { check = expression } else { kept.append("column \(column.name): a second CHECK (\(expression)); the declaration says the first") }
+            case .collate(let name):
+                collation = name.uppercased() == "BINARY" ? nil : name
+            default:
+                break
+            }
+        }
+        let blocked = blocking.count
+        let references = foreignKey(of: column, in: table, definition: definition, blocking: &blocking, kept: &kept)
+        guard blocking.count == blocked else { return nil }
+        return Schema.Attribute(name: column.name, valueType: type.valueType, isOptional: isOptional, defaultValue: defaultValue,
+                                references: references, sqlType: type.sqlType, dateStorage: type.dateStorage,
+                                check: check, collation: collation)
+    }
+
+    /// The column's foreign key, nil when it has none or (saying why in `blocking`) when it cannot be declared.
+    private func foreignKey(of column: LiveSchema.Column, in table: LiveSchema.Table, definition: TableDefinition,
+                            blocking: inout [String], kept: inout [String]) -> Schema.ForeignKey? {
+        let keys = table.foreignKeys.filter { $0.from.count == 1 && $0.from[0].isSameSQLName(column.name) }
+        guard let key = keys.first else { return nil }
+        guard keys.count == 1 else {
+            blocking.append("column \(column.name) has \(keys.count) foreign keys: a declared column has one")
+            return nil
+        }
+        guard let target = tablesByName[key.table.sqlFolded] else {
+            blocking.append("column \(column.name) REFERENCES \(key.table), which is not a table of the file")
+            return nil
+        }
+        // No column list means the parent's primary key.
+        let targetKey = target.columns.filter { $0.primaryKeyPosition > 0 }.sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }
+        let referenced: String
+        if let to = key.to[0] {
+            referenced = target.column(named: to)?.name ?? to
+        } else if targetKey.count == 1 {
+            referenced = targetKey[0].name
+        } else {
+            blocking.append("column \(column.name) REFERENCES \(target.name) without a column, whose key is (\(targetKey.map(\.name).joined(separator: ", "))): a declared foreign key names one column")
+            return nil
+        }
+        let ontoImplicitID = implicitIDTables.contains(target.name.sqlFolded) && referenced == Schema.primaryKeyColumn
+        let deferred = SchemaComparison.isDeferred(column: column.name, in: definition)
+        let text = definition.column(named: column.name)?.constraints.first(where: { if case .references = $0.kind { return true } else { return false } })?.text
+            ?? definition.constraints.first(where: { if case .foreignKey = $0.kind, $0.columns == [column.name.sqlFolded] { return true } else { return false } })?.text
+        if let text {
+            let words = text.uppercased()
+            if words.contains("MATCH") || (words.contains("DEFERRABLE") && !deferred) { kept.append("column \(column.name): \(text)") }
+        }
+        let onUpdate = key.onUpdate.uppercased()
+        return Schema.ForeignKey(table: target.name, onDelete: key.onDelete.uppercased(), column: ontoImplicitID ? nil : referenced,
+                                 onUpdate: onUpdate == "NO ACTION" ? nil : onUpdate, isDeferred: deferred ? true : nil)
+    }
+
+    /// Gives each attribute an idiomatic Swift property name (``SwiftNames``), recorded as
+    /// ``Schema/Attribute/propertyName`` where it differs from the column's. Names already
+    /// idiomatic are kept first; a clash gets `2`, `3`…; `id` is left to the default key.
+    static func nameProperties(_ attributes: inout [Schema.Attribute], implicitID: Bool) {
+        var taken: Set<String> = implicitID ? [Schema.primaryKeyColumn] : []
+        let wanted = attributes.map { SwiftNames.propertyName(forColumn: $0.name) }
+        var names = [String?](repeating: nil, count: attributes.count)
+        for (index, attribute) in attributes.enumerated() where wanted[index] == attribute.name && !taken.contains(attribute.name) {
+            names[index] = attribute.name
+            taken.insert(attribute.name)
+        }
+        for index in attributes.indices where names[index] == nil {
+            names[index] = SwiftNames.unique(wanted[index], taken: &taken)
+        }
+        for index in attributes.indices {
+            attributes[index].propertyName = names[index] == attributes[index].name ? nil : names[index]
+        }
+    }
+
+    /// The values of the columns whose Swift type depends on them (date and NUMERIC-affinity
+    /// columns), read in one pass over the table; empty when it has none.
+    private func valueProfiles(of table: LiveSchema.Table) throws -> [String: ValueProfile] {
+        let profiled = table.columns.filter { $0.hidden == 0 && ColumnTypeInference.needsValues($0) }
+        guard !profiled.isEmpty else { return [:] }
+        // A date column needs the kinds and range of its values; another NUMERIC one, whether it holds text.
+        let numbers = "IN ('integer', 'real')"
+        let selects = profiled.map { column in
+            let c = SQL.quoteIdentifier(column.name)
+            guard ColumnTypeInference.isDateName(column.declaredType) else { return "sum(typeof(\(c)) = 'text')" }
+            return "sum(typeof(\(c)) = 'text'), sum(typeof(\(c)) \(numbers)), min(CASE WHEN typeof(\(c)) \(numbers) THEN \(c) END), "
+                + "max(CASE WHEN typeof(\(c)) \(numbers) THEN \(c) END), "
+                + "sum(typeof(\(c)) = 'text' AND \(c) NOT GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]*')"
+        }
+        guard let row = try db.rows("SELECT \(selects.joined(separator: ", ")) FROM \(SQL.quoteIdentifier(table.name))").first else { return [:] }
+        var result: [String: ValueProfile] = [:]
+        var base = 0
+        for column in profiled {
+            let texts = Int(row[base].int64Value ?? 0)
+            if ColumnTypeInference.isDateName(column.declaredType) {
+                result[column.name.sqlFolded] = ValueProfile(
+                    texts: texts, numbers: Int(row[base + 1].int64Value ?? 0),
+                    smallest: row[base + 2].doubleValue, largest: row[base + 3].doubleValue, textsNotDates: Int(row[base + 4].int64Value ?? 0))
+                base += 5
+            } else {
+                result[column.name.sqlFolded] = ValueProfile(texts: texts, numbers: 0, smallest: nil, largest: nil, textsNotDates: 0)
+                base += 1
+            }
+        }
+        return result
+    }
+}
+
+/// What a column's stored values are, for the columns whose Swift type depends on them.
+struct ValueProfile: Sendable, Hashable {
+    /// How many values are TEXT.
+    var texts: Int
+    /// How many values are INTEGER or REAL.
+    var numbers: Int
+    /// The smallest and largest number stored, if any.
+    var smallest: Double?
+    var largest: Double?
+    /// How many TEXT values do not start `YYYY-MM-DD`.
+    var textsNotDates: Int
+}

@@ -1,0 +1,221 @@
+import Foundation
+@testable import SchemaMigrations
+
+/// A random database as another tool or a person would make it, using what the declaration API
+/// can say: user-named and composite keys (INTEGER, TEXT holding UUIDs), `AUTOINCREMENT`,
+/// `WITHOUT ROWID`, `STRICT`, SQL type texts, CHECKs, collations, default expressions, foreign
+/// keys onto key columns with every action and `DEFERRABLE`, named indexes, and dates stored
+/// each way — with rows. Each column records what introspection must say of it.
+struct ForeignDatabase: CustomStringConvertible {
+    enum Kind: CaseIterable { case integer, real, text, blob, numeric, bool, date }
+
+    struct Column {
+        var name: String
+        var sql: String  // the column definition
+        var valueType: Schema.ValueType
+        var sqlType: String?
+        var dateStorage: Schema.DateStorage?
+        var isOptional: Bool
+        var check: String?
+        var collation: String?
+        var references: Schema.ForeignKey?
+        /// The values of the rows, as SQL literals.
+        var values: [String]
+        /// False for a date column whose storage neither its values nor its default show.
+        var storageKnown = true
+    }
+
+    struct Table {
+        var name: String
+        var columns: [Column]
+        /// Nil: the default `"id" INTEGER PRIMARY KEY`.
+        var primaryKey: [String]?
+        var autoincrement = false
+        var withoutRowID = false
+        var strict = false
+        var indexes: [(name: String, columns: [String], unique: Bool)] = []
+        var rows: Int
+
+        var sql: String {
+            var parts = (primaryKey == nil ? ["id INTEGER PRIMARY KEY"] : []) + columns.map(\.sql)
+            if let key = primaryKey, key.count > 1 { parts.append("PRIMARY KEY (\(key.map(SQL.quoteIdentifier).joined(separator: ", ")))") }
+            let options = (withoutRowID ? ["WITHOUT ROWID"] : []) + (strict ? ["STRICT"] : [])
+            return "CREATE TABLE \(SQL.quoteIdentifier(name)) (\(parts.joined(separator: ", ")))" + (options.isEmpty ? "" : " " + options.joined(separator: ", "))
+        }
+    }
+
+    var tables: [Table]
+
+    var description: String {
+        tables.map { table in
+            ([table.sql + ";"] + table.indexes.map { "CREATE \($0.unique ? "UNIQUE " : "")INDEX \($0.name) ON \(table.name) (\($0.columns.joined(separator: ", ")));" })
+                .joined(separator: "\n") + "  -- \(table.rows) rows"
+        }.joined(separator: "\n")
+    }
+
+    static let tableNames = ["Album", "play_list", "InvoiceLine", "order", "Group", "user_account", "Date", "media-type", "ArtistCredit", "track"]
+    static let columnNames = ["Title", "created_at", "firstName", "default", "class", "e-mail", "2fa_code", "UnitPrice", "is_done", "Note",
+                              "updated", "Count", "payload", "self", "value", "HTTPStatus", "city_name", "Rank"]
+    static let actions = ["NO ACTION", "RESTRICT", "SET NULL", "SET DEFAULT", "CASCADE"]
+
+    /// Builds case `index` of the family from `seed`.
+    static func generate(seed: UInt64, index: Int) -> ForeignDatabase {
+        var random = SeededRandom(seed: seed, family: "foreign-database", index: index)
+        var tables: [Table] = []
+        for name in tableNames.shuffled(using: &random).prefix(Int.random(in: 1...4, using: &random)) {
+            tables.append(table(named: name, parents: tables, random: &random))
+        }
+        return ForeignDatabase(tables: tables)
+    }
+
+    private static func table(named name: String, parents: [Table], random: inout SeededRandom) -> Table {
+        let rows = [0, 1, 3, 8].randomElement(using: &random)!
+        let strict = random.chance(0.25)
+        var table = Table(name: name, columns: [], strict: strict, rows: rows)
+        // The key.
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0: break  // the default id
+        case 1:
+            let key = SwiftNames.typeName(forTable: name) + "Id"
+            table.autoincrement = random.chance(0.4)
+            table.columns.append(Column(name: key, sql: "\(SQL.quoteIdentifier(key)) INTEGER PRIMARY KEY" + (table.autoincrement ? " AUTOINCREMENT" : "") + (random.chance(0.5) ? " NOT NULL" : ""),
+                                        valueType: .integer, isOptional: false, values: (0..<rows).map { String($0 * 7 + 1) }))
+            table.primaryKey = [key]
+        case 2:
+            table.withoutRowID = random.chance(0.5)
+            table.columns.append(Column(name: "uuid", sql: "uuid TEXT NOT NULL PRIMARY KEY", valueType: .string, isOptional: false,
+                                        values: (0..<rows).map { _ in SQL.quoteString(UUID(uuid: randomBytes(&random)).uuidString) }))
+            table.primaryKey = ["uuid"]
+        default:
+            table.withoutRowID = random.chance(0.5)
+            table.columns.append(Column(name: "Part", sql: "Part INTEGER NOT NULL", valueType: .integer, isOptional: false, values: (0..<rows).map { String($0 % 3) }))
+            table.columns.append(Column(name: "Code", sql: "Code TEXT NOT NULL" + (random.chance(0.3) ? " COLLATE NOCASE" : ""), valueType: .string, isOptional: false,
+                                        collation: nil, values: (0..<rows).map { "'c\($0)'" }))
+            if table.columns[table.columns.count - 1].sql.hasSuffix("NOCASE") { table.columns[table.columns.count - 1].collation = "NOCASE" }
+            table.primaryKey = ["Part", "Code"]
+        }
+        // A foreign key onto a parent's single key column.
+        if let parent = parents.randomElement(using: &random), parent.primaryKey?.count ?? 1 == 1, random.chance(0.7) {
+            let parentKey = parent.primaryKey?.first ?? "id"
+            let keyValues = parent.primaryKey == nil ? (0..<parent.rows).map { String($0 + 1) } : parent.columns[0].values
+            let isText = parent.primaryKey == ["uuid"]
+            let onDelete = actions.randomElement(using: &random)!, onUpdate = actions.randomElement(using: &random)!
+            let deferred = random.chance(0.3)
+            let named = random.chance(0.5)
+            let column = "\(SwiftNames.typeName(forTable: parent.name))Ref"
+            let sql = "\(SQL.quoteIdentifier(column)) \(isText ? "TEXT" : "INTEGER") REFERENCES \(SQL.quoteIdentifier(parent.name))"
+                + (named ? " (\(SQL.quoteIdentifier(parentKey)))" : "") + " ON DELETE \(onDelete) ON UPDATE \(onUpdate)" + (deferred ? " DEFERRABLE INITIALLY DEFERRED" : "")
+            table.columns.append(Column(name: column, sql: sql, valueType: isText ? .string : .integer, isOptional: true,
+                                        references: Schema.ForeignKey(table: parent.name, onDelete: onDelete, column: parent.primaryKey == nil ? nil : parentKey,
+                                                                      onUpdate: onUpdate == "NO ACTION" ? nil : onUpdate, isDeferred: deferred ? true : nil),
+                                        values: (0..<rows).map { _ in keyValues.isEmpty || random.chance(0.3) ? "NULL" : keyValues.randomElement(using: &random)! }))
+        }
+        let taken = Set(table.columns.map { $0.name.lowercased() })
+        for name in columnNames.shuffled(using: &random).filter({ !taken.contains($0.lowercased()) }).prefix(Int.random(in: 1...4, using: &random)) {
+            table.columns.append(column(named: name, strict: strict, rows: rows, random: &random))
+        }
+        // Named indexes: a plain one on a value column, a unique one on a text column (its values differ row by row).
+        let values = table.columns.filter { !(table.primaryKey ?? []).contains($0.name) && $0.references == nil }
+        if let column = values.randomElement(using: &random), random.chance(0.6) {
+            table.indexes.append(("ix_\(table.name.filter(\.isLetter))_\(column.name.filter(\.isLetter))", [column.name], false))
+        }
+        if let column = values.first(where: { $0.valueType == .string }), !table.indexes.contains(where: { $0.columns == [column.name] }), random.chance(0.5) {
+            table.indexes.append(("ux_\(table.name.filter(\.isLetter))_\(column.name.filter(\.isLetter))", [column.name], true))
+        }
+        return table
+    }
+
+    private static func column(named name: String, strict: Bool, rows: Int, random: inout SeededRandom) -> Column {
+        let kinds: [Kind] = strict ? [.integer, .real, .text, .blob] : Kind.allCases
+        let kind = kinds.randomElement(using: &random)!
+        let optional = random.chance(0.5)
+        let quoted = SQL.quoteIdentifier(name)
+        var column = Column(name: name, sql: "", valueType: .integer, isOptional: optional, values: [])
+        var type: String, defaultValue: String?
+        func values(_ make: (Int) -> String) -> [String] { (0..<rows).map { optional && $0 % 3 == 2 ? "NULL" : make($0) } }
+        switch kind {
+        case .integer:
+            type = strict ? ["INTEGER", "INT"].randomElement(using: &random)! : ["INTEGER", "INT", "BIGINT", "SMALLINT"].randomElement(using: &random)!
+            column.values = values { String($0 * 11 - 4) }
+            defaultValue = random.chance(0.3) ? "(1 + 2)" : "0"
+            if random.chance(0.3) { column.check = "\(quoted) > -100" }
+        case .real:
+            type = strict ? "REAL" : ["REAL", "DOUBLE", "FLOAT"].randomElement(using: &random)!
+            column.valueType = .double
+            column.values = values { "\(Double($0) + 0.25)" }
+            defaultValue = "1.5"
+        case .text:
+            type = strict ? "TEXT" : ["TEXT", "NVARCHAR(160)", "VARCHAR(20)", "CLOB"].randomElement(using: &random)!
+            column.valueType = .string
+            column.values = values { "'v\($0)'" }
+            defaultValue = "''"
+            column.collation = [nil, "NOCASE", "RTRIM"].randomElement(using: &random)!
+            if random.chance(0.4) { column.check = "length(\(quoted)) < 100" }
+        case .blob:
+            type = "BLOB"
+            column.valueType = .data
+            column.values = values { "X'0\($0 % 10)FF'" }
+            defaultValue = "X''"
+        case .numeric:
+            type = ["NUMERIC(10,2)", "DECIMAL(8,3)", "NUMERIC"].randomElement(using: &random)!
+            column.valueType = .double
+            column.values = values { "\($0).99" }
+            defaultValue = "0"
+        case .bool:
+            type = "BOOLEAN"
+            column.valueType = .bool
+            column.values = values { $0 % 2 == 0 ? "TRUE" : "FALSE" }
+            defaultValue = "FALSE"
+        case .date:
+            column.valueType = .date
+            let storage = Schema.DateStorage.allCases.randomElement(using: &random)!
+            column.dateStorage = storage
+            switch storage {
+            case .iso8601Text:
+                type = ["DATETIME", "DATE", "TIMESTAMP"].randomElement(using: &random)!
+                column.values = values { "'20\(10 + $0)-02-2\($0 % 9) 13:45:0\($0 % 10).250'" }
+                defaultValue = "CURRENT_TIMESTAMP"
+            case .julianDay:
+                type = ["DATE", "DATETIME"].randomElement(using: &random)!
+                column.values = values { "\(2_460_000.5 + Double($0) * 1.25)" }
+                defaultValue = "2440587.5"
+            case .secondsSince1970:
+                type = ["DATETIME", "TIMESTAMP"].randomElement(using: &random)!
+                column.values = values { String(1_700_000_000 + $0 * 86_400) }
+                defaultValue = "0"
+            }
+        }
+        column.sqlType = SchemaComparison.normalizedType(type) == (column.dateStorage?.storageType ?? column.valueType.storageType).rawValue ? nil : type
+        if column.dateStorage == .secondsSince1970 { column.dateStorage = nil }
+        let hasDefault = random.chance(0.5)
+        column.sql = "\(quoted) \(type)" + (optional ? "" : " NOT NULL") + (hasDefault ? " DEFAULT \(defaultValue!)" : "")
+            + (column.collation.map { " COLLATE \($0)" } ?? "") + (column.check.map { " CHECK (\($0))" } ?? "")
+        // Introspection reads a date's storage from the values, else a numeric default; with neither it guesses.
+        column.storageKnown = column.valueType != .date || column.values.contains { $0 != "NULL" } || hasDefault
+        return column
+    }
+
+    private static func randomBytes(_ random: inout SeededRandom) -> uuid_t {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255, using: &random) }
+        return (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])
+    }
+
+    /// Creates the tables, rows and indexes at `url`.
+    func create(at url: URL) throws {
+        let db = try SQLiteConnection(path: url.path, mode: .readWriteCreate)
+        try db.execute("BEGIN")
+        for table in tables {
+            try db.execute(table.sql)
+            for row in 0..<table.rows {
+                let columns = table.columns.map { SQL.quoteIdentifier($0.name) }.joined(separator: ", ")
+                try db.execute("INSERT INTO \(SQL.quoteIdentifier(table.name)) (\(columns)) VALUES (\(table.columns.map { $0.values[row] }.joined(separator: ", ")))")
+            }
+            for index in table.indexes {
+                try db.execute("CREATE \(index.unique ? "UNIQUE " : "")INDEX \(SQL.quoteIdentifier(index.name)) ON \(SQL.quoteIdentifier(table.name)) (\(index.columns.map(SQL.quoteIdentifier).joined(separator: ", ")))")
+            }
+        }
+        try db.execute("COMMIT")
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+@testable import SchemaMigrations
+
+extension Reliability {
+    /// Random databases made as another tool would make them, with every option the declaration
+    /// API can say (``ForeignDatabase``) and rows: introspection declares every table, each column
+    /// as it was made (Swift type, SQL type text, key, date storage, CHECK, collation, foreign
+    /// key, index names) with an idiomatic Swift name, and a plan with that schema as V1 adopts
+    /// the file with zero differences and no row changed.
+    @Suite struct ForeignDatabaseProperty {
+        @Test(.timeLimit(.minutes(30)))
+        func everyRandomForeignDatabaseIsDeclaredAndAdopted() throws {
+            let config = ReliabilityConfig.current
+            let scratch = Scratch("foreign-database")
+            var tables = 0, columns = 0, rows = 0, failed = 0
+            for index in 0..<config.propertyCases {
+                let database = ForeignDatabase.generate(seed: config.seed, index: index)
+                let url = scratch.url("case-\(index).sqlite")
+                try database.create(at: url)
+                let context = "foreign database case \(index) (\(config.reproduction)):\n\(database)"
+                let problems = try Self.problems(of: database, at: url, directory: scratch.url("plan-\(index)"))
+                #expect(problems.isEmpty, "\(context)\n\(problems.joined(separator: "\n"))")
+                if !problems.isEmpty { failed += 1; continue }
+                tables += database.tables.count
+                columns += database.tables.reduce(0) { $0 + $1.columns.count }
+                rows += database.tables.reduce(0) { $0 + $1.rows }
+                scratch.removeDatabase(url)
+            }
+            ReliabilityConfig.summary("foreign-database", "cases=\(config.propertyCases) tables=\(tables) columns=\(columns) rows=\(rows) declared-and-adopted=\(tables) failed=\(failed)")
+        }
+
+        /// What introspection or adoption got wrong; empty when every table came out as made and adopted.
+        static func problems(of database: ForeignDatabase, at url: URL, directory: URL) throws -> [String] {
+            var problems: [String] = []
+            let found = try SchemaIntrospection(databaseAt: url)
+            for table in found.undeclarable { problems.append("undeclarable \(table.table): \(table.notes)") }
+            for table in found.notCarried { problems.append("not carried \(table.table): \(table.notes)") }
+            for table in database.tables {
+                guard let entity = found.schema.entity(named: table.name) else { problems.append("\(table.name) is not declared"); continue }
+                if entity.primaryKey != table.primaryKey { problems.append("\(table.name): key \(entity.primaryKey ?? ["id"]), made \(table.primaryKey ?? ["id"])") }
+                if (entity.isAutoincrement, entity.isWithoutRowID, entity.isStrict) != (table.autoincrement, table.withoutRowID, table.strict) {
+                    problems.append("\(table.name): AUTOINCREMENT/WITHOUT ROWID/STRICT \((entity.isAutoincrement, entity.isWithoutRowID, entity.isStrict)), made \((table.autoincrement, table.withoutRowID, table.strict))")
+                }
+                for column in table.columns {
+                    guard let attribute = entity.attribute(named: column.name) else { problems.append("\(table.name).\(column.name) is not declared"); continue }
+                    var expected = Schema.Attribute(name: column.name, valueType: column.valueType, isOptional: column.isOptional, references: column.references,
+                                                    sqlType: column.sqlType, dateStorage: column.dateStorage, check: column.check, collation: column.collation)
+                    expected.defaultValue = attribute.defaultValue
+                    expected.propertyName = attribute.propertyName
+                    if !column.storageKnown { expected.dateStorage = attribute.dateStorage }
+                    if attribute != expected { problems.append("\(table.name).\(column.name): declared \(attribute), made \(expected)") }
+                    if !Self.isIdentifier(attribute.property) { problems.append("\(table.name).\(column.name): property name \(attribute.property) is not a Swift identifier") }
+                }
+                let properties = entity.attributes.map(\.property)
+                if Set(properties).count != properties.count { problems.append("\(table.name): property names clash: \(properties)") }
+                let indexes = Set(entity.indexes.map { "\($0.name ?? "-") \($0.isUnique) \($0.columns)" })
+                let made = Set(table.indexes.map { "\($0.name) \($0.unique) \($0.columns)" })
+                if indexes != made { problems.append("\(table.name): indexes \(indexes.sorted()), made \(made.sorted())") }
+            }
+            let typeNames = Array(SwiftNames.typeNames(of: found.schema).values)
+            if Set(typeNames).count != typeNames.count || !typeNames.allSatisfy(Self.isIdentifier) { problems.append("type names \(typeNames)") }
+            guard problems.isEmpty else { return problems }
+
+            // Adoption: zero differences, nothing to run, no row changed, verify passes.
+            let dump = { try database.tables.map { table in
+                try SQLiteConnection(path: url.path, mode: .readOnly).rows("SELECT * FROM \(SQL.quoteIdentifier(table.name)) ORDER BY " + (1...table.columns.count + (table.primaryKey == nil ? 1 : 0)).map(String.init).joined(separator: ", "))
+            } }
+            let before = try dump()
+            try PlanDirectory(name: "foreign", schemas: [found.schema], stages: []).write(to: directory)
+            let migrator = try Migrator(planDirectory: directory)
+            let result = try migrator.migrate(databaseAt: url)
+            if !(result.adopted && result.stages.isEmpty) { problems.append("adoption ran \(result.stages.count) stages") }
+            if try dump() != before { problems.append("rows changed on adoption") }
+            if try !migrator.verify(databaseAt: url).isUpToDate { problems.append("verify: not up to date after adoption") }
+            return problems
+        }
+
+        /// A Swift identifier a declaration can write (in backticks when a keyword).
+        static func isIdentifier(_ name: String) -> Bool {
+            guard let first = name.first, first.isLetter || first == "_" else { return false }
+            return name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+        }
+    }
+}
