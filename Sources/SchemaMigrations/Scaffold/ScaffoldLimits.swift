@@ -31,7 +31,37 @@ enum ScaffoldLimits {
 
     /// Why `entity` cannot be declared as it is, one sentence each; empty when it can.
     static func reasons(_ entity: Schema.Entity) -> [String] {
-        entity.attributes.flatMap(reasons) + entity.relationships.flatMap(reasons) + indexReasons(entity) + keyReasons(entity)
+        unknownOptions(entity) + entity.attributes.flatMap(reasons) + entity.relationships.flatMap(reasons) + indexReasons(entity) + keyReasons(entity)
+    }
+
+    /// Options the model gained after this renderer was written (a partial index's condition, a
+    /// generated column…): each part is rebuilt from the fields the renderer writes, and one that
+    /// is not equal to its rebuild has something the generated Swift would silently drop.
+    private static func unknownOptions(_ entity: Schema.Entity) -> [String] {
+        var found: [String] = []
+        for attribute in entity.attributes {
+            let key = attribute.references.map { Schema.ForeignKey(table: $0.table, onDelete: $0.onDelete, column: $0.column, onUpdate: $0.onUpdate, isDeferred: $0.isDeferred) }
+            let known = Schema.Attribute(name: attribute.name, valueType: attribute.valueType, isOptional: attribute.isOptional, defaultValue: attribute.defaultValue,
+                                         originalName: attribute.originalName, hashModifier: attribute.hashModifier, options: attribute.options,
+                                         swiftType: attribute.swiftType, references: key, propertyName: attribute.propertyName, sqlType: attribute.sqlType,
+                                         dateStorage: attribute.dateStorage, check: attribute.check, collation: attribute.collation)
+            if known != attribute { found.append("column \(attribute.name) has an option the scaffold cannot write yet") }
+        }
+        for index in entity.indexes where Schema.Index(index.columns, isUnique: index.isUnique, name: index.name) != index {
+            found.append("index \(index.name ?? index.structure.description) has an option the scaffold cannot write yet")
+        }
+        for relationship in entity.relationships {
+            let known = Schema.Relationship(name: relationship.name, destination: relationship.destination, isToMany: relationship.isToMany,
+                                            isOptional: relationship.isOptional, deleteRule: relationship.deleteRule, inverse: relationship.inverse,
+                                            originalName: relationship.originalName, hashModifier: relationship.hashModifier)
+            if known != relationship { found.append("relationship \(relationship.name) has an option the scaffold cannot write yet") }
+        }
+        let known = Schema.Entity(name: entity.name, originalName: entity.originalName, hashModifier: entity.hashModifier, attributes: entity.attributes,
+                                  indexes: entity.indexes, relationships: entity.relationships, primaryKey: entity.primaryKey,
+                                  isAutoincrement: entity.isAutoincrement, isWithoutRowID: entity.isWithoutRowID, isJoinTable: false, isStrict: entity.isStrict)
+        if entity.isJoinTable { found.append("a join table the storage layout makes for a many-to-many relationship: declare the relationship instead") }
+        else if known != entity { found.append("the table has an option the scaffold cannot write yet") }
+        return found
     }
 
     private static func reasons(_ attribute: Schema.Attribute) -> [String] {
