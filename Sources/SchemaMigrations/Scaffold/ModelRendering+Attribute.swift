@@ -4,7 +4,8 @@ extension ModelRendering {
     func declaration(of attribute: Schema.Attribute) -> String {
         let initial = SwiftInitialValue(attribute)
         let type = SwiftInitialValue.swiftType(of: attribute.valueType)! + (attribute.isOptional ? "?" : "")
-        let arguments = (attributeOptions(attribute).isEmpty ? [] : [attributeOptions(attribute).joined(separator: ", ")])
+        let options = attributeOptions(attribute)
+        let arguments = (options.isEmpty ? [] : [options.joined(separator: ", ")])
             + [originalName(attribute), hashModifier(attribute), column(attribute), sqlType(attribute), references(attribute),
                dateStorage(attribute), check(attribute), collation(attribute), defaultExpression(initial)].compactMap { $0 }
         let name = names.property(attribute.name, of: entity.name)

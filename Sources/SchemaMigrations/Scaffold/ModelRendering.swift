@@ -1,5 +1,3 @@
-import Foundation
-
 /// One entity as a model class: its static members (one function each), its properties, `init() {}`.
 struct ModelRendering {
     let entity: Schema.Entity
@@ -80,7 +78,7 @@ struct ModelRendering {
 
     /// The property name of `column`, as a string in a list (never backquoted).
     func property(_ column: String) -> String {
-        names.property(column, of: entity.name).trimmingCharacters(in: ["`"])
+        names.unescapedProperty(column, of: entity.name)
     }
 
     func stringArray(_ items: [String]) -> String {

@@ -35,7 +35,12 @@ struct ScaffoldNames {
 
     /// The property name (escaped for source) of `column` of `entity`; the implicit key is `id`.
     func property(_ column: String, of entity: String) -> String {
-        SwiftIdentifier.escaped(properties[entity]?[column] ?? column)
+        SwiftIdentifier.escaped(unescapedProperty(column, of: entity))
+    }
+
+    /// The property name of `column` of `entity` as reflection reads it (never backquoted).
+    func unescapedProperty(_ column: String, of entity: String) -> String {
+        properties[entity]?[column] ?? column
     }
 
     /// Property names for the attributes: the schema's own property name when it has one, else

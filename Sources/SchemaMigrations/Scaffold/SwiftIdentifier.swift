@@ -80,8 +80,8 @@ enum SwiftIdentifier {
 
     // ASCII letters and digits, plus non-ASCII letters (Swift accepts them in identifiers).
     private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
-    private static func isUpper(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isUppercase }
-    private static func isLower(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isLowercase }
+    private static func isUpper(_ scalar: Unicode.Scalar) -> Bool { scalar.isASCII ? ("A"..."Z").contains(scalar) : scalar.properties.isUppercase }
+    private static func isLower(_ scalar: Unicode.Scalar) -> Bool { scalar.isASCII ? ("a"..."z").contains(scalar) : scalar.properties.isLowercase }
     private static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
         scalar.isASCII ? (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)) : scalar.properties.isAlphabetic && scalar.properties.isXIDContinue
     }

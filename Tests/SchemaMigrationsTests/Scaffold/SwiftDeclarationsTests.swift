@@ -60,6 +60,15 @@ import Testing
         #expect(!swift.source.contains("class Settings"))
     }
 
+    @Test func aJoinTableOfTheStorageLayoutIsLeftOutForItsRelationship() {
+        let swift = Self.render([
+            Schema.Entity(name: "Snippet_tags", attributes: [Self.attribute("Snippet_id", .integer), Self.attribute("tags_id", .integer)],
+                          primaryKey: ["Snippet_id", "tags_id"], isJoinTable: true),
+        ])
+        #expect(swift.declaredEntities.isEmpty)
+        #expect(swift.leftOut.map(\.notes) == [["a join table the storage layout makes for a many-to-many relationship: declare the relationship instead"]])
+    }
+
     @Test func theSameSchemaGivesTheSameSourceInDeclarationOrder() throws {
         let schema = Schema(version: Schema.Version(3, 1, 0), entities: [
             Schema.Entity(name: "zebra", attributes: [Self.attribute("name", .string)], indexes: [Schema.Index(["name"], name: "b"), Schema.Index(["id", "name"], name: "a")]),
