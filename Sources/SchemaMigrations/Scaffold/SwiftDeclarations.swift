@@ -113,15 +113,19 @@ public struct SwiftDeclarations: Sendable, Hashable {
 /// Lines of Swift source, indented four spaces a level.
 struct SourceWriter {
     private(set) var text = ""
-    private var depth = 0
+    private var indentation = ""
 
     mutating func line(_ content: String = "") {
-        text += content.isEmpty ? "\n" : String(repeating: "    ", count: depth) + content + "\n"
+        if !content.isEmpty {
+            text += indentation
+            text += content
+        }
+        text += "\n"
     }
 
     mutating func indent(_ body: (inout SourceWriter) -> Void) {
-        depth += 1
+        indentation += "    "
         body(&self)
-        depth -= 1
+        indentation.removeLast(4)
     }
 }

@@ -40,6 +40,7 @@ enum SwiftIdentifier {
     /// The words of an SQL name: split at every character that is not a letter or digit, and at
     /// case changes (`albumId` → album, Id; `HTTPStatus` → HTTP, Status; `Track2Id` → Track2, Id).
     static func words(_ sql: String) -> [String] {
+        if sql.utf8.allSatisfy({ $0 < 0x80 }) { return asciiWords(Array(sql.utf8)) }
         var words: [String] = []
         var current: [Unicode.Scalar] = []
         let scalars = Array(sql.unicodeScalars)
@@ -58,6 +59,36 @@ enum SwiftIdentifier {
             current.append(scalar)
         }
         flush()
+        return words
+    }
+
+    /// ``words(_:)`` for ASCII names, byte by byte.
+    private static func asciiWords(_ bytes: [UInt8]) -> [String] {
+        func isUpper(_ byte: UInt8) -> Bool { byte >= 65 && byte <= 90 }
+        func isLower(_ byte: UInt8) -> Bool { byte >= 97 && byte <= 122 }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
+        var words: [String] = []
+        var start = -1
+        for index in bytes.indices {
+            let byte = bytes[index]
+            guard isUpper(byte) || isLower(byte) || isDigit(byte) else {
+                if start >= 0 { words.append(String(decoding: bytes[start..<index], as: UTF8.self)) }
+                start = -1
+                continue
+            }
+            if start >= 0 {
+                let previous = bytes[index - 1]
+                let lowerToUpper = (isLower(previous) || isDigit(previous)) && isUpper(byte)
+                let acronymEnd = isUpper(previous) && isUpper(byte) && index + 1 < bytes.count && isLower(bytes[index + 1])
+                if lowerToUpper || acronymEnd {
+                    words.append(String(decoding: bytes[start..<index], as: UTF8.self))
+                    start = index
+                }
+            } else {
+                start = index
+            }
+        }
+        if start >= 0 { words.append(String(decoding: bytes[start...], as: UTF8.self)) }
         return words
     }
 

@@ -108,6 +108,8 @@ enum SwiftInitialValue: Equatable {
 
     /// `text` as a Swift string literal: quotes, backslashes and control characters escaped.
     static func stringLiteral(_ text: String) -> String {
+        // Most names and defaults are printable ASCII with nothing to escape: no per-scalar work.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) { return "\"" + text + "\"" }
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

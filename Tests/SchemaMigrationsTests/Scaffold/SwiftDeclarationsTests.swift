@@ -43,6 +43,18 @@ import Testing
         }
     }
 
+    @Test func propertyNamesFollowSwiftsConventionsWithTheColumnNamedWhereItDiffers() {
+        let source = Self.render([Schema.Entity(name: "api_calls", attributes: ["HTTPStatus", "Track2Id", "NAME", "user_url", "iPhone", "plain"].map {
+            Self.attribute($0, .string, optional: true)
+        })]).source
+        for line in ["final class ApiCalls: PersistentModel {", "static let entityName = \"api_calls\"",
+                     "@Attribute(column: \"HTTPStatus\") var httpStatus: String? = nil", "@Attribute(column: \"Track2Id\") var track2ID: String? = nil",
+                     "@Attribute(column: \"NAME\") var name: String? = nil", "@Attribute(column: \"user_url\") var userURL: String? = nil",
+                     "var iPhone: String? = nil", "var plain: String? = nil"] {
+            #expect(source.contains("\n        " + line + "\n") || source.contains("\n    " + line + "\n"), "missing: \(line)\n\(source)")
+        }
+    }
+
     @Test func whatADeclarationCannotSayIsLeftOutWithItsReasonAndSoIsWhatRefersToIt() {
         let swift = Self.render([
             Schema.Entity(name: "Settings", attributes: [Self.attribute("payload", .json)]),
