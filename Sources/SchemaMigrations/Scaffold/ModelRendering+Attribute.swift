@@ -28,7 +28,7 @@ extension ModelRendering {
         case "Bool": return value == "true" || value == "false"
         case "Int": return Int64(value) != nil
         case "Double": return value.contains(".") && Double(value) != nil
-        case "Date", "Data", "UUID", "URL", "Decimal": return !value.hasSuffix("!")
+        case "Date", "Data", "UUID", "URL", "Decimal": return value.hasPrefix(type + "(")  // `UUID(uuidString: …)!` is a UUID too
         default: return false
         }
     }
