@@ -96,13 +96,13 @@ struct ScaffoldPackage: Sendable {
     }
 
     /// The program: `schemas` prints every generated version's snapshot (one JSON object, case
-    /// name → snapshot text); `adopt PATH` verifies, migrates and verifies again with the generated
+    /// name → snapshot text; `Shop` for the scaffolded database); `adopt PATH` verifies, migrates and verifies again with the generated
     /// one-version plan; `upgrade PATH` migrates with the hand-written V2.
     static let mainSource = """
         import Foundation
         import SchemaMigrations
 
-        let cases: [(String, any VersionedSchema.Type)] = [\(ScaffoldCases.versions.map { "(\"\($0.name)\", \($0.name)SchemaV1.self)" }.joined(separator: ", "))]
+        let cases: [(String, any VersionedSchema.Type)] = [\((ScaffoldCases.versions.map(\.name) + ["Shop"]).map { "(\"\($0)\", \($0)SchemaV1.self)" }.joined(separator: ", "))]
 
         func describe(_ status: MigrationStatus) -> String {
             "version \\(status.currentVersion.map(String.init(describing:)) ?? "none") recorded \\(status.isRecorded) upToDate \\(status.isUpToDate)"

@@ -39,11 +39,15 @@ import Testing
         let result = try package.run(["schemas"])
         try #require(result.status == 0, "\(result)")
         let snapshots = try #require(try result.json() as? [String: String])
-        #expect(Set(snapshots.keys) == Set(ScaffoldCases.versions.map(\.name)))
-        for (name, version) in ScaffoldCases.versions {
-            let declared = try Schema(version)
+        #expect(Set(snapshots.keys) == Set(ScaffoldCases.versions.map(\.name) + ["Shop"]))
+        // The declared cases, and the shop database as introspection reads it.
+        let scratch = Scratch()
+        let shop = scratch.directory.appendingPathComponent("shop.sqlite")
+        try ShopDatabase.create(at: shop, customers: 1)
+        let inputs = try ScaffoldCases.versions.map { ($0.name, try Schema($0.version)) } + [("Shop", try SchemaIntrospection(databaseAt: shop).schema)]
+        for (name, declared) in inputs {
             let generated = try Schema(snapshotJSON: Data(try #require(snapshots[name]).utf8))
-            #expect(generated.versionHash == declared.versionHash, "\(name): the generated declarations hash otherwise\n\(package.caseSources[name] ?? "")")
+            #expect(generated.versionHash == declared.versionHash, "\(name): the generated declarations hash otherwise\n\(package.caseSources[name] ?? package.shopSource)")
             let (read, written) = (Self.comparable(generated), Self.comparable(declared))
             #expect(read.entityNames == written.entityNames, "\(name)")
             for (entity, expected) in zip(read.entities, written.entities) {
