@@ -2,7 +2,7 @@ import Foundation
 import SchemaMigrations
 
 /// The `migrate` command as a library: `status`, `plan`, `apply`, `verify`, `snapshot` and
-/// `help`, with the exit statuses deploy pipelines rely on (``ExitCode``).
+/// `help`, with the exit statuses deploy pipelines rely on (``MigrateExitCode``).
 ///
 /// An app embeds it in an executable of its own, with its Swift plan (custom stages included),
 /// so that its pipeline needs no `--plan`:
@@ -57,7 +57,7 @@ public struct MigrateCommand: Sendable {
     /// - Returns: the exit status; output and errors went to `console`. With `--format json`
     ///   (or `MIGRATE_FORMAT=json`), every status prints one JSON object, usage errors included.
     public func run(_ arguments: [String], console: Console = .standard,
-                    environment: [String: String] = ProcessInfo.processInfo.environment) -> ExitCode {
+                    environment: [String: String] = ProcessInfo.processInfo.environment) -> MigrateExitCode {
         let help = HelpText(commandName: name, subcommands: subcommands,
                             planDescription: plan.map { "the plan '\($0.name)' it embeds (or a JSON plan directory: --plan DIR)" } ?? "a JSON plan directory (--plan DIR)")
         let errors = CommandErrorOutput(console: console, json: EnvironmentDefaults.format(in: arguments, environment: environment) == "json")
@@ -95,11 +95,11 @@ public struct MigrateCommand: Sendable {
         } catch let failure as CommandFailure {
             return errors.failure(failure.status, message: failure.message, error: failure.error)
         } catch {
-            return errors.failure(ExitCode(forAny: error), message: "\(error)", error: error)
+            return errors.failure(MigrateExitCode(forAny: error), message: "\(error)", error: error)
         }
     }
 
-    private func showHelp(_ words: [String], help: HelpText, errors: CommandErrorOutput, console: Console) -> ExitCode {
+    private func showHelp(_ words: [String], help: HelpText, errors: CommandErrorOutput, console: Console) -> MigrateExitCode {
         let words = words.filter { $0 != "--help" && $0 != "-h" }  // `help --help`, `help plan --help`: help all the same
         switch words.count {
         case 0:
@@ -125,7 +125,7 @@ public struct MigrateCommand: Sendable {
 /// A subcommand's early end with a status and a message for standard error (the plan cannot be
 /// loaded, a backup path is taken): thrown, and printed by ``MigrateCommand/run(_:console:)``.
 struct CommandFailure: Error {
-    var status: ExitCode
+    var status: MigrateExitCode
     var message: String
     /// The error underneath, for the JSON form.
     var error: Error? = nil

@@ -29,7 +29,7 @@ extension BenchmarkRunner {
             func timeOurs() throws {
                 try freshFleet()
                 try? FileManager.default.removeItem(at: configuration.directory.appendingPathComponent("fleet-backups"))
-                var status = ExitCode.success
+                var status = MigrateExitCode.success
                 ours.append(Measure.seconds { status = command.run(arguments, console: silent, environment: [:]) })
                 guard status == .success else { throw MigrationError(.sqlite, "the fleet case exited \(status)") }
             }

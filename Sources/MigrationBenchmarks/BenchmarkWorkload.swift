@@ -109,7 +109,7 @@ public enum BenchmarkWorkload {
         let update = try db.prepare("UPDATE trip SET extra = ? WHERE id = ?")
         while try select.step() {
             let id = select.column(0), name = select.column(1).stringValue ?? "", budget = select.column(2).int64Value ?? 0
-            try update.reset()
+            update.reset()
             try update.bind([.text("\(name) / \(budget)"), id])
             try update.step()
         }

@@ -14,7 +14,7 @@ enum FixtureSubcommand {
             run: run)
     }
 
-    static func run(_ invocation: Invocation) throws -> ExitCode {
+    static func run(_ invocation: Invocation) throws -> MigrateExitCode {
         let path = invocation.arguments.value("--database")!
         let trips = try invocation.arguments.count("--trips") ?? 1000
         let url = URL(fileURLWithPath: path)

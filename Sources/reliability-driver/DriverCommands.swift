@@ -26,14 +26,14 @@ enum DriverCommands {
             let note = try db.prepare("INSERT INTO Note (text, item_id) VALUES (?, ?)")
             for id in 1...max(1, rows) {
                 let n = Int64(id)
-                try item.reset()
+                item.reset()
                 try item.bind([.integer(n), .text("item \(id) \(String(repeating: "x", count: id % 23))"),
                                id % 7 == 0 ? .null : .text("category \(id % 50)"), .integer(n * 37 % 10_000),
                                id % 3 == 0 ? .null : .real(Double(id) / 8), .real(1_700_000_000 + Double(id)),
                                id % 2 == 0 ? .text("legacy \(id)") : .null, .integer(n % 2)])
                 try item.step()
                 if id % 5 == 0 {
-                    try note.reset()
+                    note.reset()
                     try note.bind([.text("note on \(id) it's"), .integer(n)])
                     try note.step()
                 }

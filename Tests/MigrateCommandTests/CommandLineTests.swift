@@ -15,7 +15,7 @@ import Testing
     ])
     static let bare = MigrateCommand(name: "migrate")
 
-    static func run(_ arguments: [String], with command: MigrateCommand = embedded) -> (ExitCode, CapturedConsole) {
+    static func run(_ arguments: [String], with command: MigrateCommand = embedded) -> (MigrateExitCode, CapturedConsole) {
         let captured = CapturedConsole()
         return (command.run(arguments, console: captured.console), captured)
     }
@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func everyErrorCodeMapsToOneExitStatus() {
-        let expected: [MigrationError.Code: ExitCode] = [
+        let expected: [MigrationError.Code: MigrateExitCode] = [
             .drift: .drift,
             .newerVersion: .refused, .unknownVersion: .refused, .notADatabase: .refused,
             .unsupportedChange: .refused, .invalidPlan: .refused, .invalidSchema: .refused, .unsupportedType: .refused,
@@ -92,10 +92,10 @@ import Testing
             .readOnly: .failed,
         ]
         for (code, status) in expected {
-            #expect(ExitCode(for: MigrationError(code, "")) == status, "\(code)")
+            #expect(MigrateExitCode(for: MigrationError(code, "")) == status, "\(code)")
         }
-        #expect(ExitCode.worst([.success, .pending, .failed, .refused, .drift]) == .refused)
-        #expect(ExitCode.worst([.success, .pending]) == .pending)
-        #expect(ExitCode.worst([]) == .success)
+        #expect(MigrateExitCode.worst([.success, .pending, .failed, .refused, .drift]) == .refused)
+        #expect(MigrateExitCode.worst([.success, .pending]) == .pending)
+        #expect(MigrateExitCode.worst([]) == .success)
     }
 }

@@ -13,8 +13,8 @@ import Testing
         configuration.fleetFiles = 6
         configuration.fleetJobs = 2
         configuration.scaffoldTables = 5
-        configuration.directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-smoke-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: configuration.directory) }
+        let scratch = TemporaryDatabase()
+        configuration.directory = scratch.directory
         var runner = BenchmarkRunner(configuration: configuration)
         try runner.run(log: { _ in })
         #expect(runner.rows.map(\.name) == [
@@ -40,8 +40,8 @@ import Testing
         configuration.sizes = [100]
         configuration.runs = 1
         configuration.cases = [.custom]
-        configuration.directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-smoke-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: configuration.directory) }
+        let scratch = TemporaryDatabase()
+        configuration.directory = scratch.directory
         var runner = BenchmarkRunner(configuration: configuration)
         try runner.run(log: { _ in })
         #expect(runner.rows.map(\.name) == ["custom stage enumerates + updates 100 rows (properties: name, budget)", "custom stage enumerates + updates 100 rows (every property read)"])

@@ -14,10 +14,10 @@ struct CommandErrorOutput {
     let json: Bool
 
     /// Prints a usage error with the usage it concerns; returns status 2.
-    func usage(_ error: UsageError, usage: String) -> ExitCode {
+    func usage(_ error: UsageError, usage: String) -> MigrateExitCode {
         console.error("\(error)\n\n" + usage)
         if json {
-            console.output(JSONOutput.string(["exitStatus": Int(ExitCode.usageError.rawValue), "error": [
+            console.output(JSONOutput.string(["exitStatus": Int(MigrateExitCode.usageError.rawValue), "error": [
                 "code": "usage", "message": error.message, "remedy": error.remedy as Any? ?? NSNull(), "cause": NSNull(),
             ]] as [String: Any]))
         }
@@ -25,7 +25,7 @@ struct CommandErrorOutput {
     }
 
     /// Prints an error that ends the command with `status`.
-    func failure(_ status: ExitCode, message: String, error: Error?) -> ExitCode {
+    func failure(_ status: MigrateExitCode, message: String, error: Error?) -> MigrateExitCode {
         console.error(message.hasSuffix("\n") ? message : message + "\n")
         if json {
             let object = error.map(JSONOutput.error) ?? ["code": "error", "message": message, "remedy": NSNull(), "cause": NSNull()]

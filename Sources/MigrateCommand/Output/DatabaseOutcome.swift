@@ -5,7 +5,7 @@ import SchemaMigrations
 /// command prints (full text, one line of a fleet's summary table, a JSON object).
 struct DatabaseOutcome {
     var database: String
-    var status: ExitCode
+    var status: MigrateExitCode
     /// The result for a person, printed to standard output.
     var text: String
     /// One line for a fleet's summary table.
@@ -21,9 +21,9 @@ struct DatabaseOutcome {
 }
 
 extension DatabaseOutcome {
-    /// The outcome of an error: its status by ``ExitCode/init(forAny:)``, its description on standard error.
+    /// The outcome of an error: its status by ``MigrateExitCode/init(forAny:)``, its description on standard error.
     init(database: String, error: Error) {
-        let status = ExitCode(forAny: error)
+        let status = MigrateExitCode(forAny: error)
         let message = (error as? MigrationError)?.message ?? "\(error)"
         self.init(database: database, status: status, text: "", summary: "\(status): \(message)",
                   json: ["error": JSONOutput.error(error)], message: "\(error)")

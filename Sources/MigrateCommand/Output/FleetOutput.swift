@@ -18,7 +18,7 @@ struct FleetOutput {
     let json: Bool
     let layout: Layout
 
-    func print(_ outcomes: [DatabaseOutcome]) -> ExitCode {
+    func print(_ outcomes: [DatabaseOutcome]) -> MigrateExitCode {
         let several = outcomes.count > 1
         for outcome in outcomes {
             if let message = outcome.message {
@@ -32,7 +32,7 @@ struct FleetOutput {
         } else {
             console.output(outcomes.map(\.text).filter { !$0.isEmpty }.joined(separator: "\n"))
         }
-        return ExitCode.worst(outcomes.map(\.status))
+        return MigrateExitCode.worst(outcomes.map(\.status))
     }
 
     /// `DATABASE  STATUS  TIME  RESULT  BACKUP` aligned (BACKUP only when a backup was kept),
@@ -50,11 +50,11 @@ struct FleetOutput {
         for (index, outcome) in outcomes.enumerated() {
             lines.append(line([outcome.database, "\(outcome.status.rawValue)", times[index], results[index]] + (hasBackups ? [outcome.backup ?? "-"] : [])))
         }
-        let counts = ExitCode.allCases.compactMap { status -> String? in
+        let counts = MigrateExitCode.allCases.compactMap { status -> String? in
             let count = outcomes.filter { $0.status == status }.count
             return count == 0 ? nil : "\(count) \(status)"
         }
-        lines.append("\(outcomes.count) databases: \(counts.joined(separator: ", ")); exit status \(ExitCode.worst(outcomes.map(\.status)).rawValue)")
+        lines.append("\(outcomes.count) databases: \(counts.joined(separator: ", ")); exit status \(MigrateExitCode.worst(outcomes.map(\.status)).rawValue)")
         return lines.joined(separator: "\n") + "\n"
     }
 

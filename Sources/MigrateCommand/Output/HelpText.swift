@@ -40,7 +40,7 @@ struct HelpText {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static let exitStatuses: [(ExitCode, String)] = [
+    static let exitStatuses: [(MigrateExitCode, String)] = [
         (.success, "done, or nothing to do"),
         (.failed, "the migration failed and was rolled back: the database is as it was"),
         (.usageError, "usage error, or the plan cannot be loaded"),

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(MigrateCommand) import SchemaMigrations
+import SchemaMigrations
 
 /// JSON written by the command: objects assembled from the library's reports and the command's
 /// own keys, written in the reports' canonical pretty form.

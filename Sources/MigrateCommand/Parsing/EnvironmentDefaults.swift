@@ -8,7 +8,7 @@
 /// ```
 enum EnvironmentDefaults {
     /// `MIGRATE_BUSY_TIMEOUT` for `--busy-timeout`.
-    static func variable(for option: Option) -> String {
+    static func variable(for option: CommandOption) -> String {
         "MIGRATE_" + option.name.drop { $0 == "-" }.uppercased().replacingOccurrences(of: "-", with: "_")
     }
 

@@ -20,13 +20,13 @@ public struct Subcommand: Sendable {
     /// More help, shown by `help NAME` and `NAME --help` after the options.
     public var discussion: String
     /// The options it accepts (`--help` is always accepted).
-    public var options: [Option]
+    public var options: [CommandOption]
     /// What it does; returns the exit status. A thrown ``UsageError`` exits 2 with the usage;
-    /// a thrown `MigrationError` exits with the status its code maps to (``ExitCode/init(for:)``).
-    public var run: @Sendable (Invocation) throws -> ExitCode
+    /// a thrown `MigrationError` exits with the status its code maps to (``MigrateExitCode/init(for:)``).
+    public var run: @Sendable (Invocation) throws -> MigrateExitCode
 
-    public init(name: String, abstract: String, discussion: String = "", options: [Option],
-                run: @escaping @Sendable (Invocation) throws -> ExitCode) {
+    public init(name: String, abstract: String, discussion: String = "", options: [CommandOption],
+                run: @escaping @Sendable (Invocation) throws -> MigrateExitCode) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion

@@ -34,7 +34,7 @@ enum ApplySubcommand {
             run: run)
     }
 
-    static func run(_ invocation: Invocation) throws -> ExitCode {
+    static func run(_ invocation: Invocation) throws -> MigrateExitCode {
         let arguments = invocation.arguments
         let databases = try invocation.databases()
         let backups = try BackupLocation(arguments: arguments, databaseCount: databases.count)

@@ -24,7 +24,7 @@ enum BaselineSubcommand {
             run: run)
     }
 
-    static func run(_ invocation: Invocation) throws -> ExitCode {
+    static func run(_ invocation: Invocation) throws -> MigrateExitCode {
         let arguments = invocation.arguments
         guard let version = try arguments.version("--version") else {
             throw UsageError("missing --version VERSION", subcommand: arguments.subcommand)

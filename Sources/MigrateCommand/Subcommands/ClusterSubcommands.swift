@@ -8,9 +8,9 @@ import SchemaMigrationsCluster
 enum ClusterSubcommands {
     static let names: Set<String> = ["status", "plan", "apply", "verify"]
 
-    static let cluster = Option.value("--cluster", "HOST:PORT,…", required: true,
+    static let cluster = CommandOption.value("--cluster", "HOST:PORT,…", required: true,
                                       help: "a dqlite cluster: some or all of its nodes' addresses, comma-separated (followers are fine)")
-    static let name = Option.value("--name", "DB", required: true, help: "the database's name in the dqlite cluster")
+    static let name = CommandOption.value("--name", "DB", required: true, help: "the database's name in the dqlite cluster")
 
     /// Whether the words after a subcommand name a cluster.
     static func named(in words: [String]) -> Bool {
@@ -46,7 +46,7 @@ enum ClusterSubcommands {
             options: options, run: { try run(which, $0) })
     }
 
-    static func run(_ which: String, _ invocation: Invocation) throws -> ExitCode {
+    static func run(_ which: String, _ invocation: Invocation) throws -> MigrateExitCode {
         let arguments = invocation.arguments
         let nodes = (arguments.value("--cluster") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !nodes.isEmpty else { throw UsageError("--cluster: no node address", subcommand: which, remedy: "give HOST:PORT,HOST:PORT") }
@@ -71,8 +71,8 @@ enum ClusterSubcommands {
                 let report = try migrator.plan(cluster: nodes, database: database)
                 var planned = DatabaseOutcome(database: database, status: .success, text: report.text, summary: "planned",
                                               json: JSONOutput.object(parsing: try report.json()))
-                if let refusal = report.refusals.max(by: { ExitCode(for: $0).severity < ExitCode(for: $1).severity }) {
-                    planned.status = ExitCode(for: refusal)
+                if let refusal = report.refusals.max(by: { MigrateExitCode(for: $0).severity < MigrateExitCode(for: $1).severity }) {
+                    planned.status = MigrateExitCode(for: refusal)
                     planned.message = "the migration would be refused:\n" + report.refusals.map(\.description).joined(separator: "\n")
                     planned.summary = "refused"
                     planned.json["error"] = JSONOutput.error(refusal)

@@ -6,7 +6,7 @@ import SchemaMigrations
 /// when a table cannot be declared yet, listing per table what stands in the way, unless
 /// `--leave-out-undeclarable` says to write the others (a migration leaves undeclared tables alone).
 enum DatabaseSnapshot {
-    static func run(_ invocation: Invocation, database path: String) throws -> ExitCode {
+    static func run(_ invocation: Invocation, database path: String) throws -> MigrateExitCode {
         let arguments = invocation.arguments
         let url = URL(fileURLWithPath: path)
         let found = try SchemaIntrospection(databaseAt: url)

@@ -20,7 +20,7 @@ enum HistorySubcommand {
             run: run)
     }
 
-    static func run(_ invocation: Invocation) throws -> ExitCode {
+    static func run(_ invocation: Invocation) throws -> MigrateExitCode {
         let planned: Migrator? = invocation.plan != nil || invocation.arguments.value("--plan") != nil ? try invocation.migrator() : nil
         let timeout = try invocation.arguments.number("--busy-timeout") ?? 5
         let format = invocation.format(default: "text")

@@ -26,11 +26,11 @@ enum LintSubcommand {
         do {
             return try body()
         } catch let error as MigrationError {
-            throw CommandFailure(status: ExitCode(for: error), message: "\(error)", error: error)
+            throw CommandFailure(status: MigrateExitCode(for: error), message: "\(error)", error: error)
         }
     }
 
-    static func run(_ invocation: Invocation) throws -> ExitCode {
+    static func run(_ invocation: Invocation) throws -> MigrateExitCode {
         let format = invocation.format(default: "text")
         let console = invocation.console
         let lint: PlanLint
@@ -40,7 +40,7 @@ enum LintSubcommand {
             do {
                 directory = try PlanDirectory(contentsOf: URL(fileURLWithPath: path))
             } catch let error as MigrationError {
-                throw CommandFailure(status: ExitCode.planNotLoaded, message: "\(invocation.commandName): the plan cannot be loaded\n\(error)", error: error)
+                throw CommandFailure(status: MigrateExitCode.planNotLoaded, message: "\(invocation.commandName): the plan cannot be loaded\n\(error)", error: error)
             }
             lint = try linted { try directory.lint() }
         } else {
@@ -49,7 +49,7 @@ enum LintSubcommand {
         }
         let refused = invocation.arguments.flag("--deny-destructive") && lint.hasDestructiveSteps
         let destructive = lint.stages.flatMap { stage in stage.steps.filter(\.destructive).map { "\(stage.from) → \(stage.to): \($0.step.summary)" } }
-        let status: ExitCode = refused ? .refused : .success
+        let status: MigrateExitCode = refused ? .refused : .success
         let message = "refused by --deny-destructive: \(destructive.count) step\(destructive.count == 1 ? "" : "s") can lose data"
         let remedy = "have a person review the plan, then run without --deny-destructive"
         if refused {

@@ -27,14 +27,14 @@ enum PlanSubcommand {
                 """,
             options: [SharedOptions.database, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.to,
                       SharedOptions.format(["text", "json", "sql", "markdown"]), SharedOptions.denyDestructive, SharedOptions.busyTimeout,
-                      Option.flag("--simulate", help: "also apply the plan to a temporary copy, and report whether it succeeds and each step's time"),
-                      Option.flag("--show-values", help: "markdown: show the values read from the database (duplicates, rows holding NULL), escaped"),
-                      Option.value("--output", "DIR", help: "sql: write one script per database into DIR (NAME.sql) instead of standard output"),
+                      CommandOption.flag("--simulate", help: "also apply the plan to a temporary copy, and report whether it succeeds and each step's time"),
+                      CommandOption.flag("--show-values", help: "markdown: show the values read from the database (duplicates, rows holding NULL), escaped"),
+                      CommandOption.value("--output", "DIR", help: "sql: write one script per database into DIR (NAME.sql) instead of standard output"),
                       SharedOptions.databasesFrom, SharedOptions.jobs],
             run: run)
     }
 
-    static func run(_ invocation: Invocation) throws -> ExitCode {
+    static func run(_ invocation: Invocation) throws -> MigrateExitCode {
         let migrator = try invocation.migrator()
         let arguments = invocation.arguments
         let format = invocation.format(default: "text")
@@ -46,8 +46,8 @@ enum PlanSubcommand {
             var outcome = DatabaseOutcome(database: url.path, status: .success, text: "", summary: "",
                                           json: JSONOutput.object(parsing: try report.json()))
             var refusedByDenial = false
-            if let refusal = report.refusals.max(by: { ExitCode(for: $0).severity < ExitCode(for: $1).severity }) {
-                outcome.status = ExitCode(for: refusal)
+            if let refusal = report.refusals.max(by: { MigrateExitCode(for: $0).severity < MigrateExitCode(for: $1).severity }) {
+                outcome.status = MigrateExitCode(for: refusal)
                 outcome.message = "the migration would be refused:\n" + report.refusals.map(\.description).joined(separator: "\n")
                 outcome.json["error"] = JSONOutput.error(refusal)
             } else if denyDestructive && report.hasDestructiveSteps {
@@ -62,7 +62,7 @@ enum PlanSubcommand {
             if arguments.flag("--simulate"), report.refusals.isEmpty {
                 let simulation = try migrator.simulate(databaseAt: url)
                 if let error = simulation.error {
-                    outcome.status = ExitCode(for: error)
+                    outcome.status = MigrateExitCode(for: error)
                     outcome.message = "the migration fails on a copy of today's data:\n\(error)"
                     outcome.json["error"] = JSONOutput.error(error)
                 }

@@ -26,7 +26,7 @@ enum ScaffoldSubcommand {
             run: run)
     }
 
-    static func run(_ invocation: Invocation) throws -> ExitCode {
+    static func run(_ invocation: Invocation) throws -> MigrateExitCode {
         let arguments = invocation.arguments, console = invocation.console
         let path = arguments.value("--database")!
         let url = URL(fileURLWithPath: path)

@@ -3,26 +3,26 @@ import SchemaMigrations
 
 /// The options several subcommands share, and what they mean.
 enum SharedOptions {
-    static let database = Option.value("--database", "PATH", repeatable: true, required: true,
+    static let database = CommandOption.value("--database", "PATH", repeatable: true, required: true,
                                        help: "the database file; repeat it, or give a glob ('dbs/*.sqlite'), for a fleet: each file migrates on its own")
-    static let databasesFrom = Option.value("--databases-from", "FILE", help: "a file listing databases, one path (or glob) a line; - for standard input")
-    static let jobs = Option.value("--jobs", "N", help: "how many databases of a fleet to work on at once (default: the number of cores)")
-    static let progress = Option.flag("--progress", help: "show progress on standard error even when it is not a terminal")
+    static let databasesFrom = CommandOption.value("--databases-from", "FILE", help: "a file listing databases, one path (or glob) a line; - for standard input")
+    static let jobs = CommandOption.value("--jobs", "N", help: "how many databases of a fleet to work on at once (default: the number of cores)")
+    static let progress = CommandOption.flag("--progress", help: "show progress on standard error even when it is not a terminal")
 
     /// `--database`, `--databases-from` and `--jobs`: the options that name a fleet.
     static let fleet = [database, databasesFrom, jobs]
 
     /// `--plan DIR`: required unless the command embeds a Swift plan.
-    static func plan(hasSwiftPlan: Bool) -> Option {
+    static func plan(hasSwiftPlan: Bool) -> CommandOption {
         .value("--plan", "DIR", required: !hasSwiftPlan,
                help: hasSwiftPlan ? "a JSON plan directory to use instead of the embedded plan" : "the JSON plan directory: plan.json and one schema snapshot per version")
     }
 
-    static let to = Option.value("--to", "VERSION", help: "stop at this version instead of the plan's latest")
-    static let busyTimeout = Option.value("--busy-timeout", "SECONDS", help: "how long to wait for another connection's lock (default 5)")
-    static let denyDestructive = Option.flag("--deny-destructive", help: "refuse (exit 5) when a step can lose data")
+    static let to = CommandOption.value("--to", "VERSION", help: "stop at this version instead of the plan's latest")
+    static let busyTimeout = CommandOption.value("--busy-timeout", "SECONDS", help: "how long to wait for another connection's lock (default 5)")
+    static let denyDestructive = CommandOption.flag("--deny-destructive", help: "refuse (exit 5) when a step can lose data")
 
-    static func format(_ choices: [String]) -> Option {
+    static func format(_ choices: [String]) -> CommandOption {
         .value("--format", "FORMAT", choices: choices, help: "the output format (default \(choices[0]))")
     }
 }
@@ -47,7 +47,7 @@ extension Invocation {
             }
             versions = try migrator.schemas().map(\.version)
         } catch let error as MigrationError {
-            throw CommandFailure(status: ExitCode.planNotLoaded, message: "\(commandName): the plan cannot be loaded\n\(error)", error: error)
+            throw CommandFailure(status: MigrateExitCode.planNotLoaded, message: "\(commandName): the plan cannot be loaded\n\(error)", error: error)
         }
         if let target = options.targetVersion, !versions.contains(target) {
             throw UsageError("--to \(target): the plan declares " + versions.map(\.description).joined(separator: ", "), subcommand: arguments.subcommand)

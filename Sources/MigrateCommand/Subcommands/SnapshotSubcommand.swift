@@ -27,7 +27,7 @@ enum SnapshotSubcommand {
             run: run)
     }
 
-    static func run(_ invocation: Invocation) throws -> ExitCode {
+    static func run(_ invocation: Invocation) throws -> MigrateExitCode {
         let arguments = invocation.arguments
         if let database = arguments.value("--database") { return try DatabaseSnapshot.run(invocation, database: database) }
         let from = try arguments.version("--from"), through = try arguments.version("--through")
@@ -42,7 +42,7 @@ enum SnapshotSubcommand {
                 throw UsageError("missing --plan DIR", subcommand: arguments.subcommand)
             }
         } catch let error as MigrationError {
-            throw CommandFailure(status: ExitCode.planNotLoaded, message: "\(invocation.commandName): the plan cannot be loaded\n\(error)", error: error)
+            throw CommandFailure(status: MigrateExitCode.planNotLoaded, message: "\(invocation.commandName): the plan cannot be loaded\n\(error)", error: error)
         }
         let kept: PlanDirectory
         do {

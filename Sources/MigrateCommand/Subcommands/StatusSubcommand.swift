@@ -13,7 +13,7 @@ enum StatusSubcommand {
             run: run)
     }
 
-    static func run(_ invocation: Invocation) throws -> ExitCode {
+    static func run(_ invocation: Invocation) throws -> MigrateExitCode {
         let migrator = try invocation.migrator()
         let outcomes = try invocation.eachDatabase { url in
             outcome(of: try migrator.status(databaseAt: url))

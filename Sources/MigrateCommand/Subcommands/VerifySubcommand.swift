@@ -17,7 +17,7 @@ enum VerifySubcommand {
             run: run)
     }
 
-    static func run(_ invocation: Invocation) throws -> ExitCode {
+    static func run(_ invocation: Invocation) throws -> MigrateExitCode {
         let migrator = try invocation.migrator()
         let outcomes = try invocation.eachDatabase { url in
             let status = try migrator.verify(databaseAt: url)

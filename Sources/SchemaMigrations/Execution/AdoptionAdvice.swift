@@ -81,8 +81,8 @@ enum AdoptionAdvice {
             default: break
             }
         }
-        let declaredNames = Set(((entity.isJoinTable ? [] : [Schema.primaryKeyColumn]) + entity.attributes.map(\.name)).map { $0.lowercased() })
-        for column in table.columns where column.hidden == 0 && !declaredNames.contains(column.name.lowercased()) {
+        let declaredNames = Set(((entity.isJoinTable ? [] : [Schema.primaryKeyColumn]) + entity.attributes.map(\.name)).map { $0.sqlFolded })
+        for column in table.columns where column.hidden == 0 && !declaredNames.contains(column.name.sqlFolded) {
             guard let type = swiftType(for: column.affinity) else {
                 result.append("\(name).\(column.name): the column (\(column.declaredType), NUMERIC affinity) is not declared, and no declarable type is stored as NUMERIC yet")
                 continue
@@ -101,7 +101,7 @@ enum AdoptionAdvice {
                           : "\(name): the file has no index on (\(index.columns.joined(separator: ", "))): remove \(list) from `static let indexes`")
         }
         let declaredStructures = Set(entity.indexes.map(\.structure))
-        for index in table.indexes where index.isUnique && index.origin != "pk" && !declaredStructures.contains(index.structure) {
+        for index in table.indexes where index.isUnique && index.origin != .primaryKey && !declaredStructures.contains(index.structure) {
             let list = "[" + index.columns.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
             result.append("\(name): the unique index \(index.name) on (\(index.columns.joined(separator: ", "))) is not declared: "
                           + (index.columns.count == 1 ? "declare `@Attribute(.unique) var \(index.columns[0])`" : "add \(list) to `static let uniqueness`"))

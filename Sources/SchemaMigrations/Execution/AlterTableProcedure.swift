@@ -8,7 +8,7 @@ import Foundation
 /// leaves the database as it was.
 ///
 /// 1. "If foreign key constraints are enabled, disable them using PRAGMA foreign_keys=OFF." —
-///    ``disableForeignKeys()``, before the transaction (the pragma does nothing inside one), read
+///    ``ConnectionSettings/applying(to:version:_:)``, before the transaction (the pragma does nothing inside one), read
 ///    back: a `DROP TABLE` with foreign keys on would cascade to child rows.
 /// 2. "Start a transaction." — ``inTransaction(_:)``: `BEGIN IMMEDIATE`.
 /// 3. "Remember the format of all indexes, triggers, and views associated with table X. This
@@ -33,32 +33,14 @@ import Foundation
 ///    stage touched, failing only on violations it introduced.
 /// 11. "Commit the transaction started in step 2." — ``inTransaction(_:)``.
 /// 12. "If foreign keys constraints were originally enabled, reenable them now." —
-///    ``ConnectionSettings/restore(_:)``.
+///    ``ConnectionSettings/applying(to:version:_:)``, which also says when it cannot (a borrowed
+///    connection must not silently keep foreign keys off).
 struct AlterTableProcedure {
     let db: SQLiteConnection
 
-    /// Step 1, and the other settings a migration needs (see ``ConnectionSettings``).
-    func disableForeignKeys() throws -> ConnectionSettings {
-        try ConnectionSettings.prepare(db)
-    }
-
-    /// Steps 2 and 11: `body` inside `BEGIN IMMEDIATE … COMMIT`, rolled back on any error.
-    func inTransaction(_ body: () throws -> Void) throws {
-        do {
-            try db.execute("BEGIN IMMEDIATE TRANSACTION")
-        } catch let error as SQLiteError {
-            // A borrowed connection waits as long as its owner set, which SQLite cannot tell us.
-            let waited = db.ownsHandle ? "\(db.busyTimeout) s" : "as long as the connection's busy timeout"
-            throw MigrationError.wrap(error, message: error.isBusy ? "the database is locked by another connection; waited \(waited)" : "cannot begin the migration's transaction")
-        }
-        do {
-            try body()
-            try db.execute("COMMIT TRANSACTION")
-        } catch {
-            db.rollbackQuietly()
-            if let error = error as? SQLiteError { throw MigrationError.wrap(error, message: "the migration failed and was rolled back") }
-            throw error
-        }
+    /// Steps 2 and 11: `body` in one transaction (``WriteTransaction``), rolled back on any error.
+    func inTransaction<T>(_ body: () throws -> T) throws -> T {
+        try WriteTransaction.run(on: db, doing: "migration", body)
     }
 
     /// Step 3: drops the triggers and views that depend on `tables`, directly or through a view,
@@ -143,37 +125,5 @@ struct AlterTableProcedure {
         } catch let error as SQLiteError {
             throw MigrationError(.sqlite, "cannot set aside a trigger or view before rebuilding: \(sql); everything was rolled back", sqliteError: error)
         }
-    }
-}
-
-/// The connection settings a migration needs (steps 1 and 12 of ``AlterTableProcedure``), and
-/// the user's, restored afterwards.
-///
-/// Besides foreign keys and `legacy_alter_table`, SQLite's sorter may use helper threads
-/// (`PRAGMA threads`) while a rebuild builds its indexes.
-/// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_threads>
-struct ConnectionSettings {
-    var foreignKeys: Int64
-    var legacyAlterTable: Int64
-    var threads: Int64
-
-    static func prepare(_ db: SQLiteConnection) throws -> ConnectionSettings {
-        let settings = ConnectionSettings(foreignKeys: try db.pragmaInteger("foreign_keys"), legacyAlterTable: try db.pragmaInteger("legacy_alter_table"),
-                                          threads: try db.pragmaInteger("threads"))
-        try db.execute("PRAGMA foreign_keys = OFF")
-        try db.execute("PRAGMA legacy_alter_table = OFF")
-        try db.execute("PRAGMA threads = \(min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)))")
-        guard try db.pragmaInteger("foreign_keys") == 0 else {
-            settings.restore(db)
-            throw MigrationError(.sqlite, "cannot turn foreign keys off, so rebuilding a table could cascade deletes to its children; nothing was done",
-                                 remedy: "call the migrator outside any transaction")
-        }
-        return settings
-    }
-
-    func restore(_ db: SQLiteConnection) {
-        try? db.execute("PRAGMA foreign_keys = \(foreignKeys)")
-        try? db.execute("PRAGMA legacy_alter_table = \(legacyAlterTable)")
-        try? db.execute("PRAGMA threads = \(threads)")
     }
 }

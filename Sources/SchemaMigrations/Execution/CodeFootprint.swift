@@ -50,8 +50,8 @@ final class CodeFootprint {
     ///   - existing: the database's tables before the code runs.
     ///   - sound: tables already checked before the stage.
     init(existing: [String], sound: Set<String>) {
-        self.existing = Dictionary(existing.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
-        self.sound = Set(sound.map { $0.lowercased() })
+        self.existing = Dictionary(existing.map { ($0.sqlFolded, $0) }, uniquingKeysWith: { first, _ in first })
+        self.sound = Set(sound.map { $0.sqlFolded })
     }
 
     /// For a connection whose authorizer is not ours to replace: checks every table now, before
@@ -60,15 +60,15 @@ final class CodeFootprint {
         guard isWatching else { return }
         isWatching = false
         isUnbounded = true
-        for table in existing.values.sorted() where !sound.contains(table.lowercased()) && !Schema.isReservedTableName(table) {
+        for table in existing.values.sorted() where !sound.contains(table.sqlFolded) && !Schema.isReservedTableName(table) {
             try QuickCheck.verify(table: table, db: db)
-            sound.insert(table.lowercased())
+            sound.insert(table.sqlFolded)
         }
     }
 
     /// Marks tables this migration wrote itself (a rebuild's new table) as sound.
     func markSound(_ tables: [String]) {
-        sound.formUnion(tables.map { $0.lowercased() })
+        sound.formUnion(tables.map { $0.sqlFolded })
     }
 
     /// The observer to install on the connection while the code runs.
@@ -95,7 +95,7 @@ final class CodeFootprint {
     func record(_ access: SQLiteAccess) {
         guard let raw = access.object else { return }
         if raw != lastName.raw {
-            let lowercased = raw.lowercased()
+            let lowercased = raw.sqlFolded
             lastName = (raw, lowercased, Schema.isReservedTableName(lowercased))
         }
         let object = lastName.lowercased
@@ -113,7 +113,7 @@ final class CodeFootprint {
             case SQLITE_INSERT: inserted.insert(object)
             case SQLITE_DELETE, SQLITE_DROP_TABLE: deleted.insert(object)
             case SQLITE_UPDATE:
-                let column = access.detail?.lowercased() ?? "rowid"
+                let column = access.detail?.sqlFolded ?? "rowid"
                 if object != lastUpdated.table || column != lastUpdated.column {
                     updated[object, default: []].insert(column)
                     lastUpdated = (object, column)
@@ -162,7 +162,7 @@ final class CodeFootprint {
                 damage = error
                 throw error
             }
-            sound.insert(table.lowercased())
+            sound.insert(table.sqlFolded)
         }
     }
 
@@ -202,15 +202,15 @@ final class CodeFootprint {
         // A parent's key columns: its rowid and primary key, and any column a foreign key names.
         var keys: [String: Set<String>] = [:]
         for table in live.tables {
-            let name = table.name.lowercased()
-            keys[name, default: []].formUnion(["rowid", "oid", "_rowid_"] + table.columns.filter { $0.primaryKeyPosition > 0 }.map { $0.name.lowercased() })
+            let name = table.name.sqlFolded
+            keys[name, default: []].formUnion(["rowid", "oid", "_rowid_"] + table.columns.filter { $0.primaryKeyPosition > 0 }.map { $0.name.sqlFolded })
             for key in table.foreignKeys {
-                keys[key.table.lowercased(), default: []].formUnion(key.to.compactMap { $0?.lowercased() })
+                keys[key.table.sqlFolded, default: []].formUnion(key.to.compactMap { $0?.sqlFolded })
             }
         }
-        let tables = Dictionary(live.tables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        let tables = Dictionary(live.tables.map { ($0.name.sqlFolded, $0) }, uniquingKeysWith: { first, _ in first })
         for (name, columns) in updated {
-            let references = Set(tables[name]?.foreignKeys.flatMap { $0.from.map { $0.lowercased() } } ?? [])
+            let references = Set(tables[name]?.foreignKeys.flatMap { $0.from.map { $0.sqlFolded } } ?? [])
             if !columns.isDisjoint(with: references) { scope.children.insert(name) }
             if !columns.isDisjoint(with: keys[name] ?? ["rowid", "oid", "_rowid_"]) { scope.parents.insert(name) }
         }

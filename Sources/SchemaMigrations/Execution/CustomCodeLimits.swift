@@ -37,10 +37,10 @@ enum CustomCodeLimits {
         switch kind {
         case .transaction(let operation):
             return MigrationError(.customStageFailed, "custom code may not run \(operation) inside the migration's transaction; nothing was changed", remedy: remedy)
-        case .savepoint(let operation, let name) where name.lowercased().hasPrefix(savepointPrefix):
+        case .savepoint(let operation, let name) where name.sqlFolded.hasPrefix(savepointPrefix):
             let statement = operation == "BEGIN" ? "SAVEPOINT" : operation == "ROLLBACK" ? "ROLLBACK TO" : operation
             return MigrationError(.customStageFailed, "custom code may not run \(statement) on the migration's savepoint '\(name)'; nothing was changed", remedy: remedy)
-        case .pragma(let name, true) where guardedPragmas.contains(name.lowercased()):
+        case .pragma(let name, true) where guardedPragmas.contains(name.sqlFolded):
             return MigrationError(.customStageFailed, "custom code may not set PRAGMA \(name.lowercased()) inside the migration's transaction; nothing was changed",
                                   remedy: remedy)
         default:

@@ -32,7 +32,7 @@ struct ForeignKeyGuard {
         self.tables = live.userTables.filter { table in
             guard !table.foreignKeys.isEmpty else { return false }
             guard let scope else { return true }
-            return scope.children.contains(table.name.lowercased()) || table.foreignKeys.contains { scope.parents.contains($0.table.lowercased()) }
+            return scope.children.contains(table.name.sqlFolded) || table.foreignKeys.contains { scope.parents.contains($0.table.sqlFolded) }
         }.map(\.name)
     }
 
@@ -54,18 +54,18 @@ struct ForeignKeyGuard {
         for step in stage.allSteps {
             guard case .renameTable(let from, let to) = step.action else { continue }
             // Follow chains (A → temporary → B, as a permutation of names needs).
-            if let source = renamed.first(where: { $0.value.lowercased() == from.lowercased() })?.key {
+            if let source = renamed.first(where: { $0.value.sqlFolded == from.sqlFolded })?.key {
                 renamed[source] = to
             } else {
-                renamed[from.lowercased()] = to
+                renamed[from.sqlFolded] = to
             }
         }
-        let sourceNames = Dictionary(renamed.map { ($0.value.lowercased(), $0.key) }, uniquingKeysWith: { first, _ in first })
-        let existing = Set(try LiveSchema.tableNames(in: db).map { $0.lowercased() })
-        let sources = tables.map { sourceNames[$0.lowercased()] ?? $0 }.filter { existing.contains($0.lowercased()) }
+        let sourceNames = Dictionary(renamed.map { ($0.value.sqlFolded, $0.key) }, uniquingKeysWith: { first, _ in first })
+        let existing = Set(try LiveSchema.tableNames(in: db).map { $0.sqlFolded })
+        let sources = tables.map { sourceNames[$0.sqlFolded] ?? $0 }.filter { existing.contains($0.sqlFolded) }
         return Set(try violations(in: sources, db: db).map { violation in
-            Violation(table: renamed[violation.table.lowercased()] ?? violation.table, rowid: violation.rowid,
-                      parent: renamed[violation.parent.lowercased()] ?? violation.parent)
+            Violation(table: renamed[violation.table.sqlFolded] ?? violation.table, rowid: violation.rowid,
+                      parent: renamed[violation.parent.sqlFolded] ?? violation.parent)
         })
     }
 

@@ -18,7 +18,6 @@ struct MetadataStore {
     struct Record: Sendable, Hashable {
         var version: Schema.Version
         var hash: String
-        var kind: String
         var schemaCookie: Int64
         var snapshot: String
     }
@@ -53,7 +52,7 @@ struct MetadataStore {
     func current() throws -> Record? {
         guard try exists() else { return nil }
         let row = try db.rows("""
-            SELECT "version", "hash", "kind", "schemaCookie", "snapshot" FROM "\(TableNames.metadata)" \
+            SELECT "version", "hash", "schemaCookie", "snapshot" FROM "\(TableNames.metadata)" \
             WHERE "plan" = ? ORDER BY "seq" DESC LIMIT 1
             """, [.text(plan)]).first
         guard let row else { return nil }
@@ -61,16 +60,7 @@ struct MetadataStore {
             throw MigrationError(.unknownVersion, "the metadata of plan '\(plan)' records a version that is not a version: \(row[0].sqlLiteral)",
                                  remedy: "the metadata table '\(TableNames.metadata)' was edited by hand; restore it from a backup")
         }
-        return Record(version: version, hash: row[1].stringValue ?? "", kind: row[2].stringValue ?? "",
-                      schemaCookie: row[3].int64Value ?? -1, snapshot: row[4].stringValue ?? "")
-    }
-
-    /// Every record of the plan, oldest first.
-    func history() throws -> [(seq: Int64, version: String, kind: String, fromVersion: String?, durationMs: Double)] {
-        guard try exists() else { return [] }
-        return try db.rows("""
-            SELECT "seq", "version", "kind", "fromVersion", "durationMs" FROM "\(TableNames.metadata)" WHERE "plan" = ? ORDER BY "seq"
-            """, [.text(plan)]).map { ($0[0].int64Value ?? 0, $0[1].stringValue ?? "", $0[2].stringValue ?? "", $0[3].stringValue, $0[4].doubleValue ?? 0) }
+        return Record(version: version, hash: row[1].stringValue ?? "", schemaCookie: row[2].int64Value ?? -1, snapshot: row[3].stringValue ?? "")
     }
 
     /// Appends a record; call inside the migration's transaction, after its last schema change.

@@ -59,11 +59,11 @@ extension MigrationContext {
         batch.reserveCapacity(batchSize)
         while true {
             let statement = lastID == nil ? first : next
-            try statement.reset()
+            statement.reset()
             try statement.bind(arguments + (lastID.map { [.integer($0)] } ?? []))
             batch.removeAll(keepingCapacity: true)
             while try statement.step() { batch.append(row(from: statement, entity: table.name, columns: columns, addressing: addressing)) }
-            try statement.reset()  // release the read cursor before body writes
+            statement.reset()  // release the read cursor before body writes
             guard let last = batch.last else { break }
             for row in batch { try body(row) }
             done += batch.count

@@ -21,7 +21,7 @@ extension MigrationContext {
         // A loop setting the same property row after row: no lookups beyond two string compares.
         if values.count == 1, let last = lastUpdate, last.entity == entity, let (name, value) = values.first, last.column == name {
             let statement = last.statement
-            defer { try? statement.reset() }
+            defer { statement.reset() }
             try statement.bind(try storedValue(value, attribute: last.attribute, of: last.table), at: 1)
             try statement.bind(.integer(id), at: 2)
             try statement.step()
@@ -47,7 +47,7 @@ extension MigrationContext {
     }
 
     private func runUpdate(_ statement: SQLiteStatement, values: [SQLiteValue], id: Int64) throws {
-        defer { try? statement.reset() }
+        defer { statement.reset() }
         for (position, value) in values.enumerated() { try statement.bind(value, at: position + 1) }
         try statement.bind(.integer(id), at: values.count + 1)
         try statement.step()

@@ -47,13 +47,13 @@ public final class MigrationContext {
     public func execute(_ sql: String, arguments: [SQLiteValue]) throws {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
-        defer { try? statement.reset() }
+        defer { statement.reset() }
         while try statement.step() {}
     }
 
     func cachedStatement(_ sql: String) throws -> SQLiteStatement {
         if let statement = statements[sql] {
-            try statement.reset()
+            statement.reset()
             return statement
         }
         let statement = try db.prepare(sql)

@@ -24,10 +24,10 @@ struct MigrationRun {
     private func runUnwrapped() throws -> MigrationResult {
         let started = Date()
         guard db.isAutocommit else {
-            throw MigrationError(.invalidPlan, "the connection is inside a transaction; a migration needs its own",
+            throw MigrationError(.unsafeConnection, "the connection is inside a transaction; a migration needs its own",
                                  remedy: "call migrate(connection:) outside any transaction")
         }
-        let target = try targetSchema()
+        let target = try plan.target(options.targetVersion)
 
         // Fast path, no lock, no write: the recorded version is the target and nobody touched the schema since.
         if case .recorded(let version) = try VersionDetection(plan: plan, db: db).detect(), version == target.version {
@@ -41,70 +41,88 @@ struct MigrationRun {
         if !db.ownsHandle { try JournalCheck.requireRollback(db) }
         if let backupURL = options.backupURL { try backup(to: backupURL) }
 
-        // Steps 1-2 and 11-12 of SQLite's procedure (AlterTableProcedure): foreign keys off, read back,
-        // then one transaction; committed, or rolled back on any error; the settings restored.
-        let procedure = AlterTableProcedure(db: db)
-        let session = try procedure.disableForeignKeys()
-        defer { session.restore(db) }
-        var result: MigrationResult?
-        try procedure.inTransaction {
-            // Detect again under the write lock: another process may have migrated while we waited.
-            let state = try VersionDetection(plan: plan, db: db).detect(trustCookie: false)
-            result = try migrate(from: state, to: target, started: started)
+        // Steps 1 and 12 of SQLite's procedure (AlterTableProcedure): foreign keys off, read back, and
+        // the connection's own settings restored afterwards; steps 2 and 11 around the stages.
+        return try ConnectionSettings.applying(to: db, version: target.version) {
+            switch options.transactionScope {
+            case .wholePlan:
+                return try AlterTableProcedure(db: db).inTransaction { try migrate(to: target, started: started, stageLimit: nil) }
+            case .perStage:
+                return try migrateStageByStage(to: target, started: started)
+            }
         }
-        return result!
     }
 
-    private func targetSchema() throws -> Schema {
-        try plan.target(options.targetVersion)
+    /// One transaction per stage: each commits before the next begins. A failure rolls back its
+    /// own stage only, and says which version the database stays at.
+    private func migrateStageByStage(to target: Schema, started: Date) throws -> MigrationResult {
+        var done: MigrationResult?
+        while true {
+            let next: MigrationResult
+            do {
+                next = try AlterTableProcedure(db: db).inTransaction { try migrate(to: target, started: started, stageLimit: 1) }
+            } catch var error as MigrationError {
+                if let done {
+                    error.message = error.message.replacingOccurrences(of: "everything was rolled back", with: "this stage was rolled back")
+                    error.details.append("the stages before it were committed: the database stays at \(done.toVersion)")
+                }
+                throw error
+            }
+            let result = done.map { $0.followed(by: next, started: started) } ?? next
+            if next.stages.isEmpty || next.toVersion == target.version { return result }
+            done = result
+        }
     }
 
-    private func migrate(from state: VersionDetection.State, to target: Schema, started: Date) throws -> MigrationResult {
+    /// Inside the transaction: detects the version again under the write lock (another process
+    /// may have migrated while we waited), then creates the target or runs the pending stages,
+    /// at most `stageLimit` of them, recording each.
+    private func migrate(to target: Schema, started: Date, stageLimit: Int?) throws -> MigrationResult {
+        let state = try VersionDetection(plan: plan, db: db).detect(trustCookie: false)
         let store = MetadataStore(db: db, plan: plan.name)
         switch state {
         case .empty:
-            let stage = PlannedStage(from: target.version, to: target.version, kind: .lightweight,
-                                     steps: target.entities.map { MigrationStep(action: .createTable($0)) },
-                                     finalizingSteps: [], checks: [], finalizingChecks: [])
+            let stage = PlannedStage(source: target, target: target, kind: .lightweight,
+                                     steps: target.entities.map { MigrationStep(action: .createTable($0)) })
             try StageExecutor(db: db, progress: options.progress).runSteps(stage.steps, from: nil, to: target.version)
             try verify(target, written: WrittenColumns(target.entities.map { .createTable($0) }))
-            try store.append(.init(version: target.version, hash: plan.hash(of: target.version), kind: "create", fromVersion: nil,
-                                   startedAt: started, duration: Date().timeIntervalSince(started), snapshot: try plan.declaredSchema(for: target.version)!.compactJSON()))
+            try store.append(record(of: target.version, kind: "create", from: nil, started: started))
             return MigrationResult(outcome: .created, fromVersion: nil, toVersion: target.version, adopted: false, stages: [stage], duration: Date().timeIntervalSince(started))
         case .recorded(let current), .unversioned(let current):
             guard current <= target.version else {
-                throw MigrationError(.unsupportedChange, "the database is at version \(current), after the target version \(target.version); migrating backwards is not supported",
-                                     version: current, remedy: "restore a backup taken at \(target.version)")
+                throw MigrationError.backwards(from: current, to: target.version)
             }
             var adopted = false
             if case .unversioned = state {
-                let schema = plan.schema(for: current)!
-                try store.append(.init(version: current, hash: plan.hash(of: schema.version), kind: "adopt", fromVersion: nil,
-                                       startedAt: started, duration: 0, snapshot: try plan.declaredSchema(for: current)!.compactJSON()))
+                try store.append(record(of: current, kind: "adopt", from: nil, started: started, duration: 0))
                 adopted = true
             }
             if current == target.version {
                 return MigrationResult(outcome: adopted ? .migrated : .upToDate, fromVersion: current, toVersion: current, adopted: adopted, stages: [], duration: Date().timeIntervalSince(started))
             }
-            let pending = try StagePlanning.stages(of: plan, from: current, to: target.version)
+            var pending = try plan.plannedStages(from: current, to: target.version)
+            if let stageLimit { pending = Array(pending.prefix(stageLimit)) }
             var written = WrittenColumns()
-            for (index, (stage, resolved)) in pending.enumerated() {
+            for (index, stage) in pending.enumerated() {
                 let stageStart = Date()
-                let checked = try QuickCheck.verify(before: stage, plan: plan, db: db)
-                try StageExecutor(db: db, progress: options.progress).run(stage, resolved: resolved, plan: plan, checked: checked)
+                let checked = try QuickCheck.verify(before: stage, db: db)
+                try StageExecutor(db: db, progress: options.progress).run(stage, checked: checked)
                 written.record(stage.allSteps.map(\.action))
-                let schema = plan.schema(for: stage.to)!
-                if index == pending.count - 1 { try verify(schema, written: written) }
-                try store.append(.init(version: stage.to, hash: plan.hash(of: schema.version), kind: stage.kind.rawValue, fromVersion: stage.from,
-                                       startedAt: stageStart, duration: Date().timeIntervalSince(stageStart), snapshot: try plan.declaredSchema(for: stage.to)!.compactJSON()))
-                if options.transactionScope == .perStage && index < pending.count - 1 {
-                    try db.execute("COMMIT TRANSACTION")
-                    try db.execute("BEGIN IMMEDIATE TRANSACTION")
-                }
+                if index == pending.count - 1 { try verify(stage.target, written: written) }
+                try store.append(record(of: stage.to, kind: stage.kind.rawValue, from: stage.from, started: stageStart))
             }
-            return MigrationResult(outcome: .migrated, fromVersion: current, toVersion: target.version, adopted: adopted,
-                                   stages: pending.map(\.0), duration: Date().timeIntervalSince(started))
+            return MigrationResult(outcome: .migrated, fromVersion: current, toVersion: pending.last?.to ?? current, adopted: adopted,
+                                   stages: pending, duration: Date().timeIntervalSince(started))
         }
+    }
+
+    /// The metadata row for reaching `version`: its hash and declared snapshot.
+    private func record(of version: Schema.Version, kind: String, from: Schema.Version?, started: Date, duration: TimeInterval? = nil) throws -> MetadataStore.Entry {
+        guard let declared = plan.declaredSchema(for: version) else {
+            throw MigrationError(.invalidPlan, "version \(version) is not declared by the plan '\(plan.name)'", version: version, remedy: "report this as a bug")
+        }
+        return MetadataStore.Entry(version: version, hash: plan.hash(of: version), kind: kind, fromVersion: from, startedAt: started,
+                                    duration: duration ?? Date().timeIntervalSince(started), snapshot: try declared.compactJSON())
     }
 
     /// The database must now hold exactly the declared target: otherwise everything rolls back, with the diff.
@@ -124,39 +142,5 @@ struct MigrationRun {
         } catch let error as SQLiteError {
             throw MigrationError(.sqlite, "cannot back up the database to '\(url.path)'; nothing was migrated", remedy: "choose a writable backup path", sqliteError: error)
         }
-    }
-}
-
-/// The columns a migration wrote (created, rebuilt or added), whose defaults it must have got right.
-struct WrittenColumns {
-    private var tables = Set<String>()
-    private var columns = Set<String>()
-
-    init(_ actions: [StepAction] = []) { record(actions) }
-
-    mutating func record(_ actions: [StepAction]) {
-        for action in actions {
-            switch action {
-            case .createTable(let entity): tables.insert(entity.name.lowercased())
-            case .rebuild(let rebuild):
-                // A rebuild writes back the defaults the plan does not change as the table had them.
-                for column in rebuild.columns where column.expression == nil || column.changesDefault {
-                    columns.insert(rebuild.table.lowercased() + "." + column.attribute.name.lowercased())
-                }
-            case .addColumn(let table, let attribute, _): columns.insert(table.lowercased() + "." + attribute.name.lowercased())
-            default: break
-            }
-        }
-    }
-
-    func contains(table: String, column: String) -> Bool {
-        tables.contains(table.lowercased()) || columns.contains(table.lowercased() + "." + column.lowercased())
-    }
-}
-
-extension MigrationError {
-    /// A SQLite error met while migrating, as a migration error.
-    static func wrap(_ error: SQLiteError, message: String) -> MigrationError {
-        MigrationError(.sqlite, message, remedy: error.isBusy ? "retry when the other connection has finished, or raise the busy timeout" : nil, sqliteError: error)
     }
 }

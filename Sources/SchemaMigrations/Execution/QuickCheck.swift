@@ -16,9 +16,9 @@ enum QuickCheck {
     ///   `sqlite` when a page could not be read for an I/O error.
     /// - Returns: the tables checked.
     @discardableResult
-    static func verify(before stage: PlannedStage, plan: ResolvedPlan, db: SQLiteConnection) throws -> [String] {
+    static func verify(before stage: PlannedStage, db: SQLiteConnection) throws -> [String] {
         // The schema table (page 1 and what it grows to) is written by every stage; it is small.
-        let tables = ["sqlite_schema"] + (try tables(readBy: stage, plan: plan, db: db))
+        let tables = ["sqlite_schema"] + (try tables(readBy: stage, db: db))
         for table in tables { try verify(table: table, db: db) }
         return tables
     }
@@ -29,13 +29,13 @@ enum QuickCheck {
     }
 
     /// The live tables a stage's steps read in full.
-    static func tables(readBy stage: PlannedStage, plan: ResolvedPlan, db: SQLiteConnection) throws -> [String] {
-        let live = Set(try LiveSchema.tableNames(in: db).map { $0.lowercased() })
+    static func tables(readBy stage: PlannedStage, db: SQLiteConnection) throws -> [String] {
+        let live = Set(try LiveSchema.tableNames(in: db).map { $0.sqlFolded })
         var tables: [String] = []
-        for step in stage.allSteps where [.rebuildTable, .dropColumn, .dropTable, .createIndex].contains(step.op) {
+        for step in stage.allSteps where step.readsWholeTable {
             // A step names its table after the stage's renames; before them it may have had its originalName.
-            let original = plan.schema(for: stage.to)?.entity(named: step.table)?.originalName
-            guard let name = [step.table, original].compactMap({ $0 }).first(where: { live.contains($0.lowercased()) }) else { continue }
+            let original = stage.target.entity(named: step.table)?.originalName
+            guard let name = [step.table, original].compactMap({ $0 }).first(where: { live.contains($0.sqlFolded) }) else { continue }
             if !tables.contains(name) { tables.append(name) }
         }
         return tables
@@ -49,7 +49,7 @@ enum QuickCheck {
         // only fails to fetch a page it has already found in range when the read fails: damage
         // shows as "invalid page number" or as the page's contents. Otherwise damage answers the
         // same twice, and a read that failed once does not.
-        let code = findings.lazy.compactMap(QuickCheck.pageErrorCode).first { $0 & 0xFF != 11 && $0 & 0xFF != 26 }
+        let code = findings.lazy.compactMap(QuickCheck.pageErrorCode).first { !SQLiteResultCode(rawValue: $0).isDamage }
         let unreadPage = findings.contains { $0.contains("failed to get page") }
         if try code != nil || unreadPage || check(db, pragma: pragma) != findings {
             throw MigrationError(.sqlite, "the database could not be read while checking it before migrating; nothing was migrated",
@@ -66,7 +66,7 @@ enum QuickCheck {
         var findings: [String]
         do {
             findings = try db.rows(pragma).compactMap { $0.first?.stringValue }
-        } catch let error as SQLiteError where error.primaryCode == 11 || error.primaryCode == 26 {  // SQLITE_CORRUPT, SQLITE_NOTADB
+        } catch let error as SQLiteError where error.resultCode.isDamage {
             findings = [error.message]
         }
         findings.removeAll { $0 == "ok" }

@@ -9,36 +9,33 @@ struct StageExecutor {
     /// only if it finds violations is the stage undone and the check run on the data as it was,
     /// so that violations the database already had are told apart from new ones.
     /// - Parameter checked: the tables `PRAGMA quick_check` found sound before the stage.
-    func run(_ stage: PlannedStage, resolved: ResolvedStage, plan: ResolvedPlan, checked: [String] = []) throws {
+    func run(_ stage: PlannedStage, checked: [String] = []) throws {
         let savepoint = "schema_migrations_stage"
         do {
-            try db.savepoint(savepoint) { try runOnce(stage, resolved: resolved, plan: plan, checked: checked, tolerated: nil) }
+            try db.savepoint(savepoint) { try runOnce(stage, checked: checked, tolerated: nil) }
         } catch let found as ForeignKeyGuard.Violations {
             // Rolled back to the stage's start: learn which violations were there before, and run it again.
             let before = try ForeignKeyGuard.violations(before: stage, in: found.tables, db: db)
-            try db.savepoint(savepoint) { try runOnce(stage, resolved: resolved, plan: plan, checked: checked, tolerated: before) }
+            try db.savepoint(savepoint) { try runOnce(stage, checked: checked, tolerated: before) }
         }
     }
 
-    private func runOnce(_ stage: PlannedStage, resolved: ResolvedStage, plan: ResolvedPlan, checked: [String], tolerated: Set<ForeignKeyGuard.Violation>?) throws {
-        let source = plan.schema(for: stage.from)!
-        let target = plan.schema(for: stage.to)!
-        let ranCode = resolved.willMigrate != nil || resolved.didMigrate != nil
-        let footprint = ranCode ? CodeFootprint(existing: try LiveSchema.tableNames(in: db), sound: Set(checked)) : nil
+    private func runOnce(_ stage: PlannedStage, checked: [String], tolerated: Set<ForeignKeyGuard.Violation>?) throws {
+        let footprint = stage.runsCode ? CodeFootprint(existing: try LiveSchema.tableNames(in: db), sound: Set(checked)) : nil
         // A borrowed connection may have its owner's authorizer (GRDB's observation uses one), which
         // SQLite would let us replace but not restore: check everything instead of watching.
         if let footprint, !db.ownsHandle { try footprint.watchNothing(on: db) }
-        if let willMigrate = resolved.willMigrate, let footprint {
-            try runClosure(willMigrate, named: "willMigrate", schema: source, stage: stage, footprint: footprint)
+        if let willMigrate = stage.willMigrate, let footprint {
+            try runClosure(willMigrate, named: "willMigrate", schema: stage.source, stage: stage, footprint: footprint)
         }
         for check in stage.checks {
             if let refusal = try check.evaluate(on: db, version: stage.to) { throw refusal }
         }
         try runSteps(stage.steps, from: stage.from, to: stage.to)
         // What the steps wrote is this migration's own output, not data to check.
-        footprint?.markSound(stage.steps.filter { $0.op == .rebuildTable || $0.op == .createTable }.map(\.table))
-        if let didMigrate = resolved.didMigrate, let footprint {
-            try runClosure(didMigrate, named: "didMigrate", schema: target, stage: stage, footprint: footprint)
+        footprint?.markSound(stage.steps.filter(\.writesTableAnew).map(\.table))
+        if let didMigrate = stage.didMigrate, let footprint {
+            try runClosure(didMigrate, named: "didMigrate", schema: stage.target, stage: stage, footprint: footprint)
         }
         for check in stage.finalizingChecks {
             if let refusal = try check.evaluate(on: db, version: stage.to) { throw refusal }
@@ -46,7 +43,7 @@ struct StageExecutor {
         try runSteps(stage.finalizingSteps, from: stage.from, to: stage.to)
         // Only dropping or rebuilding a table, or the user's own code, can leave a row pointing at a
         // missing parent: ALTER TABLE's rename, add and drop column keep every rowid and reference.
-        let risky = Set(stage.allSteps.filter { $0.op == .dropTable || $0.op == .rebuildTable }.map { $0.table.lowercased() })
+        let risky = Set(stage.allSteps.filter(\.mayBreakReferences).map { $0.table.sqlFolded })
         guard footprint != nil || !risky.isEmpty else { return }
         var scope: ForeignKeyGuard.Scope? = ForeignKeyGuard.Scope(children: risky, parents: risky)
         let live = try LiveSchema.read(from: db)
@@ -63,16 +60,15 @@ struct StageExecutor {
     /// step they are recreated in the order the database had them. Steps 3 and 9 of SQLite's
     /// procedure: see ``AlterTableProcedure``.
     func runSteps(_ steps: [MigrationStep], from: Schema.Version?, to: Schema.Version) throws {
-        let rebuilt = Set(steps.filter { $0.op == .rebuildTable }.map { SQLTokenizer.foldCase($0.table) })
+        let setAside = Set(steps.filter(\.setsAsideDependents).map { SQLTokenizer.foldCase($0.table) })
         let dropped = Set(steps.filter { $0.op == .dropTable }.map { SQLTokenizer.foldCase($0.table) })
         var parked: [LiveSchema.Dependent]?
         for (index, step) in steps.enumerated() {
             progress?(MigrationProgress(from: from, to: to, stepIndex: index, stepCount: steps.count, summary: step.summary))
-            if (step.op == .rebuildTable || step.op == .dropTable) && parked == nil {
-                parked = try AlterTableProcedure(db: db).setAsideDependents(mentioning: rebuilt.union(dropped))
+            if step.setsAsideDependents && parked == nil {
+                parked = try AlterTableProcedure(db: db).setAsideDependents(mentioning: setAside)
             }
-            let live: LiveSchema? = [.rebuildTable, .dropColumn, .dropIndex, .createIndex].contains(step.op)
-                ? try LiveSchema.read(from: db, onlyTables: [step.table]) : nil
+            let live: LiveSchema? = step.rendersFromLiveTable ? try LiveSchema.read(from: db, onlyTables: [step.table]) : nil
             for sql in try step.action.statements(live: live, version: to) {
                 try reportingProgress(of: sql, step: step, stepIndex: index, stepCount: steps.count, from: from, to: to) { try execute(sql, step: step) }
             }
@@ -84,7 +80,7 @@ struct StageExecutor {
         do {
             try db.execute(sql)
         } catch let error as SQLiteError {
-            if error.extendedCode == 3091, let step, let refusal = strictRefusal(error, step: step) { throw refusal }  // SQLITE_CONSTRAINT_DATATYPE
+            if error.resultCode == .constraintDatatype, let step, let refusal = strictRefusal(error, step: step) { throw refusal }
             throw MigrationError(.sqlite, "step failed: \(step?.summary ?? sql); everything was rolled back",
                                  entity: step?.table, sqliteError: error)
         }
@@ -129,7 +125,7 @@ struct StageExecutor {
         } catch {
             if let refusal = footprint.refusal { throw refusal }
             throw MigrationError(.customStageFailed, "\(name) of the stage \(stage.from) → \(stage.to) threw; everything was rolled back",
-                                 version: stage.to, sqliteError: error as? SQLiteError, underlying: error is SQLiteError ? nil : "\(error)")
+                                 version: stage.to, sqliteError: error as? SQLiteError, underlyingError: error)
         }
     }
 }

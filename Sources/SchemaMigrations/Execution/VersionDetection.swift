@@ -46,22 +46,22 @@ struct VersionDetection {
         }
         let live = try LiveSchema.read(from: db)
         let ours = plan.allEntityNames
-        guard live.userTables.contains(where: { ours.contains($0.name.lowercased()) }) else { return .empty }
-        let present = Set(live.userTables.map { $0.name.lowercased() }.filter { ours.contains($0) })
-        var closest: (version: Schema.Version, differences: [String])?
+        guard live.userTables.contains(where: { ours.contains($0.name.sqlFolded) }) else { return .empty }
+        let present = Set(live.userTables.map { $0.name.sqlFolded }.filter { ours.contains($0) })
+        var closest: (schema: Schema, differences: [String])?
         var matching: [Schema] = []
         for schema in plan.schemas.reversed() {
             let differences = SchemaComparison(checksDefaults: false).differences(declared: schema, live: live)
             if differences.isEmpty { matching.append(schema) }
-            if closest == nil || differences.count < closest!.differences.count { closest = (schema.version, differences) }
+            if closest == nil || differences.count < closest!.differences.count { closest = (schema, differences) }
         }
-        if let schema = matching.first(where: { present.isSubset(of: Set($0.entityNames.map { $0.lowercased() })) }) ?? matching.first {
+        if let schema = matching.first(where: { present.isSubset(of: Set($0.entityNames.map { $0.sqlFolded })) }) ?? matching.first {
             return .unversioned(schema.version)
         }
         throw MigrationError(.unknownVersion, "the database has no version recorded and its tables match none of the plan's \(plan.schemas.count) versions",
-                             version: closest?.version,
+                             version: closest?.schema.version,
                              remedy: "declare what the file has (the lines above), or write a V1 that matches it with `migrate snapshot --database PATH --output DIR` (in code: `Schema(introspecting:)`), or record a version with `migrate baseline --version V`",
-                             details: (closest.map { ["closest is \($0.version); to declare what the file has:"] + AdoptionAdvice.lines(declared: plan.schema(for: $0.version)!, live: live) } ?? []))
+                             details: (closest.map { ["closest is \($0.schema.version); to declare what the file has:"] + AdoptionAdvice.lines(declared: $0.schema, live: live) } ?? []))
     }
 
     /// The declared schema of a recorded version, refusing unknown, newer and changed versions.
@@ -78,7 +78,7 @@ struct VersionDetection {
     private func nameClash(_ record: MetadataStore.Record) -> MigrationError? {
         guard let recorded = try? Schema(snapshotJSON: Data(record.snapshot.utf8)) else { return nil }
         let theirs = recorded.entities.map(\.name)
-        guard !theirs.isEmpty, theirs.allSatisfy({ !plan.allEntityNames.contains($0.lowercased()) }) else { return nil }
+        guard !theirs.isEmpty, theirs.allSatisfy({ !plan.allEntityNames.contains($0.sqlFolded) }) else { return nil }
         return MigrationError(.invalidPlan,
                               "the database records version \(record.version) of another plan also named '\(plan.name)', whose tables (\(theirs.sorted().joined(separator: ", "))) are not this plan's: two plans share a name",
                               version: record.version,

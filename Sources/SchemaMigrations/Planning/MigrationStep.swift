@@ -15,6 +15,21 @@ public struct MigrationStep: Sendable, CustomStringConvertible {
     public var rewritesRows: Bool { action.rewritesRows }
     /// Whether it can lose data: dropping a table or a column.
     public var destructive: Bool { action.destructive }
+    /// Whether it reads every row of its table: a rebuild's copy, a dropped column's rewrite, a
+    /// dropped table's pages, a new index's build. `PRAGMA quick_check` checks such a table first.
+    var readsWholeTable: Bool { [.rebuildTable, .dropColumn, .dropTable, .createIndex].contains(op) }
+    /// Whether the table it leaves is written anew by the migration (created or rebuilt): the
+    /// migration's own output, not data of the app's to check.
+    var writesTableAnew: Bool { op == .rebuildTable || op == .createTable }
+    /// Whether it can leave a row pointing at a missing parent (a table dropped or copied anew);
+    /// SQLite's rename, add and drop column keep every rowid and reference.
+    var mayBreakReferences: Bool { op == .rebuildTable || op == .dropTable }
+    /// Whether views and triggers naming its table must be set aside while it runs (the table is
+    /// briefly missing, and every ALTER re-parses the whole schema).
+    var setsAsideDependents: Bool { op == .rebuildTable || op == .dropTable }
+    /// Whether its SQL is rendered from the live table: indexes named as the database has them,
+    /// a rebuild from the table's own definition.
+    var rendersFromLiveTable: Bool { [.rebuildTable, .dropColumn, .dropIndex, .createIndex].contains(op) }
     /// The SQL it runs, as planned from the declared schemas. When applied, a rebuild also
     /// recreates the table's own extra indexes and triggers, and the views, that the live database has.
     public var sql: [String] { (try? action.statements(live: nil)) ?? [] }
@@ -115,7 +130,7 @@ enum StepAction: Sendable {
         case .addColumn(let table, let attribute, let forceNullable):
             return ["ALTER TABLE \(SQL.quoteIdentifier(table)) ADD COLUMN \(EntitySQL.columnDefinition(attribute, forceNullable: forceNullable))"]
         case .dropColumn(let table, let column):
-            let indexes = live?.table(named: table)?.indexes.filter { $0.origin == "c" && $0.columns.contains { $0.caseInsensitiveCompare(column) == .orderedSame } } ?? []
+            let indexes = live?.table(named: table)?.indexes.filter { $0.origin == .createIndex && $0.columns.contains { $0.caseInsensitiveCompare(column) == .orderedSame } } ?? []
             return indexes.map { "DROP INDEX \(SQL.quoteIdentifier($0.name))" }
                 + ["ALTER TABLE \(SQL.quoteIdentifier(table)) DROP COLUMN \(SQL.quoteIdentifier(column))"]
         case .renameColumn(let table, let from, let to):
@@ -132,7 +147,7 @@ enum StepAction: Sendable {
             // The index created for the declaration: by its own name, else the first of its columns
             // (an index made by hand beside it, under another name, stays).
             let declared = index.resolvedName(table: table)
-            let candidates = live?.table(named: table)?.indexes.filter { $0.structure == index.structure && $0.origin == "c" && !$0.isPartial } ?? []
+            let candidates = live?.table(named: table)?.indexes.filter { $0.structure == index.structure && $0.origin == .createIndex && !$0.isPartial } ?? []
             let name = candidates.first { $0.name.caseInsensitiveCompare(declared) == .orderedSame }?.name ?? candidates.first?.name ?? declared
             return ["DROP INDEX \(SQL.quoteIdentifier(name))"]
         case .rebuild(let rebuild):

@@ -1,4 +1,6 @@
-/// The planned steps of one stage, in the order they run.
+/// One stage of a migration, planned: its steps in the order they run, the schemas on either side,
+/// and the declaration's custom code. The one value that carries a stage from the planner through
+/// the executor (``StageExecutor``) and into the reports and results.
 public struct PlannedStage: Sendable {
     /// The source version.
     public var from: Schema.Version
@@ -17,21 +19,30 @@ public struct PlannedStage: Sendable {
     /// Checks that run after `didMigrate`, before ``finalizingSteps``.
     var finalizingChecks: [DataCheck]
 
-    /// Every step, finalizing ones included.
-    public var allSteps: [MigrationStep] { steps + finalizingSteps }
-}
+    /// The source version's stored schema.
+    let source: Schema
+    /// The target version's stored schema.
+    let target: Schema
+    /// The declaration's code before the steps (custom stages only).
+    var willMigrate: (@Sendable (MigrationContext) throws -> Void)? = nil
+    /// The declaration's code after the steps, before the finalizing ones (custom stages only).
+    var didMigrate: (@Sendable (MigrationContext) throws -> Void)? = nil
 
-/// What the SQLite library in use can do without a rebuild.
-struct SQLiteCapabilities: Sendable {
-    /// `ALTER TABLE … DROP COLUMN` (3.35.0).
-    var dropColumn: Bool
-
-    static var current: SQLiteCapabilities {
-        let version = SQLiteConnection.libraryVersionNumber
-        return SQLiteCapabilities(dropColumn: version >= 3_035_000)
+    init(source: Schema, target: Schema, kind: StageKind, steps: [MigrationStep] = [], finalizingSteps: [MigrationStep] = []) {
+        self.from = source.version
+        self.to = target.version
+        self.kind = kind
+        self.source = source
+        self.target = target
+        self.steps = steps
+        self.finalizingSteps = finalizingSteps
+        self.checks = []
+        self.finalizingChecks = []
     }
 
-    /// Dropping a column rebuilds: used to test the rebuild path. (Renames always use
-    /// `RENAME COLUMN`, which every SQLite this package runs on has: 3.25.0, 2018.)
-    static let rebuildOnly = SQLiteCapabilities(dropColumn: false)
+    /// Whether the stage runs code of the app's.
+    var runsCode: Bool { willMigrate != nil || didMigrate != nil }
+
+    /// Every step, finalizing ones included.
+    public var allSteps: [MigrationStep] { steps + finalizingSteps }
 }

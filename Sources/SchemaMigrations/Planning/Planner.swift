@@ -10,7 +10,7 @@ struct Planner {
     /// Plans the stage from `source` to `target`.
     /// - Throws: `MigrationError` with code `unsupportedChange`.
     func plan(from source: Schema, to target: Schema, kind: StageKind) throws -> PlannedStage {
-        var stage = PlannedStage(from: source.version, to: target.version, kind: kind, steps: [], finalizingSteps: [], checks: [], finalizingChecks: [])
+        var stage = PlannedStage(source: source, target: target, kind: kind)
         let matches = try NameMatching.match(
             targets: target.entities, sources: source.entities, name: { $0.name }, originalName: { $0.originalName },
             describe: { "entity '\($0)'" }, version: target.version, entity: nil)
@@ -93,10 +93,10 @@ enum NameMatching {
             } else {
                 if byLowercasedName == nil {
                     var lowercased: [String: Int] = [:]
-                    for (position, sourceName) in sourceNames.enumerated().reversed() { lowercased[sourceName.lowercased()] = position }
+                    for (position, sourceName) in sourceNames.enumerated().reversed() { lowercased[sourceName.sqlFolded] = position }
                     byLowercasedName = lowercased
                 }
-                source = byLowercasedName![targetName.lowercased()]
+                source = byLowercasedName![targetName.sqlFolded]
             }
             if let source {
                 let sourceName = sourceNames[source]

@@ -43,7 +43,7 @@ struct ResolvedPlan: Sendable {
 
     /// Every table name any version uses: a database holding none of them is empty for this plan.
     var allEntityNames: Set<String> {
-        Set(schemas.flatMap { $0.entities.map { $0.name.lowercased() } })
+        Set(schemas.flatMap { $0.entities.map { $0.name.sqlFolded } })
     }
 
     /// Reads and validates a Swift plan.
@@ -97,5 +97,21 @@ struct ResolvedPlan: Sendable {
         self.schemas = stored
         self.stages = resolved
         self.hashes = Dictionary(uniqueKeysWithValues: versionsByHash.map { ($1, $0) })
+    }
+}
+
+extension ResolvedPlan {
+    /// The stages from `current` to `target`, each planned and carrying its declaration's code.
+    /// - Throws: `MigrationError` for any change a stage cannot make (before anything runs).
+    func plannedStages(from current: Schema.Version, to target: Schema.Version, planner: Planner = Planner()) throws -> [PlannedStage] {
+        // One stage between each pair of consecutive versions, in order (see `init`).
+        try zip(zip(schemas, schemas.dropFirst()), stages)
+            .filter { pair, _ in pair.0.version >= current && pair.1.version <= target }
+            .map { pair, declared in
+                var stage = try planner.plan(from: pair.0, to: pair.1, kind: declared.kind)
+                stage.willMigrate = declared.willMigrate
+                stage.didMigrate = declared.didMigrate
+                return stage
+            }
     }
 }

@@ -27,7 +27,7 @@ extension TablePlan {
         let sourceKey = source.primaryKey.map { $0.map { renamedTo[$0] ?? $0 } }
         var changes: [String] = []
         if sourceKey != target.primaryKey {
-            changes.append("its primary key from \(describe(key: sourceKey)) to \(describe(key: target.primaryKey))")
+            changes.append("primary key from \(describe(key: sourceKey)) to \(describe(key: target.primaryKey))")
         }
         if source.isAutoincrement != target.isAutoincrement {
             changes.append(target.isAutoincrement ? "AUTOINCREMENT on" : "AUTOINCREMENT off")

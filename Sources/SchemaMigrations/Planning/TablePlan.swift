@@ -214,7 +214,12 @@ struct TablePlan {
     }
 
     static func describe(_ key: Schema.ForeignKey?) -> String {
-        key.map { "REFERENCES \($0.table) ON DELETE \($0.onDelete)" } ?? "no foreign key"
+        guard let key else { return "no foreign key" }
+        // Every clause the key writes, so a change of ON UPDATE or DEFERRABLE alone reads as one.
+        var text = "REFERENCES \(key.table)" + (key.column.map { "(\($0))" } ?? "") + " ON DELETE \(key.onDelete)"
+        if let onUpdate = key.onUpdate { text += " ON UPDATE \(onUpdate)" }
+        if key.isDeferred == true { text += " DEFERRABLE INITIALLY DEFERRED" }
+        return text
     }
 
     private static func unique(_ reasons: [String]) -> [String] {

@@ -164,7 +164,7 @@ struct TableRebuild: Sendable {
         var retiring = Set<String>()  // the live index each retired declaration stands for: its own name first
         for retired in retiredIndexes {
             let candidates = live.indexes.filter { index in
-                index.origin == "c" && !index.isPartial && !index.columns.contains("<expr>") && structure(of: index) == retired.index.structure
+                index.origin == .createIndex && !index.isPartial && !index.columns.contains("<expr>") && structure(of: index) == retired.index.structure
             }
             if let chosen = candidates.first(where: { SQLTokenizer.foldCase($0.name) == SQLTokenizer.foldCase(retired.name) }) ?? candidates.first {
                 retiring.insert(chosen.name)
@@ -172,7 +172,7 @@ struct TableRebuild: Sendable {
         }
         var present = Set<IndexStructure>()
         for index in live.indexes.reversed() {
-            guard index.origin == "c", let sql = index.sql else {
+            guard index.origin == .createIndex, let sql = index.sql else {
                 present.insert(structure(of: index))  // made by the table's own constraints
                 continue
             }

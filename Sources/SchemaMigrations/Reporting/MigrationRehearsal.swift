@@ -45,9 +45,6 @@ struct MigrationRehearsal {
         return Outcome(result: result, schemaCookie: cookie, entries: MigrationRehearsal.writes(in: recorder.entries), recorder: recorder)
     }
 
-    /// The entries that change the database: reads are dropped, and so is whatever a savepoint
-    /// rolled back (a stage that ran twice to tell old foreign key violations from new ones).
-    /// Transaction control and the connection settings are left to the script's own header.
     /// The plan with each custom stage's closures preceded by a note, so the script says where
     /// the SQL they ran comes from.
     static func announcingCustomCode(of plan: ResolvedPlan, to recorder: StatementRecorder) -> ResolvedPlan {
@@ -71,8 +68,11 @@ struct MigrationRehearsal {
     }
 
     /// The pragmas a migration sets around its transaction (``ConnectionSettings``): the script sets them in its header.
-    static let settingsPragmas = ["PRAGMA FOREIGN_KEYS", "PRAGMA LEGACY_ALTER_TABLE", "PRAGMA THREADS"]
+    static let settingsPragmas = ConnectionSettings.pragmas.map { "PRAGMA " + $0.name.uppercased() }
 
+    /// The entries that change the database: reads are dropped, and so is whatever a savepoint
+    /// rolled back (a stage that ran twice to tell old foreign key violations from new ones).
+    /// Transaction control and the connection settings are left to the script's own header.
     static func writes(in entries: [StatementRecorder.Entry]) -> [StatementRecorder.Entry] {
         var kept: [StatementRecorder.Entry] = []
         var savepoints: [Int] = []

@@ -100,14 +100,14 @@ public struct MigrationReport: Sendable {
         let targetVersion = try plan.target(target).version
         var unversioned = false
         if case .unversioned = state { unversioned = true }
-        let pending = try StagePlanning.stages(of: plan, from: current, to: targetVersion)
+        let pending = try plan.plannedStages(from: current, to: targetVersion)
         var stages: [Stage] = []
         var refusals: [MigrationError] = current > targetVersion ? [.backwards(from: current, to: targetVersion)] : []
-        for (index, (planned, _)) in pending.enumerated() {
+        for (index, planned) in pending.enumerated() {
             // Only the first stage meets the live data as it is; later ones are shown as planned,
             // and their refusals predicted from today's data where it tells.
             guard index == 0 else {
-                refusals += predictedRefusals(of: planned, after: pending.prefix(index).map(\.0), db: db)
+                refusals += predictedRefusals(of: planned, after: Array(pending.prefix(index)), db: db)
                 stages.append(Stage(from: planned.from, to: planned.to, kind: planned.kind,
                                     steps: planned.allSteps.map { Step(step: $0, sql: $0.sql, impact: nil) }))
                 continue
@@ -118,8 +118,7 @@ public struct MigrationReport: Sendable {
                     if let refusal = try check.evaluate(on: db, version: planned.to) { refusals.append(refusal) }
                 }
             }
-            var measurement = ImpactMeasurement(db: db, live: live, source: plan.schema(for: planned.from)!,
-                                                target: plan.schema(for: planned.to)!, checks: planned.checks)
+            var measurement = ImpactMeasurement(db: db, live: live, source: planned.source, target: planned.target, checks: planned.checks)
             let steps = try planned.allSteps.map { step -> Step in
                 let impact = try measurement.measure(step)
                 var reported = Step(step: step, sql: step.sql, impact: impact.isEmpty ? nil : impact)

@@ -39,10 +39,10 @@ public struct MigrationScript: Sendable {
         guard !statements.isEmpty else {
             return (lines + ["-- The database is at \(toVersion) already: nothing to do."]).joined(separator: "\n") + "\n"
         }
+        lines.append(".bail on")
+        // What a migration sets outside its transaction for correctness (not the sorter's threads).
+        lines += ConnectionSettings.pragmas.filter(\.isRequired).map { "PRAGMA \($0.name)=\($0.value);" }
         lines += [
-            ".bail on",
-            "PRAGMA foreign_keys=OFF;",
-            "PRAGMA legacy_alter_table=OFF;",
             "BEGIN IMMEDIATE;",
             "-- The schema must be as it was rehearsed (PRAGMA schema_version \(schemaCookie)).",
             "CREATE TEMP TABLE \"_sm_expected_schema\" (\"schema_version\" INTEGER CONSTRAINT \"the schema changed since this script was written\" CHECK (\"schema_version\" = \(schemaCookie)));",
@@ -57,34 +57,5 @@ public struct MigrationScript: Sendable {
         }
         lines.append("COMMIT;")
         return lines.joined(separator: "\n") + "\n"
-    }
-}
-
-extension Migrator {
-    /// The SQL script that migrates the database at `url` as ``migrate(databaseAt:)`` would, for
-    /// an operator to review and run with the `sqlite3` shell. The migration is rehearsed on a
-    /// temporary copy (so it takes the time and disk space of one); the database is only read.
-    /// - Throws: `MigrationError` when the migration would fail or be refused; the message says why.
-    public func script(databaseAt url: URL) throws -> MigrationScript {
-        let plan = try resolved.get()
-        _ = try targetVersion(of: plan)
-        let source = try open(url, mode: .readOnly)
-        let outcome = try MigrationRehearsal(plan: plan, options: options).run(copying: source)
-        var script = MigrationScript(database: url.path, fromVersion: outcome.result.fromVersion, toVersion: outcome.result.toVersion,
-                                     schemaCookie: outcome.schemaCookie, statements: [], notes: [:])
-        var recordingVersion = false
-        for entry in outcome.entries {
-            switch entry {
-            case .statement(let sql, _):
-                if !recordingVersion && sql.contains(SQL.quoteIdentifier(TableNames.metadata)) {
-                    script.notes[script.statements.count, default: []].append("Record the version in \(TableNames.metadata)")
-                }
-                recordingVersion = sql.contains(SQL.quoteIdentifier(TableNames.metadata))
-                script.statements.append(sql)
-            case .note(let note):
-                script.notes[script.statements.count, default: []].append(note)
-            }
-        }
-        return script
     }
 }

@@ -53,24 +53,6 @@ public struct PlanLint: Sendable {
     public var hasDestructiveSteps: Bool { stages.contains { $0.steps.contains(where: \.destructive) } }
 }
 
-extension Migrator {
-    /// Plans every stage of the plan from its declarations, without a database, and classifies
-    /// each step (``PlanLint``).
-    /// - Throws: `MigrationError` when the plan is malformed, or a lightweight stage asks for a
-    ///   change the planner refuses whatever the data (`unsupportedChange`).
-    public func lint() throws -> PlanLint {
-        let plan = try resolved.get()
-        guard let first = plan.schemas.first?.version, let last = plan.schemas.last?.version else {
-            return PlanLint(plan: plan.name, stages: [])
-        }
-        let stages = try StagePlanning.stages(of: plan, from: first, to: last).map { planned, _ in
-            PlanLint.Stage(from: planned.from, to: planned.to, kind: planned.kind,
-                           steps: planned.allSteps.map { PlanLint.classify($0, checks: planned.checks + planned.finalizingChecks) })
-        }
-        return PlanLint(plan: plan.name, stages: stages)
-    }
-}
-
 extension PlanLint {
     static func classify(_ step: MigrationStep, checks: [DataCheck]) -> Step {
         // A conversion's exactness check is said once, with the conversion below.

@@ -11,7 +11,7 @@ extension SQLiteConnection {
     /// The copy is written to a temporary file beside `path` without a journal (nobody else can
     /// see that file), flushed to disk once, then renamed to `path`: a crash leaves either no
     /// backup or a whole one, for two flushes instead of SQLite's four for a journaled copy.
-    public func backup(toPath path: String, progress: ((_ pagesDone: Int, _ pagesTotal: Int) -> Void)? = nil) throws {
+    package func backup(toPath path: String, progress: ((_ pagesDone: Int, _ pagesTotal: Int) -> Void)? = nil) throws {
         let partial = path + ".partial-\(UInt32.random(in: 0...UInt32.max))"
         do {
             try copyUnjournaled(to: partial, progress: progress)
@@ -38,12 +38,12 @@ extension SQLiteConnection {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw SQLiteError(extendedCode: SQLITE_IOERR, message: "cannot open '\(path)' to flush it") }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw SQLiteError(extendedCode: 1034 /* SQLITE_IOERR_FSYNC */, message: "cannot flush '\(path)' to disk") }
+        guard fsync(descriptor) == 0 else { throw SQLiteError(extendedCode: SQLiteResultCode.ioErrorFsync.rawValue, message: "cannot flush '\(path)' to disk") }
     }
 
     /// Copies the whole database into another open connection's main database.
     /// - Parameter progress: as in ``backup(toPath:progress:)``.
-    public func backup(into destination: SQLiteConnection, progress: ((_ pagesDone: Int, _ pagesTotal: Int) -> Void)? = nil) throws {
+    package func backup(into destination: SQLiteConnection, progress: ((_ pagesDone: Int, _ pagesTotal: Int) -> Void)? = nil) throws {
         guard let backup = sqlite3_backup_init(destination.handle, "main", handle, "main") else {
             throw destination.lastError(code: sqlite3_errcode(destination.handle), sql: nil)
         }

@@ -17,7 +17,7 @@ extension SQLiteConnection {
     ///   keep it far below a percent of the statement's time.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/c3ref/progress_handler.html>
-    public func withProgressHandler<T>(every instructions: Int32, _ handler: @escaping () -> Void, _ body: () throws -> T) rethrows -> T {
+    package func withProgressHandler<T>(every instructions: Int32, _ handler: @escaping () -> Void, _ body: () throws -> T) rethrows -> T {
         let box = Unmanaged.passRetained(ProgressHandlerBox(handler))
         sqlite3_progress_handler(handle, max(1, instructions), { context in
             Unmanaged<ProgressHandlerBox>.fromOpaque(context!).takeUnretainedValue().handler()
@@ -35,7 +35,7 @@ extension SQLiteConnection {
     /// copied so far. 0 when no statement is running.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/c3ref/c_stmtstatus_counter.html>
-    public var runningStatementFullScanSteps: Int {
+    package var runningStatementFullScanSteps: Int {
         var statement = sqlite3_next_stmt(handle, nil)
         var steps: Int32 = 0
         while let current = statement {

@@ -3,15 +3,21 @@ import CSQLite
 extension SQLiteConnection {
     /// How a transaction takes its locks.
     /// Related SQLite documentation: <https://www.sqlite.org/lang_transaction.html>
-    public enum TransactionKind: String, Sendable {
+    package enum TransactionKind: String, Sendable {
         case deferred = "DEFERRED"
         case immediate = "IMMEDIATE"
         case exclusive = "EXCLUSIVE"
     }
 
     /// Runs `body` inside a transaction: committed when it returns, rolled back when it throws.
-    public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
         try execute("BEGIN \(kind.rawValue) TRANSACTION")
+        return try inOpenTransaction(body)
+    }
+
+    /// The second half of ``transaction(_:_:)``, for a caller that began the transaction itself
+    /// (to tell a failed `BEGIN` apart): `body`, then `COMMIT`; rolled back when either throws.
+    func inOpenTransaction<T>(_ body: () throws -> T) throws -> T {
         do {
             let result = try body()
             try execute("COMMIT TRANSACTION")
@@ -24,7 +30,7 @@ extension SQLiteConnection {
 
     /// Runs `body` inside a savepoint, which nests inside a transaction: released when it returns,
     /// rolled back to (and released) when it throws.
-    public func savepoint<T>(_ name: String, _ body: () throws -> T) throws -> T {
+    package func savepoint<T>(_ name: String, _ body: () throws -> T) throws -> T {
         let quoted = SQL.quoteIdentifier(name)
         try execute("SAVEPOINT \(quoted)")
         do {

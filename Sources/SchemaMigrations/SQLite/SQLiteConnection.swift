@@ -11,9 +11,9 @@ import Foundation
 ///
 /// A connection is not thread-safe: use it from one thread (or task) at a time.
 /// Related SQLite documentation: <https://www.sqlite.org/c3ref/open.html>
-public final class SQLiteConnection {
+package final class SQLiteConnection {
     /// How to open the file.
-    public enum OpenMode: Sendable {
+    package enum OpenMode: Sendable {
         /// Read only: any write fails with `SQLITE_READONLY`.
         case readOnly
         /// Read and write an existing file; a missing file is an error.
@@ -23,9 +23,9 @@ public final class SQLiteConnection {
     }
 
     /// The raw handle, for interoperation with other SQLite code.
-    public let handle: OpaquePointer
+    package let handle: OpaquePointer
     /// The path the connection was opened with.
-    public let path: String
+    package let path: String
     /// False for a connection made with ``init(borrowing:)``, whose settings are the owner's.
     let ownsHandle: Bool
     /// Told about each statement compiled while installed (``observingAccess(_:_:)``).
@@ -41,7 +41,7 @@ public final class SQLiteConnection {
     ///   - vfs: the name of a registered SQLite VFS to open the file through, or nil for the default one.
     /// - Throws: `SQLiteError` when the file cannot be opened.
     /// Related SQLite documentation: <https://www.sqlite.org/vfs.html>
-    public init(path: String, mode: OpenMode = .readWriteCreate, busyTimeout: TimeInterval = 5, vfs: String? = nil) throws {
+    package init(path: String, mode: OpenMode = .readWriteCreate, busyTimeout: TimeInterval = 5, vfs: String? = nil) throws {
         var flags: Int32 = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         switch mode {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
@@ -68,7 +68,7 @@ public final class SQLiteConnection {
     }
 
     /// Wraps a handle the caller already owns (for example GRDB's). The handle is not closed by this object.
-    public init(borrowing handle: OpaquePointer) {
+    package init(borrowing handle: OpaquePointer) {
         self.handle = handle
         self.path = sqlite3_db_filename(handle, "main").map { String(cString: $0) } ?? ""
         self.ownsHandle = false
@@ -80,22 +80,22 @@ public final class SQLiteConnection {
     }
 
     /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
-    public var busyTimeout: TimeInterval = 0 {
+    package var busyTimeout: TimeInterval = 0 {
         didSet { sqlite3_busy_timeout(handle, Int32(max(0, busyTimeout) * 1000)) }
     }
 
     /// True when the connection was opened read-only (or the file is not writable).
-    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+    package var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
     /// True outside an explicit transaction.
-    public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+    package var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 
     /// The version of the SQLite library in use, as `3_040_001` for 3.40.1.
-    public static var libraryVersionNumber: Int32 { sqlite3_libversion_number() }
+    package static var libraryVersionNumber: Int32 { sqlite3_libversion_number() }
 
     /// Runs one or more statements separated by semicolons, discarding any rows.
     /// - Throws: `SQLiteError` naming the statement that failed.
-    public func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         var remaining = Substring(sql)
         while true {
             let trimmed = remaining.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -108,14 +108,14 @@ public final class SQLiteConnection {
     }
 
     /// Runs one statement with arguments, discarding any rows.
-    public func execute(_ sql: String, _ arguments: [SQLiteValue]) throws {
+    package func execute(_ sql: String, _ arguments: [SQLiteValue]) throws {
         let statement = try prepare(sql)
         try statement.bind(arguments)
         while try statement.step() {}
     }
 
     /// Prepares one statement.
-    public func prepare(_ sql: String) throws -> SQLiteStatement {
+    package func prepare(_ sql: String) throws -> SQLiteStatement {
         var tail = ""
         guard let statement = try prepareFirst(sql, tail: &tail) else {
             throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "no statement to prepare", sql: sql)
@@ -124,7 +124,7 @@ public final class SQLiteConnection {
     }
 
     /// All rows of a query, each as an array of values in column order.
-    public func rows(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
+    package func rows(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
         let statement = try prepare(sql)
         try statement.bind(arguments)
         var result: [[SQLiteValue]] = []
@@ -133,17 +133,17 @@ public final class SQLiteConnection {
     }
 
     /// The first column of the first row of a query, or nil when it returns no row.
-    public func scalar(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> SQLiteValue? {
+    package func scalar(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> SQLiteValue? {
         let statement = try prepare(sql)
         try statement.bind(arguments)
         return try statement.step() ? statement.column(0) : nil
     }
 
     /// The rowid of the last row inserted on this connection.
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// The number of rows the last INSERT, UPDATE or DELETE changed.
-    public var changes: Int { Int(sqlite3_changes64(handle)) }
+    package var changes: Int { Int(sqlite3_changes64(handle)) }
 
     /// SQLite's last error on this connection, with the given SQL.
     func lastError(code: Int32, sql: String?) -> SQLiteError {

@@ -20,7 +20,7 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     public var codeName: String { SQLiteError.name(of: extendedCode) }
 
     /// True when another connection holds a lock that kept this one waiting past its busy timeout.
-    public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
+    public var isBusy: Bool { resultCode.primary == .busy || resultCode.primary == .locked }
 
     public init(extendedCode: Int32, message: String, sql: String? = nil) {
         self.extendedCode = extendedCode

@@ -6,13 +6,13 @@ import Foundation
 /// ```swift
 /// let insert = try db.prepare("INSERT INTO trip(name) VALUES (?)")
 /// for name in names {
-///     try insert.reset()
+///     insert.reset()
 ///     try insert.bind([.text(name)])
 ///     _ = try insert.step()
 /// }
 /// ```
 /// Related SQLite documentation: <https://www.sqlite.org/c3ref/stmt.html>
-public final class SQLiteStatement {
+package final class SQLiteStatement {
     let handle: OpaquePointer
     private unowned let connection: SQLiteConnection
 
@@ -30,7 +30,7 @@ public final class SQLiteStatement {
     deinit { sqlite3_finalize(handle) }
 
     /// The statement's SQL text.
-    public var sql: String { String(cString: sqlite3_sql(handle)) }
+    package var sql: String { String(cString: sqlite3_sql(handle)) }
 
     /// The statement's SQL text as SQLite holds it, valid while the statement lives: no copy.
     var sqlText: UnsafeBufferPointer<CChar> {
@@ -39,23 +39,23 @@ public final class SQLiteStatement {
     }
 
     /// The number of result columns.
-    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+    package var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
     /// The name of result column `index`.
-    public func columnName(_ index: Int) -> String { String(cString: sqlite3_column_name(handle, Int32(index))) }
+    package func columnName(_ index: Int) -> String { String(cString: sqlite3_column_name(handle, Int32(index))) }
 
     /// True when the statement only reads (SELECT, most PRAGMAs).
-    public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+    package var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
 
     /// Binds positional arguments (`?`), starting at 1.
-    public func bind(_ values: [SQLiteValue]) throws {
+    package func bind(_ values: [SQLiteValue]) throws {
         for (offset, value) in values.enumerated() {
             try bind(value, at: offset + 1)
         }
     }
 
     /// Binds one value at a 1-based parameter index.
-    public func bind(_ value: SQLiteValue, at index: Int) throws {
+    package func bind(_ value: SQLiteValue, at index: Int) throws {
         let position = Int32(index)
         recorder?.bind(value, at: position, of: handle)
         let code: Int32
@@ -84,7 +84,7 @@ public final class SQLiteStatement {
     /// Advances to the next row.
     /// - Returns: true when a row is available, false when the statement is done.
     @discardableResult
-    public func step() throws -> Bool {
+    package func step() throws -> Bool {
         let code = sqlite3_step(handle)
         switch code {
         case SQLITE_ROW: return true
@@ -94,14 +94,14 @@ public final class SQLiteStatement {
     }
 
     /// Resets the statement so it can run again, and clears its bindings.
-    public func reset() throws {
+    package func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         recorder?.clearBindings(of: handle)
     }
 
     /// The value of column `index` in the current row.
-    public func column(_ index: Int) -> SQLiteValue {
+    package func column(_ index: Int) -> SQLiteValue {
         let position = Int32(index)
         switch sqlite3_column_type(handle, position) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, position))
@@ -119,5 +119,5 @@ public final class SQLiteStatement {
     }
 
     /// The current row's values in column order.
-    public func row() -> [SQLiteValue] { (0..<columnCount).map(column) }
+    package func row() -> [SQLiteValue] { (0..<columnCount).map(column) }
 }

@@ -65,10 +65,10 @@ public struct ForeignMigrationHistory: Sendable, Hashable {
 
     /// Whether `name` is one of the recognised tools' bookkeeping tables (SQLite names ignore case).
     public static func isBookkeepingTable(_ name: String) -> Bool {
-        bookkeepingTables.contains(name.lowercased())
+        bookkeepingTables.contains(name.sqlFolded)
     }
 
-    static let bookkeepingTables = Set(Tool.allCases.flatMap(\.tables).map { $0.lowercased() })
+    static let bookkeepingTables = Set(Tool.allCases.flatMap(\.tables).map { $0.sqlFolded })
 
     /// The bookkeeping of every recognised tool present in the file, in ``Tool`` order. Read-only.
     static func read(from db: SQLiteConnection) throws -> [ForeignMigrationHistory] {
@@ -77,8 +77,8 @@ public struct ForeignMigrationHistory: Sendable, Hashable {
         guard !present.isEmpty else { return [] }
         var result: [ForeignMigrationHistory] = []
         for tool in Tool.allCases {
-            let wanted = Set(tool.tables.map { $0.lowercased() })
-            let tables = present.filter { wanted.contains($0.lowercased()) }
+            let wanted = Set(tool.tables.map { $0.sqlFolded })
+            let tables = present.filter { wanted.contains($0.sqlFolded) }
             guard !tables.isEmpty else { continue }
             let entries: [String]
             do {
@@ -112,7 +112,7 @@ public struct ForeignMigrationHistory: Sendable, Hashable {
     /// entity names of `Z_PRIMARYKEY`.
     private static func coreDataEntries(tables: [String], db: SQLiteConnection) throws -> [String] {
         var entries: [String] = []
-        let lower = Set(tables.map { $0.lowercased() })
+        let lower = Set(tables.map { $0.sqlFolded })
         if lower.contains("z_metadata") {
             for row in try db.rows("SELECT Z_VERSION, Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION") {
                 if let uuid = row[1].stringValue { entries.append("store UUID \(uuid)") }

@@ -163,7 +163,7 @@ struct IntrospectionReader {
         }
         var result: [Schema.Index] = []
         let columnsByName = Dictionary(table.columns.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
-        for index in table.indexes where index.origin != "pk" {  // in creation order, oldest first
+        for index in table.indexes where index.origin != .primaryKey {  // in creation order, oldest first
             let details = try db.rows("SELECT name, \"desc\", coll FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno", [.text(index.name)])
             let expression = details.contains { $0[0].isNull }
             let collated = details.contains { ($0[2].stringValue ?? "BINARY").uppercased() != columnCollation($0[0].stringValue) }
@@ -184,7 +184,7 @@ struct IntrospectionReader {
                 kept.append("\(what) has the columns of \(same.name ?? "a UNIQUE constraint") (\(columns.joined(separator: ", "))); only one is in the snapshot")
                 continue
             }
-            if index.origin == "u" {
+            if index.origin == .uniqueConstraint {
                 kept.append("UNIQUE (\(columns.joined(separator: ", "))) is a constraint of the table; a snapshot declares it as a unique index")
                 result.append(Schema.Index(columns, isUnique: true))
             } else {

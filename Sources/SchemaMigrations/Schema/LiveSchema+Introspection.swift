@@ -10,7 +10,7 @@ extension LiveSchema {
             let cookie = try db.pragmaInteger("schema_version")
             let objects = try db.rows("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY rowid")
             var result = LiveSchema(tables: [], dependents: [], schemaCookie: cookie)
-            let wanted = tables.map { Set($0.map { $0.lowercased() }) }
+            let wanted = tables.map { Set($0.map { $0.sqlFolded }) }
             for object in objects {
                 guard case .text(let type) = object[0], case .text(let name) = object[1] else { continue }
                 let tableName = object[2].stringValue ?? name
@@ -18,7 +18,7 @@ extension LiveSchema {
                 result.objectNames.insert(SQLTokenizer.foldCase(name))
                 switch type {
                 case "table":
-                    if let wanted, !wanted.contains(name.lowercased()) { continue }
+                    if let wanted, !wanted.contains(name.sqlFolded) { continue }
                     // An app's virtual table may use a module only the app's connections register:
                     // reading it then fails, yet it holds no foreign key and is no entity's table.
                     if sql.range(of: "CREATE VIRTUAL TABLE", options: [.anchored, .caseInsensitive]) != nil,
@@ -55,7 +55,7 @@ extension LiveSchema {
             let indexColumns = try db.rows("SELECT name FROM pragma_index_info(\(SQL.quoteString(indexName))) ORDER BY seqno").map { $0[0].stringValue ?? "<expr>" }
             let indexSQL = try db.scalar("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?", [.text(indexName)])?.stringValue
             indexes.append(Index(name: indexName, columns: indexColumns, isUnique: row[1].int64Value == 1,
-                                 origin: row[2].stringValue ?? "c", isPartial: row[3].int64Value == 1, sql: indexSQL))
+                                 origin: row[2].stringValue.flatMap(Index.Origin.init(rawValue:)) ?? .createIndex, isPartial: row[3].int64Value == 1, sql: indexSQL))
         }
         var foreignKeys: [Int: ForeignKey] = [:]
         for row in try db.rows("SELECT id, \"table\", \"from\", \"to\", on_update, on_delete FROM pragma_foreign_key_list(\(quoted)) ORDER BY id, seq") {
@@ -68,15 +68,5 @@ extension LiveSchema {
         }
         return Table(name: name, sql: sql, columns: columns, indexes: indexes,
                      foreignKeys: foreignKeys.keys.sorted().compactMap { foreignKeys[$0] })
-    }
-}
-
-extension MigrationError {
-    /// Turns an error met while first reading a file into a clear refusal when the file is not a database.
-    static func fromOpening(_ error: SQLiteError, path: String) -> Error {
-        if error.primaryCode == 26 || error.primaryCode == 11 {  // SQLITE_NOTADB, SQLITE_CORRUPT
-            return MigrationError(.notADatabase, "'\(path)' is not a SQLite database, or is corrupt", remedy: "check the path; restore the file from a backup if it is corrupt", sqliteError: error)
-        }
-        return MigrationError(.sqlite, "cannot read the schema of '\(path)'", sqliteError: error)
     }
 }

@@ -21,12 +21,21 @@ struct LiveSchema: Sendable, Hashable {
         var name: String
         var columns: [String]
         var isUnique: Bool
-        /// `c` created by CREATE INDEX, `u` by a UNIQUE constraint, `pk` by a PRIMARY KEY.
-        var origin: String
+        var origin: Origin
         var isPartial: Bool
         /// The CREATE INDEX statement, nil for indexes SQLite creates for constraints.
         var sql: String?
         var structure: IndexStructure { IndexStructure(columns: columns, isUnique: isUnique) }
+
+        /// How an index came to be, as `PRAGMA index_list` says.
+        enum Origin: String, Sendable, Hashable {
+            /// `c`: a `CREATE INDEX` statement (it has SQL of its own).
+            case createIndex = "c"
+            /// `u`: a `UNIQUE` constraint of the table.
+            case uniqueConstraint = "u"
+            /// `pk`: the table's `PRIMARY KEY`.
+            case primaryKey = "pk"
+        }
     }
 
     struct ForeignKey: Sendable, Hashable {
@@ -52,7 +61,7 @@ struct LiveSchema: Sendable, Hashable {
         /// True when the table has `id INTEGER PRIMARY KEY` (a rowid alias).
         var hasIntegerPrimaryKey: Bool {
             let keyColumns = columns.filter { $0.primaryKeyPosition > 0 }
-            return keyColumns.count == 1 && keyColumns[0].name.lowercased() == Schema.primaryKeyColumn
+            return keyColumns.count == 1 && keyColumns[0].name.sqlFolded == Schema.primaryKeyColumn
                 && keyColumns[0].declaredType.uppercased() == "INTEGER"
         }
     }

@@ -3,8 +3,8 @@ import Foundation
 extension Schema {
     /// Names a schema may not use: SQLite's own tables and this package's bookkeeping.
     static func isReservedTableName(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        return lower.hasPrefix("sqlite_") || lower.hasPrefix(TableNames.metadata.lowercased()) || lower.hasPrefix(TableNames.temporaryPrefix)
+        let lower = name.sqlFolded
+        return lower.hasPrefix("sqlite_") || lower.hasPrefix(TableNames.metadata.sqlFolded) || lower.hasPrefix(TableNames.temporaryPrefix)
     }
 
     /// Checks the schema is well formed.
@@ -24,11 +24,11 @@ extension Schema {
             guard !entity.name.isEmpty else {
                 throw fail("an entity has an empty name", remedy: "give every model a name")
             }
-            if let other = entityNames[entity.name.lowercased()] {
+            if let other = entityNames[entity.name.sqlFolded] {
                 throw fail("entities '\(other)' and '\(entity.name)' have the same table name (SQLite names ignore case)",
                            remedy: "rename one of them")
             }
-            entityNames[entity.name.lowercased()] = entity.name
+            entityNames[entity.name.sqlFolded] = entity.name
             if Schema.isReservedTableName(entity.name) {
                 throw fail("'\(entity.name)' is a reserved table name (SQLite reserves 'sqlite_…'; SchemaMigrations reserves '\(TableNames.metadata)' and '\(TableNames.temporaryPrefix)…')",
                            remedy: "rename the entity")
@@ -45,7 +45,7 @@ extension Schema {
                 guard !attribute.name.isEmpty else {
                     throw fail("an attribute of '\(entity.name)' has an empty name", remedy: "name every attribute")
                 }
-                let lowercased = attribute.name.lowercased()
+                let lowercased = attribute.name.sqlFolded
                 if lowercased == Schema.primaryKeyColumn && entity.hasImplicitID {
                     throw fail("'\(entity.name).\(attribute.name)' clashes with the integer primary key column '\(Schema.primaryKeyColumn)' every table has",
                                property: attribute.name, remedy: "rename the property (for example to '\(entity.name.prefix(1).lowercased() + entity.name.dropFirst())ID'), or mark it @Transient")
@@ -74,19 +74,19 @@ extension Schema {
                 guard !index.columns.isEmpty else {
                     throw fail("an index of '\(entity.name)' lists no properties", remedy: "list at least one property, or remove the index")
                 }
-                for column in index.columns where attributeNames[column.lowercased()] == nil && column.lowercased() != Schema.primaryKeyColumn {
+                for column in index.columns where attributeNames[column.sqlFolded] == nil && column.sqlFolded != Schema.primaryKeyColumn {
                     throw fail("an index of '\(entity.name)' names '\(column)', which is not an attribute of '\(entity.name)'",
                                property: column, remedy: "use one of: \(entity.attributes.map(\.name).joined(separator: ", "))")
                 }
                 // SQLite reports an index's columns as the table spells them: so must the declaration.
                 for column in index.columns {
-                    let spelled = column.lowercased() == Schema.primaryKeyColumn ? Schema.primaryKeyColumn : attributeNames[column.lowercased()]!
+                    let spelled = column.sqlFolded == Schema.primaryKeyColumn ? Schema.primaryKeyColumn : attributeNames[column.sqlFolded]!
                     if spelled != column {
                         throw fail("an index of '\(entity.name)' names '\(column)', which '\(entity.name)' spells '\(spelled)'",
                                    property: column, remedy: "write '\(spelled)' in the index")
                     }
                 }
-                if Set(index.columns.map { $0.lowercased() }).count != index.columns.count {
+                if Set(index.columns.map { $0.sqlFolded }).count != index.columns.count {
                     throw fail("an index of '\(entity.name)' lists a property twice: (\(index.columns.joined(separator: ", ")))",
                                remedy: "list each property once")
                 }
@@ -95,11 +95,11 @@ extension Schema {
                                remedy: "remove the duplicate declaration")
                 }
                 let name = index.resolvedName(table: entity.name)
-                if let other = indexNames[name.lowercased()] {
+                if let other = indexNames[name.sqlFolded] {
                     throw fail("two indexes are named '\(name)' (in '\(other)' and '\(entity.name)'); SQLite index names are shared by the whole database",
                                remedy: "give one of them another name")
                 }
-                indexNames[name.lowercased()] = entity.name
+                indexNames[name.sqlFolded] = entity.name
             }
         }
     }

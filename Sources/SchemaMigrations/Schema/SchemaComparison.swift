@@ -37,8 +37,8 @@ struct SchemaComparison {
         var result: [String] = []
         let name = entity.name
         if let key = entity.primaryKey {
-            let live = table.columns.filter { $0.primaryKeyPosition > 0 }.sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }.map { $0.name.lowercased() }
-            if live != key.map({ $0.lowercased() }) {
+            let live = table.columns.filter { $0.primaryKeyPosition > 0 }.sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }.map { $0.name.sqlFolded }
+            if live != key.map({ $0.sqlFolded }) {
                 result.append("\(name)'s primary key is (\(live.joined(separator: ", "))), declared (\(key.joined(separator: ", ")))")
             }
         } else if !table.hasIntegerPrimaryKey {
@@ -116,8 +116,8 @@ struct SchemaComparison {
                 result.append("column \(name).\(attribute.name) has default \(column.defaultValue ?? "none"), declared \(attribute.defaultValue ?? "none")")
             }
         }
-        let declaredNames = Set(((entity.hasImplicitID ? [Schema.primaryKeyColumn] : []) + entity.attributes.map(\.name)).map { $0.lowercased() })
-        for column in table.columns where column.hidden == 0 && !declaredNames.contains(column.name.lowercased()) {
+        let declaredNames = Set(((entity.hasImplicitID ? [Schema.primaryKeyColumn] : []) + entity.attributes.map(\.name)).map { $0.sqlFolded })
+        for column in table.columns where column.hidden == 0 && !declaredNames.contains(column.name.sqlFolded) {
             result.append("column \(name).\(column.name) is not declared")
         }
         let liveStructures = Set(table.indexes.map(\.structure))
@@ -131,7 +131,7 @@ struct SchemaComparison {
             result.append("index \(name)(\(index.columns.joined(separator: ", "))) is named \(live.name)")
         }
         let declaredStructures = Set(entity.indexes.map(\.structure))
-        for index in table.indexes where index.isUnique && index.origin != "pk" && !declaredStructures.contains(index.structure) {
+        for index in table.indexes where index.isUnique && index.origin != .primaryKey && !declaredStructures.contains(index.structure) {
             result.append("unique index \(index.name) on \(name)(\(index.columns.joined(separator: ", "))) is not declared")
         }
         return result

@@ -50,7 +50,7 @@ struct ModelDatabase: CustomStringConvertible, Sendable {
                 let columns = [Schema.primaryKeyColumn] + table.entity.attributes.map(\.name)
                 let insert = try db.prepare("INSERT INTO \(SQL.quoteIdentifier(table.entity.name)) (\(columns.map(SQL.quoteIdentifier).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
                 for row in table.rowArrays {
-                    try insert.reset()
+                    insert.reset()
                     try insert.bind(row)
                     try insert.step()
                 }

@@ -6,37 +6,9 @@ import Testing
 @Suite struct ChangeKindTests {
     typealias A = PlanBuilder
 
-    static let person = Schema.Entity(name: "Person", attributes: [
-        A.attribute("name", .string, default: "''"),
-        A.attribute("age", .integer, optional: true),
-        A.attribute("email", .string, optional: true),
-    ], indexes: [Schema.Index(["name"])])
-
-    static let rows = """
-        INSERT INTO Person (id, name, age, email) VALUES (1, 'Ada', 36, 'ada@example.com'), (2, 'Alan', NULL, NULL), (3, 'Grace', 85, 'grace@example.com');
-        """
-
-    /// Creates `Person` at V1 with three rows, migrates to `target` at V2, and returns the database.
-    static func migrate(to target: [Schema.Entity], source: [Schema.Entity] = [person], rows: String = rows,
-                        kind: StageKind = .lightweight, planner capabilities: SQLiteCapabilities? = nil) throws -> (TemporaryDatabase, MigrationResult) {
-        let db = TemporaryDatabase()
-        let v1 = A.schema(1, source), v2 = A.schema(2, target)
-        try A.migrator([v1]).migrate(databaseAt: db.url)
-        try db.execute(rows)
-        let result = try A.migrator([v1, v2], kind: kind).migrate(databaseAt: db.url)
-        #expect(try db.recordedVersion() == "2.0.0")
-        return (db, result)
-    }
-
-    static func person(_ change: (inout Schema.Entity) -> Void) -> Schema.Entity {
-        var entity = person
-        change(&entity)
-        return entity
-    }
-
     @Test func addEntity() throws {
         let tag = Schema.Entity(name: "Tag", attributes: [A.attribute("label", .string, default: "''")], indexes: [Schema.Index(["label"], isUnique: true)])
-        let (db, result) = try Self.migrate(to: [Self.person, tag])
+        let (db, result) = try PersonFixture.migrate(to: [PersonFixture.person, tag])
         #expect(result.stages[0].steps.map(\.op) == [.createTable])
         #expect(try db.columns("Tag") == ["id": "INTEGER", "label": "TEXT NOT NULL DEFAULT ''"])
         #expect(try db.indexes("Tag") == ["UNIQUE (label)"])
@@ -45,45 +17,45 @@ import Testing
 
     @Test func removeEntity() throws {
         let tag = Schema.Entity(name: "Tag", attributes: [A.attribute("label", .string, default: "''")])
-        let (db, result) = try Self.migrate(to: [tag], source: [Self.person, tag])
+        let (db, result) = try PersonFixture.migrate(to: [tag], source: [PersonFixture.person, tag])
         #expect(result.stages[0].steps.map(\.op) == [.dropTable])
         #expect(result.stages[0].steps[0].destructive)
         #expect(try db.scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'Person'")?.int64Value == 0)
     }
 
     @Test func renameEntity() throws {
-        var renamed = Self.person
+        var renamed = PersonFixture.person
         renamed.name = "Member"
         renamed.originalName = "Person"
-        let (db, result) = try Self.migrate(to: [renamed])
+        let (db, result) = try PersonFixture.migrate(to: [renamed])
         #expect(result.stages[0].steps.map(\.op) == [.renameTable])
         #expect(try db.rows("SELECT id, name, age FROM Member ORDER BY id") == [["1", "'Ada'", "36"], ["2", "'Alan'", "NULL"], ["3", "'Grace'", "85"]])
         #expect(try db.indexes("Member") == ["(name)"])
     }
 
     @Test func addOptionalAttributeIsAnAlterNotARebuild() throws {
-        let (db, result) = try Self.migrate(to: [Self.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
+        let (db, result) = try PersonFixture.migrate(to: [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
         #expect(result.stages[0].steps.map(\.op) == [.addColumn])
         #expect(result.stages[0].steps[0].sql == [#"ALTER TABLE "Person" ADD COLUMN "nickname" TEXT"#])
         #expect(try db.rows("SELECT id, nickname FROM Person ORDER BY id") == [["1", "NULL"], ["2", "NULL"], ["3", "NULL"]])
     }
 
     @Test func addNonOptionalAttributeWithDefault() throws {
-        let (db, result) = try Self.migrate(to: [Self.person { $0.attributes.append(A.attribute("score", .double, default: "1.5")) }])
+        let (db, result) = try PersonFixture.migrate(to: [PersonFixture.person { $0.attributes.append(A.attribute("score", .double, default: "1.5")) }])
         #expect(result.stages[0].steps.map(\.op) == [.addColumn])
         #expect(try db.columns("Person")["score"] == "REAL NOT NULL DEFAULT 1.5")
         #expect(try db.rows("SELECT score FROM Person ORDER BY id") == [["1.5"], ["1.5"], ["1.5"]])
     }
 
     @Test func removeAttributeDropsTheColumnAndKeepsTheRest() throws {
-        let (db, result) = try Self.migrate(to: [Self.person { $0.attributes.removeAll { $0.name == "email" } }])
+        let (db, result) = try PersonFixture.migrate(to: [PersonFixture.person { $0.attributes.removeAll { $0.name == "email" } }])
         #expect(result.stages[0].steps.map(\.op) == [.dropColumn])
         #expect(try db.columns("Person").keys.sorted() == ["age", "id", "name"])
         #expect(try db.rows("SELECT id, name, age FROM Person ORDER BY id") == [["1", "'Ada'", "36"], ["2", "'Alan'", "NULL"], ["3", "'Grace'", "85"]])
     }
 
     @Test func removeAnIndexedAttributeDropsItsIndexFirst() throws {
-        let (db, result) = try Self.migrate(to: [Self.person {
+        let (db, result) = try PersonFixture.migrate(to: [PersonFixture.person {
             $0.attributes.removeAll { $0.name == "name" }
             $0.indexes = []
         }])
@@ -93,7 +65,7 @@ import Testing
     }
 
     @Test func renameAttributeKeepsValuesAndIndex() throws {
-        let (db, result) = try Self.migrate(to: [Self.person {
+        let (db, result) = try PersonFixture.migrate(to: [PersonFixture.person {
             $0.attributes[0] = A.attribute("fullName", .string, default: "''", originalName: "name")
             $0.indexes = [Schema.Index(["fullName"])]
         }])
@@ -103,7 +75,7 @@ import Testing
     }
 
     @Test func typeChangeWithALosslessConversionRebuilds() throws {
-        let (db, result) = try Self.migrate(to: [Self.person { $0.attributes[1] = A.attribute("age", .double, optional: true) }])
+        let (db, result) = try PersonFixture.migrate(to: [PersonFixture.person { $0.attributes[1] = A.attribute("age", .double, optional: true) }])
         #expect(result.stages[0].steps.map(\.op) == [.rebuildTable])
         #expect(try db.columns("Person")["age"] == "REAL")
         #expect(try db.rows("SELECT id, age, typeof(age) FROM Person ORDER BY id") == [["1", "36.0", "'real'"], ["2", "NULL", "'null'"], ["3", "85.0", "'real'"]])
@@ -111,33 +83,33 @@ import Testing
     }
 
     @Test func optionalBecomesNonOptionalAndNullsTakeTheDefault() throws {
-        let (db, _) = try Self.migrate(to: [Self.person { $0.attributes[1] = A.attribute("age", .integer, default: "0") }])
+        let (db, _) = try PersonFixture.migrate(to: [PersonFixture.person { $0.attributes[1] = A.attribute("age", .integer, default: "0") }])
         #expect(try db.columns("Person")["age"] == "INTEGER NOT NULL DEFAULT 0")
         #expect(try db.rows("SELECT id, age FROM Person ORDER BY id") == [["1", "36"], ["2", "0"], ["3", "85"]])
     }
 
     @Test func optionalBecomesNonOptionalWithoutDefaultWhenNoRowIsNull() throws {
-        let (db, _) = try Self.migrate(to: [Self.person { $0.attributes[1] = A.attribute("age", .integer) }],
+        let (db, _) = try PersonFixture.migrate(to: [PersonFixture.person { $0.attributes[1] = A.attribute("age", .integer) }],
                                        rows: "INSERT INTO Person (id, name, age) VALUES (1, 'Ada', 36)")
         #expect(try db.columns("Person")["age"] == "INTEGER NOT NULL")
         #expect(try db.rows("SELECT id, age FROM Person") == [["1", "36"]])
     }
 
     @Test func nonOptionalBecomesOptional() throws {
-        let (db, _) = try Self.migrate(to: [Self.person { $0.attributes[0] = A.attribute("name", .string, optional: true) }])
+        let (db, _) = try PersonFixture.migrate(to: [PersonFixture.person { $0.attributes[0] = A.attribute("name", .string, optional: true) }])
         #expect(try db.columns("Person")["name"] == "TEXT")
         try db.execute("INSERT INTO Person (name) VALUES (NULL)")
         #expect(try db.rows("SELECT count(*) FROM Person") == [["4"]])
     }
 
     @Test func addAndRemoveUniqueConstraintsAndIndexes() throws {
-        let (db, result) = try Self.migrate(to: [Self.person { $0.indexes = [Schema.Index(["email"], isUnique: true), Schema.Index(["name", "age"])] }])
+        let (db, result) = try PersonFixture.migrate(to: [PersonFixture.person { $0.indexes = [Schema.Index(["email"], isUnique: true), Schema.Index(["name", "age"])] }])
         #expect(result.stages[0].steps.map(\.op) == [.dropIndex, .createIndex, .createIndex])
         #expect(try db.indexes("Person") == ["UNIQUE (email)", "(name, age)"])
     }
 
     @Test func hashModifierChangeRebuildsTheTableKeepingValues() throws {
-        let (db, result) = try Self.migrate(to: [Self.person { $0.attributes[2].hashModifier = "v2" }])
+        let (db, result) = try PersonFixture.migrate(to: [PersonFixture.person { $0.attributes[2].hashModifier = "v2" }])
         #expect(result.stages[0].steps.map(\.op) == [.rebuildTable])
         #expect(try db.rows("SELECT id, name, age, email FROM Person ORDER BY id") == [
             ["1", "'Ada'", "36", "'ada@example.com'"], ["2", "'Alan'", "NULL", "NULL"], ["3", "'Grace'", "85", "'grace@example.com'"],
@@ -147,7 +119,7 @@ import Testing
     /// Renames run first, through SQLite's RENAME COLUMN (which rewrites every reference to the
     /// column); every other change coalesces into one rebuild.
     @Test func everyChangeToOneTableCoalescesIntoOneRebuild() throws {
-        let target = Self.person {
+        let target = PersonFixture.person {
             $0.attributes = [
                 A.attribute("fullName", .string, default: "''", originalName: "name"),
                 A.attribute("age", .double, default: "0.0"),
@@ -155,7 +127,7 @@ import Testing
             ]
             $0.indexes = [Schema.Index(["fullName", "age"], isUnique: true)]
         }
-        let (db, result) = try Self.migrate(to: [target])
+        let (db, result) = try PersonFixture.migrate(to: [target])
         #expect(result.stages[0].steps.map(\.op) == [.renameColumn, .rebuildTable])
         #expect(result.stages[0].steps[1].destructive)
         #expect(try db.rows("SELECT id, fullName, age, nickname FROM Person ORDER BY id") == [
@@ -165,14 +137,14 @@ import Testing
     }
 
     @Test func withoutAlterSupportEveryChangeRebuildsToTheSameResult() throws {
-        let target = Self.person {
+        let target = PersonFixture.person {
             $0.attributes = [A.attribute("fullName", .string, default: "''", originalName: "name"), A.attribute("age", .integer, optional: true)]
             $0.indexes = [Schema.Index(["fullName"])]
         }
         let db = TemporaryDatabase()
-        let v1 = A.schema(1, [Self.person]), v2 = A.schema(2, [target])
+        let v1 = A.schema(1, [PersonFixture.person]), v2 = A.schema(2, [target])
         try A.migrator([v1]).migrate(databaseAt: db.url)
-        try db.execute(Self.rows)
+        try db.execute(PersonFixture.rows)
         let stage = try Planner(capabilities: .rebuildOnly).plan(from: v1, to: v2, kind: .lightweight)
         #expect(stage.steps.map(\.op) == [.renameColumn, .rebuildTable])
         let connection = try db.connect()
@@ -185,15 +157,15 @@ import Testing
 
     @Test func aRebuildKeepsHandMadeIndexesTriggersAndViews() throws {
         let db = TemporaryDatabase()
-        let v1 = A.schema(1, [Self.person])
+        let v1 = A.schema(1, [PersonFixture.person])
         try A.migrator([v1]).migrate(databaseAt: db.url)
-        try db.execute(Self.rows + """
+        try db.execute(PersonFixture.rows + """
             CREATE INDEX person_age ON Person(age);
             CREATE TABLE audit (what TEXT);
             CREATE TRIGGER person_insert AFTER INSERT ON Person BEGIN INSERT INTO audit VALUES ('insert ' || new.name); END;
             CREATE VIEW adults AS SELECT name FROM Person WHERE age >= 18;
             """)
-        let v2 = A.schema(2, [Self.person { $0.attributes[2] = A.attribute("email", .string, default: "''") }])
+        let v2 = A.schema(2, [PersonFixture.person { $0.attributes[2] = A.attribute("email", .string, default: "''") }])
         let result = try A.migrator([v1, v2]).migrate(databaseAt: db.url)
         #expect(result.stages[0].steps.map(\.op) == [.rebuildTable])
         #expect(try db.rows("SELECT name FROM adults ORDER BY name") == [["'Ada'"], ["'Grace'"]])
@@ -205,7 +177,7 @@ import Testing
 
     @Test func aHundredThousandRowsSurviveARebuild() throws {
         let db = TemporaryDatabase()
-        let v1 = A.schema(1, [Self.person])
+        let v1 = A.schema(1, [PersonFixture.person])
         try A.migrator([v1]).migrate(databaseAt: db.url)
         try db.execute("""
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)
@@ -213,7 +185,7 @@ import Testing
             """)
         let checksum = "SELECT count(*), sum(id), sum(length(name)), sum(IFNULL(age, -1)), sum(length(email)) FROM Person"
         let before = try db.rows(checksum)
-        let v2 = A.schema(2, [Self.person { $0.attributes[1] = A.attribute("age", .integer, optional: true, hashModifier: "rebuild") }])
+        let v2 = A.schema(2, [PersonFixture.person { $0.attributes[1] = A.attribute("age", .integer, optional: true, hashModifier: "rebuild") }])
         let result = try A.migrator([v1, v2]).migrate(databaseAt: db.url)
         #expect(result.stages[0].steps.map(\.op) == [.rebuildTable])
         #expect(try db.rows(checksum) == before)

@@ -12,10 +12,10 @@ import Testing
     /// V1 `Person` with three rows, plus hand-made tables that reference it; V2 adds a column.
     static func database(extra sql: String) throws -> (TemporaryDatabase, [Schema]) {
         let db = TemporaryDatabase()
-        let v1 = A.schema(1, [ChangeKindTests.person])
-        let v2 = A.schema(2, [ChangeKindTests.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
+        let v1 = A.schema(1, [PersonFixture.person])
+        let v2 = A.schema(2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
         try A.migrator([v1]).migrate(databaseAt: db.url)
-        try db.execute(ChangeKindTests.rows + """
+        try db.execute(PersonFixture.rows + """
             CREATE TABLE pet (id INTEGER PRIMARY KEY, owner INTEGER REFERENCES Person(id), name TEXT);
             INSERT INTO pet VALUES (1, 1, 'Rex'), (2, 3, 'Tom');
             """ + sql)
@@ -92,8 +92,8 @@ import Testing
 
     @Test func aDamagedTableIsRefusedBeforeTheCodeReadsItEvenIfTheCodeCatchesTheError() throws {
         let db = TemporaryDatabase()
-        let v1 = A.schema(1, [ChangeKindTests.person])
-        let v2 = A.schema(2, [ChangeKindTests.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
+        let v1 = A.schema(1, [PersonFixture.person])
+        let v2 = A.schema(2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
         try A.migrator([v1]).migrate(databaseAt: db.url)
         try db.execute("PRAGMA page_size = 1024; VACUUM;")
         try db.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500) INSERT INTO Person (id, name) SELECT i, 'person ' || i FROM n;")

@@ -23,8 +23,8 @@ import Testing
         }
     }
 
-    static let schemas = [A.schema(1, [ChangeKindTests.person]),
-                          A.schema(2, [ChangeKindTests.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])]
+    static let schemas = [A.schema(1, [PersonFixture.person]),
+                          A.schema(2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])]
 
     @Test(arguments: EntryPoint.allCases.filter { $0 != .currentVersion }, [true, false])
     func anUndeclaredTargetIsRefusedEverywhere(entryPoint: EntryPoint, populated: Bool) throws {

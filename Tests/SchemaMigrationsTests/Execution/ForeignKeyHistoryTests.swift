@@ -96,11 +96,10 @@ extension ForeignKeyHistoryTests {
     /// A rename through a temporary name (as a permutation of names needs) is followed too.
     @Test func oldViolationsAreNamedAfterEveryRenameOfTheStage() throws {
         let (db, _) = try Self.populated()
-        let stage = PlannedStage(from: Schema.Version(1, 0, 0), to: Schema.Version(2, 0, 0), kind: .lightweight,
+        let stage = PlannedStage(source: Schema(version: Schema.Version(1, 0, 0), entities: []), target: Schema(version: Schema.Version(2, 0, 0), entities: []), kind: .lightweight,
                                  steps: [MigrationStep(action: .renameTable(from: "Pet", to: "_tmp_Pet")),
                                          MigrationStep(action: .renameTable(from: "Owner", to: "Person")),
-                                         MigrationStep(action: .renameTable(from: "_tmp_Pet", to: "Animal"))],
-                                 finalizingSteps: [], checks: [], finalizingChecks: [])
+                                         MigrationStep(action: .renameTable(from: "_tmp_Pet", to: "Animal"))])
         let violations = try ForeignKeyGuard.violations(before: stage, in: ["Animal", "Person"], db: db.connect())
         #expect(violations == [ForeignKeyGuard.Violation(table: "Animal", rowid: 2, parent: "Person")])
     }

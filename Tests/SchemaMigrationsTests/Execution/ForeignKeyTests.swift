@@ -9,7 +9,7 @@ import Testing
 
     @Test func droppingAParentThatRowsStillReferenceIsRolledBackNamingThem() throws {
         let db = TemporaryDatabase()
-        let v1 = A.schema(1, [ChangeKindTests.person, Self.tag]), v2 = A.schema(2, [ChangeKindTests.person])
+        let v1 = A.schema(1, [PersonFixture.person, Self.tag]), v2 = A.schema(2, [PersonFixture.person])
         try A.migrator([v1]).migrate(databaseAt: db.url)
         try db.execute("""
             INSERT INTO Tag (id, label) VALUES (1, 'red'), (2, 'blue');
@@ -26,13 +26,13 @@ import Testing
 
     @Test func violationsTheDatabaseAlreadyHadDoNotBlockTheMigration() throws {
         let db = TemporaryDatabase()
-        let v1 = A.schema(1, [ChangeKindTests.person])
+        let v1 = A.schema(1, [PersonFixture.person])
         try A.migrator([v1]).migrate(databaseAt: db.url)
-        try db.execute(ChangeKindTests.rows + """
+        try db.execute(PersonFixture.rows + """
             CREATE TABLE pet (id INTEGER PRIMARY KEY, owner INTEGER REFERENCES Person(id));
             INSERT INTO pet VALUES (1, 1), (2, 99);
             """)
-        let v2 = A.schema(2, [ChangeKindTests.person { $0.attributes[1] = A.attribute("age", .double, optional: true) }])
+        let v2 = A.schema(2, [PersonFixture.person { $0.attributes[1] = A.attribute("age", .double, optional: true) }])
         let result = try A.migrator([v1, v2], kind: .custom, willMigrate: { context in
             try context.execute("INSERT INTO pet VALUES (3, 2)")
         }).migrate(databaseAt: db.url)
@@ -47,14 +47,14 @@ import Testing
 extension ForeignKeyTests {
     @Test func aCustomStageDeletingAParentWithRawSQLIsCaughtBeforeCommit() throws {
         let db = TemporaryDatabase()
-        let v1 = A.schema(1, [ChangeKindTests.person])
+        let v1 = A.schema(1, [PersonFixture.person])
         try A.migrator([v1]).migrate(databaseAt: db.url)
-        try db.execute(ChangeKindTests.rows + """
+        try db.execute(PersonFixture.rows + """
             CREATE TABLE pet (id INTEGER PRIMARY KEY, owner INTEGER REFERENCES Person(id));
             INSERT INTO pet VALUES (1, 1), (2, 3);
             """)
         let before = try db.bytes()
-        let v2 = A.schema(2, [ChangeKindTests.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
+        let v2 = A.schema(2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
         let error = try #require(throws: MigrationError.self) {
             try A.migrator([v1, v2], kind: .custom, willMigrate: { context in try context.execute("DELETE FROM Person WHERE id = 3") }).migrate(databaseAt: db.url)
         }

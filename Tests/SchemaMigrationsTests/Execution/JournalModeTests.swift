@@ -7,8 +7,8 @@ import Testing
 @Suite struct JournalModeTests {
     typealias A = PlanBuilder
 
-    static let v1 = A.schema(1, [ChangeKindTests.person])
-    static let v2 = A.schema(2, [ChangeKindTests.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
+    static let v1 = A.schema(1, [PersonFixture.person])
+    static let v2 = A.schema(2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
 
     struct Failed: Error {}
 
@@ -24,7 +24,7 @@ import Testing
     func aConnectionWhoseJournalCannotRollBackIsRefused(mode: String) throws {
         let db = TemporaryDatabase()
         try A.migrator([Self.v1]).migrate(databaseAt: db.url)
-        try db.execute(ChangeKindTests.rows)
+        try db.execute(PersonFixture.rows)
         let before = try db.bytes()
         let app = try db.connect()
         try app.execute("PRAGMA cache_size = 2; PRAGMA journal_mode = \(mode)")

@@ -14,10 +14,8 @@ import Testing
     }
 
     @Test func aRebuildReportsItsBackupStepsAndRowsCopied() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("progress-events-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let database = directory.appendingPathComponent("trips.sqlite")
+        let scratch = TemporaryDatabase("trips.sqlite")
+        let directory = scratch.directory, database = scratch.url
         try BenchmarkWorkload.createV1(at: database, trips: 3000)
         let events = Events()
         let options = MigrationOptions(targetVersion: BenchTripV2.versionIdentifier, backupURL: directory.appendingPathComponent("backup.sqlite"),
@@ -71,10 +69,8 @@ import Testing
     }
 
     @Test func aLongCustomStageSendsAHeartbeatEverySecond() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("progress-heartbeat-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let database = directory.appendingPathComponent("tally.sqlite")
+        let scratch = TemporaryDatabase("tally.sqlite")
+        let database = scratch.url
         try Migrator(plan: SlowPlan.self, options: MigrationOptions(targetVersion: SlowV1.versionIdentifier)).migrate(databaseAt: database)
         let events = Events()
         let started = Date()

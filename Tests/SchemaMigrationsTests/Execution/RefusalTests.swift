@@ -5,10 +5,10 @@ import Testing
 /// Every refusal: the exact error, and the database file unchanged, byte for byte.
 @Suite struct RefusalTests {
     typealias A = PlanBuilder
-    static let person = ChangeKindTests.person
+    static let person = PersonFixture.person
 
     /// A V1 database with rows; `attempt` must throw; the file must be unchanged afterwards.
-    static func refusal(to target: [Schema.Entity], rows: String = ChangeKindTests.rows, kind: StageKind = .lightweight,
+    static func refusal(to target: [Schema.Entity], rows: String = PersonFixture.rows, kind: StageKind = .lightweight,
                         willMigrate: (@Sendable (MigrationContext) throws -> Void)? = nil,
                         didMigrate: (@Sendable (MigrationContext) throws -> Void)? = nil) throws -> MigrationError {
         let db = TemporaryDatabase()
@@ -24,7 +24,7 @@ import Testing
         return error
     }
 
-    static func person(_ change: (inout Schema.Entity) -> Void) -> Schema.Entity { ChangeKindTests.person(change) }
+    static func person(_ change: (inout Schema.Entity) -> Void) -> Schema.Entity { PersonFixture.person(change) }
 
     @Test func nonOptionalWithoutDefaultOnANonEmptyTable() throws {
         let error = try Self.refusal(to: [Self.person { $0.attributes.append(A.attribute("rating", .integer)) }])
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func nonOptionalWithoutDefaultOnAnEmptyTableIsAllowed() throws {
-        let (db, _) = try ChangeKindTests.migrate(to: [Self.person { $0.attributes.append(A.attribute("rating", .integer)) }], rows: "")
+        let (db, _) = try PersonFixture.migrate(to: [Self.person { $0.attributes.append(A.attribute("rating", .integer)) }], rows: "")
         #expect(try db.columns("Person")["rating"] == "INTEGER NOT NULL")
     }
 
@@ -77,7 +77,7 @@ import Testing
 
     @Test func uniqueConstraintWhereTheDataHoldsDuplicates() throws {
         let error = try Self.refusal(to: [Self.person { $0.indexes.append(Schema.Index(["age"], isUnique: true)) }],
-                                     rows: ChangeKindTests.rows + "INSERT INTO Person (name, age) VALUES ('Bob', 36), ('Eve', 36), ('Zed', 85);")
+                                     rows: PersonFixture.rows + "INSERT INTO Person (name, age) VALUES ('Bob', 36), ('Eve', 36), ('Zed', 85);")
         #expect(error.code == .dataViolation)
         #expect(error.message == "cannot make (age) unique on 'Person': 2 values are shared by more than one row")
         #expect(error.details == ["36 is shared by 3 rows", "85 is shared by 2 rows"])
@@ -85,7 +85,7 @@ import Testing
 
     @Test func compositeUniqueConstraintListsTheDuplicateCombinations() throws {
         let error = try Self.refusal(to: [Self.person { $0.indexes.append(Schema.Index(["name", "age"], isUnique: true)) }],
-                                     rows: ChangeKindTests.rows + "INSERT INTO Person (name, age) VALUES ('Ada', 36);")
+                                     rows: PersonFixture.rows + "INSERT INTO Person (name, age) VALUES ('Ada', 36);")
         #expect(error.details == ["('Ada', 36) is shared by 2 rows"])
     }
 
@@ -94,7 +94,7 @@ import Testing
         let db = TemporaryDatabase()
         let v1 = A.schema(1, [unique])
         try A.migrator([v1]).migrate(databaseAt: db.url)
-        try db.execute(ChangeKindTests.rows)  // Alan's email is NULL
+        try db.execute(PersonFixture.rows)  // Alan's email is NULL
         try db.execute("INSERT INTO Person (name) VALUES ('Bob')")  // a second NULL: both would become ''
         let before = try db.bytes()
         var v2entity = unique
@@ -137,7 +137,7 @@ import Testing
         let db2 = TemporaryDatabase()
         let v1 = A.schema(1, [Self.person]), v2 = A.schema(2, [Self.person { $0.attributes.append(A.attribute("rating", .integer)) }])
         try A.migrator([v1]).migrate(databaseAt: db2.url)
-        try db2.execute(ChangeKindTests.rows)
+        try db2.execute(PersonFixture.rows)
         let migrated = try A.migrator([v1, v2], kind: .custom, didMigrate: { context in
             try context.execute("UPDATE Person SET rating = IFNULL(age, 0) * 10")
         }).migrate(databaseAt: db2.url)

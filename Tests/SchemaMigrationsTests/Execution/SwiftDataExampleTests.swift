@@ -70,9 +70,9 @@ import Testing
         let result = try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url)
         #expect(result.stages.map(\.from) == [Schema.Version(2, 0, 0)])
         #expect(try db.recordedVersion() == "3.0.0")
-        let history = try MetadataStore(db: db.connect(), plan: "default").history()
+        let history = try Migrator.history(databaseAt: db.url, plan: "default")
         #expect(history.map(\.kind) == ["create", "custom", "lightweight"])
-        #expect(history.map(\.version) == ["1.0.0", "2.0.0", "3.0.0"])
+        #expect(history.map(\.to.description) == ["1.0.0", "2.0.0", "3.0.0"])
     }
 
     @Test func anEmptyFileGetsTheLatestSchemaDirectly() throws {

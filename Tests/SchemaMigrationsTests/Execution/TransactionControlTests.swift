@@ -14,10 +14,10 @@ import Testing
     /// `Person` at V1 with three rows; V2 adds a column through a custom stage running `code`.
     static func expectRefusal(_ connection: Connection, message: String, _ code: @escaping @Sendable (MigrationContext) throws -> Void) throws {
         let db = TemporaryDatabase()
-        let v1 = A.schema(1, [ChangeKindTests.person])
-        let v2 = A.schema(2, [ChangeKindTests.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
+        let v1 = A.schema(1, [PersonFixture.person])
+        let v2 = A.schema(2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
         try A.migrator([v1]).migrate(databaseAt: db.url)
-        try db.execute(ChangeKindTests.rows)
+        try db.execute(PersonFixture.rows)
         let before = try db.bytes()
         let migrator = try A.migrator([v1, v2], kind: .custom, willMigrate: code)
         let error = try #require(throws: MigrationError.self) {
@@ -79,10 +79,10 @@ import Testing
     @Test(arguments: Connection.allCases)
     func theCodesOwnSavepointsAndReadingPragmasAreAllowed(connection: Connection) throws {
         let db = TemporaryDatabase()
-        let v1 = A.schema(1, [ChangeKindTests.person])
-        let v2 = A.schema(2, [ChangeKindTests.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
+        let v1 = A.schema(1, [PersonFixture.person])
+        let v2 = A.schema(2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
         try A.migrator([v1]).migrate(databaseAt: db.url)
-        try db.execute(ChangeKindTests.rows)
+        try db.execute(PersonFixture.rows)
         let migrator = try A.migrator([v1, v2], kind: .custom, willMigrate: { context in
             try context.execute("SAVEPOINT mine; DELETE FROM Person WHERE id = 1; ROLLBACK TO mine; DELETE FROM Person WHERE id = 2; RELEASE mine")
             #expect(try context.scalar("PRAGMA foreign_keys")?.int64Value == 0)

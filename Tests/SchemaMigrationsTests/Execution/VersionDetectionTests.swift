@@ -17,7 +17,7 @@ import Testing
         #expect(result.fromVersion == Schema.Version(2, 0, 0))
         #expect(result.stages.map(\.to) == [Schema.Version(3, 0, 0)])
         #expect(try db.rows("SELECT id, name, startDate, endDate, notes FROM Trip ORDER BY id") == [["1", "'Paris'", "1.0", "2.0", "NULL"], ["2", "'Rome'", "3.0", "4.0", "NULL"]])
-        let history = try MetadataStore(db: db.connect(), plan: "default").history()
+        let history = try Migrator.history(databaseAt: db.url, plan: "default")
         #expect(history.map(\.kind) == ["adopt", "lightweight"])
     }
 
@@ -107,8 +107,8 @@ import Testing
     @Test func twoPlansShareOneFileAndMoveIndependently() throws {
         typealias A = PlanBuilder
         let db = TemporaryDatabase()
-        let app1 = A.schema(1, [ChangeKindTests.person])
-        let app2 = A.schema(2, [ChangeKindTests.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
+        let app1 = A.schema(1, [PersonFixture.person])
+        let app2 = A.schema(2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
         let lib1 = A.schema(1, [Schema.Entity(name: "CacheEntry", attributes: [A.attribute("key", .string, default: "''")])])
         try A.migrator([app1], name: "app").migrate(databaseAt: db.url)
         try A.migrator([lib1], name: "cache").migrate(databaseAt: db.url)
@@ -137,15 +137,15 @@ import Testing
     @Test func rebuildingAParentNeverCascadesToItsChildren() throws {
         typealias A = PlanBuilder
         let db = TemporaryDatabase()
-        let v1 = A.schema(1, [ChangeKindTests.person])
+        let v1 = A.schema(1, [PersonFixture.person])
         try A.migrator([v1]).migrate(databaseAt: db.url)
-        try db.execute(ChangeKindTests.rows + """
+        try db.execute(PersonFixture.rows + """
             CREATE TABLE pet (id INTEGER PRIMARY KEY, owner INTEGER REFERENCES Person(id) ON DELETE CASCADE);
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000) INSERT INTO pet SELECT i, 1 + i % 3 FROM n;
             """)
         let connection = try db.connect()
         try connection.execute("PRAGMA foreign_keys = ON")
-        let v2 = A.schema(2, [ChangeKindTests.person { $0.attributes[1] = A.attribute("age", .double, optional: true) }])
+        let v2 = A.schema(2, [PersonFixture.person { $0.attributes[1] = A.attribute("age", .double, optional: true) }])
         let result = try A.migrator([v1, v2]).migrate(connection: connection.handle)
         #expect(result.stages[0].steps.map(\.op) == [.rebuildTable])
         #expect(try db.rows("SELECT count(*), sum(owner) FROM pet") == [["10000", "20000"]])

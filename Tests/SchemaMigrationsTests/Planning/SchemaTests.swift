@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct SchemaTests {
     typealias A = PlanBuilder
-    static let base = A.schema(1, [ChangeKindTests.person])
+    static let base = A.schema(1, [PersonFixture.person])
 
     static func changed(_ change: (inout Schema) -> Void) -> Schema {
         var copy = base

@@ -1,5 +1,5 @@
 import Testing
-@_spi(MigrateCommand) import SchemaMigrations
+import SchemaMigrations
 
 /// The command writes JSON it read back from a report, with keys added, in the report's own form.
 @Suite struct CommandJSONTests {

@@ -7,15 +7,15 @@ import Testing
 @Suite struct DryRunReportTests {
     typealias A = PlanBuilder
 
-    static let person = ChangeKindTests.person
+    static let person = PersonFixture.person
     /// V2 of Person: `email` dropped, `age` non-optional with a default (one rebuild).
-    static let personV2 = ChangeKindTests.person { entity in
+    static let personV2 = PersonFixture.person { entity in
         entity.attributes.removeAll { $0.name == "email" }
         entity.attributes[1] = A.attribute("age", .integer, default: "0")
     }
 
     /// A database with Person at V1 and its three rows (Alan has no age and no email).
-    static func populated(_ source: [Schema.Entity] = [person], rows: String = ChangeKindTests.rows) throws -> TemporaryDatabase {
+    static func populated(_ source: [Schema.Entity] = [person], rows: String = PersonFixture.rows) throws -> TemporaryDatabase {
         let db = TemporaryDatabase()
         try A.migrator([A.schema(1, source)]).migrate(databaseAt: db.url)
         try db.execute(rows)
@@ -46,7 +46,7 @@ import Testing
 
     @Test func aDroppedTableReportsItsRowsAndValues() throws {
         let tag = Schema.Entity(name: "Tag", attributes: [A.attribute("label", .string, optional: true)])
-        let db = try Self.populated([Self.person, tag], rows: ChangeKindTests.rows + "INSERT INTO Tag (label) VALUES ('a'), (''), (NULL);")
+        let db = try Self.populated([Self.person, tag], rows: PersonFixture.rows + "INSERT INTO Tag (label) VALUES ('a'), (''), (NULL);")
         let report = try A.migrator([A.schema(1, [Self.person, tag]), A.schema(2, [Self.person])]).plan(databaseAt: db.url)
         let step = try #require(report.stages[0].steps.first { $0.step.op == .dropTable })
         #expect(step.impact?.rows == 3)
@@ -55,8 +55,8 @@ import Testing
     }
 
     @Test func aNewUniqueConstraintReportsItsDuplicatesAndTheRefusal() throws {
-        let db = try Self.populated(rows: ChangeKindTests.rows + "INSERT INTO Person (name) VALUES ('Ada'), ('Ada'), ('Alan');")
-        let unique = ChangeKindTests.person { $0.indexes.append(Schema.Index(["name"], isUnique: true)) }
+        let db = try Self.populated(rows: PersonFixture.rows + "INSERT INTO Person (name) VALUES ('Ada'), ('Ada'), ('Alan');")
+        let unique = PersonFixture.person { $0.indexes.append(Schema.Index(["name"], isUnique: true)) }
         let report = try A.migrator([A.schema(1, [Self.person]), A.schema(2, [unique])]).plan(databaseAt: db.url)
         let step = try #require(report.stages[0].steps.first { $0.step.op == .createIndex })
         let duplicates = try #require(step.impact?.duplicates.first)
@@ -68,7 +68,7 @@ import Testing
 
     @Test func onlyTheFirstStageIsMeasured() throws {
         let db = try Self.populated()
-        let v3 = ChangeKindTests.person { $0.attributes.removeAll { $0.name == "age" } }
+        let v3 = PersonFixture.person { $0.attributes.removeAll { $0.name == "age" } }
         let report = try A.migrator([A.schema(1, [Self.person]), A.schema(2, [Self.personV2]), A.schema(3, [v3])]).plan(databaseAt: db.url)
         #expect(report.stages.count == 2)
         #expect(report.stages[0].steps.allSatisfy { $0.impact != nil })

@@ -78,9 +78,9 @@ import Testing
     }
 
     @Test func aMigrationThatWouldFailGivesItsErrorInsteadOfAScript() throws {
-        let db = try DryRunReportTests.populated(rows: ChangeKindTests.rows + "INSERT INTO Person (name) VALUES ('Ada');")
+        let db = try DryRunReportTests.populated(rows: PersonFixture.rows + "INSERT INTO Person (name) VALUES ('Ada');")
         let before = try db.bytes()
-        let unique = ChangeKindTests.person { $0.indexes.append(Schema.Index(["name"], isUnique: true)) }
+        let unique = PersonFixture.person { $0.indexes.append(Schema.Index(["name"], isUnique: true)) }
         let error = try #require(throws: MigrationError.self) {
             try A.migrator([A.schema(1, [DryRunReportTests.person]), A.schema(2, [unique])]).script(databaseAt: db.url)
         }

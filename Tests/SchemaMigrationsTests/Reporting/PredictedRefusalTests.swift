@@ -7,9 +7,9 @@ import Testing
 @Suite struct PredictedRefusalTests {
     typealias A = PlanBuilder
 
-    static let v1 = A.schema(1, [ChangeKindTests.person])
-    static let v2 = A.schema(2, [ChangeKindTests.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
-    static let v3 = A.schema(3, [ChangeKindTests.person {
+    static let v1 = A.schema(1, [PersonFixture.person])
+    static let v2 = A.schema(2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
+    static let v3 = A.schema(3, [PersonFixture.person {
         $0.attributes.append(A.attribute("nickname", .string, optional: true))
         $0.attributes.append(A.attribute("rating", .integer))  // non-optional, no default
     }])

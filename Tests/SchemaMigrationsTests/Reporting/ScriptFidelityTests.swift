@@ -37,7 +37,7 @@ import Testing
     @Test func customStatementsWithCommentsAndExactDoublesAreInTheScript() throws {
         let original = try DryRunReportTests.populated()
         let v1 = A.schema(1, [DryRunReportTests.person])
-        let v2 = A.schema(2, [ChangeKindTests.person { $0.attributes.append(A.attribute("score", .double, optional: true)) }])
+        let v2 = A.schema(2, [PersonFixture.person { $0.attributes.append(A.attribute("score", .double, optional: true)) }])
         let migrator = try A.migrator([v1, v2], kind: .custom, didMigrate: { context in
             try context.execute("-- Alan retired\nDELETE FROM Person WHERE name = 'Alan'")
             try context.execute("UPDATE Person SET age = age + 1 WHERE name = 'Ada' -- birthday")

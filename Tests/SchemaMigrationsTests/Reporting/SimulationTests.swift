@@ -24,10 +24,10 @@ import Testing
 
     @Test func aDataDependentFailureIsReportedNotThrownAndTheDatabaseIsUntouched() throws {
         let db = TemporaryDatabase()
-        let v1 = A.schema(1, [ChangeKindTests.person])
-        let v2 = A.schema(2, [ChangeKindTests.person { $0.attributes.append(A.attribute("rating", .integer)) }])
+        let v1 = A.schema(1, [PersonFixture.person])
+        let v2 = A.schema(2, [PersonFixture.person { $0.attributes.append(A.attribute("rating", .integer)) }])
         try A.migrator([v1]).migrate(databaseAt: db.url)
-        try db.execute(ChangeKindTests.rows)
+        try db.execute(PersonFixture.rows)
         let before = try db.bytes()
         // didMigrate fills rating from age, which is NULL for one row: only running it shows that.
         let simulation = try A.migrator([v1, v2], kind: .custom, didMigrate: { context in

@@ -231,10 +231,7 @@ extension SQLTokenizer {
     }
 
     /// ASCII lower-casing, as SQLite compares identifiers.
-    static func foldCase(_ name: String) -> String {
-        guard name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return name }
-        return String(decoding: name.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }, as: UTF8.self)
-    }
+    static func foldCase(_ name: String) -> String { name.sqlFolded }
 }
 
 extension SQLTokenizer {

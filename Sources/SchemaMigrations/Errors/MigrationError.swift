@@ -42,7 +42,7 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         /// A migration is pending but the database can only be read.
         public static let readOnly = Code(rawValue: "readOnly")
         /// The connection passed to `migrate(connection:)` cannot roll a failed migration back
-        /// (`journal_mode` OFF, or MEMORY on a file).
+        /// (`journal_mode` OFF, or MEMORY on a file), or is inside a transaction of its own.
         public static let unsafeConnection = Code(rawValue: "unsafeConnection")
         /// A migration (or another write) was interrupted, and its rollback journal is still beside
         /// the database: a read-only command cannot replay it.
@@ -73,12 +73,25 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
     public var details: [String]
     /// The SQLite error underneath, with its SQL, extended code and message.
     public var sqliteError: SQLiteError?
-    /// The error a custom stage threw, described.
+    /// The cause, described (a custom stage's error, a lost connection…), as printed after "caused by:".
     public var underlying: String?
+    /// The error underneath, unchanged: a custom stage's own error reaches the app as it was thrown.
+    ///
+    /// ```swift
+    /// do {
+    ///     try migrator.migrate(databaseAt: url)
+    /// } catch let error as MigrationError where error.underlyingError is ImportError {
+    ///     // the stage's own error type, with its cases and payload
+    /// }
+    /// ```
+    public var underlyingError: (any Error)?
 
+    /// - Parameters:
+    ///   - underlyingError: the error underneath, kept unchanged; when `underlying` is nil it is
+    ///     also described there (unless it is the `sqliteError`, printed on its own).
     public init(_ code: Code, _ message: String, entity: String? = nil, property: String? = nil,
                 version: Schema.Version? = nil, remedy: String? = nil, details: [String] = [],
-                sqliteError: SQLiteError? = nil, underlying: String? = nil) {
+                sqliteError: SQLiteError? = nil, underlying: String? = nil, underlyingError: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.entity = entity
@@ -87,7 +100,8 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         self.remedy = remedy
         self.details = details
         self.sqliteError = sqliteError
-        self.underlying = underlying
+        self.underlyingError = underlyingError
+        self.underlying = underlying ?? underlyingError.flatMap { $0 is SQLiteError ? nil : "\($0)" }
     }
 
     public var description: String {
@@ -102,15 +116,5 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         if let underlying { lines.append("  caused by: \(underlying)") }
         if let remedy { lines.append("  fix: \(remedy)") }
         return lines.joined(separator: "\n")
-    }
-}
-
-extension MigrationError {
-    /// The refusal of a read-only command to read a database whose last write was interrupted.
-    static func interrupted(path: String, sqliteError: SQLiteError) -> MigrationError {
-        MigrationError(.interruptedMigration,
-                       "a migration or another write to '\(path)' was interrupted; its journal ('\(path)-journal') holds the database as it was before, and will restore it the next time the file is opened for writing",
-                       remedy: "run `migrate apply` (it restores the database, then migrates), or open the database once with write access; do not delete the journal",
-                       sqliteError: sqliteError)
     }
 }

@@ -15,35 +15,24 @@ extension MigrationError {
         guard let sqliteError, remedy == nil || sqliteError.isBusy else { return self }
         var error = self
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        switch sqliteError.primaryCode {
-        case SQLITE_BUSY, SQLITE_LOCKED:
+        switch sqliteError.resultCode {
+        case .busy, .locked:
             if !error.message.contains("another connection") { error.message += ": another connection holds a lock on it" }
             error.remedy = "wait for the other process to finish (a long transaction, an open sqlite3 shell), then retry; "
                 + "or let it wait longer: --busy-timeout SECONDS (MigrationOptions.busyTimeout)"
-        case SQLITE_READONLY where sqliteError.extendedCode == 1544 /* SQLITE_READONLY_DIRECTORY */:
+        case .readOnlyDirectory:
             error.message += ": the directory '\(directory)' is read-only"
             error.remedy = "SQLite writes its journal beside the database: make '\(directory)' writable "
                 + "(or migrate a copy in a writable directory and move it back)"
-        case SQLITE_READONLY:
+        case .readOnly:
             error.remedy = "give the migration write access to '\(path)' and to its directory '\(directory)'"
-        case SQLITE_CANTOPEN:
+        case .cannotOpen:
             error.remedy = "check that '\(directory)' exists and is readable and writable, and that '\(path)' is a file"
-        case SQLITE_FULL:
+        case .full:
             error.remedy = "free disk space (a migration needs room for the journal and, for a rebuild, a second copy of the table)"
         default:
             break
         }
         return error
-    }
-}
-
-extension Migrator {
-    /// Runs `body`, giving any `MigrationError` it throws a remedy for the database at `url` (``MigrationError/advised(path:)``).
-    func advising<T>(_ url: URL, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as MigrationError {
-            throw error.advised(path: url.path)
-        }
     }
 }

@@ -3,25 +3,24 @@ import Foundation
 /// JSON the `migrate` command writes, in the same canonical pretty form as the reports (sorted
 /// keys, two-space indentation, `"key": value`), from the objects Foundation's
 /// `JSONSerialization` reads and writes: so a report's JSON can be read back, given more keys,
-/// and written again without a second JSON writer. For `MigrateCommand`; not public API.
+/// and written again without a second JSON writer. For the `migrate` command (package API).
 ///
 /// ```swift
 /// var object = CommandJSON.object(parsing: try report.json())
 /// object["exitStatus"] = 0
 /// print(CommandJSON.text(object))
 /// ```
-@_spi(MigrateCommand)
-public enum CommandJSON {
+package enum CommandJSON {
     /// `value` (dictionaries with string keys, arrays, strings, numbers, booleans, `NSNull`) as
     /// pretty JSON ending with a newline. Anything else is written as `null`.
-    public static func text(_ value: Any) -> String {
+    package static func text(_ value: Any) -> String {
         var out = ""
         JSONValue(foundation: value).write(to: &out, indent: "")
         return out + "\n"
     }
 
     /// A JSON object's text read back into Foundation objects; empty when it is not an object.
-    public static func object(parsing json: String) -> [String: Any] {
+    package static func object(parsing json: String) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] ?? [:]
     }
 }

@@ -18,7 +18,10 @@ public struct Migrator: Sendable {
     public var options: MigrationOptions
     let resolved: Result<ResolvedPlan, MigrationError>
 
-    /// A migrator for a plan declared in Swift. A malformed plan is reported by the first call.
+    /// A migrator for a plan declared in Swift. A malformed plan is reported by the first call
+    /// (every method throws it; ``schemas()`` or ``lint()`` in a unit test catches it before
+    /// release). A Swift plan is a declaration compiled into the app, so start-up code stays
+    /// one line; ``init(planDirectory:options:)``, which reads files, throws instead.
     public init(plan: any SchemaMigrationPlan.Type, options: MigrationOptions = MigrationOptions()) {
         self.options = options
         do {
@@ -114,7 +117,7 @@ public struct Migrator: Sendable {
             _ = try db.scalar("SELECT count(*) FROM sqlite_schema")  // fails now, clearly, for a file that is not a database
             return db
         } catch let error as SQLiteError {
-            if error.extendedCode == 776 {  // SQLITE_READONLY_ROLLBACK: a hot journal a read-only connection cannot replay
+            if error.resultCode == .readOnlyRollback {  // a hot journal a read-only connection cannot replay
                 throw MigrationError.interrupted(path: url.path, sqliteError: error)
             }
             throw MigrationError.fromOpening(error, path: url.path)

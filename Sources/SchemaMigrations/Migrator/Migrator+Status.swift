@@ -94,11 +94,3 @@ extension Migrator {
         try plan.target(options.targetVersion).version
     }
 }
-
-extension MigrationError {
-    /// The refusal to migrate a database to a version older than the one it is at.
-    static func backwards(from current: Schema.Version, to target: Schema.Version) -> MigrationError {
-        MigrationError(.unsupportedChange, "the database is at version \(current), after the target version \(target); migrating backwards is not supported",
-                       version: current, remedy: "restore a backup taken at \(target)")
-    }
-}

@@ -2,10 +2,10 @@
 /// (`--database PATH`), written `--name value` or `--name=value`.
 ///
 /// ```swift
-/// let trips = Option.value("--trips", "N", help: "how many trips to create (default 1000)")
-/// let force = Option.flag("--force", help: "replace an existing file")
+/// let trips = CommandOption.value("--trips", "N", help: "how many trips to create (default 1000)")
+/// let force = CommandOption.flag("--force", help: "replace an existing file")
 /// ```
-public struct Option: Sendable, Hashable {
+public struct CommandOption: Sendable, Hashable {
     /// The name, with its dashes: `--database`.
     public var name: String
     /// What the value is, for the usage line (`PATH`); nil for a flag.
@@ -24,18 +24,18 @@ public struct Option: Sendable, Hashable {
 
     /// An option with a value.
     public static func value(_ name: String, _ valueName: String, choices: [String]? = nil, repeatable: Bool = false,
-                             required: Bool = false, help: String) -> Option {
-        Option(name: name, valueName: choices?.joined(separator: "|") ?? valueName, choices: choices,
+                             required: Bool = false, help: String) -> CommandOption {
+        CommandOption(name: name, valueName: choices?.joined(separator: "|") ?? valueName, choices: choices,
                isRepeatable: repeatable, isRequired: required, help: help)
     }
 
     /// A flag: present or not.
-    public static func flag(_ name: String, help: String) -> Option {
-        Option(name: name, valueName: nil, choices: nil, isRepeatable: false, isRequired: false, help: help)
+    public static func flag(_ name: String, help: String) -> CommandOption {
+        CommandOption(name: name, valueName: nil, choices: nil, isRepeatable: false, isRequired: false, help: help)
     }
 
     /// The same option, required or not.
-    public func required(_ isRequired: Bool = true) -> Option {
+    public func required(_ isRequired: Bool = true) -> CommandOption {
         var copy = self
         copy.isRequired = isRequired
         return copy

@@ -35,12 +35,7 @@ extension Migrator {
             throw MigrationError(.notADatabase, "there is no database at '\(url.path)' to baseline", remedy: "check the path; an empty database needs no baseline: `migrate` creates the schema")
         }
         let db = try open(url, mode: .readWrite)
-        do {
-            try db.execute("BEGIN IMMEDIATE TRANSACTION")
-        } catch let error as SQLiteError {
-            throw MigrationError.wrap(error, message: "cannot begin the baseline's transaction; nothing was recorded")
-        }
-        do {
+        return try WriteTransaction.run(on: db, doing: "baseline") {
             let store = MetadataStore(db: db, plan: plan.name)
             if let record = try store.current() {
                 throw MigrationError(.unsupportedChange, "the database already records version \(record.version) of the plan '\(plan.name)'; a baseline is for a database with no version recorded",
@@ -58,12 +53,7 @@ extension Migrator {
             try AcceptedDifferences(db: db, plan: plan.name).save(accepted)
             try store.append(.init(version: version, hash: plan.hash(of: version), kind: "baseline", fromVersion: nil,
                                    startedAt: Date(), duration: 0, snapshot: try declared.compactJSON()))
-            try db.execute("COMMIT TRANSACTION")
             return BaselineResult(database: url.path, version: version, acceptedDifferences: accepted)
-        } catch {
-            db.rollbackQuietly()
-            if let error = error as? SQLiteError { throw MigrationError.wrap(error, message: "the baseline failed and was rolled back") }
-            throw error
         }
     }
 

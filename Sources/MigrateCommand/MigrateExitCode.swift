@@ -5,7 +5,7 @@ import SchemaMigrations
 /// ```sh
 /// migrate status --plan plan/ --database app.sqlite; [ $? -eq 3 ] && echo "migrations pending"
 /// ```
-public enum ExitCode: Int32, Sendable, CaseIterable, CustomStringConvertible {
+public enum MigrateExitCode: Int32, Sendable, CaseIterable, CustomStringConvertible {
     /// 0: done, or nothing to do.
     case success = 0
     /// 1: the migration failed and was rolled back: the database is as it was.
@@ -40,7 +40,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable, CustomStringConvertible {
 
     /// The status when the plan cannot be loaded (a `--plan DIR` that is missing, malformed or
     /// names a custom stage, or a malformed Swift plan): the command was pointed at the wrong thing.
-    public static let planNotLoaded = ExitCode.usageError
+    public static let planNotLoaded = MigrateExitCode.usageError
 
     /// How bad a status is, to give a fleet the worst of its databases' statuses:
     /// success < pending < failed < drift < refused < usage error.
@@ -56,7 +56,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable, CustomStringConvertible {
     }
 
     /// The worst of several statuses; success for none.
-    static func worst(_ statuses: [ExitCode]) -> ExitCode {
+    static func worst(_ statuses: [MigrateExitCode]) -> MigrateExitCode {
         statuses.max { $0.severity < $1.severity } ?? .success
     }
 

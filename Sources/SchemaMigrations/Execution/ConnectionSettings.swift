@@ -1,0 +1,87 @@
+import Foundation
+
+/// The connection settings a migration needs (steps 1 and 12 of ``AlterTableProcedure``), and the
+/// user's, restored afterwards.
+///
+/// Besides foreign keys and `legacy_alter_table`, SQLite's sorter may use helper threads
+/// (`PRAGMA threads`) while a rebuild builds its indexes.
+/// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_threads>
+struct ConnectionSettings {
+    /// A pragma a migration sets outside its transaction.
+    struct Pragma: Sendable {
+        /// The pragma's name, as SQLite spells it.
+        var name: String
+        /// The value a migration needs.
+        var value: String
+        /// True when correctness depends on it (a script written for the `sqlite3` shell sets it);
+        /// false for a speed setting.
+        var isRequired: Bool
+
+        /// `PRAGMA name = value`.
+        var statement: String { "PRAGMA \(name) = \(value)" }
+    }
+
+    /// Every pragma a migration sets, in the order it sets them: the one list the migration,
+    /// the rehearsal (which leaves them out of what it records) and the written script read.
+    static let pragmas: [Pragma] = [
+        Pragma(name: "foreign_keys", value: "OFF", isRequired: true),
+        Pragma(name: "legacy_alter_table", value: "OFF", isRequired: true),
+        Pragma(name: "threads", value: "\(min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)))", isRequired: false),
+    ]
+
+    /// The connection's own values, in the order of ``pragmas``.
+    private let saved: [Int64]
+
+    /// Runs `body` with the migration's settings, then restores the connection's own, whether
+    /// `body` returned or threw.
+    /// - Throws: what `body` threw (with a detail when the settings could not be restored
+    ///   either); or, when `body` returned, a `MigrationError` when the settings cannot be
+    ///   restored: a connection the app goes on using must not silently keep foreign keys off.
+    static func applying<T>(to db: SQLiteConnection, version: Schema.Version, _ body: () throws -> T) throws -> T {
+        let settings = try prepare(db)
+        let result: T
+        do {
+            result = try body()
+        } catch var error as MigrationError {
+            if let failure = settings.restoreFailure(db, version: version) { error.details.append(failure.message) }
+            throw error
+        } catch {
+            _ = settings.restoreFailure(db, version: version)
+            throw error
+        }
+        if let failure = settings.restoreFailure(db, version: version, afterMigrating: true) { throw failure }
+        return result
+    }
+
+    /// Step 1: reads the connection's values, sets the migration's and reads foreign keys back.
+    static func prepare(_ db: SQLiteConnection) throws -> ConnectionSettings {
+        let settings = ConnectionSettings(saved: try pragmas.map { try db.pragmaInteger($0.name) })
+        for pragma in pragmas { try db.execute(pragma.statement) }
+        guard try db.pragmaInteger("foreign_keys") == 0 else {
+            _ = settings.restoreFailure(db, version: nil)
+            throw MigrationError(.sqlite, "cannot turn foreign keys off, so rebuilding a table could cascade deletes to its children; nothing was done",
+                                 remedy: "call the migrator outside any transaction")
+        }
+        return settings
+    }
+
+    /// Step 12: sets every pragma back (all of them are tried), and describes the first that
+    /// failed, nil when all were restored.
+    private func restoreFailure(_ db: SQLiteConnection, version: Schema.Version?, afterMigrating: Bool = false) -> MigrationError? {
+        var failure: MigrationError?
+        for (pragma, value) in zip(Self.pragmas, saved) {
+            let statement = "PRAGMA \(pragma.name) = \(value)"
+            do {
+                try db.execute(statement)
+            } catch {
+                guard failure == nil else { continue }
+                let outcome = afterMigrating ? "the migration to \(version.map { "\($0)" } ?? "the target") committed, but" : "after the failure,"
+                failure = MigrationError(.sqlite, "\(outcome) the connection's \(pragma.name) could not be set back to \(value) (\(statement) failed); it is still \(pragma.value)",
+                                         version: version,
+                                         remedy: "set it on the connection yourself before using it again (an authorizer or a transaction of the app's may have refused it)",
+                                         sqliteError: error as? SQLiteError, underlyingError: error)
+            }
+        }
+        return failure
+    }
+}
