@@ -52,7 +52,9 @@ struct ScaffoldNames {
         if entity.hasImplicitID { names[Schema.primaryKeyColumn] = Schema.primaryKeyColumn }
         for (position, attribute) in entity.attributes.enumerated() {
             var base = attribute.propertyName ?? SwiftIdentifier.propertyName(attribute.name)
-            if !SwiftIdentifier.isUsable(base) { base = "column\(position + 1)" }
+            if !SwiftIdentifier.isUsable(base) {  // `self` → `selfColumn`; no letter at all → `column3`
+                base = !base.isEmpty && SwiftIdentifier.isUsable(base + "Column") ? base + "Column" : "column\(position + 1)"
+            }
             let name = unique(base, in: used)
             used.insert(name)
             names[attribute.name] = name

@@ -73,6 +73,8 @@ import Testing
             "var café = \"\"",
             "final class Class: PersistentModel {", "static let entityName = \"class\"",
             "var `default` = 1", "var `in` = \"\"",
+            "@Attribute(column: \"self\") var selfColumn = \"\"", "@Attribute(column: \"Type\") var type = \"\"",
+            "@Attribute(column: \"___\") var column7 = 1",
             "static let uniqueness: [[String]] = [[\"default\", \"in\"]]",
         ] {
             #expect(names.contains("\n        " + line + "\n") || names.contains("\n    " + line + "\n"), "missing: \(line)\n\(names)")
