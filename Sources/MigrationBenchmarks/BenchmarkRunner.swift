@@ -12,6 +12,8 @@ public struct BenchmarkRunner {
         /// The `introspect` case's database: tables, and columns per table (200 × 20: 4,000 columns).
         public var introspectTables = 200
         public var introspectColumns = 20
+        /// How many tables (of 20 columns) the scaffold case introspects and renders.
+        public var scaffoldTables = 200
         /// How many small files the fleet case migrates, and how many at once (nil: the number of cores).
         public var fleetFiles = 1000
         public var fleetJobs: Int?
@@ -23,7 +25,7 @@ public struct BenchmarkRunner {
 
     /// The benchmark's cases, as named on the command line (`--cases rebuild,custom`).
     public enum Case: String, CaseIterable, Sendable {
-        case planner, introspect, dryrun, rebuild, alter, addcolumn, custom, uptodate, fleet, progress
+        case planner, introspect, dryrun, rebuild, alter, addcolumn, custom, uptodate, fleet, progress, scaffold
     }
 
     /// One row of the results table.
@@ -56,7 +58,8 @@ public struct BenchmarkRunner {
         if cases.contains(.planner) { try plannerCase(log: log) }
         if cases.contains(.introspect) { try introspectCase(log: log) }
         if cases.contains(.fleet) { try fleetCase(log: log) }
-        for size in configuration.sizes where !cases.subtracting([.planner, .introspect, .fleet]).isEmpty {
+        if cases.contains(.scaffold) { try scaffoldCase(log: log) }
+        for size in configuration.sizes where !cases.subtracting([.planner, .introspect, .fleet, .scaffold]).isEmpty {
             log("building V1 with \(size) trips and \(2 * size) bucket items…")
             let template = dir.appendingPathComponent("v1-\(size).sqlite")
             try BenchmarkWorkload.createV1(at: template, trips: size)

@@ -56,7 +56,7 @@ import Testing
 
     @Test func usageErrorsNameTheWordAndPrintTheUsageOnStandardError() {
         let cases: [([String], String, String)] = [
-            ([], "error: missing subcommand\n  one of: status, plan, apply, verify, snapshot, history, lint, baseline, seed, help", "usage: trips <subcommand>"),
+            ([], "error: missing subcommand\n  one of: status, plan, apply, verify, snapshot, history, lint, baseline, scaffold, seed, help", "usage: trips <subcommand>"),
             (["migrate"], "error: unknown subcommand 'migrate'", "usage: trips <subcommand>"),
             (["aply"], "error: unknown subcommand 'aply'\n  did you mean 'apply'?", "usage: trips <subcommand>"),
             (["help", "nope"], "error: unknown subcommand 'nope'", "usage: trips <subcommand>"),

@@ -14,6 +14,7 @@ import Testing
         configuration.introspectColumns = 8
         configuration.fleetFiles = 6
         configuration.fleetJobs = 2
+        configuration.scaffoldTables = 5
         let scratch = TemporaryDatabase()
         configuration.directory = scratch.directory
         var runner = BenchmarkRunner(configuration: configuration)
@@ -22,6 +23,7 @@ import Testing
             "planner: 20 entities × 40 attributes, 10% changed (8 steps)",
             "introspect: 10 tables × 8 columns (80 columns), every table declared",
             "fleet: 6 files of 10 trips, migrate apply --jobs 2 with backups (\(String(format: "%.2f", runner.rows[2].ours.median / 6 * 1000)) ms per file)",
+            "scaffold: 5 tables, 100 columns, introspect + render Swift (\(runner.rows[3].name.firstMatch(of: /\((\d+ KiB; render alone [\d.]+ ms)\)/).map { String($0.1) } ?? "?"))",
             "dry run with impact, 200 rows (97 values would be lost)",
             "rebuild 200 rows with a progress callback", "rebuild 200 rows (+400 children)", "no rebuild needed: renames, drop, add, index, 200 rows", "add optional column, 200 rows",
             "custom stage enumerates + updates 200 rows (properties: name, budget)", "custom stage enumerates + updates 200 rows (every property read)",

@@ -9,6 +9,7 @@ enum BuiltInSubcommands {
          SnapshotSubcommand.make(hasSwiftPlan: hasSwiftPlan),
          HistorySubcommand.make(hasSwiftPlan: hasSwiftPlan),
          LintSubcommand.make(hasSwiftPlan: hasSwiftPlan),
-         BaselineSubcommand.make(hasSwiftPlan: hasSwiftPlan)]
+         BaselineSubcommand.make(hasSwiftPlan: hasSwiftPlan),
+         ScaffoldSubcommand.make(hasSwiftPlan: hasSwiftPlan)]
     }
 }

@@ -1,0 +1,87 @@
+/// One entity as a model class: its static members (one function each), its properties, `init() {}`.
+struct ModelRendering {
+    let entity: Schema.Entity
+    let names: ScaffoldNames
+
+    var typeName: String { names.type(entity.name) }
+
+    func write(to out: inout SourceWriter) {
+        out.line("final class \(typeName): PersistentModel {")
+        out.indent { out in
+            let statics = staticMembers()
+            for member in statics { out.line(member) }
+            if !statics.isEmpty { out.line() }
+            for attribute in entity.attributes { out.line(declaration(of: attribute)) }
+            for relationship in entity.relationships { out.line(declaration(of: relationship)) }
+            out.line()
+            out.line("init() {}")
+        }
+        out.line("}")
+    }
+
+    /// The model's static members, in the order `PersistentModel` lists them; each is left out
+    /// when it would say the default.
+    func staticMembers() -> [String] {
+        [entityName(), originalName(), hashModifier(), primaryKey(), withoutRowID(), strict(), uniqueness(), indexes(), indexNames()].compactMap { $0 }
+    }
+
+    // MARK: One function per static member
+
+    func entityName() -> String? {
+        typeName == entity.name ? nil : "static let entityName = \(SwiftInitialValue.stringLiteral(entity.name))"
+    }
+
+    func originalName() -> String? {
+        entity.originalName.map { "static let originalName: String? = \(SwiftInitialValue.stringLiteral($0))" }
+    }
+
+    func hashModifier() -> String? {
+        entity.hashModifier.map { "static let hashModifier: String? = \(SwiftInitialValue.stringLiteral($0))" }
+    }
+
+    /// A composite key; a single-column key is `@Attribute(.primaryKey)` on its property.
+    func primaryKey() -> String? {
+        guard let key = entity.primaryKey, key.count > 1 else { return nil }
+        return "static let primaryKey: [String]? = \(stringArray(key.map(property)))"
+    }
+
+    func withoutRowID() -> String? { entity.isWithoutRowID ? "static let withoutRowID = true" : nil }
+
+    func strict() -> String? { entity.isStrict ? "static let strict = true" : nil }
+
+    /// Unique indexes over several columns (or over the implicit `id`); one over a single
+    /// attribute is `@Attribute(.unique)` on it.
+    func uniqueness() -> String? {
+        let lists = entity.indexes.filter { $0.isUnique && !isUniqueAttribute($0) }.map { $0.columns.map(property) }
+        return lists.isEmpty ? nil : "static let uniqueness: [[String]] = [\(lists.map(stringArray).joined(separator: ", "))]"
+    }
+
+    func indexes() -> String? {
+        let lists = entity.indexes.filter { !$0.isUnique }.map { $0.columns.map(property) }
+        return lists.isEmpty ? nil : "static let indexes: [[String]] = [\(lists.map(stringArray).joined(separator: ", "))]"
+    }
+
+    /// The names of the named indexes, by their properties, in name order.
+    func indexNames() -> String? {
+        let named = entity.indexes.compactMap { index in index.name.map { ($0, index.columns.map(property)) } }.sorted { $0.0 < $1.0 }
+        guard !named.isEmpty else { return nil }
+        let entries = named.map { "\(SwiftInitialValue.stringLiteral($0.0)): \(stringArray($0.1))" }
+        return "static let indexNames: [String: [String]] = [\(entries.joined(separator: ", "))]"
+    }
+
+    // MARK: Helpers
+
+    /// Whether `index` is said as `@Attribute(.unique)`: unique over one attribute.
+    func isUniqueAttribute(_ index: Schema.Index) -> Bool {
+        index.isUnique && index.columns.count == 1 && entity.attribute(named: index.columns[0]) != nil
+    }
+
+    /// The property name of `column`, as a string in a list (never backquoted).
+    func property(_ column: String) -> String {
+        names.unescapedProperty(column, of: entity.name)
+    }
+
+    func stringArray(_ items: [String]) -> String {
+        "[" + items.map(SwiftInitialValue.stringLiteral).joined(separator: ", ") + "]"
+    }
+}

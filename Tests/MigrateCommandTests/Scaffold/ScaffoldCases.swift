@@ -1,0 +1,151 @@
+import Foundation
+import SchemaMigrations
+
+/// Declared versions that together use every declaration option the model has: each is read
+/// into a `Schema`, rendered as Swift by `SwiftDeclarations`, compiled, and must read back as the
+/// same schema.
+enum ScaffoldCases {
+    /// Case name → the declared version to render. The name prefixes the generated types (`KeysSchemaV1`).
+    static let versions: [(name: String, version: any VersionedSchema.Type)] = [
+        ("Keys", KeysSchema.self),
+        ("Values", ValuesSchema.self),
+        ("Names", NamesSchema.self),
+    ]
+}
+
+/// Keys of every kind (autoincrement, UUID, composite, WITHOUT ROWID, STRICT), foreign keys onto
+/// named key columns with every clause, SQL types, CHECK, COLLATE, date storages, default
+/// expressions, named indexes.
+enum KeysSchema: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static let models: [any PersistentModel.Type] = [Artist.self, Album.self, Playlist.self, PlaylistTrack.self]
+
+    final class Artist: PersistentModel {
+        @Attribute(.primaryKey, .autoincrement, column: "ArtistId") var artistID = 0
+        @Attribute(column: "Name", sqlType: "NVARCHAR(120)", collation: "NOCASE") var name: String? = nil
+        init() {}
+    }
+
+    final class Album: PersistentModel {
+        static let indexes: [[String]] = [["artistID"], ["title", "releasedAt"]]
+        static let indexNames = ["IFK_AlbumArtistId": ["artistID"]]
+        @Attribute(.primaryKey, column: "AlbumId") var albumID = 0
+        @Attribute(column: "Title", sqlType: "NVARCHAR(160)", check: "length(Title) > 0") var title = "Untitled"
+        @Attribute(column: "ArtistId", references: .to(Artist.self, column: "ArtistId", onDelete: .cascade, onUpdate: .noAction, deferred: true))
+        var artistID = 0
+        @Attribute(column: "Price", sqlType: "NUMERIC(10,2)") var price = 0.99
+        @Attribute(column: "ReleasedAt", sqlType: "DATETIME", dateStorage: .iso8601Text) var releasedAt = Date(timeIntervalSince1970: 1_000_000_000.25)
+        @Attribute(defaultExpression: "CURRENT_TIMESTAMP") var addedAt: String
+        @Attribute(defaultExpression: "0") var plays: Double
+        init() {}
+    }
+
+    final class Playlist: PersistentModel {
+        @Attribute(.primaryKey) var id: UUID
+        @Attribute(sqlType: "BOOLEAN") var isPublic = false
+        @Attribute(references: .to(Playlist.self, onDelete: .setNull, onUpdate: .cascade)) var parentID: UUID? = nil
+        init() {}
+    }
+
+    final class PlaylistTrack: PersistentModel {
+        static let primaryKey: [String]? = ["playlistID", "position"]
+        static let withoutRowID = true
+        static let strict = true
+        @Attribute(column: "PlaylistId", references: .to(Playlist.self, onDelete: .restrict)) var playlistID: UUID
+        @Attribute(column: "Position") var position: Int
+        @Attribute(dateStorage: .julianDay) var addedOn = Date(timeIntervalSince1970: 86_400)
+        init() {}
+    }
+}
+
+enum Mood: String, Codable, Sendable { case calm, busy }
+
+/// The default `id` key, a value of every storable type with and without defaults, SwiftData's
+/// options, renames and hash modifiers, uniqueness, indexes, and relationships of every kind.
+enum ValuesSchema: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 2, 3)
+    static let models: [any PersistentModel.Type] = [Trip.self, BucketListItem.self, Snippet.self, Tag.self]
+
+    final class Trip: PersistentModel {
+        static let originalName: String? = "Journey"
+        static let hashModifier: String? = "layout-1"
+        static let indexes: [[String]] = [["startDate"], ["name", "startDate"], ["id", "name"]]
+        static let uniqueness: [[String]] = [["name", "startDate"]]
+        static let indexNames = ["trip_by_start": ["startDate"]]
+        @Attribute(.unique, .spotlight) var name = ""
+        @Attribute(originalName: "start_date") var startDate = Date.distantPast
+        var endDate: Date? = nil
+        var legs: Int32 = 7
+        var ratio: Float = 0.5
+        var score = -12.75
+        var isFavorite = true
+        var notes: String? = "it's \"quoted\"\n\ttabbed \\ ☃ \u{7}"
+        var photo = Data([0, 1, 255])
+        var emptyPhoto = Data()
+        var externalID = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+        var homepage = URL(string: "https://example.com/a?b=c")!
+        var budget = Decimal(string: "1234.56")!
+        var mood = Mood.calm
+        var count: Int? = 3
+        @Attribute(hashModifier: "cents") var rating: Int
+        @Attribute(.externalStorage, .allowsCloudEncryption, .preserveValueOnDeletion, .ephemeral) var attachment: Data? = nil
+        @Relationship(deleteRule: .cascade, inverse: "trip") var bucketList: [BucketListItem] = []
+        @Transient var viewCount = 0
+        init() {}
+    }
+
+    final class BucketListItem: PersistentModel {
+        static let entityName = "bucket_list_items"
+        var title = ""
+        @Relationship(originalName: "journey", hashModifier: "h") var trip: Trip? = nil
+        init() {}
+    }
+
+    final class Snippet: PersistentModel {
+        var text = ""
+        @Relationship(deleteRule: .noAction) var tags: [Tag] = []
+        init() {}
+    }
+
+    final class Tag: PersistentModel {
+        var label = ""
+        @Relationship(deleteRule: .deny) var snippets: [Snippet] = []
+        init() {}
+    }
+}
+
+/// Names Swift cannot take as they are: keywords, digits first, spaces, case-only clashes with
+/// the file's own types, two columns with one idiomatic name, non-ASCII letters.
+enum NamesSchema: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static let models: [any PersistentModel.Type] = [DateRow.self, OrderLines.self, KeywordRow.self]
+
+    /// A table named `Date`: its type must not hide Foundation's `Date` inside the version.
+    final class DateRow: PersistentModel {
+        static let entityName = "Date"
+        var when = Date(timeIntervalSince1970: 0)
+        init() {}
+    }
+
+    final class OrderLines: PersistentModel {
+        static let entityName = "order lines"
+        @Attribute(column: "first name") var firstName = ""
+        @Attribute(column: "created_at") var createdAt = 0
+        var createdAt2 = 0
+        @Attribute(column: "createdAt") var createdAtCamel = 0
+        @Attribute(column: "2fa") var twoFactor = false
+        @Attribute(column: "café") var cafe = ""
+        @Attribute(column: "___") var underscores = 1
+        init() {}
+    }
+
+    final class KeywordRow: PersistentModel {
+        static let entityName = "class"
+        static let uniqueness: [[String]] = [["default", "in"]]
+        var `default` = 1
+        var `in` = ""
+        @Attribute(column: "self") var selfColumn = ""
+        @Attribute(column: "Type") var typeColumn = ""
+        init() {}
+    }
+}
