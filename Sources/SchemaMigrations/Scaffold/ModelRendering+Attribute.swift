@@ -7,7 +7,7 @@ extension ModelRendering {
         let options = attributeOptions(attribute)
         let arguments = (options.isEmpty ? [] : [options.joined(separator: ", ")])
             + [originalName(attribute), hashModifier(attribute), column(attribute), sqlType(attribute), references(attribute),
-               dateStorage(attribute), check(attribute), collation(attribute), defaultExpression(initial)].compactMap { $0 }
+               dateStorage(attribute), check(attribute), collation(attribute), defaultExpression(initial), generated(attribute)].compactMap { $0 }
         let name = names.property(attribute.name, of: entity.name)
         var text = ""
         if !arguments.isEmpty { text = "@Attribute(" + arguments.joined(separator: ", ") + ") " }
@@ -75,6 +75,11 @@ extension ModelRendering {
 
     func dateStorage(_ attribute: Schema.Attribute) -> String? {
         attribute.dateStorage.map { "dateStorage: .\($0.rawValue)" }
+    }
+
+    /// `generated: .virtual("price * quantity")` or `.stored(…)`: a column SQLite computes.
+    func generated(_ attribute: Schema.Attribute) -> String? {
+        attribute.generated.map { ($0.storage == .stored ? "generated: .stored(" : "generated: .virtual(") + SwiftInitialValue.stringLiteral($0.expression) + ")" }
     }
 
     func check(_ attribute: Schema.Attribute) -> String? {

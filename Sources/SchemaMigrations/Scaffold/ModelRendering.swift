@@ -22,7 +22,7 @@ struct ModelRendering {
     /// The model's static members, in the order `PersistentModel` lists them; each is left out
     /// when it would say the default.
     func staticMembers() -> [String] {
-        [entityName(), originalName(), hashModifier(), primaryKey(), withoutRowID(), strict(), uniqueness(), indexes(), indexNames()].compactMap { $0 }
+        [entityName(), originalName(), hashModifier(), primaryKey(), withoutRowID(), strict(), uniqueness(), indexes(), indexNames(), namedIndexes()].compactMap { $0 }
     }
 
     // MARK: One function per static member
@@ -52,24 +52,54 @@ struct ModelRendering {
     /// Unique indexes over several columns (or over the implicit `id`); one over a single
     /// attribute is `@Attribute(.unique)` on it.
     func uniqueness() -> String? {
-        let lists = entity.indexes.filter { $0.isUnique && !isUniqueAttribute($0) }.map { $0.columns.map(property) }
+        let lists = plainIndexes.filter { $0.isUnique && !isUniqueAttribute($0) }.map { $0.columns.map(property) }
         return lists.isEmpty ? nil : "static let uniqueness: [[String]] = [\(lists.map(stringArray).joined(separator: ", "))]"
     }
 
     func indexes() -> String? {
-        let lists = entity.indexes.filter { !$0.isUnique }.map { $0.columns.map(property) }
+        let lists = plainIndexes.filter { !$0.isUnique }.map { $0.columns.map(property) }
         return lists.isEmpty ? nil : "static let indexes: [[String]] = [\(lists.map(stringArray).joined(separator: ", "))]"
     }
 
     /// The names of the named indexes, by their properties, in name order.
     func indexNames() -> String? {
-        let named = entity.indexes.compactMap { index in index.name.map { ($0, index.columns.map(property)) } }.sorted { $0.0 < $1.0 }
+        let named = plainIndexes.compactMap { index in index.name.map { ($0, index.columns.map(property)) } }.sorted { $0.0 < $1.0 }
         guard !named.isEmpty else { return nil }
         let entries = named.map { "\(SwiftInitialValue.stringLiteral($0.0)): \(stringArray($0.1))" }
         return "static let indexNames: [String: [String]] = [\(entries.joined(separator: ", "))]"
     }
 
+    /// Indexes with expressions, collations, `DESC` or a `WHERE`, each with its name:
+    /// `static let namedIndexes: [NamedIndex] = [.unique("name", ["email", .expression("lower(email)")], where: "…")]`.
+    func namedIndexes() -> String? {
+        let named = entity.indexes.filter(\.hasExpressions).compactMap { index -> String? in
+            guard let name = index.name else { return nil }  // ScaffoldLimits leaves such an entity out
+            let terms = (index.elements ?? index.columns.map { .column($0) }).map(term)
+            return "." + (index.isUnique ? "unique" : "index") + "(\(SwiftInitialValue.stringLiteral(name)), [\(terms.joined(separator: ", "))]"
+                + (index.predicate.map { ", where: \(SwiftInitialValue.stringLiteral($0))" } ?? "") + ")"
+        }
+        guard !named.isEmpty else { return nil }
+        return "static let namedIndexes: [NamedIndex] = [\(named.joined(separator: ", "))]"
+    }
+
+    /// One term of a named index: `"email"`, `.column("name", collation: "NOCASE", descending: true)`,
+    /// `.expression("lower(email)")`. Columns are named by their properties; expressions are SQL
+    /// over column names, as the file has them.
+    func term(_ element: Schema.IndexElement) -> String {
+        var extras: [String] = []
+        if let collation = element.collation { extras.append("collation: \(SwiftInitialValue.stringLiteral(collation))") }
+        if element.isDescending { extras.append("descending: true") }
+        if let column = element.column {
+            let name = SwiftInitialValue.stringLiteral(property(column))
+            return extras.isEmpty ? name : ".column(\(name), " + extras.joined(separator: ", ") + ")"
+        }
+        return ".expression(" + ([SwiftInitialValue.stringLiteral(element.expression ?? "")] + extras).joined(separator: ", ") + ")"
+    }
+
     // MARK: Helpers
+
+    /// Indexes over plain ascending columns: said by `uniqueness`, `indexes` and `indexNames`.
+    var plainIndexes: [Schema.Index] { entity.indexes.filter { !$0.hasExpressions } }
 
     /// Whether `index` is said as `@Attribute(.unique)`: unique over one attribute.
     func isUniqueAttribute(_ index: Schema.Index) -> Bool {

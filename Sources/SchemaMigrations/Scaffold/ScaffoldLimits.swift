@@ -44,10 +44,13 @@ enum ScaffoldLimits {
             let known = Schema.Attribute(name: attribute.name, valueType: attribute.valueType, isOptional: attribute.isOptional, defaultValue: attribute.defaultValue,
                                          originalName: attribute.originalName, hashModifier: attribute.hashModifier, options: attribute.options,
                                          swiftType: attribute.swiftType, references: key, propertyName: attribute.propertyName, sqlType: attribute.sqlType,
-                                         dateStorage: attribute.dateStorage, check: attribute.check, collation: attribute.collation)
+                                         dateStorage: attribute.dateStorage, check: attribute.check, collation: attribute.collation,
+                                         generated: attribute.generated)
             if known != attribute { found.append("column \(attribute.name) has an option the scaffold cannot write yet") }
         }
-        for index in entity.indexes where Schema.Index(index.columns, isUnique: index.isUnique, name: index.name) != index {
+        for index in entity.indexes where index.hasExpressions
+                ? Schema.Index(elements: index.elements ?? index.columns.map { .column($0) }, isUnique: index.isUnique, name: index.name, predicate: index.predicate) != index
+                : Schema.Index(index.columns, isUnique: index.isUnique, name: index.name) != index {
             found.append("index \(index.name ?? index.structure.description) has an option the scaffold cannot write yet")
         }
         for relationship in entity.relationships {
@@ -112,7 +115,10 @@ enum ScaffoldLimits {
             if let missing = index.columns.first(where: { !columns.contains($0) }) {
                 found.append("index \(index.structure) is on \(missing), which is not a column of \(entity.name)")
             }
-            if index.name != nil, entity.indexes.contains(where: { $0 != index && $0.columns == index.columns }) {
+            if index.hasExpressions && index.name == nil {
+                found.append("index \(index.structure) has expressions, a collation, DESC or a WHERE but no name: a NamedIndex needs one")
+            }
+            if index.name != nil, !index.hasExpressions, entity.indexes.contains(where: { $0 != index && !$0.hasExpressions && $0.columns == index.columns }) {
                 found.append("index \(index.name!) shares its columns with another index, so indexNames cannot tell which one it names")
             }
         }

@@ -10,6 +10,7 @@ enum ScaffoldCases {
         ("Keys", KeysSchema.self),
         ("Values", ValuesSchema.self),
         ("Names", NamesSchema.self),
+        ("Computed", ComputedSchema.self),
     ]
 }
 
@@ -146,6 +147,36 @@ enum NamesSchema: VersionedSchema {
         var `in` = ""
         @Attribute(column: "self") var selfColumn = ""
         @Attribute(column: "Type") var typeColumn = ""
+        init() {}
+    }
+}
+
+/// What SQLite computes or indexes beyond plain columns: generated columns (VIRTUAL and STORED),
+/// and named indexes that are partial, over expressions, collated or descending.
+enum ComputedSchema: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static let models: [any PersistentModel.Type] = [Customer.self, OrderLine.self]
+
+    final class Customer: PersistentModel {
+        static let namedIndexes: [NamedIndex] = [
+            .unique("customer_live_email", [.expression("lower(email)")], where: "deleted_at IS NULL"),
+            .index("customer_recent", ["fullName", .column("createdAt", descending: true)]),
+            .index("customer_name_nocase", [.column("fullName", collation: "NOCASE")]),
+            .index("customer_kind", [.expression("json_extract(data, '$.kind')")]),
+        ]
+        @Attribute(column: "full_name") var fullName = ""
+        var email = ""
+        @Attribute(column: "created_at") var createdAt = 0.0
+        var data = "{}"
+        @Attribute(column: "deleted_at") var deletedAt: Double? = nil
+        init() {}
+    }
+
+    final class OrderLine: PersistentModel {
+        @Attribute(column: "unit_price") var unitPrice = 0.0
+        var quantity = 1
+        @Attribute(generated: .virtual("unit_price * quantity")) var total: Double? = nil
+        @Attribute(generated: .stored("quantity > 10")) var bulk: Bool? = nil
         init() {}
     }
 }

@@ -88,6 +88,22 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(10)))
+    func generatedColumnsAndNamedIndexesAreWrittenAsDeclarations() throws {
+        let package = try Self.package()
+        let computed = try #require(package.caseSources["Computed"])
+        for line in [
+            #"static let namedIndexes: [NamedIndex] = [.unique("customer_live_email", [.expression("lower(email)")], where: "deleted_at IS NULL"), "#
+                + #".index("customer_recent", ["fullName", .column("createdAt", descending: true)]), "#
+                + #".index("customer_name_nocase", [.column("fullName", collation: "NOCASE")]), "#
+                + #".index("customer_kind", [.expression("json_extract(data, '$.kind')")])]"#,
+            #"@Attribute(generated: .virtual("unit_price * quantity")) var total: Double? = nil"#,
+            #"@Attribute(generated: .stored("quantity > 10")) var bulk: Bool? = nil"#,
+        ] {
+            #expect(computed.contains("\n        " + line + "\n"), "missing: \(line)\n\(computed)")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(10)))
     func aScaffoldedDatabaseIsAdoptedWithZeroDifferencesThenMigratedByAHandWrittenV2() throws {
         let package = try Self.package()
         #expect(package.scaffold.status == 0, "\(package.scaffold)")

@@ -26,8 +26,8 @@ import Testing
 
         let album = try #require(found.schema.entity(named: "Album"))
         #expect(album.primaryKey == ["AlbumId"])
-        #expect(album.attributes.map(\.property) == ["albumId", "title", "artistId"])
-        #expect(album.attribute(named: "AlbumId") == Schema.Attribute(name: "AlbumId", valueType: .integer, propertyName: "albumId"))
+        #expect(album.attributes.map(\.property) == ["albumID", "title", "artistID"])
+        #expect(album.attribute(named: "AlbumId") == Schema.Attribute(name: "AlbumId", valueType: .integer, propertyName: "albumID"))
         #expect(album.attribute(named: "Title") == Schema.Attribute(name: "Title", valueType: .string, propertyName: "title", sqlType: "NVARCHAR(160)"))
         #expect(album.attribute(named: "ArtistId")?.references == Schema.ForeignKey(table: "Artist", onDelete: "NO ACTION", column: "ArtistId"))
         #expect(album.indexes == [Schema.Index(["ArtistId"], name: "IFK_AlbumArtistId")])

@@ -41,7 +41,7 @@ import Testing
             Schema.Attribute(name: "default", valueType: .integer, defaultValue: "0"),
             Schema.Attribute(name: "is_admin", valueType: .bool, defaultValue: "FALSE", propertyName: "isAdmin", sqlType: "BOOLEAN"),
             Schema.Attribute(name: "2fa_code", valueType: .string, isOptional: true, propertyName: "_2faCode"),
-            Schema.Attribute(name: "self", valueType: .data, isOptional: true, propertyName: "self_"),
+            Schema.Attribute(name: "self", valueType: .data, isOptional: true, propertyName: "selfColumn"),
         ])
         #expect(SwiftNames.spelled(account.attributes[3].property) == "`default`")
 
@@ -65,7 +65,7 @@ import Testing
         #expect(event.attribute(named: "stamp") == Schema.Attribute(name: "stamp", valueType: .date, sqlType: "TIMESTAMP"))
         #expect(event.attribute(named: "written") == Schema.Attribute(name: "written", valueType: .date, isOptional: true, sqlType: "DATETIME", dateStorage: .iso8601Text))
         #expect(event.attribute(named: "counter_id")?.references == Schema.ForeignKey(table: "Counter", onDelete: "SET NULL", column: "id"))
-        #expect(event.attribute(named: "counter_id")?.propertyName == "counterId")
+        #expect(event.attribute(named: "counter_id")?.propertyName == "counterID")
         #expect(event.indexes == [Schema.Index(["seen"], name: "event_seen")])
     }
 

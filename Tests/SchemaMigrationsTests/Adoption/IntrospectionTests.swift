@@ -38,7 +38,7 @@ import Testing
         #expect(artist.attribute(named: "name")?.sqlType == "NVARCHAR(120)")
         #expect(album.attribute(named: "title")?.check == "length(title) < 200")
         #expect(album.attribute(named: "code")?.collation == "NOCASE")
-        #expect(album.attribute(named: "artist_id")?.propertyName == "artistId")
+        #expect(album.attribute(named: "artist_id")?.propertyName == "artistID")
         #expect(!kept.contains { $0.contains("album_recent") })  // a partial index is declared
         #expect(kept.contains("Album: index album_artist_again has the columns of album_artist (artist_id); only one is in the snapshot"))
         #expect(kept.contains("albums_by_artist: view: kept by every migration, not in the snapshot"))
