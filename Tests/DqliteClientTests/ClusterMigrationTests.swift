@@ -76,6 +76,25 @@ struct ClusterMigrationTests {
         #expect(before != (try cluster.contents(of: "trips-status")))
     }
 
+    @Test("The backup replaces an old file at its path, and the old file's log beside it: the folder then holds the DUMP alone")
+    func backupReplacesOldFiles() throws {
+        let cluster = try ClusterTrips.sharedCluster()
+        try ClusterTrips.createV1(on: cluster, "trips-backup-again", trips: 120)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cluster-backup-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let backup = directory.appendingPathComponent("trips-before.sqlite")
+        for suffix in ["", "-wal", "-shm"] { try Data("an older backup's leftovers".utf8).write(to: URL(fileURLWithPath: backup.path + suffix)) }
+
+        try Migrator(plan: TripsMigrationPlan.self, options: MigrationOptions(backupURL: backup))
+            .migrate(cluster: cluster.addresses, database: "trips-backup-again")
+
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["trips-before.sqlite"])
+        #expect(try Migrator(plan: TripsMigrationPlan.self).currentVersion(databaseAt: backup) == TripsSchemaV1.versionIdentifier)
+        #expect(try SQLiteConnection(path: backup.path, mode: .readOnly).rows("SELECT count(*) FROM Trip")[0][0] == .integer(120))
+        #expect(try ClusterTrips.state(of: "trips-backup-again", at: cluster.addresses[0]).version == Self.v3)
+    }
+
     @Test("A plan the rehearsal refuses (name made unique without the de-duplicating stage) leaves the cluster unchanged")
     func refusedPlanChangesNothing() throws {
         let cluster = try ClusterTrips.sharedCluster()
