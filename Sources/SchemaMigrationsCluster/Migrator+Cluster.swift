@@ -97,20 +97,25 @@ extension Migrator {
     /// Takes the leader's DUMP (inside the migration's transaction, so it is what the statements
     /// will run on) and rehearses the migration on it, in memory. With a backup asked for, the
     /// DUMP is written there, once, as an ordinary SQLite file, and rehearsed from it; otherwise
-    /// it is written as it is to a temporary file, removed afterwards.
+    /// it is written as it is to a temporary file, removed afterwards. The DUMP's bytes are let
+    /// go once written, before the rehearsal's copy in memory takes their place.
     private func rehearseOnLeaderDump(_ connection: DqliteClient, _ clock: PhaseClock) throws -> RehearsedMigration {
-        let dump = try ClusterFailure.mapping { try connection.dump() }
-        clock.lap("DUMP transfer")
+        func writeDump(to url: URL, asBackup: Bool) throws {
+            let dump = try ClusterFailure.mapping { try connection.dump() }
+            clock.lap("DUMP transfer")
+            if asBackup { try ClusterSnapshot.write(dump, to: url) } else { try ClusterSnapshot.writeAsIs(dump, to: url) }
+            clock.lap(asBackup ? "DUMP written as the backup" : "DUMP written")
+        }
         var local = self
         local.options.backupURL = nil
         if let backup = options.backupURL {
-            try ClusterSnapshot.write(dump, to: backup)
-            clock.lap("DUMP written as the backup")
+            try writeDump(to: backup, asBackup: true)
             defer { clock.lap("rehearsal in memory") }
             return try local.rehearse(databaseAt: backup, inMemory: true)
         }
-        return try ClusterSnapshot.withTemporaryFiles(dump, named: connection.database) { url in
-            clock.lap("DUMP written")
+        return try ClusterSnapshot.withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("\(connection.database).sqlite")
+            try writeDump(to: url, asBackup: false)
             defer { clock.lap("rehearsal in memory") }
             return try local.rehearse(databaseAt: url, inMemory: true)
         }
