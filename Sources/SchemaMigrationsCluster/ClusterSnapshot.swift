@@ -37,10 +37,9 @@ enum ClusterSnapshot {
     /// Runs `body` with the leader's database, DUMPed, as a temporary local file (an ordinary
     /// database, its log folded in), removed afterwards.
     static func withLocalCopy<T>(of client: DqliteClient, _ body: (URL) throws -> T) throws -> T {
-        let dump = try ClusterFailure.mapping { try client.dump() }
-        return try withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("\(client.database).sqlite")
-            try write(dump, to: url)
+            try write(try ClusterFailure.mapping { try client.dump() }, to: url)  // the bytes are let go once written
             return try body(url)
         }
     }
