@@ -85,7 +85,22 @@ final class Socket {
 
     /// Reads exactly `count` bytes, through a buffer: a response's header and body, often the
     /// next batch too, arrive with one system call.
+    /// A large body (a DUMP, a big batch of rows) goes straight from the kernel into the result,
+    /// once what the buffer already holds is taken.
     func receive(_ count: Int, deadline: ContinuousClock.Instant) throws -> [UInt8] {
+        let buffered = min(count, bufferEnd - bufferStart)
+        if count - buffered >= buffer.count {
+            return try [UInt8](unsafeUninitializedCapacity: count) { bytes, initialized in
+                buffer.withUnsafeBytes { source in
+                    UnsafeMutableRawBufferPointer(bytes).copyMemory(from: UnsafeRawBufferPointer(rebasing: source[bufferStart..<(bufferStart + buffered)]))
+                }
+                bufferStart += buffered
+                initialized = buffered
+                while initialized < count {
+                    initialized += try read(into: UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(bytes)[initialized..<count]), deadline: deadline)
+                }
+            }
+        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count)
         while bytes.count < count {
@@ -151,13 +166,16 @@ final class Socket {
     private func fill(deadline: ContinuousClock.Instant) throws {
         bufferStart = 0
         bufferEnd = 0
+        bufferEnd = try buffer.withUnsafeMutableBytes { try read(into: $0, deadline: deadline) }
+    }
+
+    /// Reads what has arrived into `destination` (at most its size), waiting for something when
+    /// nothing has; returns how many bytes were read.
+    private func read(into destination: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant) throws -> Int {
         while true {
             try checkOpen()
-            let read = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress!, $0.count, Int32(MSG_DONTWAIT)) }
-            if read > 0 {
-                bufferEnd = read
-                return
-            }
+            let read = recv(descriptor, destination.baseAddress!, destination.count, Int32(MSG_DONTWAIT))
+            if read > 0 { return read }
             if read == 0 {
                 close()
                 throw DqliteError(code: .connectionClosed, message: "the node closed the connection", address: address)

@@ -11,7 +11,7 @@ extension Migrator {
     /// ```
     ///
     /// On the leader: `PRAGMA foreign_keys=OFF`, `BEGIN IMMEDIATE` (no one else can write from
-    /// now on), a DUMP of the database, which is then migrated locally on a temporary copy (every
+    /// now on), a DUMP of the database, which is then migrated locally on a copy in memory (every
     /// check, custom stage and refusal of ``migrate(databaseAt:)`` runs there, recording each
     /// statement), and the recorded statements are sent to the leader in that transaction, then
     /// `COMMIT`, which replicates them. Any failure rolls the transaction back: the cluster is
@@ -30,6 +30,7 @@ extension Migrator {
     @discardableResult
     public func migrate(cluster: [String], database: String, client: DqliteClient.Options = DqliteClient.Options()) throws -> MigrationResult {
         let started = Date()
+        let clock = PhaseClock()
         let connection = try ClusterFailure.mapping { try DqliteClient(nodes: cluster, database: database, options: client) }
         defer { connection.close() }
         if let seam = ClusterTestSeam.afterSending { connection.afterSending = { sql in seam(database, sql) } }
@@ -37,19 +38,16 @@ extension Migrator {
             try connection.exec("PRAGMA foreign_keys=OFF")
             try connection.exec("BEGIN IMMEDIATE")
         }
+        clock.lap("connect, BEGIN")
         var rehearsed: RehearsedMigration
         do {
-            rehearsed = try ClusterSnapshot.withLocalCopy(of: connection) { url in
-                if let backup = options.backupURL { try writeBackup(of: url, to: backup) }
-                var local = self
-                local.options.backupURL = nil
-                return try local.rehearse(databaseAt: url)
-            }
+            rehearsed = try rehearseOnLeaderDump(connection, clock)
             try ClusterFailure.mapping {
                 for statement in rehearsed.statements {
                     if statement.returnsRows { _ = try connection.query(statement.sql) } else { try connection.exec(statement.sql) }
                 }
             }
+            clock.lap("send \(rehearsed.statements.count) statements")
         } catch {
             _ = try? connection.exec("ROLLBACK")  // the server rolls back anyway when the connection is gone
             throw error
@@ -57,6 +55,7 @@ extension Migrator {
         rehearsed.result.duration = Date().timeIntervalSince(started)
         do {
             try connection.exec(rehearsed.statements.isEmpty ? "ROLLBACK" : "COMMIT")
+            clock.lap("COMMIT")
         } catch let error as DqliteError where error.code == .commitOutcomeUnknown || error.code == .connectionClosed {
             return try outcomeOfLostCommit(error, rehearsed: rehearsed, connection: connection)
         } catch let error as DqliteError {
@@ -95,13 +94,30 @@ extension Migrator {
         return rows.scalar?.text.flatMap(Schema.Version.init)
     }
 
-    private func writeBackup(of url: URL, to backup: URL) throws {
-        do {
-            try? FileManager.default.removeItem(at: backup)
-            try FileManager.default.copyItem(at: url, to: backup)
-        } catch {
-            throw MigrationError(.sqlite, "the backup could not be written to '\(backup.path)': \(error)",
-                                 remedy: "choose a folder with space and write access")
+    /// Takes the leader's DUMP (inside the migration's transaction, so it is what the statements
+    /// will run on) and rehearses the migration on it, in memory. With a backup asked for, the
+    /// DUMP is written there, once, as an ordinary SQLite file, and rehearsed from it; otherwise
+    /// it is written as it is to a temporary file, removed afterwards. The DUMP's bytes are let
+    /// go once written, before the rehearsal's copy in memory takes their place.
+    private func rehearseOnLeaderDump(_ connection: DqliteClient, _ clock: PhaseClock) throws -> RehearsedMigration {
+        func writeDump(to url: URL, asBackup: Bool) throws {
+            let dump = try ClusterFailure.mapping { try connection.dump() }
+            clock.lap("DUMP transfer")
+            if asBackup { try ClusterSnapshot.write(dump, to: url) } else { try ClusterSnapshot.writeAsIs(dump, to: url) }
+            clock.lap(asBackup ? "DUMP written as the backup" : "DUMP written")
+        }
+        var local = self
+        local.options.backupURL = nil
+        if let backup = options.backupURL {
+            try writeDump(to: backup, asBackup: true)
+            defer { clock.lap("rehearsal in memory") }
+            return try local.rehearse(databaseAt: backup, inMemory: true)
+        }
+        return try ClusterSnapshot.withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("\(connection.database).sqlite")
+            try writeDump(to: url, asBackup: false)
+            defer { clock.lap("rehearsal in memory") }
+            return try local.rehearse(databaseAt: url, inMemory: true)
         }
     }
 }
@@ -110,4 +126,17 @@ extension Migrator {
 /// migration is sent, before its answer is read (a test kills the leader there).
 enum ClusterTestSeam {
     nonisolated(unsafe) static var afterSending: (@Sendable (String, String?) -> Void)?
+    /// Called with each phase of `migrate(cluster:)` and how long it took (the measurements print them).
+    nonisolated(unsafe) static var phase: (@Sendable (String, Duration) -> Void)?
+}
+
+/// Laps of a monotonic clock, reported to ``ClusterTestSeam/phase`` when a test listens.
+final class PhaseClock {
+    private var last = ContinuousClock.now
+
+    func lap(_ phase: String) {
+        let now = ContinuousClock.now
+        ClusterTestSeam.phase?(phase, now - last)
+        last = now
+    }
 }

@@ -1,60 +1,158 @@
 import DqliteClient
 import Foundation
-import SchemaMigrations
 import SampleTripsPlan
-import SchemaMigrationsCluster
+import SchemaMigrations
+@testable import SchemaMigrationsCluster
 import Testing
 
 /// The cluster migration against a minimal hand-written loop sending the same statements over the
 /// same client, on a fresh 3-node loopback cluster; run with
 /// `DQLITE_MEASURE=1 swift test --filter ClusterMigrationMeasurements` (`DQLITE_MEASURE_TRIPS`,
-/// default 100,000).
+/// default 100,000; `DQLITE_MEASURE_RUNS` rounds, default 3, each on fresh databases).
+///
+/// Each round times, on a fresh cluster, on databases filled alike: `apply` (the time `migrate(cluster:)` takes, with
+/// its phases), the bare loop (connect, `BEGIN IMMEDIATE`, the statements, `COMMIT`), and the loop
+/// preceded by a DUMP written to a file, as a backup (what apply always does). Then every node of
+/// both databases is checked: 3.0.0, identical content, `integrity_check` and `foreign_key_check` clean.
 @Suite(
     "dqlite cluster migration measurements", .serialized,
     .enabled(if: ProcessInfo.processInfo.environment["DQLITE_MEASURE"] == "1", "set DQLITE_MEASURE=1 to run"),
     .enabled(if: DqliteBinaries.available, DqliteBinaries.skipReason))
 struct ClusterMigrationMeasurements {
     static let trips = Int(ProcessInfo.processInfo.environment["DQLITE_MEASURE_TRIPS"] ?? "") ?? 100_000
+    static let runs = Int(ProcessInfo.processInfo.environment["DQLITE_MEASURE_RUNS"] ?? "") ?? 3
 
     @Test("SampleTrips V1 → V3: Migrator.migrate(cluster:) vs the recorded statements in a bare loop")
     func applyVersusLoop() async throws {
-        try await DqliteCluster.with { cluster in
+        do {
             let migrator = Migrator(plan: TripsMigrationPlan.self)
-            try ClusterTrips.createV1(on: cluster, "measure-apply", trips: Self.trips)
-            try ClusterTrips.createV1(on: cluster, "measure-loop", trips: Self.trips)
-
-            // The loop's statements: a rehearsal on the DUMP, outside the timing.
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cluster-measure-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
-            let file = directory.appendingPathComponent("loop.sqlite")
-            var clock = Stopwatch()
-            try migrator.dump(cluster: cluster.addresses, database: "measure-loop", to: file)
-            let dump = clock.lap()
-            let statements = try migrator.rehearse(databaseAt: file).statements
-            let rehearsal = clock.lap()
-            print("the parts of apply done locally, timed apart: DUMP to a file \(dump), rehearsal \(rehearsal)")
+            let phases = PhaseLog()
+            ClusterTestSeam.phase = { phase, duration in phases.add(phase, duration) }
+            defer { ClusterTestSeam.phase = nil }
 
-            let result = try migrator.migrate(cluster: cluster.addresses, database: "measure-apply")
-            let apply = clock.lap()
+            var applies: [Double] = [], loops: [Double] = [], loopsWithDump: [Double] = []
+            for round in 0..<Self.runs {
+                // A fresh cluster each round: the nodes keep every database in memory.
+                let cluster = try DqliteCluster()
+                defer { cluster.stop() }
+                let applied = "measure-apply-\(round)", looped = "measure-loop-\(round)", dumped = "measure-dump-loop-\(round)"
+                for database in [applied, looped, dumped] { try ClusterTrips.createV1(on: cluster, database, trips: Self.trips) }
+                // The loops' statements: a rehearsal on a DUMP of the same data, outside the timing.
+                let file = directory.appendingPathComponent("statements-\(round).sqlite")
+                try migrator.dump(cluster: cluster.addresses, database: looped, to: file)
+                let statements = try migrator.rehearse(databaseAt: file).statements
 
-            let client = try DqliteClient(nodes: cluster.addresses, database: "measure-loop")
-            _ = clock.lap()
-            try client.exec("PRAGMA foreign_keys=OFF")
-            try client.exec("BEGIN IMMEDIATE")
-            for statement in statements {
-                if statement.returnsRows { _ = try client.query(statement.sql) } else { try client.exec(statement.sql) }
+                var clock = Stopwatch()
+                phases.clear()
+                let result = try migrator.migrate(cluster: cluster.addresses, database: applied)
+                let apply = clock.lap().seconds
+                #expect(result.toVersion == TripsSchemaV3.versionIdentifier)
+                let loop = try Self.bareLoop(statements, cluster.addresses, looped)
+                _ = clock.lap()
+                try migrator.dump(cluster: cluster.addresses, database: dumped, to: directory.appendingPathComponent("backup-\(round).sqlite"))
+                let loopWithDump = clock.lap().seconds + (try Self.bareLoop(statements, cluster.addresses, dumped))
+
+                applies.append(apply)
+                loops.append(loop)
+                loopsWithDump.append(loopWithDump)
+                print("round \(round): \(Self.trips) trips, \(statements.count) statements: apply \(Self.ms(apply)) (\(phases.summary)), "
+                    + "bare loop \(Self.ms(loop)), DUMP to a file + loop \(Self.ms(loopWithDump)); apply / loop \(Self.ratio(apply, loop)), "
+                    + "apply / (DUMP + loop) \(Self.ratio(apply, loopWithDump))")
+                try Self.expectMigratedEverywhere(cluster, [applied, looped])
             }
-            let loopStatements = clock.lap()
-            try client.exec("COMMIT")
-            let loop = loopStatements + clock.lap()
-
-            let ratio = apply / loop
-            print("\(Self.trips) trips, \(statements.count) statements: apply \(apply), loop \(loop) (statements \(loopStatements)), ratio \(String(format: "%.2f", ratio))")
-            #expect(result.toVersion == TripsSchemaV3.versionIdentifier)
-            let contents = try cluster.contents(of: "measure-apply", timeout: 60)
-            #expect(Set(contents).count == 1)
-            #expect(try ClusterTrips.state(of: "measure-loop", at: cluster.addresses[0]).version == TripsSchemaV3.versionIdentifier)
+            let apply = Self.median(applies), loop = Self.median(loops), loopWithDump = Self.median(loopsWithDump)
+            print("median of \(Self.runs): apply \(Self.ms(apply)), bare loop \(Self.ms(loop)), DUMP to a file + loop \(Self.ms(loopWithDump)); "
+                + "apply / loop \(Self.ratio(apply, loop)), apply / (DUMP + loop) \(Self.ratio(apply, loopWithDump))")
         }
     }
+
+    @Test("The rehearsal of a 100,000-trip DUMP: in memory or on a temporary file, from the DUMP as it is or folded, interleaved")
+    func rehearsalPlacement() throws {
+        let cluster = try DqliteCluster()
+        defer { cluster.stop() }
+        try ClusterTrips.createV1(on: cluster, "measure-rehearsal", trips: Self.trips)
+        let migrator = Migrator(plan: TripsMigrationPlan.self)
+        let client = try DqliteClient(nodes: cluster.addresses, database: "measure-rehearsal")
+        defer { client.close() }
+        var times: [String: [Double]] = [:]
+        for _ in 0..<max(Self.runs, 5) {
+            var clock = Stopwatch()
+            let dump = try client.dump()
+            times["DUMP transfer", default: []].append(clock.lap().seconds)
+            try ClusterSnapshot.withTemporaryFiles(dump, named: "as-is") { url in
+                times["DUMP written as it is", default: []].append(clock.lap().seconds)
+                for inMemory in [true, false] {
+                    _ = try migrator.rehearse(databaseAt: url, inMemory: inMemory)
+                    times["rehearsal from the DUMP as it is, " + (inMemory ? "in memory" : "on a temporary file"), default: []].append(clock.lap().seconds)
+                }
+            }
+            _ = clock.lap()
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cluster-measure-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let folded = directory.appendingPathComponent("folded.sqlite")
+            try ClusterSnapshot.write(dump, to: folded)
+            times["DUMP written, folded and flushed (a backup)", default: []].append(clock.lap().seconds)
+            for inMemory in [false, true] {
+                _ = try migrator.rehearse(databaseAt: folded, inMemory: inMemory)
+                times["rehearsal from the folded DUMP, " + (inMemory ? "in memory" : "on a temporary file"), default: []].append(clock.lap().seconds)
+            }
+        }
+        for (phase, values) in times.sorted(by: { $0.key < $1.key }) {
+            print("\(phase): median \(Self.ms(Self.median(values))) of \(values.map { Self.ms($0) }.joined(separator: ", "))")
+        }
+    }
+
+    /// The minimal loop: connect, `foreign_keys` off, `BEGIN IMMEDIATE`, each statement sent the
+    /// right way, `COMMIT`. Returns its duration in seconds.
+    static func bareLoop(_ statements: [RehearsedStatement], _ nodes: [String], _ database: String) throws -> Double {
+        var clock = Stopwatch()
+        let client = try DqliteClient(nodes: nodes, database: database)
+        defer { client.close() }
+        try client.exec("PRAGMA foreign_keys=OFF")
+        try client.exec("BEGIN IMMEDIATE")
+        for statement in statements {
+            if statement.returnsRows { _ = try client.query(statement.sql) } else { try client.exec(statement.sql) }
+        }
+        try client.exec("COMMIT")
+        return clock.lap().seconds
+    }
+
+    /// Every node of each database at 3.0.0 with identical content, SQLite's checks clean.
+    static func expectMigratedEverywhere(_ cluster: DqliteCluster, _ databases: [String]) throws {
+        for database in databases {
+            let contents = try cluster.contents(of: database, timeout: 60)
+            #expect(Set(contents).count == 1, "\(database): the nodes hold different content")
+            for address in cluster.addresses {
+                let node = try ClusterTrips.state(of: database, at: address)
+                #expect(node.version == TripsSchemaV3.versionIdentifier, "\(database) at \(address)")
+                #expect(node.integrity == "ok", "\(database) at \(address): integrity_check \(node.integrity)")
+                #expect(node.foreignKeyViolations == 0, "\(database) at \(address): foreign_key_check")
+                #expect(node.rowsPerTable["Trip"] == trips * 3 / 4, "\(database) at \(address)")
+            }
+        }
+    }
+
+    static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    static func ms(_ seconds: Double) -> String { String(format: "%.0f ms", seconds * 1000) }
+    static func ratio(_ a: Double, _ b: Double) -> String { String(format: "%.2f×", a / b) }
+}
+
+/// The phases `migrate(cluster:)` reports, in order.
+final class PhaseLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var phases: [(String, Duration)] = []
+
+    func add(_ phase: String, _ duration: Duration) { lock.withLock { phases.append((phase, duration)) } }
+    func clear() { lock.withLock { phases.removeAll() } }
+    var summary: String {
+        lock.withLock { phases.map { "\($0.0) \(ClusterMigrationMeasurements.ms($0.1.seconds))" }.joined(separator: ", ") }
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -52,7 +52,7 @@ struct ClusterMigrationTests {
         #expect(try ClusterTrips.state(of: "trips-follower", at: cluster.addresses[leader]).version == Self.v3)
     }
 
-    @Test("Status and the dry run read the leader's DUMP: V1 with two stages pending, and the backup is that DUMP")
+    @Test("Status (over the wire) and the dry run (on a DUMP) see V1 with two stages pending, and the backup is that DUMP")
     func statusAndPlan() throws {
         let cluster = try ClusterTrips.sharedCluster()
         try ClusterTrips.createV1(on: cluster, "trips-status", trips: 100)
@@ -74,6 +74,43 @@ struct ClusterMigrationTests {
         #expect(try migrator.currentVersion(databaseAt: backup) == TripsSchemaV1.versionIdentifier)
         #expect(try SQLiteConnection(path: backup.path, mode: .readOnly).rows("SELECT count(*) FROM Trip")[0][0] == .integer(100))
         #expect(before != (try cluster.contents(of: "trips-status")))
+    }
+
+    @Test("Verify reads the leader over the wire: a column added by hand after the migration is drift, and nothing is written")
+    func verifyFindsDriftOverTheWire() throws {
+        let cluster = try ClusterTrips.sharedCluster()
+        try ClusterTrips.createV1(on: cluster, "trips-drift", trips: 50)
+        let migrator = Migrator(plan: TripsMigrationPlan.self)
+        try migrator.migrate(cluster: cluster.addresses, database: "trips-drift")
+        #expect(try migrator.verify(cluster: cluster.addresses, database: "trips-drift").isUpToDate)
+
+        let client = try DqliteClient(nodes: cluster.addresses, database: "trips-drift")
+        defer { client.close() }
+        _ = try client.exec("ALTER TABLE Trip ADD COLUMN rating INTEGER")
+        let before = try cluster.contents(of: "trips-drift")
+        let error = try #require(throws: MigrationError.self) { try migrator.verify(cluster: cluster.addresses, database: "trips-drift") }
+        #expect(error.code == .drift)
+        #expect(error.details.contains { $0.contains("rating") }, "\(error)")
+        #expect(try cluster.contents(of: "trips-drift") == before)
+    }
+
+    @Test("The backup replaces an old file at its path, and the old file's log beside it: the folder then holds the DUMP alone")
+    func backupReplacesOldFiles() throws {
+        let cluster = try ClusterTrips.sharedCluster()
+        try ClusterTrips.createV1(on: cluster, "trips-backup-again", trips: 120)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cluster-backup-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let backup = directory.appendingPathComponent("trips-before.sqlite")
+        for suffix in ["", "-wal", "-shm"] { try Data("an older backup's leftovers".utf8).write(to: URL(fileURLWithPath: backup.path + suffix)) }
+
+        try Migrator(plan: TripsMigrationPlan.self, options: MigrationOptions(backupURL: backup))
+            .migrate(cluster: cluster.addresses, database: "trips-backup-again")
+
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["trips-before.sqlite"])
+        #expect(try Migrator(plan: TripsMigrationPlan.self).currentVersion(databaseAt: backup) == TripsSchemaV1.versionIdentifier)
+        #expect(try SQLiteConnection(path: backup.path, mode: .readOnly).rows("SELECT count(*) FROM Trip")[0][0] == .integer(120))
+        #expect(try ClusterTrips.state(of: "trips-backup-again", at: cluster.addresses[0]).version == Self.v3)
     }
 
     @Test("A plan the rehearsal refuses (name made unique without the de-duplicating stage) leaves the cluster unchanged")
