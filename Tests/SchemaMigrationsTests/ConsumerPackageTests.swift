@@ -9,7 +9,7 @@ import Testing
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let consumer = root.appendingPathComponent("Tests/ConsumerPackage")
         // Outside the package's own .build, so the outer `swift test` and this build never share a lock.
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("schemamigrations-consumer-\(abs(root.path.hashValue % 100_000))")
+        let scratch = stableScratchDirectory("schemamigrations-consumer", for: root.path)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["swift", "build", "--package-path", consumer.path, "--scratch-path", scratch.path,

@@ -36,7 +36,7 @@ import Testing
     func everySwiftSnippetOfTheReadmeCompiles() throws {
         let snippets = try Self.snippets()
         #expect(snippets.count >= 5)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("schemamigrations-readme-\(abs(Self.root.path.hashValue % 100_000))")
+        let directory = stableScratchDirectory("schemamigrations-readme", for: Self.root.path)
         let package = directory.appendingPathComponent("App")
         try? FileManager.default.removeItem(at: package)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -60,7 +60,7 @@ struct VersionDetection {
         }
         throw MigrationError(.unknownVersion, "the database has no version recorded and its tables match none of the plan's \(plan.schemas.count) versions",
                              version: closest?.schema.version,
-                             remedy: "declare what the file has (the lines above), or write a V1 that matches it with `migrate snapshot --database PATH --output DIR` (in code: `Schema(introspecting:)`), or record a version with `migrate baseline --version V`",
+                             remedy: "declare what the file has (the lines above), or scaffold a V1 that matches it: `migrate scaffold --database PATH --output FILE` writes its Swift declarations (`migrate snapshot --database PATH --output DIR` its JSON plan; in code: `Schema(introspecting:)`), or record a version with `migrate baseline --version V`",
                              details: (closest.map { ["closest is \($0.schema.version); to declare what the file has:"] + AdoptionAdvice.lines(declared: $0.schema, live: live) } ?? []))
     }
 

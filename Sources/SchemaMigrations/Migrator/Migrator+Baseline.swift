@@ -46,7 +46,7 @@ extension Migrator {
             guard refusals.isEmpty else {
                 throw MigrationError(.unknownVersion, "the database cannot be recorded at version \(version): what the version declares is missing from the file or stored differently (\(refusals.count) difference\(refusals.count == 1 ? "" : "s"))",
                                      version: version,
-                                     remedy: "baseline at the version the file really is at, or write one that matches it: `migrate snapshot --database PATH --output DIR`",
+                                     remedy: "baseline at the version the file really is at, or write one that matches it: `migrate scaffold --database PATH --output FILE` (Swift) or `migrate snapshot --database PATH --output DIR` (JSON)",
                                      details: refusals)
             }
             let accepted = SchemaComparison(checksDefaults: false).differences(declared: schema, live: live)

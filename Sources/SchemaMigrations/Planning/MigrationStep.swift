@@ -144,14 +144,13 @@ enum StepAction: Sendable {
             }
             return [EntitySQL.createIndex(index, table: table)]
         case .dropIndex(let table, let index):
-            // The index created for the declaration: by its own name, else the first of its columns
-            // (an index made by hand beside it, under another name, stays).
+            // The index created for the declaration (an index made by hand beside it stays).
             let declared = index.resolvedName(table: table)
             let structure = index.structure
             let candidates = live?.table(named: table)?.indexes.filter { live in
                 live.origin == .createIndex && (structure.terms == nil ? live.structure == structure && !live.isPartial : live.fullStructure == structure)
             } ?? []
-            let name = candidates.first { $0.name.caseInsensitiveCompare(declared) == .orderedSame }?.name ?? candidates.first?.name ?? declared
+            let name = LiveSchema.Index.madeForDeclaration(among: candidates, named: declared, table: table)?.name ?? declared
             return ["DROP INDEX \(SQL.quoteIdentifier(name))"]
         case .rebuild(let rebuild):
             return try rendering(live: live, renamesApplied: renamesApplied, version: version)?.statements ?? rebuild.declaredStatements

@@ -177,7 +177,7 @@ struct TableRebuild: Sendable {
             let candidates = live.indexes.filter { index in
                 index.origin == .createIndex && retires(index, retired.index.structure)
             }
-            if let chosen = candidates.first(where: { SQLTokenizer.foldCase($0.name) == SQLTokenizer.foldCase(retired.name) }) ?? candidates.first {
+            if let chosen = LiveSchema.Index.madeForDeclaration(among: candidates, named: retired.name, table: sourceTable) {
                 retiring.insert(chosen.name)
             }
         }

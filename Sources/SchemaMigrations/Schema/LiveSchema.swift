@@ -113,3 +113,16 @@ extension String {
         }
     }
 }
+
+extension LiveSchema.Index {
+    /// Which of `candidates` (live indexes with one declared index's structure) the package made
+    /// for that declaration, to drop or retire it: the one with its declared name; else one named
+    /// as this package names indexes (`Table_column…`: created under an earlier name, which a
+    /// rename kept); else the first. An index made by hand beside it, under a name of its own, stays.
+    static func madeForDeclaration(among candidates: [LiveSchema.Index], named declared: String, table: String) -> LiveSchema.Index? {
+        let prefix = (table + "_").sqlFolded
+        return candidates.first { $0.name.sqlFolded == declared.sqlFolded }
+            ?? candidates.first { $0.name.sqlFolded.hasPrefix(prefix) }
+            ?? candidates.first
+    }
+}

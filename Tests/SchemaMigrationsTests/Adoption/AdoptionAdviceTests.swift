@@ -23,6 +23,7 @@ import Testing
             "Trip: the unique index trip_destination on (destination) is not declared: declare `@Attribute(.unique) var destination`",
         ])
         #expect(error.remedy?.contains("migrate snapshot --database PATH --output DIR") == true)
+        #expect(error.remedy?.contains("migrate scaffold --database PATH --output FILE") == true)
         #expect(try db.bytes() == before)
     }
 }

@@ -62,3 +62,11 @@ final class TemporaryDatabase {
         try MetadataStore(db: connect(), plan: plan).current()?.version.description
     }
 }
+
+/// A scratch folder for a package build that outlives the test process, named by a stable hash
+/// of `path` (`hashValue` changes with every process): a second run builds incrementally in the
+/// same folder instead of starting cold in a new one.
+func stableScratchDirectory(_ prefix: String, for path: String) -> URL {
+    let hash = path.utf8.reduce(UInt64(5381)) { ($0 &* 33) &+ UInt64($1) } % 1_000_000
+    return FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(hash)")
+}
