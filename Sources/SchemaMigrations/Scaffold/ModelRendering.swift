@@ -101,9 +101,10 @@ struct ModelRendering {
     /// Indexes over plain ascending columns: said by `uniqueness`, `indexes` and `indexNames`.
     var plainIndexes: [Schema.Index] { entity.indexes.filter { !$0.hasExpressions } }
 
-    /// Whether `index` is said as `@Attribute(.unique)`: unique over one attribute.
+    /// Whether `index` is said as `@Attribute(.unique)`: unique over one attribute, plainly (a
+    /// unique index with an expression or a `WHERE` beside that column is a `NamedIndex`).
     func isUniqueAttribute(_ index: Schema.Index) -> Bool {
-        index.isUnique && index.columns.count == 1 && entity.attribute(named: index.columns[0]) != nil
+        index.isUnique && !index.hasExpressions && index.columns.count == 1 && entity.attribute(named: index.columns[0]) != nil
     }
 
     /// The property name of `column`, as a string in a list (never backquoted).

@@ -21,6 +21,8 @@ struct ScaffoldPackage: Sendable {
     var shopSource: String
     /// The generated sources of the declared cases, by case name.
     var caseSources: [String: String]
+    /// What `migrate scaffold` did with each corpus database, by name.
+    var corpusScaffolds: [String: CommandResult]
 
     var executable: URL { root.appendingPathComponent("build/debug/ScaffoldCheck") }
 
@@ -50,6 +52,18 @@ struct ScaffoldPackage: Sendable {
         let shopSource = (try? String(contentsOf: scaffolded, encoding: .utf8)) ?? ""
         try write(shopSource, "ShopSchemaV1.swift")
         try write(ShopDatabase.versionTwo, "ShopSchemaV2.swift")
+
+        // The corpus: databases made without us, scaffolded the same way.
+        var corpusScaffolds: [String: CommandResult] = [:]
+        for database in ScaffoldCorpus.databases {
+            let url = root.appendingPathComponent("\(database.name).sqlite")
+            try? FileManager.default.removeItem(at: url)
+            try database.create(url)
+            let output = root.appendingPathComponent("\(database.name)ScaffoldV1.swift")
+            try? FileManager.default.removeItem(at: output)
+            corpusScaffolds[database.name] = try BuiltCommand.migrate(["scaffold", "--database", url.path, "--output", output.path, "--name", database.name])
+            try write((try? String(contentsOf: output, encoding: .utf8)) ?? "", "\(database.name)ScaffoldV1.swift")
+        }
 
         var caseSources: [String: String] = [:]
         for (name, version) in ScaffoldCases.versions {
@@ -87,7 +101,7 @@ struct ScaffoldPackage: Sendable {
         try process.run()
         process.waitUntilExit()
         return ScaffoldPackage(root: root, buildStatus: process.terminationStatus, buildLog: try String(contentsOf: log, encoding: .utf8),
-                               scaffold: scaffold, shopSource: shopSource, caseSources: caseSources)
+                               scaffold: scaffold, shopSource: shopSource, caseSources: caseSources, corpusScaffolds: corpusScaffolds)
     }
 
     /// Runs the built program.
@@ -118,7 +132,8 @@ struct ScaffoldPackage: Sendable {
                 print(String(decoding: data, as: UTF8.self))
             case "adopt":
                 let url = URL(fileURLWithPath: arguments[1])
-                let migrator = Migrator(plan: ShopMigrationPlan.self)
+                let plans: [String: any SchemaMigrationPlan.Type] = [\((["Shop"] + ScaffoldCorpus.databases.map(\.name)).map { "\"\($0)\": \($0)MigrationPlan.self" }.joined(separator: ", "))]
+                let migrator = Migrator(plan: plans[arguments.count > 2 ? arguments[2] : "Shop"]!)
                 print("verify:", describe(try migrator.verify(databaseAt: url)))
                 let result = try migrator.migrate(databaseAt: url)
                 print("migrate:", result.outcome.rawValue, "adopted \\(result.adopted)", result.toVersion)
@@ -130,7 +145,7 @@ struct ScaffoldPackage: Sendable {
                 print("migrate:", result.outcome.rawValue, result.fromVersion.map(String.init(describing:)) ?? "none", "->", result.toVersion)
                 print("verify:", describe(try migrator.verify(databaseAt: url)))
             default:
-                print("usage: ScaffoldCheck schemas | adopt PATH | upgrade PATH")
+                print("usage: ScaffoldCheck schemas | adopt PATH [PLAN] | upgrade PATH")
                 exit(2)
             }
         } catch {

@@ -103,6 +103,33 @@ import Testing
         }
     }
 
+    /// Chinook, a GRDB-shaped file and one with every declarable SQLite feature: scaffolded with
+    /// nothing left out, compiled, and adopted by the generated plan with zero differences and
+    /// no row touched.
+    @Test(.timeLimit(.minutes(10)), arguments: ScaffoldCorpus.databases.map(\.name))
+    func everyCorpusDatabaseIsScaffoldedWholeAndAdoptedWithZeroDifferences(_ name: String) throws {
+        let package = try Self.package()
+        let scaffold = try #require(package.corpusScaffolds[name])
+        #expect(scaffold.status == 0, "\(scaffold)")
+        #expect(scaffold.stderr.isEmpty, "nothing left out: \(scaffold)")
+
+        let scratch = Scratch()
+        let url = scratch.directory.appendingPathComponent("\(name).sqlite")
+        try ScaffoldCorpus.databases.first { $0.name == name }!.create(url)
+        let before = try ScaffoldCorpus.contents(of: url)
+        let adopt = try package.run(["adopt", url.path, name])
+        #expect(adopt.status == 0, "\(adopt)")
+        #expect(adopt.stdout == """
+            verify: version 1.0.0 recorded false upToDate false
+            migrate: migrated adopted true 1.0.0
+            verify: version 1.0.0 recorded true upToDate true
+
+            """, "\(adopt)")
+        #expect(try ScaffoldCorpus.contents(of: url) == before, "adopting touched no row")
+        #expect(try scratch.rows(url.path, "PRAGMA integrity_check") == [["'ok'"]])
+        #expect(try scratch.rows(url.path, "PRAGMA foreign_key_check").isEmpty)
+    }
+
     @Test(.timeLimit(.minutes(10)))
     func aScaffoldedDatabaseIsAdoptedWithZeroDifferencesThenMigratedByAHandWrittenV2() throws {
         let package = try Self.package()

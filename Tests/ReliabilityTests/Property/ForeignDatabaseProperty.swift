@@ -60,6 +60,11 @@ extension Reliability {
             }
             let typeNames = Array(SwiftNames.typeNames(of: found.schema).values)
             if Set(typeNames).count != typeNames.count || !typeNames.allSatisfy(Self.isIdentifier) { problems.append("type names \(typeNames)") }
+            // `migrate scaffold` writes every declared table: Swift that reads back as this schema
+            // (the compiled round trip in MigrateCommandTests proves the rendering of each option).
+            let scaffold = SwiftDeclarations(schema: found.schema, name: "Foreign")
+            if !scaffold.leftOut.isEmpty { problems.append("scaffold leaves out \(scaffold.leftOut.map { "\($0.table): \($0.notes.joined(separator: "; "))" })") }
+            if scaffold.declaredEntities != found.schema.entityNames { problems.append("scaffold declares \(scaffold.declaredEntities)") }
             guard problems.isEmpty else { return problems }
 
             // Adoption: zero differences, nothing to run, no row changed, verify passes.
