@@ -30,20 +30,7 @@ enum AdoptionAdvice {
     }
 
     /// The Swift type a declaration of this value type most likely used.
-    static func swiftType(for valueType: Schema.ValueType) -> String {
-        switch valueType {
-        case .integer: return "Int"
-        case .double: return "Double"
-        case .bool: return "Bool"
-        case .string: return "String"
-        case .date: return "Date"
-        case .data: return "Data"
-        case .uuid: return "UUID"
-        case .url: return "URL"
-        case .decimal: return "Decimal"
-        case .json: return "a Codable type"
-        }
-    }
+    static func swiftType(for valueType: Schema.ValueType) -> String { valueType.swiftTypeName ?? "a Codable type" }
 
     private static func lines(entity: Schema.Entity, table: LiveSchema.Table) -> [String] {
         let name = entity.name

@@ -17,20 +17,7 @@ enum SwiftInitialValue: Equatable {
 
     /// The Swift type of an attribute's values, or nil for JSON values (their `Codable` type is
     /// not in the schema).
-    static func swiftType(of valueType: Schema.ValueType) -> String? {
-        switch valueType {
-        case .integer: return "Int"
-        case .double: return "Double"
-        case .bool: return "Bool"
-        case .string: return "String"
-        case .date: return "Date"
-        case .data: return "Data"
-        case .uuid: return "UUID"
-        case .url: return "URL"
-        case .decimal: return "Decimal"
-        case .json: return nil
-        }
-    }
+    static func swiftType(of valueType: Schema.ValueType) -> String? { valueType.swiftTypeName }
 
     /// How `attribute`'s default is said.
     init(_ attribute: Schema.Attribute) {
