@@ -79,23 +79,29 @@ extension MigrationContext {
         let references = schema.entities.flatMap { child in
             child.attributes.compactMap { column in column.references.flatMap { $0.table == table ? (child, column, $0) : nil } }
         }
-        // The keys the referencing rows hold, read before the rows go: `id`, or a declared key column.
+        // The rows' numbers, and the keys the referencing rows hold, read before the rows go. The
+        // implicit `id` is the number itself: read once, not twice.
+        let entity = schema.entity(named: table)
+        let ids: [Int64]? = entity?.isWithoutRowID == true ? nil
+            : try db.rows("SELECT \(rowKey(of: table)) FROM \(quoted) WHERE \(filter)", arguments).compactMap { $0[0].int64Value }
         var referenced: [String: [SQLiteValue]] = [:]
         for (_, _, key) in references where referenced[key.referencedColumn] == nil {
+            if let ids, entity?.hasImplicitID == true, key.referencedColumn == Schema.primaryKeyColumn {
+                referenced[key.referencedColumn] = ids.map(SQLiteValue.integer)
+                continue
+            }
             referenced[key.referencedColumn] = try db.rows("SELECT \(SQL.quoteIdentifier(key.referencedColumn)) FROM \(quoted) WHERE \(filter)", arguments)
                 .map { $0[0] }.filter { $0 != .null }
         }
         let deleted: Int
-        if schema.entity(named: table)?.isWithoutRowID == true {
+        if let ids {
+            guard !ids.isEmpty else { return 0 }
+            try db.execute("DELETE FROM \(quoted) WHERE \(rowKey(of: table)) IN (\(ids.map(String.init).joined(separator: ", ")))")
+            deleted = ids.count
+        } else {
             deleted = Int(try db.scalar("SELECT count(*) FROM \(quoted) WHERE \(filter)", arguments)?.int64Value ?? 0)
             guard deleted > 0 else { return 0 }
             try db.execute("DELETE FROM \(quoted) WHERE \(filter)", arguments)
-        } else {
-            let key = rowKey(of: table)
-            let ids = try db.rows("SELECT \(key) FROM \(quoted) WHERE \(filter)", arguments).compactMap { $0[0].int64Value }
-            guard !ids.isEmpty else { return 0 }
-            try db.execute("DELETE FROM \(quoted) WHERE \(key) IN (\(ids.map(String.init).joined(separator: ", ")))")
-            deleted = ids.count
         }
         for (child, column, key) in references {
             guard let values = referenced[key.referencedColumn], !values.isEmpty else { continue }
