@@ -29,9 +29,6 @@ enum AdoptionAdvice {
         }
     }
 
-    /// The Swift type a declaration of this value type most likely used.
-    static func swiftType(for valueType: Schema.ValueType) -> String { valueType.swiftTypeName ?? "a Codable type" }
-
     private static func lines(entity: Schema.Entity, table: LiveSchema.Table) -> [String] {
         let name = entity.name
         var result: [String] = []
@@ -41,7 +38,7 @@ enum AdoptionAdvice {
         }
         for attribute in entity.attributes {
             let property = attribute.references == nil ? attribute.name : String(attribute.name.dropLast(3))
-            let declaredType = attribute.swiftType ?? swiftType(for: attribute.valueType)
+            let declaredType = attribute.swiftType ?? attribute.valueType.swiftTypeName ?? "a Codable type"
             guard let column = table.column(named: attribute.name) else {
                 result.append(attribute.references == nil
                               ? "\(name).\(attribute.name): the file has no such column: remove `var \(attribute.name)` (or mark it @Transient)"

@@ -3,7 +3,7 @@
 extension ModelRendering {
     func declaration(of attribute: Schema.Attribute) -> String {
         let initial = SwiftInitialValue(attribute)
-        let type = SwiftInitialValue.swiftType(of: attribute.valueType)! + (attribute.isOptional ? "?" : "")
+        let type = attribute.valueType.swiftTypeName! + (attribute.isOptional ? "?" : "")
         let options = attributeOptions(attribute)
         let arguments = (options.isEmpty ? [] : [options.joined(separator: ", ")])
             + [originalName(attribute), hashModifier(attribute), column(attribute), sqlType(attribute), references(attribute),

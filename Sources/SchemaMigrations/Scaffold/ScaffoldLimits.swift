@@ -69,7 +69,7 @@ enum ScaffoldLimits {
 
     private static func reasons(_ attribute: Schema.Attribute) -> [String] {
         var found: [String] = []
-        if SwiftInitialValue.swiftType(of: attribute.valueType) == nil {
+        if attribute.valueType.swiftTypeName == nil {
             found.append("column \(attribute.name) holds JSON: its Codable type is not in the schema")
         }
         for option in attribute.options where Attribute<Int>.Option(rawValue: option) == nil || KeyDeclaration.storageOptions.contains(option) {

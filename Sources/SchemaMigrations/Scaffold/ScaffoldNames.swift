@@ -23,8 +23,7 @@ struct ScaffoldNames {
             var base = SwiftIdentifier.typeName(entity.name)
             if !SwiftIdentifier.isUsable(base) || SwiftIdentifier.keywords.contains(base) { base = "Table\(position + 1)" }
             if usedTypes.contains(base) { base += "Table" }
-            let name = Self.unique(base, in: usedTypes)
-            usedTypes.insert(name)
+            let name = SwiftNames.unique(base, taken: &usedTypes)
             types[entity.name] = name
             properties[entity.name] = Self.propertyNames(of: entity)
         }
@@ -55,18 +54,9 @@ struct ScaffoldNames {
             if !SwiftIdentifier.isUsable(base) {  // `self` → `selfColumn`; no letter at all → `column3`
                 base = !base.isEmpty && SwiftIdentifier.isUsable(base + "Column") ? base + "Column" : "column\(position + 1)"
             }
-            let name = unique(base, in: used)
-            used.insert(name)
+            let name = SwiftNames.unique(base, taken: &used)
             names[attribute.name] = name
         }
         return names
-    }
-
-    /// `base`, or `base2`, `base3`… : the first not in `used`.
-    private static func unique(_ base: String, in used: Set<String>) -> String {
-        guard used.contains(base) else { return base }
-        var number = 2
-        while used.contains("\(base)\(number)") { number += 1 }
-        return "\(base)\(number)"
     }
 }

@@ -15,10 +15,6 @@ enum SwiftInitialValue: Equatable {
     /// `@Attribute(defaultExpression: "…")`, the SQL as written.
     case expression(String)
 
-    /// The Swift type of an attribute's values, or nil for JSON values (their `Codable` type is
-    /// not in the schema).
-    static func swiftType(of valueType: Schema.ValueType) -> String? { valueType.swiftTypeName }
-
     /// How `attribute`'s default is said.
     init(_ attribute: Schema.Attribute) {
         guard let literal = attribute.defaultValue else {
