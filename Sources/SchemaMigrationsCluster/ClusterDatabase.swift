@@ -32,8 +32,7 @@ final class ClusterDatabase: SQLQuerying {
     private func translatingErrors<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as DqliteError where error.code != .connectionClosed && error.code != .timeout && error.code != .notLeader
-                    && error.code != .leadershipLost && error.code != .noLeader && error.code != .commitOutcomeUnknown {
+        } catch let error as DqliteError where !ClusterFailure.leaderUnavailable.contains(error.code) && error.code != .commitOutcomeUnknown {
             guard let code = error.sqliteCode else { throw error }
             throw SQLiteError(extendedCode: Int32(truncatingIfNeeded: code), message: error.message, sql: error.sql)
         }

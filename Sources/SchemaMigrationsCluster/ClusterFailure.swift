@@ -20,21 +20,26 @@ enum ClusterFailure {
         }
     }
 
+    /// The codes that mean the leader could not be used (not a statement refused): no leader,
+    /// a lost or timed-out connection, leadership moved.
+    static let leaderUnavailable: Set<DqliteError.Code> = [.noLeader, .connectionClosed, .timeout, .notLeader, .leadershipLost]
+
     static func migrationError(_ error: DqliteError) -> MigrationError {
         let sqliteError = error.sqliteCode.map { SQLiteError(extendedCode: Int32(truncatingIfNeeded: $0), message: error.message, sql: error.sql) }
         let at = error.address.map { " at \($0)" } ?? ""
-        switch error.code {
-        case .noLeader, .connectionClosed, .timeout, .notLeader, .leadershipLost:
+        if leaderUnavailable.contains(error.code) {
             return MigrationError(.clusterUnavailable, "the dqlite cluster's leader\(at) could not be used (\(error.code)): \(error.message); nothing was changed",
                                   remedy: "check that a majority of the nodes are running, then run the migration again",
-                                  sqliteError: sqliteError, underlying: error.description)
+                                  sqliteError: sqliteError, underlyingError: error)
+        }
+        switch error.code {
         case .busy:
             return MigrationError(.concurrentChange, "the dqlite database is locked by another writer on the leader\(at); nothing was changed",
-                                  remedy: "run the migration again when the other write is over", sqliteError: sqliteError, underlying: error.description)
+                                  remedy: "run the migration again when the other write is over", sqliteError: sqliteError, underlyingError: error)
         default:
             return MigrationError(.sqlite, "the dqlite leader\(at) refused a statement of the migration (\(error.code)): \(error.message); the transaction was rolled back, nothing was changed",
                                   remedy: "the statement is shown below; check that nothing but this migration writes to the database",
-                                  sqliteError: sqliteError, underlying: error.description)
+                                  sqliteError: sqliteError, underlyingError: error)
         }
     }
 }

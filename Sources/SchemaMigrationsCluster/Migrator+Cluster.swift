@@ -81,7 +81,7 @@ extension Migrator {
         if found == target { return rehearsed.result }
         throw MigrationError(.clusterUnavailable,
                              "the connection to the leader dropped while COMMIT was in flight; the new leader \(connection.leaderAddress ?? "") is at \(found.map(\.description) ?? "no recorded version"): the migration to \(target) was not committed, nothing was changed",
-                             version: found, remedy: "run the migration again", underlying: error.description)
+                             version: found, remedy: "run the migration again", underlyingError: error)
     }
 
     /// The plan's newest version in the metadata table, read on the leader.
