@@ -54,11 +54,11 @@ struct AlterTableProcedure {
         while changed {
             changed = false
             for (index, dependent) in all.enumerated() where !parked[index] {
-                let on = SQLTokenizer.foldCase(dependent.tableName)
+                let on = dependent.tableName.sqlFolded
                 guard affected.contains(on) || !mentions[index].isDisjoint(with: affected) else { continue }
                 parked[index] = true
                 changed = true
-                if dependent.kind == .view { affected.insert(SQLTokenizer.foldCase(dependent.name)) }
+                if dependent.kind == .view { affected.insert(dependent.name.sqlFolded) }
             }
         }
         let dependents = all.indices.filter { parked[$0] }.map { all[$0] }
@@ -75,7 +75,7 @@ struct AlterTableProcedure {
     /// exists and fails only when it is used (and at every later `ALTER TABLE`), so each is then
     /// compiled: a view by selecting from it, a trigger by preparing the statement that fires it.
     func recreate(_ dependents: [LiveSchema.Dependent], droppedTables: Set<String>, version: Schema.Version) throws {
-        let recreated = dependents.filter { !($0.kind == .trigger && droppedTables.contains(SQLTokenizer.foldCase($0.tableName))) }
+        let recreated = dependents.filter { !($0.kind == .trigger && droppedTables.contains($0.tableName.sqlFolded)) }
         for dependent in recreated {
             do {
                 try db.execute(dependent.sql)

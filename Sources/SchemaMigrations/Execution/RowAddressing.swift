@@ -23,7 +23,7 @@ struct RowAddressing {
             selectsRowid = false
         } else {
             // A column may be named like the rowid (`rowid`, `oid`, `_rowid_`): use a name it leaves free.
-            let columns = Set(entity.attributes.map { SQLTokenizer.foldCase($0.name) })
+            let columns = Set(entity.attributes.map { $0.name.sqlFolded })
             idExpression = ["rowid", "_rowid_", "oid"].first { !columns.contains($0) } ?? "rowid"
             selectsRowid = true
         }

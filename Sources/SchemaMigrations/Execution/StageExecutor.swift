@@ -60,8 +60,8 @@ struct StageExecutor {
     /// step they are recreated in the order the database had them. Steps 3 and 9 of SQLite's
     /// procedure: see ``AlterTableProcedure``.
     func runSteps(_ steps: [MigrationStep], from: Schema.Version?, to: Schema.Version) throws {
-        let setAside = Set(steps.filter(\.setsAsideDependents).map { SQLTokenizer.foldCase($0.table) })
-        let dropped = Set(steps.filter { $0.op == .dropTable }.map { SQLTokenizer.foldCase($0.table) })
+        let setAside = Set(steps.filter(\.setsAsideDependents).map { $0.table.sqlFolded })
+        let dropped = Set(steps.filter { $0.op == .dropTable }.map { $0.table.sqlFolded })
         var parked: [LiveSchema.Dependent]?
         for (index, step) in steps.enumerated() {
             progress?(MigrationProgress(from: from, to: to, stepIndex: index, stepCount: steps.count, summary: step.summary))

@@ -138,9 +138,9 @@ enum StepAction: Sendable {
         case .createIndex(let table, var index):
             // An index kept its name across a rename (`Trip_start` now on `begin`); a new one on a
             // re-added `start` takes the next free name.
-            if let taken = live?.objectNames, index.name == nil, taken.contains(SQLTokenizer.foldCase(index.defaultName(table: table))) {
+            if let taken = live?.objectNames, index.name == nil, taken.contains(index.defaultName(table: table).sqlFolded) {
                 let base = index.defaultName(table: table)
-                index.name = (2...).lazy.map { "\(base)_\($0)" }.first { !taken.contains(SQLTokenizer.foldCase($0)) }
+                index.name = (2...).lazy.map { "\(base)_\($0)" }.first { !taken.contains($0.sqlFolded) }
             }
             return [EntitySQL.createIndex(index, table: table)]
         case .dropIndex(let table, let index):

@@ -17,16 +17,16 @@ struct RenameOrder {
     ///   - dropped: the names of the items dropped in the same stage.
     init(_ pairs: [(from: String, to: String)], dropped: [String]) {
         let pairs = pairs.filter { $0.from != $0.to }
-        let targets = Set(pairs.map { SQLTokenizer.foldCase($0.to) })
-        let sources = Set(pairs.map { SQLTokenizer.foldCase($0.from) })
+        let targets = Set(pairs.map { $0.to.sqlFolded })
+        let sources = Set(pairs.map { $0.from.sqlFolded })
         droppedMoved = [:]
         renames = []
-        for (number, name) in dropped.enumerated() where targets.contains(SQLTokenizer.foldCase(name)) {
+        for (number, name) in dropped.enumerated() where targets.contains(name.sqlFolded) {
             let temporary = "_sm_drop_\(number)"
             droppedMoved[name] = temporary
             renames.append((name, temporary))
         }
-        let needsTemporaries = pairs.contains { sources.contains(SQLTokenizer.foldCase($0.to)) }
+        let needsTemporaries = pairs.contains { sources.contains($0.to.sqlFolded) }
         if needsTemporaries {
             let temporaries = pairs.indices.map { "_sm_tmp_\($0)" }
             renames += zip(pairs, temporaries).map { ($0.from, $1) }

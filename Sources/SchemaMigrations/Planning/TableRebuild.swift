@@ -90,7 +90,7 @@ struct TableRebuild: Sendable {
         var definition = try live.definition()
         var substitution: [String: String] = [:]
         if !renamesApplied {
-            for column in columns { if let source = column.sourceName, source != column.attribute.name { substitution[SQLTokenizer.foldCase(source)] = column.attribute.name } }
+            for column in columns { if let source = column.sourceName, source != column.attribute.name { substitution[source.sqlFolded] = column.attribute.name } }
             if !substitution.isEmpty { definition.renameColumns(substitution) }
         }
         var carriedOver = TableRebuild.features(of: definition)
@@ -120,14 +120,14 @@ struct TableRebuild: Sendable {
         var statements = [definition.sql(named: temporaryName)]
 
         // 5. "Transfer content from X into new_X using a statement like: INSERT INTO new_X SELECT ... FROM X."
-        let expressions = Dictionary(columns.compactMap { column in column.expression.map { (SQLTokenizer.foldCase(column.attribute.name), $0) } },
+        let expressions = Dictionary(columns.compactMap { column in column.expression.map { (column.attribute.name.sqlFolded, $0) } },
                                      uniquingKeysWith: { first, _ in first })
         // New name (folded) → the name the live table has until the renames run.
-        let liveNames = Dictionary(substitution.map { (SQLTokenizer.foldCase($0.value), $0.key) }, uniquingKeysWith: { first, _ in first })
+        let liveNames = Dictionary(substitution.map { ($0.value.sqlFolded, $0.key) }, uniquingKeysWith: { first, _ in first })
         var targets: [String] = []
         var sources: [String] = []
         for column in definition.columns where !column.isGenerated {
-            let folded = SQLTokenizer.foldCase(column.name)
+            let folded = column.name.sqlFolded
             let liveName = liveNames[folded] ?? column.name
             guard live.column(named: liveName) != nil else { continue }  // new: takes its default
             targets.append(SQL.quoteIdentifier(column.name))
@@ -158,7 +158,7 @@ struct TableRebuild: Sendable {
 
         // 8. "Use CREATE INDEX, CREATE TRIGGER, and CREATE VIEW to reconstruct indexes, triggers,
         //    and views associated with table X." Indexes here, each as the database had it.
-        let droppedNames = Set(droppedColumns.map(SQLTokenizer.foldCase))
+        let droppedNames = Set(droppedColumns.map(\.sqlFolded))
         // A live index's columns and uniqueness, its columns named as after the renames.
         func structure(of index: LiveSchema.Index) -> IndexStructure {
             index.structure.renamingColumns(substitution)

@@ -152,11 +152,11 @@ extension MigrationReport {
         default: return []
         }
         guard !columns.isEmpty else { return [] }
-        let folded = SQLTokenizer.foldCase(table)
+        let folded = table.sqlFolded
         return live.dependents.compactMap { dependent in
             let mentioned = SQLTokenizer(dependent.sql).identifierSet()
-            guard mentioned.contains(folded) || SQLTokenizer.foldCase(dependent.tableName) == folded,
-                  let column = columns.first(where: { mentioned.contains(SQLTokenizer.foldCase($0)) }) else { return nil }
+            guard mentioned.contains(folded) || dependent.tableName.sqlFolded == folded,
+                  let column = columns.first(where: { mentioned.contains($0.sqlFolded) }) else { return nil }
             return "check: the \(dependent.kind.rawValue) \(dependent.name) mentions \(table).\(column), which this migration drops; if it uses the column, rewrite or drop it first (a custom stage's willMigrate), or the migration fails and rolls back"
         }
     }

@@ -23,14 +23,14 @@ extension IntrospectionReader {
         for constraint in definition.constraints where constraint.kind == .check { kept.append("table constraint \(constraint.text)") }
 
         let profiles = try valueProfiles(of: table)
-        let columnDefinitions = Dictionary(definition.columns.map { (SQLTokenizer.foldCase($0.name), $0) }, uniquingKeysWith: { first, _ in first })
+        let columnDefinitions = Dictionary(definition.columns.map { ($0.name.sqlFolded, $0) }, uniquingKeysWith: { first, _ in first })
         var attributes: [Schema.Attribute] = []
         for column in table.columns where !(implicitID && column.primaryKeyPosition > 0) {
             if column.hidden != 0 && !Self.isGenerated(column) {
                 noteHidden(column, kept: &kept)
                 continue
             }
-            if let attribute = attribute(for: column, in: table, definition: definition, columnDefinition: columnDefinitions[SQLTokenizer.foldCase(column.name)],
+            if let attribute = attribute(for: column, in: table, definition: definition, columnDefinition: columnDefinitions[column.name.sqlFolded],
                                          hasRowidAlias: hasRowidAlias, profile: profiles[column.name.sqlFolded], blocking: &blocking, kept: &kept) {
                 attributes.append(Self.declaringGenerated(attribute, column: column, definition: definition))
             }

@@ -20,7 +20,7 @@ extension LiveSchema {
                 guard case .text(let type) = object[0], case .text(let name) = object[1] else { continue }
                 let tableName = object[2].stringValue ?? name
                 let sql = object[3].stringValue ?? ""
-                result.objectNames.insert(SQLTokenizer.foldCase(name))
+                result.objectNames.insert(name.sqlFolded)
                 switch type {
                 case "table":
                     if let wanted, !wanted.contains(name.sqlFolded) { continue }

@@ -57,7 +57,7 @@ enum SQLExpressionText {
         guard let tokens = try? tokenizer.tokens() else { return text }
         return tokens.map { token in
             switch token.kind {
-            case .word, .quotedIdentifier: return SQLTokenizer.foldCase(tokenizer.name(of: token))
+            case .word, .quotedIdentifier: return tokenizer.name(of: token).sqlFolded
             default: return tokenizer.text(of: token)
             }
         }.joined(separator: " ")

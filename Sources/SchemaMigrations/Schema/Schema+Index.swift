@@ -74,7 +74,7 @@ extension Schema {
             var copy = self
             copy.columns = columns.map { renamedTo[$0] ?? $0 }
             guard hasExpressions else { return copy }
-            let substitution = Dictionary(renamedTo.filter { $0.key != $0.value }.map { (SQLTokenizer.foldCase($0.key), $0.value) },
+            let substitution = Dictionary(renamedTo.filter { $0.key != $0.value }.map { ($0.key.sqlFolded, $0.value) },
                                           uniquingKeysWith: { first, _ in first })
             guard !substitution.isEmpty else { return copy }
             copy.elements = elements?.map { element in
@@ -128,7 +128,7 @@ struct IndexStructure: Hashable, Sendable, CustomStringConvertible {
     func renamingColumns(_ substitution: [String: String]) -> IndexStructure {
         guard !substitution.isEmpty else { return self }
         var copy = self
-        copy.columns = columns.map { substitution[SQLTokenizer.foldCase($0)] ?? $0 }
+        copy.columns = columns.map { substitution[$0.sqlFolded] ?? $0 }
         copy.terms = terms?.map { IndexStructure.normalizedTerm(TableDefinition.substitute(substitution, in: $0)) }
         copy.predicate = predicate.map { SQLExpressionText.normalized(TableDefinition.substitute(substitution, in: $0)) }
         return copy

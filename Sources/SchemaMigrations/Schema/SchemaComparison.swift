@@ -155,11 +155,11 @@ struct SchemaComparison {
     static func isDeferred(column: String, in definition: TableDefinition) -> Bool {
         func deferred(_ text: String) -> Bool {
             let tokenizer = SQLTokenizer(text)
-            let words = ((try? tokenizer.tokens()) ?? []).filter { $0.kind == .word }.map { SQLTokenizer.foldCase(tokenizer.text(of: $0)) }
+            let words = ((try? tokenizer.tokens()) ?? []).filter { $0.kind == .word }.map { tokenizer.text(of: $0).sqlFolded }
             guard let position = words.lastIndex(of: "deferrable"), position == 0 || words[position - 1] != "not" else { return false }
             return words.dropFirst(position).starts(with: ["deferrable", "initially", "deferred"])
         }
-        let folded = SQLTokenizer.foldCase(column)
+        let folded = column.sqlFolded
         if let constraint = definition.column(named: column)?.constraints.first(where: { if case .references = $0.kind { return true } else { return false } }) {
             return deferred(constraint.text)
         }

@@ -70,8 +70,8 @@ struct CreateTableGenerator {
     private mutating func freshName(_ pool: [String]) -> String {
         while true {
             var name = random.pick(pool)
-            if usedNames.contains(SQLTokenizer.foldCase(name)) { name += String(random.below(1000)) }
-            if usedNames.insert(SQLTokenizer.foldCase(name)).inserted { return name }
+            if usedNames.contains(name.sqlFolded) { name += String(random.below(1000)) }
+            if usedNames.insert(name.sqlFolded).inserted { return name }
         }
     }
 

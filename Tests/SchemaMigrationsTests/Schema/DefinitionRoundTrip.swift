@@ -170,7 +170,7 @@ enum DefinitionRoundTrip {
     static func expectedPrimaryKeyPosition(of column: TableDefinition.Column, in definition: TableDefinition) -> Int {
         if column.constraints.contains(where: { if case .primaryKey = $0.kind { true } else { false } }) { return 1 }
         for constraint in definition.constraints where constraint.kind == .primaryKey {
-            if let index = constraint.columns.firstIndex(of: SQLTokenizer.foldCase(column.name)) { return index + 1 }
+            if let index = constraint.columns.firstIndex(of: column.name.sqlFolded) { return index + 1 }
         }
         return 0
     }

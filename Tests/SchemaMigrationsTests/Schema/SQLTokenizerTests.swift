@@ -165,7 +165,7 @@ import Testing
     }
 
     @Test func identifiersAreFoldedAsSQLiteFoldsThemASCIIOnly() throws {
-        #expect(SQLTokenizer.foldCase("ÄbC") == "Äbc")
+        #expect("ÄbC".sqlFolded == "Äbc")
         #expect(SQLTokenizer("Price + \"QTY\" * 'Lit' + [Note] + f(x)").identifierSet() == ["price", "qty", "note", "f", "x"])
         #expect(SQLTokenizer("'unterminated").identifierSet() == [])
     }

@@ -53,14 +53,14 @@ import Testing
             // SQLite refuses some renames (a generated column's expression it cannot re-resolve…): skipped.
             guard (try? db.execute("ALTER TABLE \(SQL.quoteIdentifier(table)) RENAME COLUMN \(SQL.quoteIdentifier(column)) TO \(SQL.quoteIdentifier(new))")) != nil,
                   let renamed = try? db.rows(tableQuery).first?[1].stringValue else { continue }
-            definition.renameColumns([SQLTokenizer.foldCase(column): new])
+            definition.renameColumns([column.sqlFolded: new])
             checked += 1
             let ours = definition.sql(named: table)
             if (try? DefinitionRoundTrip.bodyTokens(ours)) != (try? DefinitionRoundTrip.bodyTokens(renamed)) {
                 failures.append("case \(index): rename \(column) → \(new)\n  stored: \(stored)\n  SQLite: \(renamed)\n  ours:   \(ours)")
             }
             if withIndex, let sqliteIndex = try? db.scalar("SELECT sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL")?.stringValue {
-                let oursIndex = TableDefinition.substitute([SQLTokenizer.foldCase(column): new], in: indexSQL)
+                let oursIndex = TableDefinition.substitute([column.sqlFolded: new], in: indexSQL)
                 if oursIndex != sqliteIndex { failures.append("case \(index): rename \(column) → \(new) in an index\n  SQLite: \(sqliteIndex)\n  ours:   \(oursIndex)") }
             }
         }

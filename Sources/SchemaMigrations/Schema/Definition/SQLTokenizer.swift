@@ -225,13 +225,10 @@ extension SQLTokenizer {
     func identifiers(in tokens: ArraySlice<Token>) -> Set<String> {
         var result = Set<String>()
         for token in tokens where token.kind == .word || token.kind == .quotedIdentifier {
-            result.insert(SQLTokenizer.foldCase(name(of: token)))
+            result.insert(name(of: token).sqlFolded)
         }
         return result
     }
-
-    /// ASCII lower-casing, as SQLite compares identifiers.
-    static func foldCase(_ name: String) -> String { name.sqlFolded }
 }
 
 extension SQLTokenizer {

@@ -28,7 +28,7 @@ extension TableDefinition {
         guard let index = columnIndex(named: column) else { return }
         // A DEFERRABLE clause written apart from its REFERENCES goes with it.
         columns[index].constraints.removeAll { if case .references = $0.kind { return true } else { return $0.kind == .deferrable } }
-        let folded = SQLTokenizer.foldCase(column)
+        let folded = column.sqlFolded
         constraints.removeAll { if case .foreignKey = $0.kind { return $0.columns == [folded] } else { return false } }
         if let key {
             let text = key.clause
@@ -51,14 +51,14 @@ extension TableDefinition {
     ///   multi-column PRIMARY KEY or UNIQUE constraint.
     mutating func dropColumn(_ column: String, entity: String, version: Schema.Version) throws -> Removed {
         guard let index = columnIndex(named: column) else { return [] }
-        let folded = SQLTokenizer.foldCase(column)
-        let others = Set(columns.map { SQLTokenizer.foldCase($0.name) }).subtracting([folded])
+        let folded = column.sqlFolded
+        let others = Set(columns.map { $0.name.sqlFolded }).subtracting([folded])
         func refuse(_ what: String) -> MigrationError {
             MigrationError(.unsupportedChange, "cannot drop '\(entity).\(column)': \(what) uses it",
                            entity: entity, property: column, version: version,
                            remedy: "keep the column, or rewrite the table without that clause first (a custom stage's willMigrate may rebuild it with SQL)")
         }
-        for other in columns where SQLTokenizer.foldCase(other.name) != folded {
+        for other in columns where other.name.sqlFolded != folded {
             for constraint in other.constraints where constraint.identifiers.contains(folded) {
                 throw refuse("the \(constraint.kind.label) of column \(other.name), `\(constraint.text)`,")
             }
@@ -106,9 +106,9 @@ extension TableDefinition {
     /// `RENAME COLUMN` would: `substitution` maps lower-cased old names to new names, all at once
     /// (so a swap is a swap).
     mutating func renameColumns(_ substitution: [String: String]) {
-        func rename(_ names: Set<String>) -> Set<String> { Set(names.map { substitution[$0].map(SQLTokenizer.foldCase) ?? $0 }) }
+        func rename(_ names: Set<String>) -> Set<String> { Set(names.map { substitution[$0].map(\.sqlFolded) ?? $0 }) }
         for index in columns.indices {
-            if let new = substitution[SQLTokenizer.foldCase(columns[index].name)] {
+            if let new = substitution[columns[index].name.sqlFolded] {
                 columns[index].name = new
                 columns[index].nameText = SQL.quoteIdentifier(new)
             }
@@ -119,7 +119,7 @@ extension TableDefinition {
         }
         for index in constraints.indices {
             constraints[index].text = renamingColumns(substitution, in: constraints[index].text)
-            constraints[index].columns = constraints[index].columns.map { substitution[$0].map(SQLTokenizer.foldCase) ?? $0 }
+            constraints[index].columns = constraints[index].columns.map { substitution[$0].map(\.sqlFolded) ?? $0 }
             constraints[index].identifiers = rename(constraints[index].identifiers)
         }
     }
@@ -138,7 +138,7 @@ extension TableDefinition {
                 if depth == 0 {
                     groupStart = token.end
                     otherTable = index >= 2 && tokenizer.isKeyword(tokens[index - 2], "REFERENCES")
-                        && SQLTokenizer.foldCase(tokenizer.name(of: tokens[index - 1])) != SQLTokenizer.foldCase(name)
+                        && tokenizer.name(of: tokens[index - 1]).sqlFolded != name.sqlFolded
                 }
                 depth += 1
             } else if token.kind == .rightParenthesis && depth > 0 {
@@ -163,7 +163,7 @@ extension TableDefinition {
         var result = ""
         var copied = 0
         for (position, token) in tokens.enumerated() where token.kind == .word || token.kind == .quotedIdentifier {
-            guard let new = substitution[SQLTokenizer.foldCase(tokenizer.name(of: token))] else { continue }
+            guard let new = substitution[tokenizer.name(of: token).sqlFolded] else { continue }
             if position + 1 < tokens.count && tokens[position + 1].kind == .leftParenthesis { continue }
             if position > 0 {
                 let previous = tokens[position - 1]

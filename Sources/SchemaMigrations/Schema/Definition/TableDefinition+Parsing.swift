@@ -109,7 +109,7 @@ private struct DefinitionParser {
             if token.kind == .comma { expectingName = true; continue }
             if token.kind == .leftParenthesis && expectingName { continue }
             if expectingName && [.word, .quotedIdentifier, .string].contains(token.kind) {
-                names.append(SQLTokenizer.foldCase(tokenizer.name(of: token)))
+                names.append(tokenizer.name(of: token).sqlFolded)
             }
             expectingName = false
         }

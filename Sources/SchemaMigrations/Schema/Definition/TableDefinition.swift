@@ -88,13 +88,13 @@ struct TableDefinition: Sendable, Hashable {
 
     /// The column named `name` (SQLite compares names case-insensitively).
     func column(named name: String) -> Column? {
-        let folded = SQLTokenizer.foldCase(name)
-        return columns.first { SQLTokenizer.foldCase($0.name) == folded }
+        let folded = name.sqlFolded
+        return columns.first { $0.name.sqlFolded == folded }
     }
 
     func columnIndex(named name: String) -> Int? {
-        let folded = SQLTokenizer.foldCase(name)
-        return columns.firstIndex { SQLTokenizer.foldCase($0.name) == folded }
+        let folded = name.sqlFolded
+        return columns.firstIndex { $0.name.sqlFolded == folded }
     }
 
     /// Whether any column is `INTEGER PRIMARY KEY AUTOINCREMENT`.
