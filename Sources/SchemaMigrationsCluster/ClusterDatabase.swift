@@ -1,16 +1,32 @@
 import DqliteClient
 import SchemaMigrations
 
-/// A dqlite database read through its leader, the way the library's readers read a local file
-/// (``SQLQuerying``): the schema, the recorded version and metadata, other tools' bookkeeping.
-/// Each statement goes as QUERY when it returns rows and as EXEC when it does not (dqlite
-/// refuses the other way round); a statement the server refuses is thrown as the `SQLiteError`
-/// it carries, so the readers' handling of SQLite's errors applies unchanged. Losing the
-/// connection stays a `DqliteError` (``ClusterFailure`` tells it).
-final class ClusterDatabase: SQLQuerying {
+/// A dqlite database reached through its leader, the way the library reads and migrates a local
+/// file (``MigrationDatabase``): the schema, the recorded version and metadata, other tools'
+/// bookkeeping, and every statement of a migration's stages, custom code included.
+///
+/// Each statement goes as QUERY when it returns rows and as EXEC when it does not (dqlite refuses
+/// the other way round). A statement the server refuses is thrown as the `SQLiteError` it
+/// carries, so the library's handling of SQLite's errors applies unchanged; losing the connection
+/// stays a `DqliteError` (``ClusterFailure`` tells it).
+///
+/// Custom code is watched from each statement's text: SQLite's authorizer runs on the leader,
+/// out of reach, so the checks around the code cover every table (as on a borrowed connection).
+final class ClusterDatabase: MigrationDatabase {
     let client: DqliteClient
     /// The database's name in the cluster, for messages.
     let path: String
+    /// True while the migration's transaction is open; the migration sets it.
+    var isInTransaction = false
+    /// The rowid of the last row an EXEC inserted.
+    private(set) var lastInsertRowID: Int64 = 0
+    /// How many rows the last EXEC inserted, updated or deleted.
+    private(set) var changes = 0
+    /// Called with each statement's SQL before it is sent, while custom code runs.
+    private var statementCheck: ((String) throws -> Void)?
+    /// Told of each statement the leader ran, with its arguments and whether it went as QUERY
+    /// (the measurements replay them).
+    var onSend: ((_ sql: String, _ arguments: [SQLiteValue], _ asQuery: Bool) -> Void)?
 
     init(client: DqliteClient, name: String) {
         self.client = client
@@ -18,24 +34,127 @@ final class ClusterDatabase: SQLQuerying {
     }
 
     func execute(_ sql: String) throws {
-        try translatingErrors { _ = try client.exec(sql) }
+        try statementCheck?(sql)
+        if Self.mayReturnRows(sql) {
+            _ = try queryOrExec(sql, [])
+            return
+        }
+        try exec(sql, [])
     }
 
     func execute(_ sql: String, _ arguments: [SQLiteValue]) throws {
-        try translatingErrors { _ = try client.exec(sql, arguments.map(DqliteValue.init)) }
+        try statementCheck?(sql)
+        if Self.mayReturnRows(sql) {
+            _ = try queryOrExec(sql, arguments)
+            return
+        }
+        try exec(sql, arguments)
     }
 
     func rows(_ sql: String, _ arguments: [SQLiteValue]) throws -> [[SQLiteValue]] {
-        try translatingErrors { try client.query(sql, arguments.map(DqliteValue.init)).rows.map { $0.map(SQLiteValue.init) } }
+        try statementCheck?(sql)
+        let rows = try translatingErrors { try client.query(sql, arguments.map(DqliteValue.init)).rows.map { $0.map(SQLiteValue.init) } }
+        onSend?(sql, arguments, true)
+        return rows
+    }
+
+    func prepareStatement(_ sql: String) throws -> any PreparedStatement {
+        try statementCheck?(sql)
+        let prepared = try translatingErrors { try client.prepare(sql) }
+        return ClusterStatement(database: self, statement: prepared, mayReturnRows: Self.mayReturnRows(sql))
+    }
+
+    func compile(_ sql: String) throws {
+        let prepared = try translatingErrors { try client.prepare(sql) }
+        try translatingErrors { try client.finalize(prepared) }
+    }
+
+    func watchingCustomCode<T>(_ footprint: CodeFootprint, _ body: () throws -> T) throws -> T {
+        try footprint.watchNothing(on: self)
+        statementCheck = { try footprint.checkText($0) }
+        defer { statementCheck = nil }
+        return try body()
+    }
+
+    func withProgressHandler<T>(every instructions: Int32, _ handler: @escaping () -> Void, _ body: () throws -> T) rethrows -> T {
+        try body()  // the statements run on the leader: no progress from inside them
+    }
+
+    var runningStatementFullScanSteps: Int { 0 }
+
+    /// One statement that returns no rows, or several separated by semicolons without arguments.
+    private func exec(_ sql: String, _ arguments: [SQLiteValue]) throws {
+        let result = try translatingErrors { try client.exec(sql, arguments.map(DqliteValue.init)) }
+        onSend?(sql, arguments, false)
+        lastInsertRowID = result.lastInsertedRowID
+        changes = Int(result.changes)
+    }
+
+    /// A statement that may return rows: as QUERY, and as EXEC when the server says it returns
+    /// none (dqlite does not run a statement without result columns sent as QUERY, so nothing ran twice).
+    private func queryOrExec(_ sql: String, _ arguments: [SQLiteValue]) throws -> [[SQLiteValue]] {
+        do {
+            let rows = try client.query(sql, arguments.map(DqliteValue.init)).rows.map { $0.map(SQLiteValue.init) }
+            onSend?(sql, arguments, true)
+            return rows
+        } catch let error as DqliteError where error.code == .wrongStatementKind {
+            try exec(sql, arguments)
+            return []
+        } catch let error as DqliteError {
+            throw translated(error)
+        }
+    }
+
+    /// Runs a prepared statement, as QUERY or EXEC as above.
+    func run(_ statement: DqliteStatement, _ arguments: [SQLiteValue], mayReturnRows: Bool) throws -> DqliteRows? {
+        let values = arguments.map(DqliteValue.init)
+        if mayReturnRows {
+            do {
+                let rows = try client.query(statement, values)
+                onSend?(statement.sql, arguments, true)
+                return rows
+            } catch let error as DqliteError where error.code == .wrongStatementKind {
+                // falls through to EXEC
+            } catch let error as DqliteError {
+                throw translated(error)
+            }
+        }
+        let result = try translatingErrors { try client.exec(statement, values) }
+        onSend?(statement.sql, arguments, false)
+        lastInsertRowID = result.lastInsertedRowID
+        changes = Int(result.changes)
+        return nil
+    }
+
+    /// Releases a prepared statement on the leader, quietly: a lost connection released it already.
+    func release(_ statement: DqliteStatement) {
+        try? client.finalize(statement)
+    }
+
+    /// True unless the statement's first word says it returns no rows (`INSERT`, `UPDATE`,
+    /// `DELETE`, `CREATE`… without `RETURNING`): those go straight to EXEC, the rest to QUERY first.
+    static func mayReturnRows(_ sql: String) -> Bool {
+        let words = sql.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).prefix(1)
+        guard let first = words.first?.uppercased() else { return false }
+        let noRows: Set<String> = ["INSERT", "UPDATE", "DELETE", "REPLACE", "CREATE", "DROP", "ALTER", "BEGIN", "COMMIT", "END",
+                                   "ROLLBACK", "SAVEPOINT", "RELEASE", "ANALYZE", "REINDEX", "VACUUM", "ATTACH", "DETACH"]
+        guard noRows.contains(first) else { return first != "PRAGMA" || !sql.contains("=") }
+        return sql.range(of: "RETURNING", options: .caseInsensitive) != nil
     }
 
     private func translatingErrors<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as DqliteError where !ClusterFailure.leaderUnavailable.contains(error.code) && error.code != .commitOutcomeUnknown {
-            guard let code = error.sqliteCode else { throw error }
-            throw SQLiteError(extendedCode: Int32(truncatingIfNeeded: code), message: error.message, sql: error.sql)
+        } catch let error as DqliteError {
+            throw translated(error)
         }
+    }
+
+    /// A statement the server refused, as the `SQLiteError` it carries; anything else (the
+    /// connection lost, no leader) as it is.
+    private func translated(_ error: DqliteError) -> Error {
+        guard !ClusterFailure.leaderUnavailable.contains(error.code), error.code != .commitOutcomeUnknown, let code = error.sqliteCode else { return error }
+        return SQLiteError(extendedCode: Int32(truncatingIfNeeded: code), message: error.message, sql: error.sql)
     }
 }
 

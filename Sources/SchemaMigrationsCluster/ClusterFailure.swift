@@ -20,6 +20,19 @@ enum ClusterFailure {
         }
     }
 
+    /// Runs `body`, a migration's stages on the leader: losing the leader there (even inside a
+    /// custom stage's code, which wraps what it meets) is `clusterUnavailable`, not a failed stage.
+    static func mappingLostLeader<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DqliteError {
+            throw migrationError(error)
+        } catch let error as MigrationError {
+            if let lost = error.underlyingError as? DqliteError, leaderUnavailable.contains(lost.code) { throw migrationError(lost) }
+            throw error
+        }
+    }
+
     /// The codes that mean the leader could not be used (not a statement refused): no leader,
     /// a lost or timed-out connection, leadership moved.
     static let leaderUnavailable: Set<DqliteError.Code> = [.noLeader, .connectionClosed, .timeout, .notLeader, .leadershipLost]

@@ -11,12 +11,19 @@ extension Migrator {
     /// ```
     ///
     /// On the leader: `PRAGMA foreign_keys=OFF`, `BEGIN IMMEDIATE` (no one else can write from
-    /// now on), a DUMP of the database, which is then migrated locally on a copy in memory (every
-    /// check, custom stage and refusal of ``migrate(databaseAt:)`` runs there, recording each
-    /// statement), and the recorded statements are sent to the leader in that transaction, then
-    /// `COMMIT`, which replicates them. Any failure rolls the transaction back: the cluster is
-    /// unchanged. With ``MigrationOptions/backupURL`` set, the DUMP is written there first, as an
-    /// ordinary SQLite file.
+    /// now on), then the migration itself, statement by statement over the wire: the same
+    /// detection under the lock, checks, custom stages, refusals, verification and metadata rows as
+    /// ``migrate(databaseAt:)``, then `COMMIT`, which replicates the transaction to the other
+    /// nodes. Any failure rolls the transaction back: the cluster is unchanged. With
+    /// ``MigrationOptions/backupURL`` set, a DUMP of the database, taken inside the transaction
+    /// (so it is exactly what the migration starts from), is first written there as an ordinary
+    /// SQLite file.
+    ///
+    /// Custom stages run over the wire too. SQLite's authorizer, which tells a local migration
+    /// which tables a custom stage's code touches, runs on the leader out of reach: `quick_check`
+    /// then covers every table before the code runs, and `foreign_key_check` every table after
+    /// it, as for ``migrate(connection:)``. ``MigrationOptions/transactionScope`` does not apply:
+    /// the whole plan is one transaction.
     ///
     /// When the connection drops after `COMMIT` was sent, the migration reconnects to the new
     /// leader and reads the metadata table: it returns the result when the cluster is at the
@@ -34,40 +41,44 @@ extension Migrator {
         let connection = try ClusterFailure.mapping { try DqliteClient(nodes: cluster, database: database, options: client) }
         defer { connection.close() }
         if let seam = ClusterTestSeam.afterSending { connection.afterSending = { sql in seam(database, sql) } }
+        let leader = ClusterDatabase(client: connection, name: database)
+        leader.onSend = ClusterTestSeam.sent
         try ClusterFailure.mapping {
             try connection.exec("PRAGMA foreign_keys=OFF")
             try connection.exec("BEGIN IMMEDIATE")
         }
+        leader.isInTransaction = true
         clock.lap("connect, BEGIN")
-        var rehearsed: RehearsedMigration
+        var result: MigrationResult
         do {
-            rehearsed = try rehearseOnLeaderDump(connection, clock)
-            try ClusterFailure.mapping {
-                for statement in rehearsed.statements {
-                    if statement.returnsRows { _ = try connection.query(statement.sql) } else { try connection.exec(statement.sql) }
-                }
+            if let backup = options.backupURL {
+                let dump = try ClusterFailure.mapping { try connection.dump() }
+                try ClusterSnapshot.write(dump, to: backup)
+                clock.lap("DUMP written as the backup")
             }
-            clock.lap("send \(rehearsed.statements.count) statements")
+            result = try ClusterFailure.mappingLostLeader { try migrate(inOpenTransactionOn: leader) }
+            clock.lap("stages on the leader")
         } catch {
             _ = try? connection.exec("ROLLBACK")  // the server rolls back anyway when the connection is gone
             throw error
         }
-        rehearsed.result.duration = Date().timeIntervalSince(started)
+        result.duration = Date().timeIntervalSince(started)
+        let wroteNothing = result.stages.isEmpty && !result.adopted && result.outcome == .upToDate
         do {
-            try connection.exec(rehearsed.statements.isEmpty ? "ROLLBACK" : "COMMIT")
+            try connection.exec(wroteNothing ? "ROLLBACK" : "COMMIT")
             clock.lap("COMMIT")
         } catch let error as DqliteError where error.code == .commitOutcomeUnknown || error.code == .connectionClosed {
-            return try outcomeOfLostCommit(error, rehearsed: rehearsed, connection: connection)
+            return try outcomeOfLostCommit(error, result: result, connection: connection)
         } catch let error as DqliteError {
             _ = try? connection.exec("ROLLBACK")
             throw ClusterFailure.migrationError(error)
         }
-        return rehearsed.result
+        return result
     }
 
     /// The connection dropped after `COMMIT` was sent: reads the version on the new leader.
-    private func outcomeOfLostCommit(_ error: DqliteError, rehearsed: RehearsedMigration, connection: DqliteClient) throws -> MigrationResult {
-        let target = rehearsed.result.toVersion
+    private func outcomeOfLostCommit(_ error: DqliteError, result: MigrationResult, connection: DqliteClient) throws -> MigrationResult {
+        let target = result.toVersion
         let found: Schema.Version?
         do {
             try connection.reconnect()
@@ -78,7 +89,7 @@ extension Migrator {
                                  remedy: "run `migrate status --cluster …` when the cluster has a leader again; do not assume either outcome",
                                  underlying: "\(error); then \(again)")
         }
-        if found == target { return rehearsed.result }
+        if found == target { return result }
         throw MigrationError(.clusterUnavailable,
                              "the connection to the leader dropped while COMMIT was in flight; the new leader \(connection.leaderAddress ?? "") is at \(found.map(\.description) ?? "no recorded version"): the migration to \(target) was not committed, nothing was changed",
                              version: found, remedy: "run the migration again", underlyingError: error)
@@ -93,39 +104,15 @@ extension Migrator {
         let rows = try connection.query("SELECT \"version\" FROM \"\(table)\" WHERE \"plan\" = ? ORDER BY \"seq\" DESC LIMIT 1", [.text(try planName())])
         return rows.scalar?.text.flatMap(Schema.Version.init)
     }
-
-    /// Takes the leader's DUMP (inside the migration's transaction, so it is what the statements
-    /// will run on) and rehearses the migration on it, in memory. With a backup asked for, the
-    /// DUMP is written there, once, as an ordinary SQLite file, and rehearsed from it; otherwise
-    /// it is written as it is to a temporary file, removed afterwards. The DUMP's bytes are let
-    /// go once written, before the rehearsal's copy in memory takes their place.
-    private func rehearseOnLeaderDump(_ connection: DqliteClient, _ clock: PhaseClock) throws -> RehearsedMigration {
-        func writeDump(to url: URL, asBackup: Bool) throws {
-            let dump = try ClusterFailure.mapping { try connection.dump() }
-            clock.lap("DUMP transfer")
-            if asBackup { try ClusterSnapshot.write(dump, to: url) } else { try ClusterSnapshot.writeAsIs(dump, to: url) }
-            clock.lap(asBackup ? "DUMP written as the backup" : "DUMP written")
-        }
-        var local = self
-        local.options.backupURL = nil
-        if let backup = options.backupURL {
-            try writeDump(to: backup, asBackup: true)
-            defer { clock.lap("rehearsal in memory") }
-            return try local.rehearse(databaseAt: backup, inMemory: true)
-        }
-        return try ClusterSnapshot.withTemporaryDirectory { directory in
-            let url = directory.appendingPathComponent("\(connection.database).sqlite")
-            try writeDump(to: url, asBackup: false)
-            defer { clock.lap("rehearsal in memory") }
-            return try local.rehearse(databaseAt: url, inMemory: true)
-        }
-    }
 }
 
 /// A test seam: called with the database's name and the SQL once each request of a cluster
 /// migration is sent, before its answer is read (a test kills the leader there).
 enum ClusterTestSeam {
     nonisolated(unsafe) static var afterSending: (@Sendable (String, String?) -> Void)?
+    /// Called with each statement a cluster migration sends on the leader, its arguments, and
+    /// whether it went as QUERY (the measurements replay them in a bare loop).
+    nonisolated(unsafe) static var sent: (@Sendable (String, [SQLiteValue], Bool) -> Void)?
     /// Called with each phase of `migrate(cluster:)` and how long it took (the measurements print them).
     nonisolated(unsafe) static var phase: (@Sendable (String, Duration) -> Void)?
 }

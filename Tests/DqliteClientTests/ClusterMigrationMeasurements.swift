@@ -10,10 +10,12 @@ import Testing
 /// `DQLITE_MEASURE=1 swift test --filter ClusterMigrationMeasurements` (`DQLITE_MEASURE_TRIPS`,
 /// default 100,000; `DQLITE_MEASURE_RUNS` rounds, default 3, each on fresh databases).
 ///
-/// Each round times, on a fresh cluster, on databases filled alike: `apply` (the time `migrate(cluster:)` takes, with
-/// its phases), the bare loop (connect, `BEGIN IMMEDIATE`, the statements, `COMMIT`), and the loop
-/// preceded by a DUMP written to a file, as a backup (what apply always does). Then every node of
-/// both databases is checked: 3.0.0, identical content, `integrity_check` and `foreign_key_check` clean.
+/// Each round times, on a fresh cluster, on databases filled alike: `apply` (the time
+/// `migrate(cluster:)` takes, with its phases); the bare loop of every statement apply ran on the
+/// leader, in order, with its arguments (connect, `BEGIN IMMEDIATE`, the statements, `COMMIT`);
+/// and the bare loop of the writes alone (what a rehearsal on a local copy records: no reads, no
+/// checks). Then every node of the three databases is checked: 3.0.0, identical content,
+/// `integrity_check` and `foreign_key_check` clean.
 @Suite(
     "dqlite cluster migration measurements", .serialized,
     .enabled(if: ProcessInfo.processInfo.environment["DQLITE_MEASURE"] == "1", "set DQLITE_MEASURE=1 to run"),
@@ -21,8 +23,17 @@ import Testing
 struct ClusterMigrationMeasurements {
     static let trips = Int(ProcessInfo.processInfo.environment["DQLITE_MEASURE_TRIPS"] ?? "") ?? 100_000
     static let runs = Int(ProcessInfo.processInfo.environment["DQLITE_MEASURE_RUNS"] ?? "") ?? 3
+    /// `DQLITE_MEASURE_VERBOSE=1` prints each loop's slowest statements.
+    static let verbose = ProcessInfo.processInfo.environment["DQLITE_MEASURE_VERBOSE"] == "1"
 
-    @Test("SampleTrips V1 → V3: Migrator.migrate(cluster:) vs the recorded statements in a bare loop")
+    /// One statement as apply sent it.
+    struct Sent: Sendable {
+        var sql: String
+        var arguments: [SQLiteValue]
+        var asQuery: Bool
+    }
+
+    @Test("SampleTrips V1 → V3: Migrator.migrate(cluster:) vs the same statements in a bare loop, and vs the writes alone")
     func applyVersusLoop() async throws {
         do {
             let migrator = Migrator(plan: TripsMigrationPlan.self)
@@ -31,41 +42,46 @@ struct ClusterMigrationMeasurements {
             defer { try? FileManager.default.removeItem(at: directory) }
             let phases = PhaseLog()
             ClusterTestSeam.phase = { phase, duration in phases.add(phase, duration) }
-            defer { ClusterTestSeam.phase = nil }
+            let sent = Locked<[Sent]>([])
+            ClusterTestSeam.sent = { sql, arguments, asQuery in sent.mutate { $0.append(Sent(sql: sql, arguments: arguments, asQuery: asQuery)) } }
+            defer {
+                ClusterTestSeam.phase = nil
+                ClusterTestSeam.sent = nil
+            }
 
-            var applies: [Double] = [], loops: [Double] = [], loopsWithDump: [Double] = []
+            var applies: [Double] = [], loops: [Double] = [], writeLoops: [Double] = []
             for round in 0..<Self.runs {
                 // A fresh cluster each round: the nodes keep every database in memory.
                 let cluster = try DqliteCluster()
                 defer { cluster.stop() }
-                let applied = "measure-apply-\(round)", looped = "measure-loop-\(round)", dumped = "measure-dump-loop-\(round)"
-                for database in [applied, looped, dumped] { try ClusterTrips.createV1(on: cluster, database, trips: Self.trips) }
-                // The loops' statements: a rehearsal on a DUMP of the same data, outside the timing.
+                let applied = "measure-apply-\(round)", looped = "measure-loop-\(round)", writesOnly = "measure-writes-\(round)"
+                for database in [applied, looped, writesOnly] { try ClusterTrips.createV1(on: cluster, database, trips: Self.trips) }
+                // The writes alone: a rehearsal on a DUMP of the same data, outside the timing.
                 let file = directory.appendingPathComponent("statements-\(round).sqlite")
-                try migrator.dump(cluster: cluster.addresses, database: looped, to: file)
-                let statements = try migrator.rehearse(databaseAt: file).statements
+                try migrator.dump(cluster: cluster.addresses, database: writesOnly, to: file)
+                let writes = try migrator.rehearse(databaseAt: file).statements.map { Sent(sql: $0.sql, arguments: [], asQuery: $0.returnsRows) }
 
                 var clock = Stopwatch()
                 phases.clear()
+                sent.mutate { $0.removeAll() }
                 let result = try migrator.migrate(cluster: cluster.addresses, database: applied)
                 let apply = clock.lap().seconds
                 #expect(result.toVersion == TripsSchemaV3.versionIdentifier)
+                let statements = sent.value
                 let loop = try Self.bareLoop(statements, cluster.addresses, looped)
-                _ = clock.lap()
-                try migrator.dump(cluster: cluster.addresses, database: dumped, to: directory.appendingPathComponent("backup-\(round).sqlite"))
-                let loopWithDump = clock.lap().seconds + (try Self.bareLoop(statements, cluster.addresses, dumped))
+                let writeLoop = try Self.bareLoop(writes, cluster.addresses, writesOnly)
 
                 applies.append(apply)
                 loops.append(loop)
-                loopsWithDump.append(loopWithDump)
-                print("round \(round): \(Self.trips) trips, \(statements.count) statements: apply \(Self.ms(apply)) (\(phases.summary)), "
-                    + "bare loop \(Self.ms(loop)), DUMP to a file + loop \(Self.ms(loopWithDump)); apply / loop \(Self.ratio(apply, loop)), "
-                    + "apply / (DUMP + loop) \(Self.ratio(apply, loopWithDump))")
-                try Self.expectMigratedEverywhere(cluster, [applied, looped])
+                writeLoops.append(writeLoop)
+                print("round \(round): \(Self.trips) trips: apply \(Self.ms(apply)) (\(phases.summary)); "
+                    + "bare loop of its \(statements.count) statements \(Self.ms(loop)), of the \(writes.count) writes alone \(Self.ms(writeLoop)); "
+                    + "apply / loop \(Self.ratio(apply, loop)), apply / writes \(Self.ratio(apply, writeLoop))")
+                try Self.expectMigratedEverywhere(cluster, [applied, looped, writesOnly])
             }
-            let apply = Self.median(applies), loop = Self.median(loops), loopWithDump = Self.median(loopsWithDump)
-            print("median of \(Self.runs): apply \(Self.ms(apply)), bare loop \(Self.ms(loop)), DUMP to a file + loop \(Self.ms(loopWithDump)); "
-                + "apply / loop \(Self.ratio(apply, loop)), apply / (DUMP + loop) \(Self.ratio(apply, loopWithDump))")
+            let apply = Self.median(applies), loop = Self.median(loops), writeLoop = Self.median(writeLoops)
+            print("median of \(Self.runs): apply \(Self.ms(apply)), bare loop of the same statements \(Self.ms(loop)), of the writes alone \(Self.ms(writeLoop)); "
+                + "apply / loop \(Self.ratio(apply, loop)), apply / writes \(Self.ratio(apply, writeLoop))")
         }
     }
 
@@ -107,17 +123,24 @@ struct ClusterMigrationMeasurements {
     }
 
     /// The minimal loop: connect, `foreign_keys` off, `BEGIN IMMEDIATE`, each statement sent the
-    /// right way, `COMMIT`. Returns its duration in seconds.
-    static func bareLoop(_ statements: [RehearsedStatement], _ nodes: [String], _ database: String) throws -> Double {
+    /// way apply sent it, `COMMIT`. Returns its duration in seconds.
+    static func bareLoop(_ statements: [Sent], _ nodes: [String], _ database: String) throws -> Double {
         var clock = Stopwatch()
         let client = try DqliteClient(nodes: nodes, database: database)
         defer { client.close() }
         try client.exec("PRAGMA foreign_keys=OFF")
         try client.exec("BEGIN IMMEDIATE")
+        var slowest: [(Double, String)] = []
         for statement in statements {
-            if statement.returnsRows { _ = try client.query(statement.sql) } else { try client.exec(statement.sql) }
+            var each = Stopwatch()
+            let arguments = statement.arguments.map(DqliteValue.init)
+            if statement.asQuery { _ = try client.query(statement.sql, arguments) } else { try client.exec(statement.sql, arguments) }
+            if verbose { slowest.append((each.lap().seconds, String(statement.sql.prefix(110)))) }
         }
         try client.exec("COMMIT")
+        if verbose {
+            print("the loop's slowest statements: " + slowest.sorted { $0.0 > $1.0 }.prefix(12).map { "\(ms($0.0)) \($0.1)" }.joined(separator: "\n  "))
+        }
         return clock.lap().seconds
     }
 
@@ -139,6 +162,16 @@ struct ClusterMigrationMeasurements {
     static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
     static func ms(_ seconds: Double) -> String { String(format: "%.0f ms", seconds * 1000) }
     static func ratio(_ a: Double, _ b: Double) -> String { String(format: "%.2f×", a / b) }
+}
+
+/// A value shared with a `@Sendable` callback.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.withLock { stored } }
+    func mutate(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
 }
 
 /// The phases `migrate(cluster:)` reports, in order.

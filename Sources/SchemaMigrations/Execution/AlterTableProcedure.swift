@@ -36,10 +36,10 @@ import Foundation
 ///    ``ConnectionSettings/applying(to:version:_:)``, which also says when it cannot (a borrowed
 ///    connection must not silently keep foreign keys off).
 struct AlterTableProcedure {
-    let db: SQLiteConnection
+    let db: any MigrationDatabase
 
     /// Steps 2 and 11: `body` in one transaction (``WriteTransaction``), rolled back on any error.
-    func inTransaction<T>(_ body: () throws -> T) throws -> T {
+    static func inTransaction<T>(on db: SQLiteConnection, _ body: () throws -> T) throws -> T {
         try WriteTransaction.run(on: db, doing: "migration", body)
     }
 
@@ -86,7 +86,7 @@ struct AlterTableProcedure {
         for dependent in recreated {
             for probe in try probes(for: dependent) {
                 do {
-                    _ = try db.prepare(probe)
+                    try db.compile(probe)
                 } catch let error as SQLiteError {
                     throw cannotRecreate(dependent, version: version, error: error)
                 }

@@ -17,7 +17,7 @@ import Foundation
 /// conflicting rows without saying so).
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/c3ref/set_authorizer.html>
-final class CodeFootprint {
+package final class CodeFootprint {
     /// Tables rows were inserted into (all table names here are lowercased).
     private(set) var inserted: Set<String> = []
     /// Tables rows were deleted from, or that were dropped.
@@ -56,7 +56,7 @@ final class CodeFootprint {
 
     /// For a connection whose authorizer is not ours to replace: checks every table now, before
     /// the code runs, and widens the foreign key check to every table.
-    func watchNothing(on db: SQLiteConnection) throws {
+    package func watchNothing(on db: any SQLQuerying) throws {
         guard isWatching else { return }
         isWatching = false
         isUnbounded = true
@@ -138,14 +138,7 @@ final class CodeFootprint {
     ///   statement if the code catches it.
     func prepared(_ statement: SQLiteStatement, db: SQLiteConnection) throws {
         if let damage { throw damage }
-        if !isWatching {
-            // No authorizer on this connection: tell the statement's kind from its text.
-            if let error = CustomCodeLimits.refusal(CustomCodeLimits.kind(of: statement.sql)) {
-                refusal = refusal ?? error
-                throw error
-            }
-            return
-        }
+        if !isWatching { return try checkText(statement.sql) }
         // A loop of raw statements compiles one per row: nothing here allocates unless it must.
         if !isUnbounded && Self.mayReplace(statement.sqlText) { isUnbounded = true }
         guard !pending.isEmpty else { return }
@@ -163,6 +156,19 @@ final class CodeFootprint {
                 throw error
             }
             sound.insert(table.sqlFolded)
+        }
+    }
+
+    /// A statement is about to run on a connection without an authorizer (a borrowed one, or a
+    /// cluster's leader over the wire): its kind is told from its text, every table having been
+    /// checked up front (``watchNothing(on:)``).
+    /// - Throws: the refusal of a statement custom code may not run (``CustomCodeLimits``), again
+    ///   on every later statement if the code catches it.
+    package func checkText(_ sql: String) throws {
+        if let damage { throw damage }
+        if let error = CustomCodeLimits.refusal(CustomCodeLimits.kind(of: sql)) {
+            refusal = refusal ?? error
+            throw error
         }
     }
 

@@ -22,12 +22,12 @@ struct ForeignKeyGuard {
         var parents: Set<String>
     }
 
-    let db: SQLiteConnection
+    let db: any SQLQuerying
     /// The tables to check: those with foreign keys in the scope, or referencing a parent in it.
     let tables: [String]
 
     /// - Parameter scope: what the stage may have broken; nil for every table.
-    init(db: SQLiteConnection, live: LiveSchema, scope: Scope?) {
+    init(db: any SQLQuerying, live: LiveSchema, scope: Scope?) {
         self.db = db
         self.tables = live.userTables.filter { table in
             guard !table.foreignKeys.isEmpty else { return false }
@@ -36,7 +36,7 @@ struct ForeignKeyGuard {
         }.map(\.name)
     }
 
-    static func violations(in tables: [String], db: SQLiteConnection) throws -> Set<Violation> {
+    static func violations(in tables: [String], db: any SQLQuerying) throws -> Set<Violation> {
         var result = Set<Violation>()
         for table in tables {
             for row in try db.rows("PRAGMA foreign_key_check(\(SQL.quoteIdentifier(table)))") {
@@ -49,7 +49,7 @@ struct ForeignKeyGuard {
     /// The violations the database had before `stage`, in `tables` as the stage names them (it may
     /// rename tables, violating ones and parents alike), named as after the stage. Tables the stage
     /// creates had none.
-    static func violations(before stage: PlannedStage, in tables: [String], db: SQLiteConnection) throws -> Set<Violation> {
+    static func violations(before stage: PlannedStage, in tables: [String], db: any SQLQuerying) throws -> Set<Violation> {
         var renamed: [String: String] = [:]  // lowercased source name -> target name
         for step in stage.allSteps {
             guard case .renameTable(let from, let to) = step.action else { continue }

@@ -17,11 +17,15 @@ extension MigrationContext {
         if let filter { sql += " WHERE \(filter)" }
         sql += " ORDER BY \(orderBy ?? addressing.order)"
         if let limit { sql += " LIMIT \(limit)" }
-        let statement = try db.prepare(sql)
+        let statement = try db.prepareStatement(sql)
         try statement.bind(arguments)
         var rows: [MigrationRow] = []
-        let columns = Self.columns(of: statement, partial: properties != nil, addressing: addressing, table: table)
-        while try statement.step() { rows.append(row(from: statement, entity: table.name, columns: columns, addressing: addressing)) }
+        var columns: RowColumns?  // read from the first row: a statement over the wire has its columns once it ran
+        while try statement.step() {
+            let named = columns ?? Self.columns(of: statement, partial: properties != nil, addressing: addressing, table: table)
+            columns = named
+            rows.append(row(from: statement, entity: table.name, columns: named, addressing: addressing))
+        }
         return rows
     }
 
@@ -50,9 +54,9 @@ extension MigrationContext {
         let select = "SELECT \(try selectList(properties, of: table, addressing: addressing)) FROM \(quotedTable) WHERE "
         let limit = " ORDER BY \(id) LIMIT \(max(1, batchSize))"
         // The first batch has no lower bound (an id may be Int64.min); the next ones start after the last id.
-        let first = try db.prepare(select + (filter.map { "(\($0))" } ?? "1") + limit)
-        let next = try db.prepare(select + "\(condition)\(id) > ?" + limit)
-        let columns = Self.columns(of: first, partial: properties != nil, addressing: addressing, table: table)
+        let first = try db.prepareStatement(select + (filter.map { "(\($0))" } ?? "1") + limit)
+        let next = try db.prepareStatement(select + "\(condition)\(id) > ?" + limit)
+        var columns: RowColumns?  // read from the first row: a statement over the wire has its columns once it ran
         var lastID: Int64?
         var done = 0
         var batch: [MigrationRow] = []
@@ -62,7 +66,11 @@ extension MigrationContext {
             statement.reset()
             try statement.bind(arguments + (lastID.map { [.integer($0)] } ?? []))
             batch.removeAll(keepingCapacity: true)
-            while try statement.step() { batch.append(row(from: statement, entity: table.name, columns: columns, addressing: addressing)) }
+            while try statement.step() {
+                let named = columns ?? Self.columns(of: statement, partial: properties != nil, addressing: addressing, table: table)
+                columns = named
+                batch.append(row(from: statement, entity: table.name, columns: named, addressing: addressing))
+            }
             statement.reset()  // release the read cursor before body writes
             guard let last = batch.last else { break }
             for row in batch { try body(row) }
@@ -87,14 +95,14 @@ extension MigrationContext {
         try RowAddressing.selectList(properties, of: table, addressing: addressing) { noSuchProperty($0, of: table) }
     }
 
-    private static func columns(of statement: SQLiteStatement, partial: Bool, addressing: RowAddressing, table: Schema.Entity) -> RowColumns {
+    private static func columns(of statement: any PreparedStatement, partial: Bool, addressing: RowAddressing, table: Schema.Entity) -> RowColumns {
         let first = addressing.selectsRowid ? 1 : 0
         let dates = table.attributes.compactMap { attribute in attribute.dateStorage.map { (attribute.property, $0) } }
         return RowColumns(names: (first..<statement.columnCount).map(statement.columnName), isPartial: partial,
                           dateStorage: Dictionary(dates, uniquingKeysWith: { first, _ in first }))
     }
 
-    private func row(from statement: SQLiteStatement, entity: String, columns: RowColumns, addressing: RowAddressing) -> MigrationRow {
+    private func row(from statement: any PreparedStatement, entity: String, columns: RowColumns, addressing: RowAddressing) -> MigrationRow {
         if addressing.selectsRowid {
             let storage = (0..<columns.names.count).map { statement.column($0 + 1) }
             return MigrationRow(entity: entity, id: statement.column(0).int64Value ?? 0, columns: columns, storage: storage)

@@ -31,13 +31,13 @@ extension MigrationContext {
         let stored = try storedValues(values, of: table)
         guard !stored.isEmpty else { return }
         let columns = stored.count == 1 ? stored[0].column : stored.map(\.column).joined(separator: "\u{0}")
-        let statement: SQLiteStatement
+        let statement: any PreparedStatement
         if let cached = updateStatements[table.name]?[columns] {
             statement = cached
         } else {
             let assignments = stored.map { "\(SQL.quoteIdentifier($0.column)) = ?" }.joined(separator: ", ")
             let id = try RowAddressing(table).requireID(entity: table.name, call: "update(_:id:values:)", version: schema.version)
-            statement = try db.prepare("UPDATE \(SQL.quoteIdentifier(table.name)) SET \(assignments) WHERE \(id) = ?")
+            statement = try db.prepareStatement("UPDATE \(SQL.quoteIdentifier(table.name)) SET \(assignments) WHERE \(id) = ?")
             updateStatements[table.name, default: [:]][columns] = statement
         }
         if stored.count == 1, let attribute = attribute(named: stored[0].column, of: table) {
@@ -46,7 +46,7 @@ extension MigrationContext {
         try runUpdate(statement, values: stored.map(\.value), id: id)
     }
 
-    private func runUpdate(_ statement: SQLiteStatement, values: [SQLiteValue], id: Int64) throws {
+    private func runUpdate(_ statement: any PreparedStatement, values: [SQLiteValue], id: Int64) throws {
         defer { statement.reset() }
         for (position, value) in values.enumerated() { try statement.bind(value, at: position + 1) }
         try statement.bind(.integer(id), at: values.count + 1)
@@ -78,6 +78,11 @@ extension MigrationContext {
         let quoted = SQL.quoteIdentifier(table)
         let references = schema.entities.flatMap { child in
             child.attributes.compactMap { column in column.references.flatMap { $0.table == table ? (child, column, $0) : nil } }
+        }
+        // Nothing refers to these rows: one statement, and the filter is evaluated once.
+        if references.isEmpty {
+            try db.execute("DELETE FROM \(quoted) WHERE \(filter)", arguments)
+            return db.changes
         }
         // The rows' numbers, and the keys the referencing rows hold, read before the rows go. The
         // implicit `id` is the number itself: read once, not twice.

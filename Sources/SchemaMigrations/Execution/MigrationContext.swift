@@ -16,22 +16,22 @@ public final class MigrationContext {
     /// The schema the database is at while the closure runs, as stored (relationships appear as
     /// their `…_id` columns).
     public let schema: Schema
-    let db: SQLiteConnection
+    let db: any MigrationDatabase
     let stage: (from: Schema.Version, to: Schema.Version)
     let progress: (@Sendable (MigrationProgress) -> Void)?
     /// Prepared statements reused across calls: a loop of a million updates prepares one statement.
-    private var statements: [String: SQLiteStatement] = [:]
+    private var statements: [String: any PreparedStatement] = [:]
     /// UPDATE statements by table and columns, so a loop prepares once.
-    var updateStatements: [String: [String: SQLiteStatement]] = [:]
+    var updateStatements: [String: [String: any PreparedStatement]] = [:]
     /// The last single-property update, reused without lookups by a loop that repeats it: the
     /// entity as the caller named it, its table, the property, its declaration, the statement.
-    var lastUpdate: (entity: String, table: String, column: String, attribute: Schema.Attribute, statement: SQLiteStatement)?
+    var lastUpdate: (entity: String, table: String, column: String, attribute: Schema.Attribute, statement: any PreparedStatement)?
     /// Lookups by name, built on first use.
     var entitiesByName: [String: Schema.Entity] = [:]
     var lastEntity: Schema.Entity?
     var attributesByEntity: [String: [String: Schema.Attribute]] = [:]
 
-    init(schema: Schema, db: SQLiteConnection, stage: (from: Schema.Version, to: Schema.Version), progress: (@Sendable (MigrationProgress) -> Void)?) {
+    init(schema: Schema, db: any MigrationDatabase, stage: (from: Schema.Version, to: Schema.Version), progress: (@Sendable (MigrationProgress) -> Void)?) {
         self.schema = schema
         self.db = db
         self.stage = stage
@@ -51,12 +51,12 @@ public final class MigrationContext {
         while try statement.step() {}
     }
 
-    func cachedStatement(_ sql: String) throws -> SQLiteStatement {
+    func cachedStatement(_ sql: String) throws -> any PreparedStatement {
         if let statement = statements[sql] {
             statement.reset()
             return statement
         }
-        let statement = try db.prepare(sql)
+        let statement = try db.prepareStatement(sql)
         statements[sql] = statement
         return statement
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Runs one stage's closures, checks and steps on a connection already inside the migration's transaction.
 struct StageExecutor {
-    let db: SQLiteConnection
+    let db: any MigrationDatabase
     let progress: (@Sendable (MigrationProgress) -> Void)?
 
     /// Runs the stage inside a savepoint. `PRAGMA foreign_key_check` runs once, after the steps;
@@ -22,9 +22,6 @@ struct StageExecutor {
 
     private func runOnce(_ stage: PlannedStage, checked: [String], tolerated: Set<ForeignKeyGuard.Violation>?) throws {
         let footprint = stage.runsCode ? CodeFootprint(existing: try LiveSchema.tableNames(in: db), sound: Set(checked)) : nil
-        // A borrowed connection may have its owner's authorizer (GRDB's observation uses one), which
-        // SQLite would let us replace but not restore: check everything instead of watching.
-        if let footprint, !db.ownsHandle { try footprint.watchNothing(on: db) }
         if let willMigrate = stage.willMigrate, let footprint {
             try runClosure(willMigrate, named: "willMigrate", schema: stage.source, stage: stage, footprint: footprint)
         }
@@ -110,16 +107,12 @@ struct StageExecutor {
         do {
             try runningCode(name, stage: stage) { progress in
                 let context = MigrationContext(schema: schema, db: db, stage: (stage.from, stage.to), progress: progress)
-                if footprint.isWatching {
-                    try db.observingAccess(footprint.observer(on: db)) { try closure(context) }
-                } else {
-                    try db.observingStatements(footprint.observer(on: db)) { try closure(context) }
-                }
+                try db.watchingCustomCode(footprint) { try closure(context) }
             }
             // The code caught the error for a damaged table or a refused statement and went on: the stage fails all the same.
             if let damage = footprint.damage { throw damage }
             if let refusal = footprint.refusal { throw refusal }
-            if db.isAutocommit { throw CustomCodeLimits.transactionEnded(in: name, stage: (stage.from, stage.to)) }
+            if !db.isInTransaction { throw CustomCodeLimits.transactionEnded(in: name, stage: (stage.from, stage.to)) }
         } catch let error as MigrationError {
             throw footprint.refusal ?? error
         } catch {

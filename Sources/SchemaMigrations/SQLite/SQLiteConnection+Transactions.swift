@@ -28,22 +28,6 @@ extension SQLiteConnection {
         }
     }
 
-    /// Runs `body` inside a savepoint, which nests inside a transaction: released when it returns,
-    /// rolled back to (and released) when it throws.
-    package func savepoint<T>(_ name: String, _ body: () throws -> T) throws -> T {
-        let quoted = SQL.quoteIdentifier(name)
-        try execute("SAVEPOINT \(quoted)")
-        do {
-            let result = try body()
-            try execute("RELEASE SAVEPOINT \(quoted)")
-            return result
-        } catch {
-            try? execute("ROLLBACK TO SAVEPOINT \(quoted)")
-            try? execute("RELEASE SAVEPOINT \(quoted)")
-            throw error
-        }
-    }
-
     /// Rolls back the open transaction, if any, ignoring errors (used on failure paths).
     func rollbackQuietly() {
         if !isAutocommit { try? execute("ROLLBACK TRANSACTION") }

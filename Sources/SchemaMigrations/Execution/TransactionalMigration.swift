@@ -1,0 +1,78 @@
+import Foundation
+
+/// What a migration does inside its transaction, on any ``MigrationDatabase``: detects the
+/// version again under the write lock, then creates the target or runs the pending stages, each
+/// checked, executed, verified against its declaration and recorded in the metadata table.
+///
+/// The transaction, connection settings and backup around it are the caller's: ``MigrationRun``
+/// for a local file, the cluster migration for a dqlite leader reached over the wire.
+struct TransactionalMigration {
+    let plan: ResolvedPlan
+    let db: any MigrationDatabase
+    let progress: (@Sendable (MigrationProgress) -> Void)?
+
+    /// Inside the transaction: detects the version again under the write lock (another process
+    /// may have migrated while we waited), then creates the target or runs the pending stages,
+    /// at most `stageLimit` of them, recording each.
+    func migrate(to target: Schema, started: Date, stageLimit: Int?) throws -> MigrationResult {
+        let state = try VersionDetection(plan: plan, db: db).detect(trustCookie: false)
+        let store = MetadataStore(db: db, plan: plan.name)
+        switch state {
+        case .empty:
+            for entity in target.entities { try DeclaredSQLCheck.check(entity, version: target.version) }
+            let stage = PlannedStage(source: target, target: target, kind: .lightweight,
+                                     steps: target.entities.map { MigrationStep(action: .createTable($0)) })
+            try StageExecutor(db: db, progress: progress).runSteps(stage.steps, from: nil, to: target.version)
+            try verify(target, written: WrittenColumns(target.entities.map { .createTable($0) }))
+            try store.append(record(of: target.version, kind: "create", from: nil, started: started))
+            return MigrationResult(outcome: .created, fromVersion: nil, toVersion: target.version, adopted: false, stages: [stage], duration: Date().timeIntervalSince(started))
+        case .recorded(let current), .unversioned(let current):
+            guard current <= target.version else {
+                throw MigrationError.backwards(from: current, to: target.version)
+            }
+            var adopted = false
+            if case .unversioned = state {
+                try store.append(record(of: current, kind: "adopt", from: nil, started: started, duration: 0))
+                adopted = true
+            }
+            if current == target.version {
+                return MigrationResult(outcome: adopted ? .migrated : .upToDate, fromVersion: current, toVersion: current, adopted: adopted, stages: [], duration: Date().timeIntervalSince(started))
+            }
+            var pending = try plan.plannedStages(from: current, to: target.version)
+            if let stageLimit { pending = Array(pending.prefix(stageLimit)) }
+            var written = WrittenColumns()
+            var rewritten: Set<String> = []  // tables an earlier stage wrote anew: this migration's own output, not data to check
+            for (index, stage) in pending.enumerated() {
+                let stageStart = Date()
+                let checked = try QuickCheck.verify(before: stage, db: db, skipping: rewritten) + rewritten.sorted()
+                try StageExecutor(db: db, progress: progress).run(stage, checked: checked)
+                written.record(stage.allSteps.map(\.action))
+                rewritten.formUnion(stage.allSteps.filter(\.writesTableAnew).map(\.table))
+                if index == pending.count - 1 { try verify(stage.target, written: written) }
+                try store.append(record(of: stage.to, kind: stage.kind.rawValue, from: stage.from, started: stageStart))
+            }
+            return MigrationResult(outcome: .migrated, fromVersion: current, toVersion: pending.last?.to ?? current, adopted: adopted,
+                                   stages: pending, duration: Date().timeIntervalSince(started))
+        }
+    }
+
+    /// The metadata row for reaching `version`: its hash and declared snapshot.
+    private func record(of version: Schema.Version, kind: String, from: Schema.Version?, started: Date, duration: TimeInterval? = nil) throws -> MetadataStore.Entry {
+        guard let declared = plan.declaredSchema(for: version) else {
+            throw MigrationError(.invalidPlan, "version \(version) is not declared by the plan '\(plan.name)'", version: version, remedy: "report this as a bug")
+        }
+        return MetadataStore.Entry(version: version, hash: plan.hash(of: version), kind: kind, fromVersion: from, startedAt: started,
+                                    duration: duration ?? Date().timeIntervalSince(started), snapshot: try declared.compactJSON())
+    }
+
+    /// The database must now hold exactly the declared target: otherwise everything rolls back, with the diff.
+    private func verify(_ target: Schema, written: WrittenColumns) throws {
+        let live = try LiveSchema.read(from: db, onlyTables: Set(target.entityNames))
+        let accepted = try AcceptedDifferences(db: db, plan: plan.name).load()  // what a baseline accepted and no stage changed
+        let differences = SchemaComparison(checksDefault: written.contains).differences(declared: target, live: live).filter { !accepted.contains($0) }
+        guard differences.isEmpty else {
+            throw MigrationError(.verificationFailed, "after the migration the database does not match version \(target.version); everything was rolled back",
+                                 version: target.version, remedy: "report this as a bug, with the plan and the database schema", details: differences)
+        }
+    }
+}

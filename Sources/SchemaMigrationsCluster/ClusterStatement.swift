@@ -1,0 +1,56 @@
+import DqliteClient
+import SchemaMigrations
+
+/// A statement prepared on the leader (``ClusterDatabase/prepareStatement(_:)``), for a custom
+/// stage's loops: compiled once, then each run sends only its id and arguments. A run that returns
+/// rows gathers them all at once (dqlite sends them in batches); ``step()`` then walks them.
+/// Its columns are known once it ran. Released on the leader when it goes away.
+final class ClusterStatement: PreparedStatement {
+    private let database: ClusterDatabase
+    private let statement: DqliteStatement
+    private let mayReturnRows: Bool
+    private var arguments: [SQLiteValue] = []
+    private var result: DqliteRows?
+    private var ran = false
+    private var position = -1
+
+    init(database: ClusterDatabase, statement: DqliteStatement, mayReturnRows: Bool) {
+        self.database = database
+        self.statement = statement
+        self.mayReturnRows = mayReturnRows
+    }
+
+    deinit { database.release(statement) }
+
+    var sql: String { statement.sql }
+    var columnCount: Int { result?.columns.count ?? 0 }
+    func columnName(_ index: Int) -> String { result?.columns[index] ?? "" }
+
+    func bind(_ values: [SQLiteValue]) throws {
+        reset()
+        arguments = values
+    }
+
+    func bind(_ value: SQLiteValue, at index: Int) throws {
+        reset()
+        if arguments.count < index { arguments += Array(repeating: .null, count: index - arguments.count) }
+        arguments[index - 1] = value
+    }
+
+    @discardableResult
+    func step() throws -> Bool {
+        if !ran {
+            ran = true
+            result = try database.run(statement, Array(arguments.prefix(statement.parameterCount)), mayReturnRows: mayReturnRows)
+        }
+        position += 1
+        return position < (result?.rows.count ?? 0)
+    }
+
+    func column(_ index: Int) -> SQLiteValue { SQLiteValue(result!.rows[position][index]) }
+
+    func reset() {
+        ran = false
+        position = -1
+    }
+}
