@@ -33,13 +33,17 @@ final class ClusterDatabase: MigrationDatabase {
         self.path = name
     }
 
+    /// Runs each statement of `sql` in its own request: a multi-statement EXEC_SQL was once seen
+    /// run again from its start on a busy node.
     func execute(_ sql: String) throws {
-        try statementCheck?(sql)
-        if Self.mayReturnRows(sql) {
-            _ = try queryOrExec(sql, [])
-            return
+        for statement in SQL.statements(in: sql) {
+            try statementCheck?(statement)
+            if Self.mayReturnRows(statement) {
+                _ = try queryOrExec(statement, [])
+            } else {
+                try exec(statement, [])
+            }
         }
-        try exec(sql, [])
     }
 
     func execute(_ sql: String, _ arguments: [SQLiteValue]) throws {

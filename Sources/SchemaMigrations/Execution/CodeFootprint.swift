@@ -32,7 +32,7 @@ package final class CodeFootprint {
     private(set) var damage: MigrationError?
 
     /// Tables known sound (checked, or written by this migration), lowercased.
-    private var sound: Set<String>
+    private(set) var sound: Set<String>
     /// Tables that existed before the stage, lowercased to their names: the ones to check.
     private let existing: [String: String]
     /// Tables the statement being compiled touches, lowercased.

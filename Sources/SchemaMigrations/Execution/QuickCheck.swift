@@ -12,7 +12,8 @@
 /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_quick_check>
 enum QuickCheck {
     /// Checks what `stage` is about to read, on the database as it is before the stage, but for
-    /// the tables in `skipping` (an earlier stage of the same migration wrote them anew).
+    /// the tables in `skipping` (lowercased: an earlier stage of the same migration checked them,
+    /// or wrote them anew).
     /// - Throws: `MigrationError` with code `notADatabase`, listing SQLite's findings; with code
     ///   `sqlite` when a page could not be read for an I/O error.
     /// - Returns: the tables checked.

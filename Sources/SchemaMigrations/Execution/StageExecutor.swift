@@ -9,18 +9,30 @@ struct StageExecutor {
     /// only if it finds violations is the stage undone and the check run on the data as it was,
     /// so that violations the database already had are told apart from new ones.
     /// - Parameter checked: the tables `PRAGMA quick_check` found sound before the stage.
-    func run(_ stage: PlannedStage, checked: [String] = []) throws {
+    /// - Returns: the tables known sound after the stage, lowercased: `checked`, those the custom
+    ///   code's checks found sound, and those the stage wrote anew, under their names after it.
+    @discardableResult
+    func run(_ stage: PlannedStage, checked: [String] = []) throws -> Set<String> {
         let savepoint = "schema_migrations_stage"
+        var sound: Set<String>
         do {
-            try db.savepoint(savepoint) { try runOnce(stage, checked: checked, tolerated: nil) }
+            sound = try db.savepoint(savepoint) { try runOnce(stage, checked: checked, tolerated: nil) }
         } catch let found as ForeignKeyGuard.Violations {
             // Rolled back to the stage's start: learn which violations were there before, and run it again.
             let before = try ForeignKeyGuard.violations(before: stage, in: found.tables, db: db)
-            try db.savepoint(savepoint) { try runOnce(stage, checked: checked, tolerated: before) }
+            sound = try db.savepoint(savepoint) { try runOnce(stage, checked: checked, tolerated: before) }
         }
+        // Checks name tables as they were before the stage's renames: follow them, in order. A
+        // name another table takes over is sound only if that table was.
+        for step in stage.allSteps {
+            guard case .renameTable(let from, let to) = step.action else { continue }
+            let wasSound = sound.remove(from.sqlFolded) != nil
+            if wasSound { sound.insert(to.sqlFolded) } else { sound.remove(to.sqlFolded) }
+        }
+        return sound.union(stage.allSteps.filter(\.writesTableAnew).map { $0.table.sqlFolded })
     }
 
-    private func runOnce(_ stage: PlannedStage, checked: [String], tolerated: Set<ForeignKeyGuard.Violation>?) throws {
+    private func runOnce(_ stage: PlannedStage, checked: [String], tolerated: Set<ForeignKeyGuard.Violation>?) throws -> Set<String> {
         let footprint = stage.runsCode ? CodeFootprint(existing: try LiveSchema.tableNames(in: db), sound: Set(checked)) : nil
         if let willMigrate = stage.willMigrate, let footprint {
             try runClosure(willMigrate, named: "willMigrate", schema: stage.source, stage: stage, footprint: footprint)
@@ -40,14 +52,16 @@ struct StageExecutor {
         try runSteps(stage.finalizingSteps, from: stage.from, to: stage.to)
         // Only dropping or rebuilding a table, or the user's own code, can leave a row pointing at a
         // missing parent: ALTER TABLE's rename, add and drop column keep every rowid and reference.
+        let sound = Set(checked.map(\.sqlFolded)).union(footprint?.sound ?? [])
         let risky = Set(stage.allSteps.filter(\.mayBreakReferences).map { $0.table.sqlFolded })
-        guard footprint != nil || !risky.isEmpty else { return }
+        guard footprint != nil || !risky.isEmpty else { return sound }
         var scope: ForeignKeyGuard.Scope? = ForeignKeyGuard.Scope(children: risky, parents: risky)
         let live = try LiveSchema.read(from: db)
         if let footprint {
             scope = footprint.foreignKeyScope(in: live).map { ForeignKeyGuard.Scope(children: $0.children.union(risky), parents: $0.parents.union(risky)) }
         }
         try ForeignKeyGuard(db: db, live: live, scope: scope).check(tolerating: tolerated, version: stage.to)
+        return sound
     }
 
     /// Runs steps in order. Before the first rebuild or dropped table — after every rename, so SQLite

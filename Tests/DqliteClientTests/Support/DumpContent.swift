@@ -8,18 +8,25 @@ import Foundation
 /// Nodes write their WAL frames at different moments, so two replicas with the same data can
 /// hold different bytes; their content is what must agree.
 enum DumpContent {
-    static func render(_ dump: DqliteDump) throws -> String {
+    static func render(_ dump: DqliteDump, excluding excluded: Set<String> = []) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dqlite-dump-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("db").path
         try Data(dump.database).write(to: URL(fileURLWithPath: path))
         if !dump.wal.isEmpty { try Data(dump.wal).write(to: URL(fileURLWithPath: path + "-wal")) }
+        return try render(fileAt: path, excluding: excluded)
+    }
+
+    /// The same rendering of a local database file; the tables in `excluded` (a metadata table
+    /// whose times differ from run to run) are left out, their schema rows too.
+    static func render(fileAt path: String, excluding excluded: Set<String> = []) throws -> String {
         var handle: OpaquePointer?
         guard sqlite3_open(path, &handle) == SQLITE_OK, let db = handle else { throw ClusterError("cannot open the dump") }
         defer { sqlite3_close(db) }
-        var lines = try rows(db, "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name")
-        let tables = try rows(db, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        let skip = excluded.map { "'\($0)'" }.joined(separator: ", ")
+        var lines = try rows(db, "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE tbl_name NOT IN (\(skip)) ORDER BY type, name")
+        let tables = try rows(db, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN (\(skip)) ORDER BY name")
         for table in tables {
             let name = String(table.dropFirst(1).dropLast(1))  // '|name|' → name
             lines.append("-- \(name)")

@@ -64,9 +64,14 @@ final class TemporaryDatabase {
 }
 
 /// A scratch folder for a package build that outlives the test process, named by a stable hash
-/// of `path` (`hashValue` changes with every process): a second run builds incrementally in the
-/// same folder instead of starting cold in a new one.
+/// of `path` and of the names of the Swift files under its `Sources` (`hashValue` changes with
+/// every process): a second run builds incrementally in the same folder instead of starting cold
+/// in a new one, and a file added or removed gets a new folder (SwiftPM was seen building a path
+/// dependency from its old file list once, missing a new file).
 func stableScratchDirectory(_ prefix: String, for path: String) -> URL {
-    let hash = path.utf8.reduce(UInt64(5381)) { ($0 &* 33) &+ UInt64($1) } % 1_000_000
+    let sources = URL(fileURLWithPath: path).appendingPathComponent("Sources")
+    let files = (FileManager.default.enumerator(atPath: sources.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".swift") }.sorted()
+    let key = ([path] + files).joined(separator: "\n")
+    let hash = key.utf8.reduce(UInt64(5381)) { ($0 &* 33) &+ UInt64($1) } % 1_000_000
     return FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(hash)")
 }
