@@ -44,27 +44,6 @@ enum ClusterSnapshot {
         }
     }
 
-    /// Runs `body` with `dump` written as it is (``writeAsIs(_:to:)``) in a temporary directory,
-    /// removed afterwards.
-    static func withTemporaryFiles<T>(_ dump: DqliteDump, named name: String, _ body: (URL) throws -> T) throws -> T {
-        try withTemporaryDirectory { directory in
-            let url = directory.appendingPathComponent("\(name).sqlite")
-            try writeAsIs(dump, to: url)
-            return try body(url)
-        }
-    }
-
-    /// Writes `dump` as it is, the database and its write-ahead log side by side: nothing is
-    /// flushed or folded, for a file only read once (SQLite reads the log as part of the database).
-    static func writeAsIs(_ dump: DqliteDump, to url: URL) throws {
-        do {
-            try writeFiles(dump, at: url.path)
-        } catch {
-            throw MigrationError(.sqlite, "the cluster's DUMP could not be written to '\(url.path)': \(error)",
-                                 remedy: "check the free space and permissions of the temporary folder")
-        }
-    }
-
     /// Runs `body` with a new temporary directory, removed afterwards.
     static func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("schemamigrations-cluster-\(UUID().uuidString)")

@@ -85,43 +85,6 @@ struct ClusterMigrationMeasurements {
         }
     }
 
-    @Test("The rehearsal of a 100,000-trip DUMP: in memory or on a temporary file, from the DUMP as it is or folded, interleaved")
-    func rehearsalPlacement() throws {
-        let cluster = try DqliteCluster()
-        defer { cluster.stop() }
-        try ClusterTrips.createV1(on: cluster, "measure-rehearsal", trips: Self.trips)
-        let migrator = Migrator(plan: TripsMigrationPlan.self)
-        let client = try DqliteClient(nodes: cluster.addresses, database: "measure-rehearsal")
-        defer { client.close() }
-        var times: [String: [Double]] = [:]
-        for _ in 0..<max(Self.runs, 5) {
-            var clock = Stopwatch()
-            let dump = try client.dump()
-            times["DUMP transfer", default: []].append(clock.lap().seconds)
-            try ClusterSnapshot.withTemporaryFiles(dump, named: "as-is") { url in
-                times["DUMP written as it is", default: []].append(clock.lap().seconds)
-                for inMemory in [true, false] {
-                    _ = try migrator.rehearse(databaseAt: url, inMemory: inMemory)
-                    times["rehearsal from the DUMP as it is, " + (inMemory ? "in memory" : "on a temporary file"), default: []].append(clock.lap().seconds)
-                }
-            }
-            _ = clock.lap()
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cluster-measure-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let folded = directory.appendingPathComponent("folded.sqlite")
-            try ClusterSnapshot.write(dump, to: folded)
-            times["DUMP written, folded and flushed (a backup)", default: []].append(clock.lap().seconds)
-            for inMemory in [false, true] {
-                _ = try migrator.rehearse(databaseAt: folded, inMemory: inMemory)
-                times["rehearsal from the folded DUMP, " + (inMemory ? "in memory" : "on a temporary file"), default: []].append(clock.lap().seconds)
-            }
-        }
-        for (phase, values) in times.sorted(by: { $0.key < $1.key }) {
-            print("\(phase): median \(Self.ms(Self.median(values))) of \(values.map { Self.ms($0) }.joined(separator: ", "))")
-        }
-    }
-
     /// The minimal loop: connect, `foreign_keys` off, `BEGIN IMMEDIATE`, each statement sent the
     /// way apply sent it, `COMMIT`. Returns its duration in seconds.
     static func bareLoop(_ statements: [Sent], _ nodes: [String], _ database: String) throws -> Double {

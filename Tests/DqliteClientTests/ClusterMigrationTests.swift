@@ -5,9 +5,8 @@ import SchemaMigrations
 import SchemaMigrationsCluster
 import Testing
 
-/// The SampleTrips plan run on a 3-node dqlite cluster: rehearsed on the leader's DUMP, sent to
-/// the leader in one transaction, replicated at COMMIT. Each test uses its own database on a
-/// shared cluster.
+/// The SampleTrips plan run on a 3-node dqlite cluster: on the leader, over the wire, in one
+/// transaction, replicated at COMMIT. Each test uses its own database on a shared cluster.
 @Suite("Migrating a dqlite cluster", .serialized, .enabled(if: DqliteBinaries.available, DqliteBinaries.skipReason))
 struct ClusterMigrationTests {
     static let trips = 2_000
@@ -113,7 +112,7 @@ struct ClusterMigrationTests {
         #expect(try ClusterTrips.state(of: "trips-backup-again", at: cluster.addresses[0]).version == Self.v3)
     }
 
-    @Test("A plan the rehearsal refuses (name made unique without the de-duplicating stage) leaves the cluster unchanged")
+    @Test("A plan the leader refuses (name made unique without the de-duplicating stage) leaves the cluster unchanged")
     func refusedPlanChangesNothing() throws {
         let cluster = try ClusterTrips.sharedCluster()
         try ClusterTrips.createV1(on: cluster, "trips-refused", trips: 200)

@@ -38,10 +38,10 @@ enum ClusterSubcommands {
         return Subcommand(
             name: which, abstract: subcommand.abstract,
             discussion: """
-                On a dqlite cluster, through its wire protocol. status, plan and verify read a DUMP of the \
-                leader's database, locally. apply write-locks the leader (BEGIN IMMEDIATE), rehearses the \
-                migration on its DUMP locally, sends the statements it ran to the leader in that transaction \
-                and commits: all or nothing, replicated at COMMIT. --backup writes that DUMP first.
+                On a dqlite cluster, through its wire protocol. status and verify read the leader over the \
+                wire; plan reads a DUMP of the leader's database, locally. apply write-locks the leader \
+                (BEGIN IMMEDIATE), runs the migration there, custom stages included, and commits: all or \
+                nothing, replicated at COMMIT. --backup writes a DUMP taken in that transaction first.
                 """,
             options: options, run: { try run(which, $0) })
     }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// One statement a rehearsal recorded, as another target sends it to a server (the dqlite
-/// cluster migration): its SQL, bound values written in, and whether SQLite compiled it with
-/// result columns (dqlite runs those as queries, the others as executions).
+/// One statement a rehearsal recorded, as a client of another engine would send it (the dqlite
+/// measurements replay them): its SQL, bound values written in, and whether SQLite compiled it
+/// with result columns (dqlite runs those as queries, the others as executions).
 package struct RehearsedStatement: Sendable, Hashable {
     package var sql: String
     package var returnsRows: Bool
@@ -18,15 +18,12 @@ package struct RehearsedMigration: Sendable {
 extension Migrator {
     /// Rehearses the migration of the database at `url` on a temporary copy (the file itself is
     /// only read) and returns the statements it ran: exactly what ``script(databaseAt:)`` writes.
-    /// - Parameter inMemory: copy into memory rather than into a temporary file (faster; the
-    ///   copy then takes the database's size in memory).
     /// - Throws: `MigrationError` when the migration would fail or be refused.
-    package func rehearse(databaseAt url: URL, inMemory: Bool = false) throws -> RehearsedMigration {
+    package func rehearse(databaseAt url: URL) throws -> RehearsedMigration {
         let plan = try resolved.get()
         _ = try targetVersion(of: plan)
         let outcome = try advising(url) {
-            let destination = inMemory ? try SQLiteConnection(path: ":memory:") : nil
-            return try MigrationRehearsal(plan: plan, options: options).run(copying: try open(url, mode: .readOnly), into: destination)
+            try MigrationRehearsal(plan: plan, options: options).run(copying: try open(url, mode: .readOnly))
         }
         let statements = outcome.entries.compactMap { entry -> RehearsedStatement? in
             guard case .statement(let sql, _) = entry else { return nil }

@@ -18,16 +18,14 @@ struct MigrationRehearsal {
     let plan: ResolvedPlan
     let options: MigrationOptions
 
-    /// - Parameter destination: the connection to copy into and rehearse on, which nobody else
-    ///   uses (an in-memory database, say); nil for a temporary file.
     /// - Throws: `MigrationError` when the migration would fail (the copy is then discarded).
-    func run(copying source: SQLiteConnection, into destination: SQLiteConnection? = nil) throws -> Outcome {
+    func run(copying source: SQLiteConnection) throws -> Outcome {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("schemamigrations-rehearsal-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
 
         let cookie = try source.pragmaInteger("schema_version")
-        let copy = try destination ?? SQLiteConnection(path: directory.appendingPathComponent("copy.sqlite").path, mode: .readWriteCreate)
+        let copy = try SQLiteConnection(path: directory.appendingPathComponent("copy.sqlite").path, mode: .readWriteCreate)
         try source.backup(into: copy)
         // The backup API bumps the copy's schema cookie; give it the source's, so that the cookies the
         // rehearsal records in the metadata are those the real database will have after the script.
