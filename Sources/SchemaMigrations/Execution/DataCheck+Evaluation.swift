@@ -46,7 +46,9 @@ extension DataCheck {
     static func keys(of table: String, where condition: String, db: any SQLQuerying) throws -> [String] {
         let key = try db.rows("SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk", [.text(table)]).compactMap { $0[0].stringValue }
         let list = key.isEmpty ? "rowid" : key.map(SQL.quoteIdentifier).joined(separator: ", ")
-        return try db.rows("SELECT \(list) FROM \(SQL.quoteIdentifier(table)) WHERE \(condition) ORDER BY \(list) LIMIT 10").map { row in
+        // `+`, SQLite's no-op, makes each an expression: see duplicatesQuery.
+        let values = key.isEmpty ? "rowid" : key.map { "+" + SQL.quoteIdentifier($0) }.joined(separator: ", ")
+        return try db.rows("SELECT \(values) FROM \(SQL.quoteIdentifier(table)) WHERE \(condition) ORDER BY \(list) LIMIT 10").map { row in
             row.count == 1 ? row[0].description : "(" + row.map(\.description).joined(separator: ", ") + ")"
         }
     }
@@ -59,9 +61,13 @@ extension DataCheck {
         }
     }
 
+    /// The values are selected through SQLite's no-op unary `+`: dqlite aborts the node when a query
+    /// returns a REAL value straight from a column declared `DATETIME`, `DATE` or `TIMESTAMP`, and
+    /// does not look at expressions. Grouping stays on the columns, with their collations.
     static func duplicatesQuery(table: String, columns: [String], nullsBecome: [String: String] = [:]) -> String {
         let quoted = columns.map { column in nullsBecome[column].map { "IFNULL(\(SQL.quoteIdentifier(column)), \($0))" } ?? SQL.quoteIdentifier(column) }
-        return "SELECT \(quoted.joined(separator: ", ")), count(*) FROM \(SQL.quoteIdentifier(table)) WHERE "
+        let values = columns.map { column in nullsBecome[column].map { "IFNULL(\(SQL.quoteIdentifier(column)), \($0))" } ?? "+" + SQL.quoteIdentifier(column) }
+        return "SELECT \(values.joined(separator: ", ")), count(*) FROM \(SQL.quoteIdentifier(table)) WHERE "
             + quoted.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
             + " GROUP BY \(quoted.joined(separator: ", ")) HAVING count(*) > 1"
     }

@@ -46,7 +46,7 @@ struct RowAddressing {
     static func selectList(_ properties: [String]?, of table: Schema.Entity, addressing: RowAddressing,
                            noSuchProperty: (String) -> MigrationError) throws -> String {
         let prefix = addressing.selectsRowid ? "\(addressing.idExpression ?? "rowid"), " : ""
-        let renames = table.attributes.contains { $0.propertyName != nil }
+        let renames = table.attributes.contains { $0.propertyName != nil || isDateNamed($0) }
         guard let properties else {
             guard renames else { return prefix + "*" }
             let implicit = table.hasImplicitID ? [SQL.quoteIdentifier(Schema.primaryKeyColumn)] : []
@@ -61,8 +61,16 @@ struct RowAddressing {
         return prefix + names.joined(separator: ", ")
     }
 
+    /// The column, under its property's name. A column declared with a date type name is read
+    /// through SQLite's no-op unary `+`: dqlite aborts the node when a query returns a REAL value
+    /// straight from a `DATETIME`, `DATE` or `TIMESTAMP` column, and does not look at expressions.
     private static func selected(_ attribute: Schema.Attribute) -> String {
-        guard let property = attribute.propertyName else { return SQL.quoteIdentifier(attribute.name) }
-        return "\(SQL.quoteIdentifier(attribute.name)) AS \(SQL.quoteIdentifier(property))"
+        let column = isDateNamed(attribute) ? "+" + SQL.quoteIdentifier(attribute.name) : SQL.quoteIdentifier(attribute.name)
+        guard let property = attribute.propertyName ?? (isDateNamed(attribute) ? attribute.name : nil) else { return column }
+        return "\(column) AS \(SQL.quoteIdentifier(property))"
+    }
+
+    private static func isDateNamed(_ attribute: Schema.Attribute) -> Bool {
+        attribute.sqlType.map(ColumnTypeInference.isDateName) ?? false
     }
 }
