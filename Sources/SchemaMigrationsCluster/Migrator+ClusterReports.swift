@@ -26,7 +26,20 @@ extension Migrator {
     /// A dry run on a DUMP of the leader's database opened locally: the report
     /// ``plan(databaseAt:)`` gives, measured against the cluster's data. The cluster is only read.
     public func plan(cluster: [String], database: String, client: DqliteClient.Options = DqliteClient.Options()) throws -> MigrationReport {
-        try onLeaderDump(cluster, database, client) { url in try plan(databaseAt: url) }
+        var report = try onLeaderDump(cluster, database, client) { url in try plan(databaseAt: url) }
+        report.database = database  // not the temporary copy's path
+        return report
+    }
+
+    /// Applies the plan to a DUMP of the leader's database, locally, timing each step, as
+    /// ``simulate(databaseAt:)`` does for a file: the migration's data-dependent failures, found
+    /// before anything is sent to the cluster, which is only read.
+    /// - Throws: `MigrationError` when the cluster cannot be read; a migration that fails on the
+    ///   copy is reported in ``MigrationSimulation/error``, not thrown.
+    public func simulate(cluster: [String], database: String, client: DqliteClient.Options = DqliteClient.Options()) throws -> MigrationSimulation {
+        var simulation = try onLeaderDump(cluster, database, client) { url in try simulate(databaseAt: url) }
+        simulation.database = database  // not the temporary copy's path
+        return simulation
     }
 
     /// Writes the leader's database, as a DUMP, to `url` as an ordinary SQLite file: a backup,

@@ -33,6 +33,28 @@ struct ClusterCommandTests {
         #expect(verify.output.contains("matches version 3.0.0"))
     }
 
+    @Test("plan --simulate on a DUMP: the migration succeeds on a copy; a custom stage that throws fails there, with the cluster unchanged")
+    func planSimulate() throws {
+        let cluster = try ClusterTrips.sharedCluster()
+        try ClusterTrips.createV1(on: cluster, "trips-simulate", trips: 200)
+        let nodes = cluster.addresses.joined(separator: ",")
+        let before = try cluster.contents(of: "trips-simulate")
+
+        let succeeds = Captured()
+        #expect(MigrateCommand(plan: TripsMigrationPlan.self, name: "trips-migrate")
+            .run(["plan", "--cluster", nodes, "--name", "trips-simulate", "--simulate"], console: succeeds.console, environment: [:]) == .success,
+                "\(succeeds.output)\(succeeds.errors)")
+        #expect(succeeds.output.contains("database: trips-simulate\nsimulation: the migration succeeds on a copy of today's data: 1.0.0 → 3.0.0"), "\(succeeds.output)")
+
+        let fails = Captured()
+        let code = MigrateCommand(plan: ThrowingPlan.self, name: "trips-migrate")
+            .run(["plan", "--cluster", nodes, "--name", "trips-simulate", "--simulate"], console: fails.console, environment: [:])
+        #expect(code != .success)
+        #expect(fails.output.contains("simulation: the migration FAILS on a copy of today's data"), "\(fails.output)")
+        #expect(fails.errors.contains("didMigrate of the stage 2.0.0 → 3.0.0 threw"), "\(fails.errors)")
+        #expect(try cluster.contents(of: "trips-simulate") == before)
+    }
+
     @Test("--cluster without --name is a usage error naming --name")
     func missingName() {
         let captured = Captured()

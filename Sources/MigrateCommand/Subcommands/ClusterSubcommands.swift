@@ -34,12 +34,15 @@ enum ClusterSubcommands {
         var options = [cluster, name, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.format(["text", "json"])]
         if subcommand.name != "verify" { options.insert(SharedOptions.to, at: 3) }
         if subcommand.name == "apply" { options.append(.value("--backup", "PATH", help: "where to write the leader's DUMP, as a SQLite file, before writing")) }
+        if subcommand.name == "plan" {
+            options.append(.flag("--simulate", help: "also apply the plan to a DUMP of the leader's database, locally, and report whether it succeeds and each step's time"))
+        }
         let which = subcommand.name
         return Subcommand(
             name: which, abstract: subcommand.abstract,
             discussion: """
                 On a dqlite cluster, through its wire protocol. status and verify read the leader over the \
-                wire; plan reads a DUMP of the leader's database, locally. apply write-locks the leader \
+                wire; plan (and --simulate) reads a DUMP of the leader's database, locally. apply write-locks the leader \
                 (BEGIN IMMEDIATE), runs the migration there, custom stages included, and commits: all or \
                 nothing, replicated at COMMIT. --backup writes a DUMP taken in that transaction first.
                 """,
@@ -76,6 +79,10 @@ enum ClusterSubcommands {
                     planned.message = "the migration would be refused:\n" + report.refusals.map(\.description).joined(separator: "\n")
                     planned.summary = "refused"
                     planned.json["error"] = JSONOutput.error(refusal)
+                } else if arguments.flag("--simulate") {
+                    let simulated = PlanSubcommand.attach(try migrator.simulate(cluster: nodes, database: database), to: &planned)
+                    if planned.status != .success { planned.summary = "fails on a copy" }
+                    if invocation.format(default: "text") == "text" { planned.text += "\n" + simulated }
                 }
                 outcome = planned
             default:

@@ -60,17 +60,7 @@ enum PlanSubcommand {
             }
             var simulated: String?
             if arguments.flag("--simulate"), report.refusals.isEmpty {
-                let simulation = try migrator.simulate(databaseAt: url)
-                if let error = simulation.error {
-                    outcome.status = MigrateExitCode(for: error)
-                    outcome.message = "the migration fails on a copy of today's data:\n\(error)"
-                    outcome.json["error"] = JSONOutput.error(error)
-                }
-                var json: [String: Any] = ["succeeded": simulation.succeeded, "durationMs": (simulation.duration * 1000).rounded(),
-                                           "steps": simulation.steps.map { ["stage": $0.stage, "summary": $0.summary, "durationMs": ($0.duration * 1000).rounded()] }]
-                json["error"] = simulation.error.map(JSONOutput.error)
-                outcome.json["simulation"] = json
-                simulated = simulation.text
+                simulated = attach(try migrator.simulate(databaseAt: url), to: &outcome)
             }
             switch format {
             case "json": break
@@ -94,5 +84,19 @@ enum PlanSubcommand {
             return outcome
         }
         return FleetOutput(console: invocation.console, json: format == "json", layout: .details).print(outcomes)
+    }
+    /// Adds a simulation's verdict to `outcome` (its status, message and JSON `simulation`) and
+    /// returns its text, for a file's plan and a cluster's alike.
+    static func attach(_ simulation: MigrationSimulation, to outcome: inout DatabaseOutcome) -> String {
+        if let error = simulation.error {
+            outcome.status = MigrateExitCode(for: error)
+            outcome.message = "the migration fails on a copy of today's data:\n\(error)"
+            outcome.json["error"] = JSONOutput.error(error)
+        }
+        var json: [String: Any] = ["succeeded": simulation.succeeded, "durationMs": (simulation.duration * 1000).rounded(),
+                                   "steps": simulation.steps.map { ["stage": $0.stage, "summary": $0.summary, "durationMs": ($0.duration * 1000).rounded()] }]
+        json["error"] = simulation.error.map(JSONOutput.error)
+        outcome.json["simulation"] = json
+        return simulation.text
     }
 }
