@@ -37,13 +37,15 @@ let package = Package(
         // race, and the tests (quick in `swift test`; long mode in README's "Reliability").
         .target(name: "CFaultVFS", linkerSettings: [.linkedLibrary("sqlite3")]),
         .executableTarget(name: "reliability-driver", dependencies: ["SchemaMigrations"]),
-        .testTarget(name: "ReliabilityTests", dependencies: ["SchemaMigrations", "CFaultVFS", "CSQLite", "reliability-driver"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["SchemaMigrations", "SchemaMigrationsCluster", "DqliteClient", "DqliteTestCluster", "CFaultVFS", "CSQLite", "reliability-driver"]),
         // A client for dqlite (Raft-replicated SQLite) over its wire protocol, POSIX sockets only,
         // and its tests against a 3-node cluster of `dqlite-demo` processes (skipped when absent).
         .target(name: "DqliteClient"),
         // The migration of a dqlite cluster: rehearsed locally on the leader's DUMP, sent over the wire.
         .target(name: "SchemaMigrationsCluster", dependencies: ["SchemaMigrations", "DqliteClient"]),
-        .testTarget(name: "DqliteClientTests", dependencies: ["DqliteClient", "CSQLite", "SchemaMigrationsCluster", "SchemaMigrations", "SampleTripsPlan", "MigrateCommand"]),
+        // A 3-node dqlite-demo cluster on loopback, for the tests: started, watched and stopped by PID.
+        .target(name: "DqliteTestCluster", dependencies: ["DqliteClient", "CSQLite"], path: "Tests/Support/DqliteTestCluster"),
+        .testTarget(name: "DqliteClientTests", dependencies: ["DqliteClient", "DqliteTestCluster", "CSQLite", "SchemaMigrationsCluster", "SchemaMigrations", "SampleTripsPlan", "MigrateCommand"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -163,7 +163,8 @@ final class ClusterDatabase: MigrationDatabase {
 }
 
 extension DqliteValue {
-    init(_ value: SQLiteValue) {
+    /// The same value, to send to a dqlite node.
+    public init(_ value: SQLiteValue) {
         switch value {
         case .null: self = .null
         case .integer(let integer): self = .integer(integer)
@@ -175,7 +176,8 @@ extension DqliteValue {
 }
 
 extension SQLiteValue {
-    init(_ value: DqliteValue) {
+    /// The same value, as a dqlite node sent it.
+    public init(_ value: DqliteValue) {
         switch value {
         case .null: self = .null
         case .integer(let integer): self = .integer(integer)

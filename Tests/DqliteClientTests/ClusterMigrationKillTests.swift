@@ -1,4 +1,5 @@
 import DqliteClient
+import DqliteTestCluster
 import Foundation
 import SampleTripsPlan
 import SchemaMigrations

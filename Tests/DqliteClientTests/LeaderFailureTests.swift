@@ -1,4 +1,5 @@
 @testable import DqliteClient
+import DqliteTestCluster
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import CSQLite
 import DqliteClient
+import DqliteTestCluster
 import Foundation
 import SampleTripsPlan
 import SchemaMigrations

@@ -1,3 +1,4 @@
+import DqliteTestCluster
 import Foundation
 
 /// A loopback port that accepts connections (the kernel completes the handshake from the listen

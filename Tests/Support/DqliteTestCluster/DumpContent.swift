@@ -7,8 +7,8 @@ import Foundation
 ///
 /// Nodes write their WAL frames at different moments, so two replicas with the same data can
 /// hold different bytes; their content is what must agree.
-enum DumpContent {
-    static func render(_ dump: DqliteDump, excluding excluded: Set<String> = []) throws -> String {
+public enum DumpContent {
+    public static func render(_ dump: DqliteDump, excluding excluded: Set<String> = []) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dqlite-dump-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -20,7 +20,7 @@ enum DumpContent {
 
     /// The same rendering of a local database file; the tables in `excluded` (a metadata table
     /// whose times differ from run to run) are left out, their schema rows too.
-    static func render(fileAt path: String, excluding excluded: Set<String> = []) throws -> String {
+    public static func render(fileAt path: String, excluding excluded: Set<String> = []) throws -> String {
         var handle: OpaquePointer?
         guard sqlite3_open(path, &handle) == SQLITE_OK, let db = handle else { throw ClusterError("cannot open the dump") }
         defer { sqlite3_close(db) }
@@ -67,7 +67,7 @@ enum DumpContent {
 extension DqliteCluster {
     /// Every node's content of `database`, once all nodes agree (followers apply a commit a
     /// moment after the leader answers it); after `timeout`, whatever each node holds.
-    func contents(of database: String, timeout: TimeInterval = 10) throws -> [String] {
+    public func contents(of database: String, timeout: TimeInterval = 10) throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let contents = try addresses.map { try DumpContent.render(DqliteClient.dump(database, at: $0)) }

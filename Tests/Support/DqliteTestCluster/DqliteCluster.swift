@@ -5,24 +5,24 @@ import Foundation
 /// own temporary directory. `nodes` is set while starting and only read afterwards, so the shared
 /// cluster may be used from concurrent tests. Every process it starts is stopped by its PID in ``stop()`` (called
 /// by ``with(_:)`` however the test ends, by `deinit`, and at process exit as a last resort).
-final class DqliteCluster: @unchecked Sendable {
+public final class DqliteCluster: @unchecked Sendable {
     /// One node: its process and the address clients and the other nodes reach it on.
-    struct Node {
-        let address: String
-        let process: Process
+    public struct Node {
+        public let address: String
+        public let process: Process
         /// The command line it was started with (a restart reuses it).
         let arguments: [String]
-        var pid: Int32 { process.processIdentifier }
+        public var pid: Int32 { process.processIdentifier }
     }
 
-    let directory: URL
-    private(set) var nodes: [Node] = []
+    public let directory: URL
+    public private(set) var nodes: [Node] = []
 
     /// The nodes' addresses, in start order (node 0 bootstrapped the cluster).
-    var addresses: [String] { nodes.map(\.address) }
+    public var addresses: [String] { nodes.map(\.address) }
 
     /// Runs `body` with a fresh cluster, stopping it afterwards, whether `body` returns or throws.
-    static func with<T>(size: Int = 3, _ body: (DqliteCluster) async throws -> T) async throws -> T {
+    public static func with<T>(size: Int = 3, _ body: (DqliteCluster) async throws -> T) async throws -> T {
         let cluster = try DqliteCluster(size: size)
         defer { cluster.stop() }
         return try await body(cluster)
@@ -30,7 +30,7 @@ final class DqliteCluster: @unchecked Sendable {
 
     /// One cluster for the tests that neither stop nor kill a node (each uses its own database),
     /// started at first use and stopped when the test process exits.
-    static func shared() throws -> DqliteCluster {
+    public static func shared() throws -> DqliteCluster {
         try sharedCluster.get()
     }
 
@@ -41,7 +41,7 @@ final class DqliteCluster: @unchecked Sendable {
     }()
 
     /// Starts `size` nodes and waits until they are all voters of one cluster.
-    init(size: Int = 3) throws {
+    public init(size: Int = 3) throws {
         guard let demo = DqliteBinaries.demo else { throw ClusterError("dqlite-demo is not installed") }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("dqlite-cluster-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -66,7 +66,7 @@ final class DqliteCluster: @unchecked Sendable {
     /// Stops every node still running, by PID, with SIGKILL (a node given SIGTERM hands its
     /// leadership over first, which takes seconds when its peers are stopping too), and removes
     /// the nodes' files.
-    func stop() {
+    public func stop() {
         for node in nodes where node.process.isRunning { Foundation.kill(node.pid, SIGKILL) }
         for node in nodes {
             node.process.waitUntilExit()
@@ -76,7 +76,7 @@ final class DqliteCluster: @unchecked Sendable {
     }
 
     /// Kills node `index` with SIGKILL (as a crash or a power cut sees it) and waits for it to end.
-    func kill(node index: Int) {
+    public func kill(node index: Int) {
         let node = nodes[index]
         Foundation.kill(node.pid, SIGKILL)
         node.process.waitUntilExit()
@@ -85,7 +85,7 @@ final class DqliteCluster: @unchecked Sendable {
 
     /// Starts node `index` again (after ``kill(node:)``) on its directory and addresses, and waits
     /// until it answers and knows a leader.
-    func restart(node index: Int) throws {
+    public func restart(node index: Int) throws {
         guard let demo = DqliteBinaries.demo else { throw ClusterError("dqlite-demo is not installed") }
         let node = nodes[index]
         nodes[index] = Node(address: node.address, process: try launch(demo, node.arguments, log: index), arguments: node.arguments)
@@ -98,7 +98,7 @@ final class DqliteCluster: @unchecked Sendable {
     }
 
     /// Which node leads now, as a client finds it.
-    func leaderIndex() throws -> Int {
+    public func leaderIndex() throws -> Int {
         let client = try DqliteClient(nodes: addresses, database: "harness")
         defer { client.close() }
         guard let index = addresses.firstIndex(of: client.leaderAddress ?? "") else { throw ClusterError("no leader") }
@@ -106,7 +106,7 @@ final class DqliteCluster: @unchecked Sendable {
     }
 
     /// The last lines a node wrote, for failure messages.
-    func log(of index: Int) -> String {
+    public func log(of index: Int) -> String {
         let text = (try? String(contentsOf: directory.appendingPathComponent("node\(index).log"), encoding: .utf8)) ?? ""
         return text.split(separator: "\n").suffix(20).joined(separator: "\n")
     }
@@ -156,14 +156,14 @@ final class DqliteCluster: @unchecked Sendable {
 }
 
 /// A harness failure, with what went wrong.
-struct ClusterError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct ClusterError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// Picks loopback ports nobody listens on: binds them all to port 0 at once, then releases them.
-enum FreePorts {
-    static func pick(_ count: Int) throws -> [Int] {
+public enum FreePorts {
+    public static func pick(_ count: Int) throws -> [Int] {
         var descriptors: [Int32] = []
         defer { descriptors.forEach { _ = close($0) } }
         var ports: [Int] = []
@@ -188,8 +188,8 @@ enum FreePorts {
 }
 
 /// The PIDs of the nodes running now, killed at process exit if a test left any behind.
-final class LiveProcesses: @unchecked Sendable {
-    static let shared: LiveProcesses = {
+public final class LiveProcesses: @unchecked Sendable {
+    public static let shared: LiveProcesses = {
         atexit {
             for pid in LiveProcesses.shared.all() {
                 kill(pid, SIGKILL)
@@ -204,7 +204,7 @@ final class LiveProcesses: @unchecked Sendable {
     private var pids: Set<Int32> = []
     private var directoriesToRemove: [URL] = []
 
-    func removeAtExit(_ directory: URL) { lock.withLock { directoriesToRemove.append(directory) } }
+    public func removeAtExit(_ directory: URL) { lock.withLock { directoriesToRemove.append(directory) } }
     func directories() -> [URL] { lock.withLock { directoriesToRemove } }
 
     func add(_ pid: Int32) { lock.withLock { _ = pids.insert(pid) } }

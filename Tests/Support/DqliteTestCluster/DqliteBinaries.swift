@@ -1,11 +1,10 @@
 import Foundation
-import Testing
 
 /// Where `dqlite-demo` (a dqlite node, from Debian's `go-dqlite` package) is, installing the
 /// package with apt-get when it is missing and this process may (root, apt-get present).
-enum DqliteBinaries {
+public enum DqliteBinaries {
     /// The node executable, or nil when it is absent and could not be installed.
-    static let demo: URL? = {
+    public static let demo: URL? = {
         if let found = locate("dqlite-demo") { return found }
         guard geteuid() == 0, let aptGet = locate("apt-get") else {
             report("dqlite-demo is not installed and this process cannot install it (apt-get install go-dqlite as root)")
@@ -19,10 +18,10 @@ enum DqliteBinaries {
     }()
 
     /// Whether the cluster tests can run; when false they are skipped, and why is printed once.
-    static var available: Bool { demo != nil }
+    public static var available: Bool { demo != nil }
 
-    /// The reason given to Swift Testing when the cluster tests are skipped.
-    static let skipReason: Comment = "dqlite-demo is missing (apt-get install go-dqlite): dqlite cluster tests skipped"
+    /// Why the cluster tests are skipped, for Swift Testing's `.enabled(if:_:)`.
+    public static let skipMessage = "dqlite-demo is missing (apt-get install go-dqlite): dqlite cluster tests skipped"
 
     private static func locate(_ name: String) -> URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
@@ -46,7 +45,7 @@ enum DqliteBinaries {
     }
 
     private static func report(_ message: String) {
-        FileHandle.standardError.write(Data("DqliteClientTests: \(message); the cluster tests are skipped.\n".utf8))
+        FileHandle.standardError.write(Data("dqlite cluster tests: \(message); they are skipped.\n".utf8))
     }
 }
 
