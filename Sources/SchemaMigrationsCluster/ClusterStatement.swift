@@ -28,11 +28,16 @@ final class ClusterStatement: PreparedStatement {
 
     func bind(_ values: [SQLiteValue]) throws {
         reset()
-        arguments = values
+        for (offset, value) in values.enumerated() { try bind(value, at: offset + 1) }
     }
 
+    /// - Throws: `SQLiteError` `SQLITE_RANGE` for an index the statement has no parameter at, as
+    ///   SQLite's own binding does.
     func bind(_ value: SQLiteValue, at index: Int) throws {
         reset()
+        guard (1...max(1, statement.parameterCount)).contains(index), statement.parameterCount > 0 else {
+            throw SQLiteError(extendedCode: 25, message: "column index out of range", sql: statement.sql)  // SQLITE_RANGE
+        }
         if arguments.count < index { arguments += Array(repeating: .null, count: index - arguments.count) }
         arguments[index - 1] = value
     }
@@ -41,7 +46,7 @@ final class ClusterStatement: PreparedStatement {
     func step() throws -> Bool {
         if !ran {
             ran = true
-            result = try database.run(statement, Array(arguments.prefix(statement.parameterCount)), mayReturnRows: mayReturnRows)
+            result = try database.run(statement, arguments, mayReturnRows: mayReturnRows)
         }
         position += 1
         return position < (result?.rows.count ?? 0)

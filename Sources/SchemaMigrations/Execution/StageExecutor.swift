@@ -22,12 +22,12 @@ struct StageExecutor {
             let before = try ForeignKeyGuard.violations(before: stage, in: found.tables, db: db)
             sound = try db.savepoint(savepoint) { try runOnce(stage, checked: checked, tolerated: before) }
         }
-        // Checks name tables as they were before the stage's renames: follow them, in order. A
-        // name another table takes over is sound only if that table was.
+        // Checks before the stage's renames name tables as they were, those of `didMigrate` as they
+        // are: a name a rename touched may now be another table's, so it is checked again.
         for step in stage.allSteps {
             guard case .renameTable(let from, let to) = step.action else { continue }
-            let wasSound = sound.remove(from.sqlFolded) != nil
-            if wasSound { sound.insert(to.sqlFolded) } else { sound.remove(to.sqlFolded) }
+            sound.remove(from.sqlFolded)
+            sound.remove(to.sqlFolded)
         }
         return sound.union(stage.allSteps.filter(\.writesTableAnew).map { $0.table.sqlFolded })
     }
