@@ -57,10 +57,12 @@ struct ClusterMigrationMeasurements {
                 defer { cluster.stop() }
                 let applied = "measure-apply-\(round)", looped = "measure-loop-\(round)", writesOnly = "measure-writes-\(round)"
                 for database in [applied, looped, writesOnly] { try ClusterTrips.createV1(on: cluster, database, trips: Self.trips) }
-                // The writes alone: a rehearsal on a DUMP of the same data, outside the timing.
+                // The writes alone: the script a rehearsal on a DUMP of the same data records, outside the timing.
                 let file = directory.appendingPathComponent("statements-\(round).sqlite")
                 try migrator.dump(cluster: cluster.addresses, database: writesOnly, to: file)
-                let writes = try migrator.rehearse(databaseAt: file).statements.map { Sent(sql: $0.sql, arguments: [], asQuery: $0.returnsRows) }
+                let writes = try migrator.script(databaseAt: file).statements.map {
+                    Sent(sql: $0, arguments: [], asQuery: ClusterDatabase.mayReturnRows($0))
+                }
 
                 var clock = Stopwatch()
                 phases.clear()

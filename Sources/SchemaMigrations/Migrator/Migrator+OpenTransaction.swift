@@ -21,3 +21,12 @@ extension Migrator {
         }
     }
 }
+
+extension Migrator {
+    /// The plan's name, as its rows in the metadata table carry it.
+    /// - Throws: `MigrationError` when the plan is malformed.
+    package func planName() throws -> String { try resolved.get().name }
+
+    /// The metadata table's name.
+    package static var metadataTable: String { TableNames.metadata }
+}

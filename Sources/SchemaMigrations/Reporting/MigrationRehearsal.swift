@@ -11,8 +11,6 @@ struct MigrationRehearsal {
         var schemaCookie: Int64
         /// The statements that change the database, in order, with a note before each step.
         var entries: [StatementRecorder.Entry]
-        /// The recorder, which knows which statements return rows.
-        var recorder: StatementRecorder? = nil
     }
 
     let plan: ResolvedPlan
@@ -42,7 +40,7 @@ struct MigrationRehearsal {
         copy.startRecording(into: recorder)
         defer { copy.stopRecording() }
         let result = try MigrationRun(plan: MigrationRehearsal.announcingCustomCode(of: plan, to: recorder), db: copy, options: rehearsalOptions).run()
-        return Outcome(result: result, schemaCookie: cookie, entries: MigrationRehearsal.writes(in: recorder.entries), recorder: recorder)
+        return Outcome(result: result, schemaCookie: cookie, entries: MigrationRehearsal.writes(in: recorder.entries))
     }
 
     /// The plan with each custom stage's closures preceded by a note, so the script says where

@@ -29,15 +29,6 @@ final class StatementRecorder: @unchecked Sendable {
     /// The values bound to each statement of the connection, to write them into its SQL:
     /// `sqlite3_expanded_sql` writes a double with 15 significant digits, which changes it.
     private var bindings: [OpaquePointer: [Int32: SQLiteValue]] = [:]
-    /// The recorded statements that have result columns (`sqlite3_column_count` > 0), as recorded:
-    /// a client of a server that runs row-returning statements differently (dqlite) must know.
-    private var withColumns: Set<String> = []
-
-    /// Whether the recorded statement `sql` has result columns, as SQLite compiled it.
-    func returnsRows(_ sql: String) -> Bool { lock.withLock { withColumns.contains(sql) } }
-
-    func noteReturnsRows(_ sql: String) { lock.withLock { _ = withColumns.insert(sql) } }
-
     func bind(_ value: SQLiteValue, at position: Int32, of statement: OpaquePointer) {
         lock.withLock { bindings[statement, default: [:]][position] = value }
     }
@@ -75,7 +66,6 @@ extension SQLiteConnection {
             let unexpanded = String(cString: text.assumingMemoryBound(to: CChar.self))
             let sql = sqlite3_bind_parameter_count(handle) == 0 ? unexpanded
                 : StatementRecorder.expand(unexpanded, values: recorder.boundValues(of: handle)) { sqlite3_bind_parameter_index(handle, $0) }
-            if sqlite3_column_count(handle) > 0 { recorder.noteReturnsRows(sql) }
             recorder.append(.statement(sql, readOnly: sqlite3_stmt_readonly(handle) != 0))
             return 0
         }, context)
