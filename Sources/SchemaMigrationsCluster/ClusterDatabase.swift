@@ -36,23 +36,13 @@ final class ClusterDatabase: MigrationDatabase {
     /// Runs each statement of `sql` in its own request: a multi-statement EXEC_SQL was once seen
     /// run again from its start on a busy node.
     func execute(_ sql: String) throws {
-        for statement in SQL.statements(in: sql) {
-            try statementCheck?(statement)
-            if Self.mayReturnRows(statement) {
-                _ = try queryOrExec(statement, [])
-            } else {
-                try exec(statement, [])
-            }
-        }
+        for statement in SQL.statements(in: sql) { try execute(statement, []) }
     }
 
     func execute(_ sql: String, _ arguments: [SQLiteValue]) throws {
         try statementCheck?(sql)
-        if Self.mayReturnRows(sql) {
-            _ = try queryOrExec(sql, arguments)
-            return
-        }
-        try exec(sql, arguments)
+        _ = try send(sql, arguments, mayReturnRows: Self.mayReturnRows(sql),
+                     query: { try client.query(sql, $0) }, exec: { try client.exec(sql, $0) })
     }
 
     func rows(_ sql: String, _ arguments: [SQLiteValue]) throws -> [[SQLiteValue]] {
@@ -86,36 +76,23 @@ final class ClusterDatabase: MigrationDatabase {
 
     var runningStatementFullScanSteps: Int { 0 }
 
-    /// One statement that returns no rows, or several separated by semicolons without arguments.
-    private func exec(_ sql: String, _ arguments: [SQLiteValue]) throws {
-        let result = try translatingErrors { try client.exec(sql, arguments.map(DqliteValue.init)) }
-        onSend?(sql, arguments, false)
-        lastInsertRowID = result.lastInsertedRowID
-        changes = Int(result.changes)
-    }
-
-    /// A statement that may return rows: as QUERY, and as EXEC when the server says it returns
-    /// none (dqlite does not run a statement without result columns sent as QUERY, so nothing ran twice).
-    private func queryOrExec(_ sql: String, _ arguments: [SQLiteValue]) throws -> [[SQLiteValue]] {
-        do {
-            let rows = try client.query(sql, arguments.map(DqliteValue.init)).rows.map { $0.map(SQLiteValue.init) }
-            onSend?(sql, arguments, true)
-            return rows
-        } catch let error as DqliteError where error.code == .wrongStatementKind {
-            try exec(sql, arguments)
-            return []
-        } catch let error as DqliteError {
-            throw translated(error)
-        }
-    }
-
-    /// Runs a prepared statement, as QUERY or EXEC as above.
+    /// Runs a prepared statement, as ``send(_:_:mayReturnRows:query:exec:)`` says.
     func run(_ statement: DqliteStatement, _ arguments: [SQLiteValue], mayReturnRows: Bool) throws -> DqliteRows? {
+        try send(statement.sql, arguments, mayReturnRows: mayReturnRows,
+                 query: { try client.query(statement, $0) }, exec: { try client.exec(statement, $0) })
+    }
+
+    /// One statement: as QUERY when it may return rows, then as EXEC when the server says it
+    /// returns none (dqlite does not run a statement without result columns sent as QUERY, so
+    /// nothing runs twice); as EXEC straight away otherwise.
+    /// - Returns: the rows, or nil when it ran as EXEC.
+    private func send(_ sql: String, _ arguments: [SQLiteValue], mayReturnRows: Bool,
+                      query: ([DqliteValue]) throws -> DqliteRows, exec: ([DqliteValue]) throws -> DqliteResult) throws -> DqliteRows? {
         let values = arguments.map(DqliteValue.init)
         if mayReturnRows {
             do {
-                let rows = try client.query(statement, values)
-                onSend?(statement.sql, arguments, true)
+                let rows = try query(values)
+                onSend?(sql, arguments, true)
                 return rows
             } catch let error as DqliteError where error.code == .wrongStatementKind {
                 // falls through to EXEC
@@ -123,8 +100,8 @@ final class ClusterDatabase: MigrationDatabase {
                 throw translated(error)
             }
         }
-        let result = try translatingErrors { try client.exec(statement, values) }
-        onSend?(statement.sql, arguments, false)
+        let result = try translatingErrors { try exec(values) }
+        onSend?(sql, arguments, false)
         lastInsertRowID = result.lastInsertedRowID
         changes = Int(result.changes)
         return nil

@@ -11,18 +11,10 @@ extension MigrationError.Code {
 /// `DqliteError` turned into `MigrationError`, with the server's code and message kept in
 /// ``MigrationError/sqliteError``.
 enum ClusterFailure {
-    /// Runs `body`, turning a `DqliteError` it throws into a `MigrationError`.
+    /// Runs `body`, turning a `DqliteError` it throws into a `MigrationError`. Losing the leader
+    /// inside a migration's stages (even in a custom stage's code, which wraps what it meets) is
+    /// `clusterUnavailable` too, not a failed stage.
     static func mapping<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as DqliteError {
-            throw migrationError(error)
-        }
-    }
-
-    /// Runs `body`, a migration's stages on the leader: losing the leader there (even inside a
-    /// custom stage's code, which wraps what it meets) is `clusterUnavailable`, not a failed stage.
-    static func mappingLostLeader<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as DqliteError {

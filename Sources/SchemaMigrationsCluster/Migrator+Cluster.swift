@@ -56,7 +56,7 @@ extension Migrator {
                 try ClusterSnapshot.write(dump, to: backup)
                 clock.lap("DUMP written as the backup")
             }
-            result = try ClusterFailure.mappingLostLeader { try migrate(inOpenTransactionOn: leader) }
+            result = try ClusterFailure.mapping { try migrate(inOpenTransactionOn: leader) }
             clock.lap("stages on the leader")
         } catch {
             _ = try? connection.exec("ROLLBACK")  // the server rolls back anyway when the connection is gone
