@@ -1,45 +1,41 @@
-/// Checks, before anything runs, that SQLite accepts the SQL a version declares for generated
-/// columns and for indexes with expressions or a `WHERE`: the entity's table and those indexes are
-/// created in a private in-memory database, never in the user's file.
+/// Checks, before anything runs, that SQLite accepts every piece of SQL a version declares:
+/// `CHECK`s, default expressions, SQL types, generated columns, and indexes with expressions or a
+/// `WHERE`. The entity's table and those indexes are created in a private in-memory database,
+/// never in the user's file.
 ///
-/// A misspelt column or function, a subquery, or a non-deterministic function (`random()`) is
-/// refused with the entity, the column or index, and SQLite's own message. A collation the app
-/// registers on its connection cannot be seen here, so an unknown collation is not refused.
+/// A syntax error, a misspelt column or function, a subquery, or a non-deterministic function
+/// (`random()`) in a generated column is refused with the entity, the property or index, and
+/// SQLite's own message. A collation the app registers on its own connection cannot be seen
+/// here, so an unknown collation is not refused.
 enum DeclaredSQLCheck {
-    /// - Throws: `MigrationError` (`invalidSchema`) naming the entity and the generated column or
-    ///   index SQLite rejects.
-    /// - Complexity: nothing for an entity without such SQL; otherwise a table and its indexes
-    ///   created in memory (microseconds).
+    /// - Throws: `MigrationError` (`invalidSchema`) naming the entity and the property or index
+    ///   whose SQL SQLite rejects.
+    /// - Complexity: nothing for an entity without declared SQL; otherwise a table and its
+    ///   indexes created in memory (microseconds).
     static func check(_ entity: Schema.Entity, version: Schema.Version) throws {
-        let generated = entity.attributes.filter { $0.generated != nil }
+        let declaring = entity.attributes.filter(declaresSQL)
         let indexes = entity.indexes.filter(\.hasExpressions)
-        guard !generated.isEmpty || !indexes.isEmpty else { return }
+        guard !declaring.isEmpty || !indexes.isEmpty else { return }
         guard let db = try? SQLiteConnection(path: ":memory:") else { return }
-        func rejected(_ error: Error) -> SQLiteError? {
-            guard let error = error as? SQLiteError, !error.message.hasPrefix("no such collation sequence") else { return nil }
-            return error
-        }
         do {
             try db.execute(EntitySQL.createTable(entity))
         } catch {
             guard let error = rejected(error) else { return }
-            // Which generated column: the one SQLite refuses alone.
-            var culprit: Schema.Attribute?
-            for attribute in generated {
+            // Which property: the one SQLite refuses when it alone keeps its SQL.
+            let culprit = declaring.first { attribute in
                 var alone = entity
-                alone.attributes = entity.attributes.filter { $0.generated == nil || $0.name == attribute.name }
+                alone.attributes = entity.attributes.map { $0.name == attribute.name ? $0 : plain($0) }
                 do {
                     try db.execute(EntitySQL.createTable(alone, named: "probe"))
                     try? db.execute("DROP TABLE probe")
+                    return false
                 } catch {
-                    culprit = attribute
-                    break
+                    return rejected(error) != nil
                 }
             }
-            let what = culprit.map { "the generated column '\(entity.name).\($0.property)', `\($0.generated!.clause)`," } ?? "the table '\(entity.name)'"
-            throw MigrationError(.invalidSchema, "SQLite rejects \(what): \(error.message)", entity: entity.name, property: culprit?.property,
-                                 version: version,
-                                 remedy: "write a deterministic expression over the table's columns (column names as the table spells them), with SQLite's built-in functions and no subquery",
+            throw MigrationError(.invalidSchema, "SQLite rejects \(culprit.map { describe($0, of: entity) } ?? "the table '\(entity.name)'"): \(error.message)",
+                                 entity: entity.name, property: culprit?.property, version: version,
+                                 remedy: culprit.map(remedy) ?? "correct the SQL the entity declares (column names as the table spells them)",
                                  sqliteError: error)
         }
         for index in indexes {
@@ -53,5 +49,50 @@ enum DeclaredSQLCheck {
                                      sqliteError: error)
             }
         }
+    }
+
+    /// Checks every entity of every version: what `lint` runs, so that a version no stage
+    /// creates (the first one) is checked too.
+    static func check(_ schemas: [Schema]) throws {
+        for schema in schemas {
+            for entity in schema.entities { try check(entity, version: schema.version) }
+        }
+    }
+
+    /// Whether the attribute carries SQL text of its own for SQLite to parse.
+    private static func declaresSQL(_ attribute: Schema.Attribute) -> Bool {
+        attribute.check != nil || attribute.generated != nil || attribute.sqlType != nil
+            || attribute.defaultValue.map(SQLExpressionText.isParenthesized) == true
+    }
+
+    /// The attribute without the SQL text under suspicion (its type, optionality and key kept).
+    private static func plain(_ attribute: Schema.Attribute) -> Schema.Attribute {
+        var plain = attribute
+        plain.check = nil
+        plain.generated = nil
+        plain.sqlType = nil
+        if attribute.defaultValue.map(SQLExpressionText.isParenthesized) == true { plain.defaultValue = nil }
+        return plain
+    }
+
+    /// An error SQLite raises for the declaration itself; nil for a collation the app's own
+    /// connection may register.
+    private static func rejected(_ error: Error) -> SQLiteError? {
+        guard let error = error as? SQLiteError, !error.message.hasPrefix("no such collation sequence") else { return nil }
+        return error
+    }
+
+    private static func describe(_ attribute: Schema.Attribute, of entity: Schema.Entity) -> String {
+        let label = "'\(entity.name).\(attribute.property)'"
+        if let generated = attribute.generated { return "the generated column \(label), `\(generated.clause)`," }
+        if let check = attribute.check { return "the CHECK of \(label), `CHECK (\(check))`," }
+        if let defaultValue = attribute.defaultValue, SQLExpressionText.isParenthesized(defaultValue) { return "the default of \(label), `DEFAULT \(defaultValue)`," }
+        return "the SQL type of \(label), `\(attribute.declaredType)`,"
+    }
+
+    private static func remedy(_ attribute: Schema.Attribute) -> String {
+        attribute.generated != nil
+            ? "write a deterministic expression over the table's columns (column names as the table spells them), with SQLite's built-in functions and no subquery"
+            : "correct the SQL: one expression over the table's columns (column names as the table spells them), as the sqlite3 shell accepts it in CREATE TABLE"
     }
 }

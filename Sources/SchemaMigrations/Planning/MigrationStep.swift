@@ -13,7 +13,8 @@ public struct MigrationStep: Sendable, CustomStringConvertible {
     public var summary: String { action.summary }
     /// Whether it copies every row of the table (O(rows)), rather than changing the schema only (O(1)).
     public var rewritesRows: Bool { action.rewritesRows }
-    /// Whether it can lose data: dropping a table or a column.
+    /// Whether it can lose data: dropping a table or a column, or replacing a column's stored
+    /// values with computed ones (a column made generated).
     public var destructive: Bool { action.destructive }
     /// Whether it reads every row of its table: a rebuild's copy, a dropped column's rewrite, a
     /// dropped table's pages, a new index's build. `PRAGMA quick_check` checks such a table first.
@@ -87,7 +88,7 @@ enum StepAction: Sendable {
     var destructive: Bool {
         switch self {
         case .dropTable, .dropColumn: return true
-        case .rebuild(let rebuild): return !rebuild.droppedColumns.isEmpty
+        case .rebuild(let rebuild): return !rebuild.droppedColumns.isEmpty || !rebuild.replacedByGenerated.isEmpty
         default: return false
         }
     }

@@ -23,6 +23,8 @@ extension TablePlan {
         /// Source column → the default its NULLs take.
         var nullsBecome: [String: String] = [:]
         var renamePairs: [(from: String, to: String)] = []
+        /// Target columns whose stored values a new generated expression replaces.
+        var replacedByGenerated: [String] = []
 
         init(sourceTable: String, entity: String, kind: StageKind, version: Schema.Version, entityRenames: [String: String]) {
             self.sourceTable = sourceTable
@@ -137,7 +139,9 @@ extension TablePlan {
             }
             if !TablePlan.sameGenerated(old.generated, attribute.generated) {
                 column.changesGenerated = true
-                rebuildReasons.append("\(attribute.name): " + TablePlan.describe(old.generated) + " to " + TablePlan.describe(attribute.generated))
+                let replaced = old.generated == nil ? " (its stored values are replaced by computed ones)" : ""
+                if old.generated == nil { replacedByGenerated.append(attribute.name) }
+                rebuildReasons.append("\(attribute.name): " + TablePlan.describe(old.generated) + " to " + TablePlan.describe(attribute.generated) + replaced)
             }
             if old.hashModifier != attribute.hashModifier {
                 rebuildReasons.append("\(attribute.name)'s hashModifier changed")

@@ -1,21 +1,21 @@
 extension TablePlan {
-    /// The source column each target attribute continues by its Swift property, where the column
-    /// name alone would not find it: `@Attribute(column: "created_at") var createdAt` continues the
-    /// previous version's `createdAt` column (a column rename), and an `originalName` names the
-    /// previous version's property, whatever its column was called.
-    static func continuedColumns(source: Schema.Entity, target: Schema.Entity) -> [String: String] {
-        var byProperty: [String: String] = [:]
-        for attribute in source.attributes where byProperty[attribute.property] == nil { byProperty[attribute.property] = attribute.name }
-        let sourceColumns = Set(source.attributes.map(\.name))
-        var continued: [String: String] = [:]
-        for attribute in target.attributes {
-            if let original = attribute.originalName {
-                if !sourceColumns.contains(original), let column = byProperty[original] { continued[attribute.name] = column }
-            } else if !sourceColumns.contains(attribute.name), let column = byProperty[attribute.property] {
-                continued[attribute.name] = column
-            }
+    /// The previous version's property each renamed target attribute continues, keyed by the
+    /// target's column: `originalName` names the previous version's property, whatever its column
+    /// was called; a name that is no property there but is a column is taken as that column's
+    /// property (plans written when `originalName` named the column keep meaning what they did).
+    static func originalProperties(source: Schema.Entity, target: Schema.Entity) -> [String: String] {
+        var properties = Set<String>()
+        var propertyByColumn: [String: String] = [:]
+        for attribute in source.attributes {
+            properties.insert(attribute.property)
+            if propertyByColumn[attribute.name] == nil { propertyByColumn[attribute.name] = attribute.property }
         }
-        return continued
+        var originals: [String: String] = [:]
+        for attribute in target.attributes {
+            guard let original = attribute.originalName else { continue }
+            originals[attribute.name] = properties.contains(original) ? original : propertyByColumn[original] ?? original
+        }
+        return originals
     }
 
     /// Refuses a change of the primary key, `AUTOINCREMENT` or `WITHOUT ROWID`: a table's key is

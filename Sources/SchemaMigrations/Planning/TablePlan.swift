@@ -16,9 +16,11 @@ struct TablePlan {
     init(source: Schema.Entity, target: Schema.Entity, kind: StageKind, version: Schema.Version, capabilities: SQLiteCapabilities,
          entityRenames: [String: String] = [:]) throws {
         let table = target.name
-        let continued = TablePlan.continuedColumns(source: source, target: target)
+        // Attributes continue by property, never by column: `column:` mappings may move, swap or
+        // be permuted between versions while each property keeps its values.
+        let originalProperties = TablePlan.originalProperties(source: source, target: target)
         let matches = try NameMatching.match(
-            targets: target.attributes, sources: source.attributes, name: { $0.name }, originalName: { continued[$0.name] ?? $0.originalName },
+            targets: target.attributes, sources: source.attributes, name: { $0.property }, originalName: { originalProperties[$0.name] },
             describe: { "property '\(table).\($0)'" }, version: version, entity: table)
 
         // Column by column: what can be ALTERed, what needs the rebuild, what the data must allow.
@@ -69,6 +71,7 @@ struct TablePlan {
                                        retiredIndexes: (indexes.retired + indexes.renamed.map { ($0.declared, $0.renamed) }).map { ($0.renamed, $0.declared.resolvedName(table: source.name)) },
                                        reasons: TablePlan.unique(reasons))
             rebuild.changesStrict = source.isStrict != target.isStrict
+            rebuild.replacedByGenerated = columns.replacedByGenerated
             changes = [.rebuild(rebuild)]
             // The retired indexes go with the old table; dropping them first would only cost.
             dropIndexes = []

@@ -48,6 +48,9 @@ struct TableRebuild: Sendable {
     var reasons: [String]
     /// Whether the plan turns `STRICT` on or off (otherwise the table keeps its own).
     var changesStrict = false
+    /// Target columns that held stored values and become generated: SQLite computes them anew,
+    /// replacing what was stored (destructive).
+    var replacedByGenerated: [String] = []
 
     var temporaryName: String { TableNames.temporaryPrefix + table }
 
