@@ -3,10 +3,12 @@ import Foundation
 extension Migrator {
     /// Plans every stage of the plan from its declarations, without a database, and classifies
     /// each step (``PlanLint``).
-    /// - Throws: `MigrationError` when the plan is malformed, or a lightweight stage asks for a
-    ///   change the planner refuses whatever the data (`unsupportedChange`).
+    /// - Throws: `MigrationError` when the plan is malformed, SQLite rejects SQL a version declares
+    ///   (`invalidSchema`, with SQLite's message), or a lightweight stage asks for a change the
+    ///   planner refuses whatever the data (`unsupportedChange`).
     public func lint() throws -> PlanLint {
         let plan = try resolved.get()
+        try DeclaredSQLCheck.check(plan.schemas)
         guard let first = plan.schemas.first?.version, let last = plan.schemas.last?.version else {
             return PlanLint(plan: plan.name, stages: [])
         }

@@ -59,6 +59,25 @@ struct ImpactMeasurement {
         impact.nulls = tightened.enumerated().map { offset, pair in
             .init(column: "\(sourceTable).\(pair.old.name)", count: value(1 + dropped.count + offset), defaultValue: pair.new.defaultValue)
         }
+        impact.replacedValues = try replacedValues(rebuild, liveTable: liveTable)
+    }
+
+    /// For each column the rebuild makes generated, the rows whose stored value differs from the
+    /// one SQLite will compute: the expression is evaluated over the live rows, each column read
+    /// under its target name (a new column as its default), so renames in the same stage are seen.
+    private func replacedValues(_ rebuild: TableRebuild, liveTable: LiveSchema.Table) throws -> [MigrationReport.Impact.ColumnCount] {
+        guard !rebuild.replacedByGenerated.isEmpty else { return [] }
+        let named = rebuild.columns.map { column -> String in
+            let value = column.sourceName.flatMap { liveTable.column(named: $0) }.map { SQL.quoteIdentifier($0.name) } ?? column.attribute.defaultValue ?? "NULL"
+            return "\(value) AS \(SQL.quoteIdentifier(column.attribute.name))"
+        }
+        let differs = rebuild.replacedByGenerated.compactMap { name in
+            rebuild.target.attribute(named: name)?.generated.map { "sum(\(SQL.quoteIdentifier(name)) IS NOT (\($0.expression)))" }
+        }
+        let rows = "(SELECT \(named.joined(separator: ", ")) FROM \(SQL.quoteIdentifier(liveTable.name)))"
+        // An expression over something this connection lacks (a function the app registers) is not measured.
+        guard let row = try? db.rows("SELECT " + differs.joined(separator: ", ") + " FROM " + rows).first else { return [] }
+        return zip(rebuild.replacedByGenerated, row).map { .init(column: "\(rebuild.table).\($0)", count: $1.int64Value ?? 0) }
     }
 
     /// The attributes of `entity` that are required now and were optional in the source, not reported yet.

@@ -54,12 +54,15 @@ extension MigrationReport {
         /// For each column dropped (alone, by a rebuild, or with its table), the rows holding a
         /// non-empty value: data the step loses.
         public var nonEmptyValues: [ColumnCount] = []
+        /// For each column that becomes generated, the rows whose stored value differs from the
+        /// computed one: values the step replaces.
+        public var replacedValues: [ColumnCount] = []
 
         /// True when nothing was measured.
-        public var isEmpty: Bool { rows == nil && nulls.isEmpty && duplicates.isEmpty && nonEmptyValues.isEmpty }
+        public var isEmpty: Bool { rows == nil && nulls.isEmpty && duplicates.isEmpty && nonEmptyValues.isEmpty && replacedValues.isEmpty }
 
-        /// The values the step loses, in all its dropped columns.
-        public var lostValues: Int64 { nonEmptyValues.reduce(0) { $0 + $1.count } }
+        /// The values the step loses: in its dropped columns, and stored values it replaces with computed ones.
+        public var lostValues: Int64 { (nonEmptyValues + replacedValues).reduce(0) { $0 + $1.count } }
 
         /// What happens to values, in words, one line per figure (``rows`` is left to the caller):
         /// `Trip.notes: 3 NULLs take the default ''`, `Trip.legacy: 12 non-empty values lost`.
@@ -70,6 +73,9 @@ extension MigrationReport {
             var lines: [String] = []
             for column in nonEmptyValues where column.count > 0 {
                 lines.append("\(column.column): \(counted(column.count, "non-empty value")) lost")
+            }
+            for column in replacedValues where column.count > 0 {
+                lines.append("\(column.column): \(counted(column.count, "stored value")) replaced by computed ones")
             }
             for nulls in self.nulls where nulls.count > 0 {
                 lines.append("\(nulls.column): \(counted(nulls.count, "NULL"))" + (nulls.defaultValue.map { " \(nulls.count == 1 ? "takes" : "take") the default \($0)" } ?? " must be filled before NOT NULL applies"))

@@ -4,7 +4,7 @@ extension MigrationReport {
     /// The report as JSON with the keys DESIGN.md promises: `database`, `currentVersion`,
     /// `targetVersion`, `stages` (each with `from`, `to`, `kind`, `steps`; each step with `op`,
     /// `table`, `sql`, `rewritesRows`, `destructive`, and `impact` where measured: `rows`,
-    /// `nulls`, `duplicates`, `nonEmptyValues`), `warnings` (destructive steps first) and `refusals`.
+    /// `nulls`, `duplicates`, `nonEmptyValues`, and `replacedValues` for columns made generated), `warnings` (destructive steps first) and `refusals`.
     ///
     /// ```swift
     /// let object = try JSONSerialization.jsonObject(with: Data(report.json().utf8)) as! [String: Any]
@@ -24,6 +24,7 @@ private struct JSONReport: Encodable {
         var nulls: [Nulls]
         var duplicates: [Duplicates]
         var nonEmptyValues: [ColumnCount]
+        var replacedValues: [ColumnCount]?
 
         init(_ impact: MigrationReport.Impact) {
             rows = impact.rows
@@ -32,6 +33,7 @@ private struct JSONReport: Encodable {
                 Duplicates(columns: duplicates.columns, total: duplicates.total, values: duplicates.values.map { SharedValue(value: $0.value, rows: $0.rows) })
             }
             nonEmptyValues = impact.nonEmptyValues.map { ColumnCount(column: $0.column, count: $0.count) }
+            replacedValues = impact.replacedValues.isEmpty ? nil : impact.replacedValues.map { ColumnCount(column: $0.column, count: $0.count) }
         }
     }
     struct Step: Encodable {
