@@ -35,7 +35,8 @@ struct VersionDetection {
             }
             let live = try LiveSchema.read(from: db, onlyTables: Set(schema.entityNames))
             let accepted = try AcceptedDifferences(db: db, plan: plan.name).load()  // what a baseline accepted
-            let differences = SchemaComparison(checksDefaults: false).differences(declared: schema, live: live).filter { !accepted.contains($0) }
+            let differences = SchemaComparison(checksDefaults: false, undeclaredUniqueIndexesDiffer: false).differences(declared: schema, live: live)
+                .filter { !accepted.contains($0) }
             guard differences.isEmpty else {
                 throw MigrationError(.drift, "the database's schema no longer matches version \(schema.version), which its metadata records",
                                      version: schema.version,

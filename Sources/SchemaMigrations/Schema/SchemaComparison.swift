@@ -6,13 +6,20 @@ struct SchemaComparison {
     /// Whether a column's default must match too: it must where this package wrote the column; a
     /// database created by hand may lack defaults without storing anything differently.
     var checksDefault: (_ table: String, _ column: String) -> Bool
+    /// Whether a unique index the declaration does not name is a difference. It is when a file is
+    /// adopted (an unversioned file holding one is not yet that version: declare it). On a
+    /// database the plan has recorded it is not: an index the app adds by SQL, of any kind (unique
+    /// or not, collated, over expressions, partial), is the database's own, kept by every rebuild.
+    var undeclaredUniqueIndexesDiffer = true
 
-    init(checksDefaults: Bool) {
+    init(checksDefaults: Bool, undeclaredUniqueIndexesDiffer: Bool = true) {
         checksDefault = { _, _ in checksDefaults }
+        self.undeclaredUniqueIndexesDiffer = undeclaredUniqueIndexesDiffer
     }
 
-    init(checksDefault: @escaping (_ table: String, _ column: String) -> Bool) {
+    init(checksDefault: @escaping (_ table: String, _ column: String) -> Bool, undeclaredUniqueIndexesDiffer: Bool = true) {
         self.checksDefault = checksDefault
+        self.undeclaredUniqueIndexesDiffer = undeclaredUniqueIndexesDiffer
     }
 
     /// The differences between the declared entities and the live tables, in words; empty when they match.
@@ -134,7 +141,7 @@ struct SchemaComparison {
             result.append("index \(name)\(index.termsDescription) is named \(live.name)")
         }
         let declaredStructures = Set(entity.indexes.map(\.structure))
-        for index in table.indexes where index.isUnique && index.origin != .primaryKey && !declaredStructures.contains(index.structure)
+        for index in table.indexes where undeclaredUniqueIndexesDiffer && index.isUnique && index.origin != .primaryKey && !declaredStructures.contains(index.structure)
             && !declaredStructures.contains(index.fullStructure) {
             result.append("unique index \(index.name) on \(name)" + (!index.hasExpressions ? "(\(index.columns.joined(separator: ", ")))" : ", `\(index.sql ?? "")`,") + " is not declared")
         }
