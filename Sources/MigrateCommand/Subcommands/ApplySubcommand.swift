@@ -31,6 +31,7 @@ enum ApplySubcommand {
                       .flag("--create", help: "create a missing database at the latest version (default: refuse it)"),
                       .value("--transaction", "SCOPE", choices: ["plan", "stage"], help: "one transaction for the whole plan (default), or one per stage"),
                       SharedOptions.databasesFrom, SharedOptions.jobs],
+            alternatives: [SharedOptions.databaseChoice, ["--backup", "--no-backup"]],
             run: run)
     }
 

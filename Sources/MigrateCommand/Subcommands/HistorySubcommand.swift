@@ -17,12 +17,13 @@ enum HistorySubcommand {
             options: [SharedOptions.database, SharedOptions.plan(hasSwiftPlan: true),
                       SharedOptions.format(["text", "json", "markdown"]), SharedOptions.busyTimeout,
                       SharedOptions.databasesFrom, SharedOptions.jobs],
+            alternatives: [SharedOptions.databaseChoice],
             run: run)
     }
 
     static func run(_ invocation: Invocation) throws -> MigrateExitCode {
         let planned: Migrator? = invocation.plan != nil || invocation.arguments.value("--plan") != nil ? try invocation.migrator() : nil
-        let timeout = try invocation.arguments.number("--busy-timeout") ?? 5
+        let timeout = try invocation.busyTimeout() ?? 5
         let format = invocation.format(default: "text")
         let outcomes = try invocation.eachDatabase { url in
             let stages = try planned?.history(databaseAt: url) ?? Migrator.history(databaseAt: url, busyTimeout: timeout)

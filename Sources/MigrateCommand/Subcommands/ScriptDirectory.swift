@@ -14,7 +14,7 @@ final class ScriptDirectory: @unchecked Sendable {
     init(arguments: ParsedArguments, format: String, databaseCount: Int) throws {
         let output = arguments.value("--output")
         if output != nil && format != "sql" {
-            throw UsageError("--output is for --format sql", subcommand: arguments.subcommand, remedy: "add --format sql, or drop --output")
+            throw UsageError("\(arguments.label("--output")) is for --format sql", subcommand: arguments.subcommand, remedy: "add --format sql, or drop --output")
         }
         if format == "sql" && databaseCount > 1 && output == nil {
             throw UsageError("--format sql with \(databaseCount) databases needs --output DIR: one script per database",

@@ -25,11 +25,16 @@ enum SnapshotSubcommand {
                       .value("--output", "DIR", required: true, help: "the directory to write (created if needed)"),
                       .value("--from", "VERSION", help: "the first version to keep"),
                       .value("--through", "VERSION", help: "the last version to keep")],
+            alternatives: [["--plan", "--database"]],
             run: run)
     }
 
     static func run(_ invocation: Invocation) throws -> MigrateExitCode {
         let arguments = invocation.arguments
+        if arguments.value("--plan") != nil && arguments.value("--database") != nil {
+            throw UsageError("\(arguments.label("--plan")) and \(arguments.label("--database")) cannot be given together",
+                             subcommand: arguments.subcommand, remedy: "snapshot a plan directory, or a database, not both")
+        }
         if let database = arguments.value("--database") { return try DatabaseSnapshot.run(invocation, database: database) }
         let from = try arguments.version("--from"), through = try arguments.version("--through")
         let output = URL(fileURLWithPath: arguments.value("--output")!)
