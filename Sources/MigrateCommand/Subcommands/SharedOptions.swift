@@ -4,8 +4,8 @@ import SchemaMigrations
 /// The options several subcommands share, and what they mean.
 enum SharedOptions {
     static let database = CommandOption.value("--database", "PATH", repeatable: true, required: true,
-                                       help: "the database file; repeat it, or give a glob ('dbs/*.sqlite'), for a fleet: each file migrates on its own")
-    static let databasesFrom = CommandOption.value("--databases-from", "FILE", help: "a file listing databases, one path (or glob) a line; - for standard input")
+                                       help: "the database file; repeat it, or give a pattern ('dbs/*.sqlite'), for a fleet: each file migrates on its own")
+    static let databasesFrom = CommandOption.value("--databases-from", "FILE", help: "a file listing databases, one path a line (never a pattern); - for standard input")
     static let jobs = CommandOption.value("--jobs", "N", help: "how many databases of a fleet to work on at once (default: the number of cores)")
     static let progress = CommandOption.flag("--progress", help: "show progress on standard error even when it is not a terminal")
 
@@ -64,7 +64,8 @@ extension Invocation {
 
     /// Every database named (``DatabaseList``), as file URLs, in the order given.
     /// - Throws: ``UsageError`` when a glob matches nothing or the list cannot be read.
-    func databases() throws -> [URL] { try DatabaseList.read(arguments) }
+    /// A pattern's expansion and each repeat dropped are noted on standard error.
+    func databases() throws -> [URL] { try DatabaseList.read(arguments, note: console.error) }
 
     /// `--jobs`, or the number of cores.
     /// - Throws: ``UsageError`` naming `--jobs` (or `MIGRATE_JOBS`) when it is not a whole number of at least 1.
