@@ -68,9 +68,10 @@ enum HistorySubcommand {
 
     static func markdown(_ stages: [AppliedStage], database: String) -> String {
         let name = URL(fileURLWithPath: database).lastPathComponent
-        guard !stages.isEmpty else { return "### History of `\(name)`\n\nNo stage recorded.\n" }
-        let rows = rows(stages)
-        return "### History of `\(name)`\n\n| " + rows[0].joined(separator: " | ") + " |\n|" + String(repeating: "---|", count: rows[0].count) + "\n"
+        let heading = "### History of \(MigrationReport.markdownCode(name))\n\n"
+        guard !stages.isEmpty else { return heading + "No stage recorded.\n" }
+        let rows = rows(stages).map { $0.map(MigrationReport.markdownEscaped) }
+        return heading + "| " + rows[0].joined(separator: " | ") + " |\n|" + String(repeating: "---|", count: rows[0].count) + "\n"
             + rows.dropFirst().map { "| " + $0.joined(separator: " | ") + " |" }.joined(separator: "\n") + "\n"
     }
 }
