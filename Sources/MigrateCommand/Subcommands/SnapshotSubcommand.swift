@@ -37,7 +37,11 @@ enum SnapshotSubcommand {
         }
         if let database = arguments.value("--database") { return try DatabaseSnapshot.run(invocation, database: database) }
         let from = try arguments.version("--from"), through = try arguments.version("--through")
-        let output = URL(fileURLWithPath: arguments.value("--output")!)
+        if let from, let through, from > through {
+            throw UsageError("\(arguments.label("--from")) \(from) is after \(arguments.label("--through")) \(through)", subcommand: arguments.subcommand,
+                             remedy: "--from is the first version to keep, --through the last")
+        }
+        let output = try outputDirectory(arguments)
         let directory: PlanDirectory
         do {
             if let path = arguments.value("--plan") {
@@ -60,5 +64,17 @@ enum SnapshotSubcommand {
             invocation.console.output("wrote \(url.path)\n")
         }
         return .success
+    }
+
+    /// `--output DIR`, created when it is written.
+    /// - Throws: ``UsageError`` naming it when a file (not a directory) is there.
+    static func outputDirectory(_ arguments: ParsedArguments) throws -> URL {
+        let path = arguments.value("--output")!
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw UsageError("\(arguments.label("--output")) \(path): a file is there, not a directory", subcommand: arguments.subcommand,
+                             remedy: "give a directory (created if needed); a snapshot writes plan.json and one file per version into it")
+        }
+        return URL(fileURLWithPath: path)
     }
 }
