@@ -120,4 +120,39 @@ import Testing
         #expect(off.status == 0, "\(off)")
         #expect(try fleet.version(scratch.path("b.sqlite")) == "2.0.0")
     }
+
+    /// An empty variable is unset: it neither fills its option nor turns a flag off or on.
+    @Test func anEmptyVariableIsUnset() throws {
+        let scratch = Scratch()
+        let fleet = try HostileFleet(scratch)
+        let database = try fleet.database("app.sqlite")
+        let missing = try BuiltCommand.migrate(["status", "--plan", Scratch.jsonPlan], environment: ["MIGRATE_DATABASE": "", "MIGRATE_DATABASES_FROM": ""])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.hasPrefix("error: missing --database PATH\n"), "\(missing.stderr)")
+        let text = try BuiltCommand.migrate(["status", "--plan", Scratch.jsonPlan, "--database", database],
+                                            environment: ["MIGRATE_FORMAT": "", "MIGRATE_TO": "", "MIGRATE_JOBS": "", "MIGRATE_BUSY_TIMEOUT": "", "MIGRATE_PROGRESS": ""])
+        #expect(text.status == 3, "\(text)")
+        #expect(text.stdout.hasPrefix("database: \(database)\n"), "text, the default format: \(text.stdout)")
+        let backedUp = try BuiltCommand.migrate(["apply", "--plan", Scratch.jsonPlan, "--database", database, "--format", "json"],
+                                                environment: ["MIGRATE_NO_BACKUP": "", "MIGRATE_BACKUP": ""])
+        #expect(backedUp.status == 0, "\(backedUp)")
+        #expect((try backedUp.json() as? [String: Any])?["backup"] is String, "the default backup beside the database")
+    }
+
+    /// Each value option's variable, set to something wrong, loses to the command line's value.
+    @Test func theCommandLinesValueWinsOverEveryVariable() throws {
+        let scratch = Scratch()
+        let fleet = try HostileFleet(scratch)
+        let database = try fleet.database("app.sqlite"), decoy = try fleet.database("decoy.sqlite")
+        let decoyBytes = try scratch.bytes(decoy)
+        let environment = ["MIGRATE_PLAN": scratch.path("no-plan"), "MIGRATE_DATABASE": decoy, "MIGRATE_TO": "9.0.0", "MIGRATE_FORMAT": "markdown",
+                           "MIGRATE_TRANSACTION": "all", "MIGRATE_JOBS": "0", "MIGRATE_BUSY_TIMEOUT": "-1", "MIGRATE_BACKUP": decoy,
+                           "MIGRATE_DATABASES_FROM": scratch.path("no-list"), "MIGRATE_CREATE": "nonsense-is-never-read"]
+        let result = try BuiltCommand.migrate(["apply", "--plan", Scratch.jsonPlan, "--database", database, "--to", "3.0.0", "--format", "json",
+                                               "--transaction", "stage", "--jobs", "1", "--busy-timeout", "1", "--no-backup", "--create"],
+                                              environment: environment)
+        #expect(result.status == 0, "\(result)")
+        #expect((try result.json() as? [String: Any])?["currentVersion"] as? String == "3.0.0")
+        #expect(try scratch.bytes(decoy) == decoyBytes)
+    }
 }
