@@ -83,7 +83,7 @@ enum ArgumentParser {
         for option in subcommand.options where option.isRequired && values[option.name] == nil && !flags.contains(option.name) {
             if option.name == "--database" && values["--databases-from"] != nil { continue }  // the list file names them
             throw fail("missing \(option.name)\(option.valueName.map { " " + $0 } ?? "")",
-                       remedy: option.name == "--database" ? "give --database PATH (repeatable, globs expanded), --databases-from FILE, or MIGRATE_DATABASE" : nil)
+                       remedy: option.name == "--database" ? "give --database PATH (repeatable, patterns expanded), --databases-from FILE, or MIGRATE_DATABASE" : nil)
         }
         return ParsedArguments(subcommand: subcommand.name, values: values, flags: flags, variables: variables)
     }

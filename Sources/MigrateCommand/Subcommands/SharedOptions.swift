@@ -63,7 +63,7 @@ extension Invocation {
     }
 
     /// Every database named (``DatabaseList``), as file URLs, in the order given.
-    /// - Throws: ``UsageError`` when a glob matches nothing or the list cannot be read.
+    /// - Throws: ``UsageError`` when a pattern matches nothing or the list cannot be read.
     /// A pattern's expansion and each repeat dropped are noted on standard error.
     func databases() throws -> [URL] { try DatabaseList.read(arguments, note: console.error) }
 

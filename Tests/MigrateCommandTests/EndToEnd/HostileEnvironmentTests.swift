@@ -155,4 +155,15 @@ import Testing
         #expect((try result.json() as? [String: Any])?["currentVersion"] as? String == "3.0.0")
         #expect(try scratch.bytes(decoy) == decoyBytes)
     }
+
+    @Test func theHelpStatesTheRules() throws {
+        let apply = try BuiltCommand.migrate(["help", "apply"])
+        #expect(apply.stdout.contains("the command line wins: a variable only fills an option the command line leaves out, and options that are one choice "
+            + "(--database and --databases-from; --backup and --no-backup) only when the command line gives none of them."))
+        #expect(apply.stdout.contains("A flag's variable is 1, true, yes, on (set) or 0, false, no, off (unset), in any case; any other value is a usage error."))
+        #expect(apply.stdout.contains("A path that exists is that file, whatever characters it holds."))
+        #expect(apply.stdout.contains("The lines of --databases-from are paths, never patterns."))
+        let lint = try BuiltCommand.migrate(["help", "lint"])
+        #expect(!lint.stdout.contains("one choice") && !lint.stdout.contains("--databases-from"), "only what lint has")
+    }
 }
