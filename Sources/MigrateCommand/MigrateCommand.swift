@@ -82,7 +82,15 @@ public struct MigrateCommand: Sendable {
                                 usage: help.general)
         }
         let words = Array(arguments.dropFirst())
-        if ClusterSubcommands.named(in: words) { subcommand = ClusterSubcommands.variant(of: subcommand, hasSwiftPlan: plan != nil) }
+        do {
+            if try ClusterSubcommands.chosen(by: words, environment: environment, for: subcommand) {
+                subcommand = ClusterSubcommands.variant(of: subcommand, hasSwiftPlan: plan != nil)
+            }
+        } catch let error as UsageError {
+            return errors.usage(error, usage: help.usage(of: subcommand))
+        } catch {
+            return errors.failure(MigrateExitCode(forAny: error), message: "\(error)", error: error)
+        }
         if words.contains("--help") || words.contains("-h") {
             console.output(help.usage(of: subcommand))
             return .success

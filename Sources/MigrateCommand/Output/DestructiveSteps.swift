@@ -32,6 +32,6 @@ enum DestructiveSteps {
     /// The refusal as a Markdown caution, for the top of a pull request's report.
     static func markdown(_ report: MigrationReport) -> String {
         "> [!CAUTION]\n> **Refused by --deny-destructive:** \(message(report).dropFirst("refused by --deny-destructive: ".count)). Fix: \(remedy).\n"
-            + names(report).map { "> - \($0.replacingOccurrences(of: "|", with: "\\|"))" }.joined(separator: "\n") + "\n\n"
+            + names(report).map { "> - \(MigrationReport.markdownEscaped($0))" }.joined(separator: "\n") + "\n\n"
     }
 }

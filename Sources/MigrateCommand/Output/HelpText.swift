@@ -20,8 +20,8 @@ struct HelpText {
         lines += ["", "exit status:"] + HelpText.exitStatuses.map { "  \($0.0.rawValue)  \($0.1)" }
         lines += ["", "Run '\(commandName) help SUBCOMMAND' or '\(commandName) SUBCOMMAND --help' for a subcommand's options,",
                   "'\(commandName) --version' for the version. Every option can also come from the environment",
-                  "(--plan from MIGRATE_PLAN, --no-backup from MIGRATE_NO_BACKUP=1…); --format json prints one JSON object",
-                  "whatever the exit status."]
+                  "(--plan from MIGRATE_PLAN, --no-backup from MIGRATE_NO_BACKUP=1…); the command line wins.",
+                  "--format json prints one JSON object whatever the exit status."]
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -35,10 +35,29 @@ struct HelpText {
             let variable = option.name == "--help" ? "" : " [$\(EnvironmentDefaults.variable(for: option))\(option.takesValue ? "" : "=1")]"
             lines.append("  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + option.help + (option.isRepeatable ? " (repeatable)" : "") + variable)
         }
-        lines += ["", "Each option can be set by the environment variable in brackets; the command line wins."]
+        lines += ["", HelpText.environmentRules(subcommand)]
+        if subcommand.options.contains(where: { $0.name == "--databases-from" }) { lines += ["", HelpText.fleetRules] }
         if !subcommand.discussion.isEmpty { lines += ["", subcommand.discussion] }
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// How variables and the command line combine, for a subcommand's help.
+    static func environmentRules(_ subcommand: Subcommand) -> String {
+        let choices = subcommand.alternatives.map { $0.joined(separator: " and ") }.joined(separator: "; ")
+        return "Each option can be set by the environment variable in brackets; the command line wins: a variable "
+            + "only fills an option the command line leaves out"
+            + (choices.isEmpty ? "" : ", and options that are one choice (\(choices)) only when the command line gives none of them")
+            + ". An empty variable is unset. A flag's variable is \(EnvironmentDefaults.on.joined(separator: ", ")) (set) or "
+            + "\(EnvironmentDefaults.off.joined(separator: ", ")) (unset), in any case; any other value is a usage error."
+    }
+
+    /// How a fleet's paths are read, for the help of subcommands that take one.
+    static let fleetRules = """
+        A path that exists is that file, whatever characters it holds. Only a --database that is no file and \
+        holds *, ? or [ is a pattern: the command expands it, sorted, and lists the files it matched on \
+        standard error. The lines of --databases-from are paths, never patterns. Each file is worked on once: \
+        the same file named again (the same path, a link, dir/../) is dropped with a note.
+        """
 
     static let exitStatuses: [(MigrateExitCode, String)] = [
         (.success, "done, or nothing to do"),

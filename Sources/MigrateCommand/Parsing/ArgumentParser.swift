@@ -1,8 +1,10 @@
+import Foundation
+
 /// Turns the words after a subcommand's name into ``ParsedArguments``, or a ``UsageError``
 /// naming the bad word: an unknown option (with the closest known one), a missing value, a value
 /// not among the choices, an option given twice that may be given once, a required option
-/// missing, a stray argument. Options not on the command line are taken from the environment
-/// (``EnvironmentDefaults``).
+/// missing, an empty value, a stray argument. Options not on the command line are taken from the
+/// environment (``EnvironmentDefaults``): the command line wins.
 ///
 /// ```swift
 /// let arguments = try ArgumentParser.parse(["--database", "a.sqlite", "--format=json"], for: status)
@@ -39,6 +41,9 @@ enum ArgumentParser {
             } else {
                 throw fail("missing value for \(name) \(valueName)")
             }
+            if value.isEmpty {
+                throw fail("\(name): the value is empty", remedy: "give \(name) \(valueName), or leave \(name) out")
+            }
             if let choices = option.choices, !choices.contains(value) {
                 throw fail("\(name): '\(value)' is not one of \(choices.joined(separator: ", "))",
                            remedy: Suggestion.remedy(for: value, among: choices))
@@ -48,7 +53,12 @@ enum ArgumentParser {
             }
             values[name, default: []].append(value)
         }
-        for option in subcommand.options where values[option.name] == nil && !flags.contains(option.name) {
+        // The environment fills what the command line leaves out; one choice's options only
+        // when the command line gives none of them.
+        let given = Set(values.keys).union(flags)
+        let chosen = Set(subcommand.alternatives.filter { !given.isDisjoint(with: $0) }.joined())
+        var variables: [String: String] = [:]
+        for option in subcommand.options where !given.contains(option.name) && !chosen.contains(option.name) {
             let variable = EnvironmentDefaults.variable(for: option)
             guard let value = environment[variable], !value.isEmpty else { continue }
             if option.takesValue {
@@ -57,15 +67,32 @@ enum ArgumentParser {
                                remedy: "unset \(variable), or give \(option.name) on the command line")
                 }
                 values[option.name] = [value]
-            } else if EnvironmentDefaults.isOn(value) {
-                flags.insert(option.name)
+                variables[option.name] = variable
+            } else {
+                guard let isOn = EnvironmentDefaults.boolean(value) else {
+                    throw fail("\(variable): '\(value)' is not a boolean",
+                               remedy: EnvironmentDefaults.on.joined(separator: ", ").replacingLastComma() + " sets \(option.name); "
+                                   + EnvironmentDefaults.off.joined(separator: ", ").replacingLastComma() + " leaves it unset")
+                }
+                if isOn {
+                    flags.insert(option.name)
+                    variables[option.name] = variable
+                }
             }
         }
         for option in subcommand.options where option.isRequired && values[option.name] == nil && !flags.contains(option.name) {
             if option.name == "--database" && values["--databases-from"] != nil { continue }  // the list file names them
             throw fail("missing \(option.name)\(option.valueName.map { " " + $0 } ?? "")",
-                       remedy: option.name == "--database" ? "give --database PATH (repeatable, globs expanded), --databases-from FILE, or MIGRATE_DATABASE" : nil)
+                       remedy: option.name == "--database" ? "give --database PATH (repeatable, patterns expanded), --databases-from FILE, or MIGRATE_DATABASE" : nil)
         }
-        return ParsedArguments(subcommand: subcommand.name, values: values, flags: flags)
+        return ParsedArguments(subcommand: subcommand.name, values: values, flags: flags, variables: variables)
+    }
+}
+
+private extension String {
+    /// `1, true, yes or on`.
+    func replacingLastComma() -> String {
+        guard let range = range(of: ", ", options: .backwards) else { return self }
+        return replacingCharacters(in: range, with: " or ")
     }
 }

@@ -1,6 +1,11 @@
 /// Options from environment variables: `--busy-timeout` is `MIGRATE_BUSY_TIMEOUT`, `--database`
-/// is `MIGRATE_DATABASE`, a flag such as `--no-backup` is set by `MIGRATE_NO_BACKUP=1` (or
-/// `true`, `yes`). The command line wins over the environment.
+/// is `MIGRATE_DATABASE`, a flag such as `--no-backup` is set by `MIGRATE_NO_BACKUP=1`.
+///
+/// The command line wins: a variable only fills an option the command line leaves out, and
+/// options that are one choice (``Subcommand/alternatives``) are filled only when the command
+/// line gives none of them. An empty variable is unset. A flag's variable is `1`, `true`, `yes`
+/// or `on` (set) or `0`, `false`, `no` or `off` (unset), in any case; anything else is a usage
+/// error naming the variable.
 ///
 /// ```sh
 /// export MIGRATE_PLAN=plan/ MIGRATE_FORMAT=json
@@ -9,12 +14,22 @@
 enum EnvironmentDefaults {
     /// `MIGRATE_BUSY_TIMEOUT` for `--busy-timeout`.
     static func variable(for option: CommandOption) -> String {
-        "MIGRATE_" + option.name.drop { $0 == "-" }.uppercased().replacingOccurrences(of: "-", with: "_")
+        variable(forName: option.name)
     }
 
-    /// Whether a flag's variable turns it on.
-    static func isOn(_ value: String) -> Bool {
-        ["1", "true", "yes", "on"].contains(value.lowercased())
+    /// `MIGRATE_BUSY_TIMEOUT` for the option named `--busy-timeout`.
+    static func variable(forName name: String) -> String {
+        "MIGRATE_" + name.drop { $0 == "-" }.uppercased().replacingOccurrences(of: "-", with: "_")
+    }
+
+    /// The values that set a flag, and those that leave it unset (compared in lower case).
+    static let on = ["1", "true", "yes", "on"], off = ["0", "false", "no", "off"]
+
+    /// Whether a flag's variable sets it: true, false, or nil when the value is not a boolean.
+    static func boolean(_ value: String) -> Bool? {
+        if on.contains(value.lowercased()) { return true }
+        if off.contains(value.lowercased()) { return false }
+        return nil
     }
 
     /// The value of `--format` the command line or the environment gives, if any, before the

@@ -12,12 +12,21 @@ public struct ParsedArguments: Sendable, Hashable {
     public var subcommand: String
     private var valuesByName: [String: [String]]
     private var flags: Set<String>
+    /// The variable each option came from, for the options the environment gave.
+    private var variables: [String: String]
 
-    public init(subcommand: String, values: [String: [String]] = [:], flags: Set<String> = []) {
+    /// - Parameter variables: for each option the environment gave, its variable
+    ///   (`["--jobs": "MIGRATE_JOBS"]`), so that messages name what the user set.
+    public init(subcommand: String, values: [String: [String]] = [:], flags: Set<String> = [], variables: [String: String] = [:]) {
         self.subcommand = subcommand
         self.valuesByName = values
         self.flags = flags
+        self.variables = variables
     }
+
+    /// The option as the user gave it, for messages: `--jobs`, or `MIGRATE_JOBS` when the
+    /// environment gave it.
+    public func label(_ name: String) -> String { variables[name] ?? name }
 
     /// The value of an option given once, nil when it was not given.
     public func value(_ name: String) -> String? { valuesByName[name]?.last }
@@ -56,6 +65,6 @@ public struct ParsedArguments: Sendable, Hashable {
     }
 
     private func invalid(_ name: String, _ value: String, _ problem: String) -> UsageError {
-        UsageError("\(name): '\(value)' \(problem)", subcommand: subcommand)
+        UsageError("\(label(name)): '\(value)' \(problem)", subcommand: subcommand)
     }
 }

@@ -21,16 +21,20 @@ public struct Subcommand: Sendable {
     public var discussion: String
     /// The options it accepts (`--help` is always accepted).
     public var options: [CommandOption]
+    /// Options that are one choice (`--database` and `--databases-from`; `--backup` and
+    /// `--no-backup`): the environment fills them only when the command line gives none of them.
+    public var alternatives: [[String]]
     /// What it does; returns the exit status. A thrown ``UsageError`` exits 2 with the usage;
     /// a thrown `MigrationError` exits with the status its code maps to (``MigrateExitCode/init(for:)``).
     public var run: @Sendable (Invocation) throws -> MigrateExitCode
 
-    public init(name: String, abstract: String, discussion: String = "", options: [CommandOption],
+    public init(name: String, abstract: String, discussion: String = "", options: [CommandOption], alternatives: [[String]] = [],
                 run: @escaping @Sendable (Invocation) throws -> MigrateExitCode) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
         self.options = options
+        self.alternatives = alternatives
         self.run = run
     }
 }

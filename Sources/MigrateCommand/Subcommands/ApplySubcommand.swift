@@ -16,7 +16,7 @@ enum ApplySubcommand {
                 Progress goes to standard error when it is a terminal, or with --progress: each step, rows \
                 copied by a rebuild and pages of the backup with a percentage and an estimate of the time \
                 left, and, for a fleet, a [k/N] counter with each database's full path.
-                A fleet (--database repeated or a glob, --databases-from FILE) runs --jobs databases at \
+                A fleet (--database repeated or a pattern, --databases-from FILE) runs --jobs databases at \
                 once, each on its own and all or nothing; the summary lists each database's status, time \
                 and backup.
                 A missing file is refused (exit 5) unless --create is given: then it is created at the \
@@ -31,6 +31,7 @@ enum ApplySubcommand {
                       .flag("--create", help: "create a missing database at the latest version (default: refuse it)"),
                       .value("--transaction", "SCOPE", choices: ["plan", "stage"], help: "one transaction for the whole plan (default), or one per stage"),
                       SharedOptions.databasesFrom, SharedOptions.jobs],
+            alternatives: [SharedOptions.databaseChoice, ["--backup", "--no-backup"]],
             run: run)
     }
 

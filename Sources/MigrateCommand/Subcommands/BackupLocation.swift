@@ -31,18 +31,19 @@ struct BackupLocation {
             place = arguments.flag("--no-backup") ? .none : .besideDatabase
             return
         }
-        if arguments.flag("--no-backup") { throw fail("--backup and --no-backup cannot be given together") }
+        if arguments.flag("--no-backup") { throw fail("\(arguments.label("--backup")) and \(arguments.label("--no-backup")) cannot be given together") }
+        let option = arguments.label("--backup")
         let url = URL(fileURLWithPath: path)
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
         if exists && isDirectory.boolValue {
             place = .directory(url)
         } else if databaseCount > 1 {
-            if exists { throw fail("--backup \(path): with several databases it must name a directory, and a file is there") }
+            if exists { throw fail("\(option) \(path): with several databases it must name a directory, and a file is there") }
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             place = .directory(url)
         } else if exists {
-            throw fail("--backup \(path): a file is there already; a backup never overwrites one, so choose a new path")
+            throw fail("\(option) \(path): a file is there already; a backup never overwrites one, so choose a new path")
         } else {
             place = .file(url)
         }

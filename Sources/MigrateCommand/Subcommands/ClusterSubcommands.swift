@@ -17,6 +17,23 @@ enum ClusterSubcommands {
         words.contains { $0 == "--cluster" || $0.hasPrefix("--cluster=") }
     }
 
+    /// Whether `subcommand` runs on a cluster: `--cluster` on the command line, or
+    /// `MIGRATE_CLUSTER` when the command line names no file (`--database`, `--databases-from`).
+    /// - Throws: ``UsageError`` when only the environment chooses, and it names both a cluster
+    ///   and files (`MIGRATE_CLUSTER` and `MIGRATE_DATABASE`).
+    static func chosen(by words: [String], environment: [String: String], for subcommand: Subcommand) throws -> Bool {
+        if named(in: words) { return true }
+        guard names.contains(subcommand.name), let nodes = environment[EnvironmentDefaults.variable(for: cluster)], !nodes.isEmpty else { return false }
+        let files = SharedOptions.databaseChoice
+        if words.contains(where: { word in files.contains { word == $0 || word.hasPrefix($0 + "=") } }) { return false }
+        let fileVariables = files.map(EnvironmentDefaults.variable(forName:)).filter { !(environment[$0] ?? "").isEmpty }
+        guard fileVariables.isEmpty else {
+            throw UsageError("\(EnvironmentDefaults.variable(for: cluster)) and \(fileVariables.joined(separator: " and ")) cannot be given together",
+                             subcommand: subcommand.name, remedy: "unset one of them, or choose on the command line: --cluster or --database")
+        }
+        return true
+    }
+
     /// The built-in subcommands, those that take a cluster saying so in their help.
     static func noting(_ subcommands: [Subcommand]) -> [Subcommand] {
         subcommands.map { subcommand in

@@ -1,19 +1,27 @@
 import Foundation
 
-/// The databases a command line names: every `--database` (a glob such as `'dbs/*.sqlite'` is
-/// expanded by the command itself, sorted, so a pipeline needs no shell), then the lines of
-/// `--databases-from FILE` (`-` for standard input; blank lines and `#` comments skipped, globs
-/// expanded too). A path is kept once, at its first place.
+/// The databases a command line names: every `--database`, then the lines of
+/// `--databases-from FILE` (`-` for standard input; blank lines and lines starting with `#`
+/// skipped, the ends of each line trimmed).
+///
+/// A path that exists is that file, whatever characters it holds. Only a `--database` that is no
+/// file and holds `*`, `?` or `[` is a pattern, expanded by the command itself (glob(3), sorted, so
+/// a pipeline needs no shell), and its expansion is shown on standard error. A list file's lines
+/// are paths, never patterns. Each file is worked on once: a path given again, or another path to
+/// the same file (a symbolic or hard link, a `dir/../` detour), is dropped with a note.
 ///
 /// ```sh
 /// find /srv/tenants -name app.sqlite | migrate apply --plan plan/ --databases-from - --jobs 4
 /// ```
 enum DatabaseList {
-    /// - Throws: ``UsageError`` when the list file cannot be read, a glob matches nothing, or no
+    /// - Parameter note: receives each note for standard error (an expansion, a repeat dropped).
+    /// - Throws: ``UsageError`` when the list file cannot be read, a pattern matches nothing, or no
     ///   database is named at all.
-    static func read(_ arguments: ParsedArguments, standardInput: () -> Data = { FileHandle.standardInput.readDataToEndOfFile() }) throws -> [URL] {
+    static func read(_ arguments: ParsedArguments, standardInput: () -> Data = { FileHandle.standardInput.readDataToEndOfFile() },
+                     note: (String) -> Void = { _ in }) throws -> [URL] {
         func fail(_ message: String, remedy: String? = nil) -> UsageError { UsageError(message, subcommand: arguments.subcommand, remedy: remedy) }
-        var patterns = arguments.values("--database")
+        let option = arguments.label("--database"), listOption = arguments.label("--databases-from")
+        var entries = arguments.values("--database").map { (path: $0, isListed: false) }
         if let list = arguments.value("--databases-from") {
             let data: Data
             if list == "-" {
@@ -21,35 +29,63 @@ enum DatabaseList {
             } else if let contents = FileManager.default.contents(atPath: list) {
                 data = contents
             } else {
-                throw fail("--databases-from \(list): the file cannot be read", remedy: "give a text file with one database path a line, or - for standard input")
+                throw fail("\(listOption) \(list): the file cannot be read", remedy: "give a text file with one database path a line, or - for standard input")
             }
-            patterns += String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
+            entries += String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+                .map { (path: $0, isListed: true) }
         }
-        var seen = Set<String>()
+        var firstPathByFile: [String: String] = [:]
         var urls: [URL] = []
-        for pattern in patterns {
+        for entry in entries {
             let paths: [String]
-            if isGlob(pattern) {
-                paths = expand(pattern)
-                if paths.isEmpty { throw fail("--database '\(pattern)' matches no file", remedy: "check the pattern; the command expands *, ? and [...] itself") }
+            if !entry.isListed && !exists(entry.path) && isGlob(entry.path) {
+                paths = expand(entry.path)
+                if paths.isEmpty {
+                    throw fail("\(option) '\(entry.path)' matches no file",
+                               remedy: "no file has that name, and as a pattern (*, ? and [...], expanded by the command) it matches none")
+                }
+                note("note: \(option) '\(entry.path)' is no file, so it is a pattern: it matches \(paths.count) file\(paths.count == 1 ? "" : "s")\n"
+                     + paths.map { "  \($0)\n" }.joined())
             } else {
-                paths = [pattern]
+                paths = [entry.path]
             }
-            for path in paths where seen.insert(path).inserted {
-                urls.append(URL(fileURLWithPath: path))
+            for path in paths {
+                let url = URL(fileURLWithPath: path)
+                let file = identity(of: url)
+                if let first = firstPathByFile[file] {
+                    note(first == url.path ? "note: '\(first)' is given more than once: worked on once\n"
+                                           : "note: '\(url.path)' is the same file as '\(first)': worked on once\n")
+                    continue
+                }
+                firstPathByFile[file] = url.path
+                urls.append(url)
             }
         }
         if urls.isEmpty {
-            throw fail(arguments.value("--databases-from").map { "--databases-from \($0) names no database" } ?? "missing --database PATH",
-                       remedy: "give --database PATH (repeatable, globs expanded), --databases-from FILE, or MIGRATE_DATABASE")
+            throw fail(arguments.value("--databases-from").map { "\(listOption) \($0) names no database" } ?? "missing --database PATH",
+                       remedy: "give --database PATH (repeatable, patterns expanded), --databases-from FILE, or MIGRATE_DATABASE")
         }
         return urls
     }
 
     /// Whether a path holds glob characters.
     static func isGlob(_ path: String) -> Bool { path.contains { "*?[".contains($0) } }
+
+    /// Whether something is at `path`: a file, a directory, or a link (even a dangling one).
+    static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
+    }
+
+    /// What makes two paths one file: its device and inode when it exists (symbolic and hard
+    /// links, `dir/../` detours), else its standardized absolute path.
+    static func identity(of url: URL) -> String {
+        var status = stat()
+        if stat(url.path, &status) == 0 { return "\(status.st_dev):\(status.st_ino)" }
+        return url.standardizedFileURL.path
+    }
 
     /// The files a glob matches, sorted (glob(3)); empty when none.
     static func expand(_ pattern: String) -> [String] {

@@ -10,6 +10,7 @@ import SchemaMigrations
 enum DatabaseSnapshot {
     static func run(_ invocation: Invocation, database path: String) throws -> MigrateExitCode {
         let arguments = invocation.arguments
+        let output = try SnapshotSubcommand.outputDirectory(arguments)
         let url = URL(fileURLWithPath: path)
         let found = try SchemaIntrospection(databaseAt: url)
         let console = invocation.console
@@ -28,7 +29,7 @@ enum DatabaseSnapshot {
         }
         let name = arguments.value("--name") ?? url.deletingPathExtension().lastPathComponent
         let directory = PlanDirectory(name: name, schemas: [found.schema], stages: [])
-        for written in try directory.write(to: URL(fileURLWithPath: arguments.value("--output")!)) {
+        for written in try directory.write(to: output) {
             console.output("wrote \(written.path)\n")
         }
         let count = found.schema.entities.count

@@ -17,12 +17,13 @@ enum HistorySubcommand {
             options: [SharedOptions.database, SharedOptions.plan(hasSwiftPlan: true),
                       SharedOptions.format(["text", "json", "markdown"]), SharedOptions.busyTimeout,
                       SharedOptions.databasesFrom, SharedOptions.jobs],
+            alternatives: [SharedOptions.databaseChoice],
             run: run)
     }
 
     static func run(_ invocation: Invocation) throws -> MigrateExitCode {
         let planned: Migrator? = invocation.plan != nil || invocation.arguments.value("--plan") != nil ? try invocation.migrator() : nil
-        let timeout = try invocation.arguments.number("--busy-timeout") ?? 5
+        let timeout = try invocation.busyTimeout() ?? 5
         let format = invocation.format(default: "text")
         let outcomes = try invocation.eachDatabase { url in
             let stages = try planned?.history(databaseAt: url) ?? Migrator.history(databaseAt: url, busyTimeout: timeout)
@@ -67,9 +68,10 @@ enum HistorySubcommand {
 
     static func markdown(_ stages: [AppliedStage], database: String) -> String {
         let name = URL(fileURLWithPath: database).lastPathComponent
-        guard !stages.isEmpty else { return "### History of `\(name)`\n\nNo stage recorded.\n" }
-        let rows = rows(stages)
-        return "### History of `\(name)`\n\n| " + rows[0].joined(separator: " | ") + " |\n|" + String(repeating: "---|", count: rows[0].count) + "\n"
+        let heading = "### History of \(MigrationReport.markdownCode(name))\n\n"
+        guard !stages.isEmpty else { return heading + "No stage recorded.\n" }
+        let rows = rows(stages).map { $0.map(MigrationReport.markdownEscaped) }
+        return heading + "| " + rows[0].joined(separator: " | ") + " |\n|" + String(repeating: "---|", count: rows[0].count) + "\n"
             + rows.dropFirst().map { "| " + $0.joined(separator: " | ") + " |" }.joined(separator: "\n") + "\n"
     }
 }

@@ -31,6 +31,7 @@ enum PlanSubcommand {
                       CommandOption.flag("--show-values", help: "markdown: show the values read from the database (duplicates, rows holding NULL), escaped"),
                       CommandOption.value("--output", "DIR", help: "sql: write one script per database into DIR (NAME.sql) instead of standard output"),
                       SharedOptions.databasesFrom, SharedOptions.jobs],
+            alternatives: [SharedOptions.databaseChoice],
             run: run)
     }
 

@@ -30,6 +30,11 @@ enum ScaffoldSubcommand {
         let arguments = invocation.arguments, console = invocation.console
         let path = arguments.value("--database")!
         let url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        if let output = arguments.value("--output"), FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw UsageError("\(arguments.label("--output")) \(output): a directory is there, not a file", subcommand: arguments.subcommand,
+                             remedy: "give the Swift file to write, such as \(output)/Schema.swift")
+        }
         let found = try SchemaIntrospection(databaseAt: url)
         let name = arguments.value("--name") ?? url.deletingPathExtension().lastPathComponent
         let swift = SwiftDeclarations(schema: found.schema, name: name, origin: url.lastPathComponent, leftOut: found.undeclarable)

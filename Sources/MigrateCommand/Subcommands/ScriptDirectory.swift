@@ -14,11 +14,16 @@ final class ScriptDirectory: @unchecked Sendable {
     init(arguments: ParsedArguments, format: String, databaseCount: Int) throws {
         let output = arguments.value("--output")
         if output != nil && format != "sql" {
-            throw UsageError("--output is for --format sql", subcommand: arguments.subcommand, remedy: "add --format sql, or drop --output")
+            throw UsageError("\(arguments.label("--output")) is for --format sql", subcommand: arguments.subcommand, remedy: "add --format sql, or drop --output")
         }
         if format == "sql" && databaseCount > 1 && output == nil {
             throw UsageError("--format sql with \(databaseCount) databases needs --output DIR: one script per database",
                              subcommand: arguments.subcommand, remedy: "add --output DIR, or plan one database at a time")
+        }
+        var isDirectory: ObjCBool = false
+        if let output, FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw UsageError("\(arguments.label("--output")) \(output): a file is there, not a directory", subcommand: arguments.subcommand,
+                             remedy: "give a directory (created if needed): one script per database is written into it")
         }
         directory = output.map { URL(fileURLWithPath: $0) }
         if let directory { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }

@@ -4,13 +4,20 @@ import SchemaMigrations
 /// The options several subcommands share, and what they mean.
 enum SharedOptions {
     static let database = CommandOption.value("--database", "PATH", repeatable: true, required: true,
-                                       help: "the database file; repeat it, or give a glob ('dbs/*.sqlite'), for a fleet: each file migrates on its own")
-    static let databasesFrom = CommandOption.value("--databases-from", "FILE", help: "a file listing databases, one path (or glob) a line; - for standard input")
+                                       help: "the database file; repeat it, or give a pattern ('dbs/*.sqlite'), for a fleet: each file migrates on its own")
+    static let databasesFrom = CommandOption.value("--databases-from", "FILE", help: "a file listing databases, one path a line (never a pattern); - for standard input")
     static let jobs = CommandOption.value("--jobs", "N", help: "how many databases of a fleet to work on at once (default: the number of cores)")
     static let progress = CommandOption.flag("--progress", help: "show progress on standard error even when it is not a terminal")
 
     /// `--database`, `--databases-from` and `--jobs`: the options that name a fleet.
     static let fleet = [database, databasesFrom, jobs]
+
+    /// `--database` and `--databases-from` are one choice: a variable never adds databases to
+    /// those the command line names.
+    static let databaseChoice = [database.name, databasesFrom.name]
+
+    /// The longest busy timeout SQLite can wait: its milliseconds are a C `int`.
+    static let longestBusyTimeout = 2_147_483.0
 
     /// `--plan DIR`: required unless the command embeds a Swift plan.
     static func plan(hasSwiftPlan: Bool) -> CommandOption {
@@ -33,7 +40,7 @@ extension Invocation {
     ///   `--to` names a version the plan does not declare.
     func migrator(adjusting adjust: (inout MigrationOptions) -> Void = { _ in }) throws -> Migrator {
         var options = MigrationOptions(targetVersion: try arguments.version("--to"))
-        if let timeout = try arguments.number("--busy-timeout") { options.busyTimeout = timeout }
+        if let timeout = try busyTimeout() { options.busyTimeout = timeout }
         adjust(&options)
         let migrator: Migrator
         let versions: [Schema.Version]
@@ -50,20 +57,36 @@ extension Invocation {
             throw CommandFailure(status: MigrateExitCode.planNotLoaded, message: "\(commandName): the plan cannot be loaded\n\(error)", error: error)
         }
         if let target = options.targetVersion, !versions.contains(target) {
-            throw UsageError("--to \(target): the plan declares " + versions.map(\.description).joined(separator: ", "), subcommand: arguments.subcommand)
+            throw UsageError("\(arguments.label("--to")) \(target): the plan declares " + versions.map(\.description).joined(separator: ", "), subcommand: arguments.subcommand)
         }
         return migrator
     }
 
     /// Every database named (``DatabaseList``), as file URLs, in the order given.
-    /// - Throws: ``UsageError`` when a glob matches nothing or the list cannot be read.
-    func databases() throws -> [URL] { try DatabaseList.read(arguments) }
+    /// - Throws: ``UsageError`` when a pattern matches nothing or the list cannot be read.
+    /// A pattern's expansion and each repeat dropped are noted on standard error.
+    func databases() throws -> [URL] { try DatabaseList.read(arguments, note: console.error) }
 
     /// `--jobs`, or the number of cores.
+    /// - Throws: ``UsageError`` naming `--jobs` (or `MIGRATE_JOBS`) when it is not a whole number of at least 1.
     func jobs() throws -> Int {
-        guard let jobs = try arguments.count("--jobs") else { return ProcessInfo.processInfo.activeProcessorCount }
-        guard jobs >= 1 else { throw UsageError("--jobs: '0' is not a whole number of at least 1", subcommand: arguments.subcommand) }
+        guard let text = arguments.value("--jobs") else { return ProcessInfo.processInfo.activeProcessorCount }
+        guard let jobs = Int(text), jobs >= 1 else {
+            throw UsageError("\(arguments.label("--jobs")): '\(text)' is not a whole number of at least 1", subcommand: arguments.subcommand)
+        }
         return jobs
+    }
+
+    /// `--busy-timeout` in seconds, nil when absent.
+    /// - Throws: ``UsageError`` naming it (or `MIGRATE_BUSY_TIMEOUT`) when it is not a number from
+    ///   0 to 2147483 (SQLite counts the wait in milliseconds, in a C `int`).
+    func busyTimeout() throws -> Double? {
+        guard let timeout = try arguments.number("--busy-timeout") else { return nil }
+        guard timeout <= SharedOptions.longestBusyTimeout else {
+            throw UsageError("\(arguments.label("--busy-timeout")): '\(arguments.value("--busy-timeout") ?? "")' is more than \(Int(SharedOptions.longestBusyTimeout)) seconds, the longest SQLite can wait",
+                             subcommand: arguments.subcommand)
+        }
+        return timeout
     }
 
     /// Whether to show progress on standard error: on a terminal, or with `--progress`.

@@ -25,14 +25,23 @@ enum SnapshotSubcommand {
                       .value("--output", "DIR", required: true, help: "the directory to write (created if needed)"),
                       .value("--from", "VERSION", help: "the first version to keep"),
                       .value("--through", "VERSION", help: "the last version to keep")],
+            alternatives: [["--plan", "--database"]],
             run: run)
     }
 
     static func run(_ invocation: Invocation) throws -> MigrateExitCode {
         let arguments = invocation.arguments
+        if arguments.value("--plan") != nil && arguments.value("--database") != nil {
+            throw UsageError("\(arguments.label("--plan")) and \(arguments.label("--database")) cannot be given together",
+                             subcommand: arguments.subcommand, remedy: "snapshot a plan directory, or a database, not both")
+        }
         if let database = arguments.value("--database") { return try DatabaseSnapshot.run(invocation, database: database) }
         let from = try arguments.version("--from"), through = try arguments.version("--through")
-        let output = URL(fileURLWithPath: arguments.value("--output")!)
+        if let from, let through, from > through {
+            throw UsageError("\(arguments.label("--from")) \(from) is after \(arguments.label("--through")) \(through)", subcommand: arguments.subcommand,
+                             remedy: "--from is the first version to keep, --through the last")
+        }
+        let output = try outputDirectory(arguments)
         let directory: PlanDirectory
         do {
             if let path = arguments.value("--plan") {
@@ -55,5 +64,17 @@ enum SnapshotSubcommand {
             invocation.console.output("wrote \(url.path)\n")
         }
         return .success
+    }
+
+    /// `--output DIR`, created when it is written.
+    /// - Throws: ``UsageError`` naming it when a file (not a directory) is there.
+    static func outputDirectory(_ arguments: ParsedArguments) throws -> URL {
+        let path = arguments.value("--output")!
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw UsageError("\(arguments.label("--output")) \(path): a file is there, not a directory", subcommand: arguments.subcommand,
+                             remedy: "give a directory (created if needed); a snapshot writes plan.json and one file per version into it")
+        }
+        return URL(fileURLWithPath: path)
     }
 }

@@ -10,6 +10,7 @@ enum StatusSubcommand {
             options: [SharedOptions.database, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.to,
                       SharedOptions.format(["text", "json"]), SharedOptions.busyTimeout, SharedOptions.databasesFrom, SharedOptions.jobs,
                       SharedOptions.progress],
+            alternatives: [SharedOptions.databaseChoice],
             run: run)
     }
 

@@ -14,6 +14,7 @@ enum VerifySubcommand {
             options: [SharedOptions.database, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan),
                       SharedOptions.format(["text", "json"]), SharedOptions.busyTimeout, SharedOptions.databasesFrom, SharedOptions.jobs,
                       SharedOptions.progress],
+            alternatives: [SharedOptions.databaseChoice],
             run: run)
     }
 

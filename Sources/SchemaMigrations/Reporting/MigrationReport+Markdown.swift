@@ -10,7 +10,8 @@ extension MigrationReport {
     /// ```
     ///
     /// A pull request is no place for production data: this form gives counts only, never a value
-    /// read from the database; ``markdown(showingValues:)`` shows sample values, escaped.
+    /// read from the database; ``markdown(showingValues:)`` shows sample values, escaped. Every
+    /// name (a file's, a table's, a view's) is escaped too.
     public var markdown: String { markdown(showingValues: false) }
 
     /// The report as Markdown; with `showingValues`, the values the dry run read from the
@@ -19,11 +20,11 @@ extension MigrationReport {
     public func markdown(showingValues: Bool) -> String {
         var lines: [String] = []
         let name = database.split(separator: "/").last.map(String.init) ?? database
-        lines.append("### Migration of `\(name)`: \(currentVersion.map(\.description) ?? "empty") → \(targetVersion)")
+        lines.append("### Migration of \(MigrationReport.markdownCode(name)): \(currentVersion.map(\.description) ?? "empty") → \(targetVersion)")
         lines.append("")
         lines.append("| | |")
         lines.append("|---|---|")
-        lines.append("| Database | `\(database)` |")
+        lines.append("| Database | \(MigrationReport.markdownCode(database, inTableCell: true)) |")
         lines.append("| Current version | \(currentVersion.map { $0.description + (unversioned ? " (recognised by its tables; no metadata yet)" : "") } ?? "none (empty)") |")
         lines.append("| Target version | \(targetVersion) |")
         lines.append("| Stages | \(stages.count) |")
@@ -34,9 +35,9 @@ extension MigrationReport {
         }
         for refusal in refusals {
             lines.append("> [!CAUTION]")
-            lines.append("> **Refused:** \(MigrationReport.escape(refusal.message))" + (refusal.remedy.map { " Fix: \(MigrationReport.escape($0))" } ?? ""))
+            lines.append("> **Refused:** \(MigrationReport.markdownEscaped(refusal.message))" + (refusal.remedy.map { " Fix: \(MigrationReport.markdownEscaped($0))" } ?? ""))
             if showingValues || refusal.code != .dataViolation {
-                lines += refusal.details.map { "> - \(MigrationReport.escapeValue($0))" }
+                lines += refusal.details.map { "> - \(MigrationReport.markdownEscaped($0))" }
             } else if !refusal.details.isEmpty {
                 lines.append("> - values from the database not shown (run with --show-values to see them)")
             }
@@ -44,7 +45,7 @@ extension MigrationReport {
         }
         if !warnings.isEmpty {
             lines.append("> [!WARNING]")
-            lines += warnings.map { "> - \(MigrationReport.escape($0))" }
+            lines += warnings.map { "> - \(MigrationReport.markdownEscaped($0))" }
             lines.append("")
         }
         for stage in stages {
@@ -55,16 +56,19 @@ extension MigrationReport {
             if stage.kind == .custom { lines.append("| 0 | `willMigrate` runs (database at \(stage.from.map(\.description) ?? "-")) | your code | |") }
             for (index, step) in stage.steps.enumerated() {
                 let cost = step.costDescription + (step.step.destructive ? ", **destructive**" : "")
-                let impact = (step.impact?.lines(showingValues: showingValues) ?? []).map(MigrationReport.escapeValue).joined(separator: "<br>")
-                lines.append("| \(index + 1) | \(MigrationReport.escape(step.step.summary)) | \(cost) | \(impact) |")
+                let impact = (step.impact?.lines(showingValues: showingValues) ?? []).map(MigrationReport.markdownEscaped).joined(separator: "<br>")
+                lines.append("| \(index + 1) | \(MigrationReport.markdownEscaped(step.step.summary)) | \(cost) | \(impact) |")
             }
             if stage.kind == .custom { lines.append("| \(stage.steps.count + 1) | `didMigrate` runs (database at \(stage.to)) | your code | |") }
             lines.append("")
             lines.append("<details><summary>SQL</summary>")
             lines.append("")
-            lines.append("```sql")
-            lines += stage.steps.flatMap(\.sql).map { $0 + ";" }
-            lines.append("```")
+            // A fence longer than any run of backticks in the SQL (a quoted name may hold some).
+            let sql = stage.steps.flatMap(\.sql).map { $0 + ";" }
+            let fence = String(repeating: "`", count: max(3, MigrationReport.longestBacktickRun(in: sql.joined(separator: "\n")) + 1))
+            lines.append(fence + "sql")
+            lines += sql
+            lines.append(fence)
             lines.append("")
             lines.append("</details>")
             lines.append("")
@@ -72,16 +76,26 @@ extension MigrationReport {
         return lines.joined(separator: "\n")
     }
 
-    /// Text that may hold values from the database, safe anywhere in Markdown: HTML's special
-    /// characters as entities, Markdown's punctuation backslash-escaped, newlines flattened.
-    static func escapeValue(_ text: String) -> String {
+    /// Text that may hold names and values from the database, safe anywhere in Markdown, table
+    /// cells included: HTML's special characters as entities, Markdown's punctuation
+    /// backslash-escaped (an underscore inside a word, which cannot format, is left as it is),
+    /// newlines flattened.
+    ///
+    /// ```swift
+    /// MigrationReport.markdownEscaped("<img src=x>|**boom**")   // &lt;img src=x&gt;\|\*\*boom\*\*
+    /// ```
+    public static func markdownEscaped(_ text: String) -> String {
         var out = ""
-        for character in text {
+        let characters = Array(text)
+        for (index, character) in characters.enumerated() {
             switch character {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\n", "\r", "\r\n": out += " "
+            case "_" where index > 0 && index < characters.count - 1
+                && characters[index - 1].isLetterOrDigit && characters[index + 1].isLetterOrDigit:
+                out.append(character)
             case "\\", "`", "*", "_", "[", "]", "|", "#", "~", "!": out += "\\" + String(character)
             default: out.append(character)
             }
@@ -89,8 +103,27 @@ extension MigrationReport {
         return out
     }
 
-    /// Text safe in a Markdown table cell: pipes escaped, newlines flattened.
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    /// A name as Markdown code (`` `app.sqlite` ``), whatever it holds: the fence is longer than
+    /// any run of backticks in it, newlines are flattened, and in a table cell pipes are escaped.
+    public static func markdownCode(_ text: String, inTableCell: Bool = false) -> String {
+        var text = text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+        if inTableCell { text = text.replacingOccurrences(of: "|", with: "\\|") }
+        let fence = String(repeating: "`", count: longestBacktickRun(in: text) + 1)
+        let padding = text.hasPrefix("`") || text.hasSuffix("`") ? " " : ""
+        return fence + padding + text + padding + fence
     }
+
+    /// The length of the longest run of backticks in `text`.
+    static func longestBacktickRun(in text: String) -> Int {
+        var longest = 0, run = 0
+        for character in text {
+            run = character == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        return longest
+    }
+}
+
+private extension Character {
+    var isLetterOrDigit: Bool { isLetter || isNumber }
 }

@@ -34,14 +34,14 @@ extension PlanLint {
 
     /// The lint as Markdown, for a pull request: a table of steps per stage.
     public var markdown: String {
-        var lines = ["### Lint of plan `\(plan)`", ""]
+        var lines = ["### Lint of plan \(MigrationReport.markdownCode(plan))", ""]
         lines.append(hasDestructiveSteps ? "> [!CAUTION]\n> Some steps can lose data." : "No step can lose data.")
         lines.append("")
         for stage in stages {
             lines += ["#### Stage \(stage.from) → \(stage.to) (\(stage.kind.rawValue))", "", "| # | Step | Classes | Depends on the data |", "|---|---|---|---|"]
             for (index, step) in stage.steps.enumerated() {
                 let classes = step.classes.map { $0 == "destructive" ? "**destructive**" : $0 }.joined(separator: ", ")
-                lines.append("| \(index + 1) | \(MigrationReport.escape(step.step.summary)) | \(classes) | \(step.dataDependencies.map(MigrationReport.escape).joined(separator: "<br>")) |")
+                lines.append("| \(index + 1) | \(MigrationReport.markdownEscaped(step.step.summary)) | \(classes) | \(step.dataDependencies.map(MigrationReport.markdownEscaped).joined(separator: "<br>")) |")
             }
             lines.append("")
         }

@@ -29,8 +29,13 @@ enum BuiltCommand {
     }()
 
     /// Runs `migrate` (JSON plan directories only).
-    static func migrate(_ arguments: [String], input: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
-        try run("migrate", arguments, input: input, sourceLocation: sourceLocation)
+    /// - Parameters:
+    ///   - environment: `MIGRATE_*` variables (and others) to set; the test process's own
+    ///     `MIGRATE_*` variables are never passed on.
+    ///   - directory: the working directory, for relative paths; the test's own when nil.
+    static func migrate(_ arguments: [String], input: String? = nil, environment: [String: String] = [:], directory: String? = nil,
+                        sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
+        try run("migrate", arguments, input: input, environment: environment, directory: directory, sourceLocation: sourceLocation)
     }
 
     /// Runs `sample-trips` (the command embedded with the SampleTrips Swift plan).
@@ -38,9 +43,10 @@ enum BuiltCommand {
         try run("sample-trips", arguments, sourceLocation: sourceLocation)
     }
 
-    static func run(_ name: String, _ arguments: [String], input: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
+    static func run(_ name: String, _ arguments: [String], input: String? = nil, environment: [String: String] = [:], directory workingDirectory: String? = nil,
+                    sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
         let directory = try #require(directory, "the built executables were not found next to the tests nor in .build/debug", sourceLocation: sourceLocation)
-        return try runProgram(directory.appendingPathComponent(name).path, arguments, input: input)
+        return try runProgram(directory.appendingPathComponent(name).path, arguments, input: input, environment: environment, directory: workingDirectory)
     }
 
     /// The path of a built executable.
@@ -49,7 +55,9 @@ enum BuiltCommand {
     }
 
     /// Runs any program, its output captured; `input` is its standard input (none when nil).
-    static func runProgram(_ path: String, _ arguments: [String], input: String? = nil) throws -> CommandResult {
+    /// It inherits the test's environment without its `MIGRATE_*` variables, plus `environment`.
+    static func runProgram(_ path: String, _ arguments: [String], input: String? = nil, environment: [String: String] = [:],
+                           directory: String? = nil) throws -> CommandResult {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-output-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -60,6 +68,8 @@ enum BuiltCommand {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MIGRATE_") }.merging(environment) { $1 }
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         if let input {
