@@ -60,10 +60,10 @@ import Testing
 
     @Test(arguments: [
         ("class", "enum ClassSchemaV1: VersionedSchema {", #"static let name = "class""#),
-        ("", "enum AppSchemaV1: VersionedSchema {", #"static let name = """#),
         (#"Shop "v2" \ x"#, "enum ShopV2XSchemaV1: VersionedSchema {", #"static let name = "Shop \"v2\" \\ x""#),
         ("NamedIndex", "enum NamedIndexSchemaV1: VersionedSchema {", #"static let name = "NamedIndex""#),
     ])
+    /// (An empty `--name` is a usage error, as every empty value is: `HostileOptionValueTests`.)
     func anyNameAndTablesNamedLikeTheFilesTypesGiveDeclarationsOfTheirOwn(name: String, schemaLine: String, nameLine: String) throws {
         let scratch = Scratch()
         let database = scratch.path("names.sqlite")
