@@ -338,3 +338,16 @@ import Testing
         }
     }
 }
+
+/// `MigrationOptions.busyTimeout` takes any `TimeInterval`: none stops the migration or the process.
+@Suite struct BusyTimeoutHostileInputTests {
+    @Test(arguments: [-1, 0, .nan, .infinity, -.infinity, 1e300, 2_147_484, 0.0004])
+    func anyBusyTimeoutMigratesAndIsGivenToSQLiteInRange(seconds: TimeInterval) throws {
+        let db = TemporaryDatabase()
+        let result = try Migrator(plan: TripsLightweightPlan.self, options: MigrationOptions(busyTimeout: seconds)).migrate(databaseAt: db.url)
+        #expect(result.toVersion == Schema.Version(3, 0, 0))
+        let milliseconds = SQLiteConnection.milliseconds(seconds)
+        #expect(milliseconds >= 0)
+        #expect(seconds.isFinite && seconds > 0 && seconds < 2_147_483 ? milliseconds == Int32(seconds * 1000) : true)
+    }
+}
