@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Whether a lost answer means the outcome of a commit is unknown.
 ///
@@ -18,7 +22,7 @@ enum CommitOutcome {
 
     /// Whether the SQL's last statement is `COMMIT` or `END` (with or without `TRANSACTION`).
     static func endsTransaction(_ sql: String) -> Bool {
-        let statements = sql.split(separator: ";").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let statements = sql.split(separator: ";").map { $0.trimmingWhitespace() }
         guard let last = statements.last(where: { !$0.isEmpty })?.uppercased() else { return false }
         return last.hasPrefix("COMMIT") || last.hasPrefix("END")
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A connection to the leader of a dqlite cluster, with one database open, speaking dqlite's
 /// wire protocol over TCP.

@@ -1,4 +1,13 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Finds the leader of a cluster from a list of node addresses, any of which may be a follower
 /// or down: each node is asked whom it believes leads; a node that names itself is the leader,
@@ -25,7 +34,7 @@ struct LeaderDiscovery {
                 }
             }
             guard ContinuousClock.now + options.leaderSearchInterval < deadline else { break }
-            Thread.sleep(options.leaderSearchInterval)
+            sleepThread(options.leaderSearchInterval)
         }
         let summary = addresses.map { "\($0): \(answers[$0] ?? "no answer")" }.joined(separator: "; ")
         throw DqliteError(code: .noLeader, message: "no leader found within \(options.leaderSearchTimeout) (\(summary))")
@@ -59,10 +68,10 @@ struct LeaderDiscovery {
     }
 }
 
-extension Thread {
-    /// Sleeps the calling thread for `duration`.
-    static func sleep(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
-    }
+/// Sleeps the calling thread for `duration` (nanosleep: no Foundation needed).
+func sleepThread(_ duration: Duration) {
+    let (seconds, attoseconds) = duration.components
+    var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+    var remaining = timespec()
+    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
 }

@@ -3,7 +3,11 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A blocking TCP connection with a connect timeout and per-call deadlines, over POSIX sockets
 /// (Foundation on Linux has no TCP stream API). Closes its descriptor in `deinit`.

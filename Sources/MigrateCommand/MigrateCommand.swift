@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SchemaMigrations
 
 /// The `migrate` command as a library: `status`, `plan`, `apply`, `verify`, `snapshot` and
@@ -38,7 +42,7 @@ public struct MigrateCommand: Sendable {
     /// Runs the command on the process's arguments and exits with its status.
     public static func main(plan: (any SchemaMigrationPlan.Type)? = nil, extraSubcommands: [Subcommand] = []) -> Never {
         let status = MigrateCommand(plan: plan, extraSubcommands: extraSubcommands).run(Array(CommandLine.arguments.dropFirst()))
-        exit(status.rawValue)
+        SystemCalls.exitProcess(status.rawValue)
     }
 
     /// The command's version, printed by `--version`.

@@ -120,7 +120,7 @@ final class ClusterDatabase: MigrationDatabase {
         let noRows: Set<String> = ["INSERT", "UPDATE", "DELETE", "REPLACE", "CREATE", "DROP", "ALTER", "BEGIN", "COMMIT", "END",
                                    "ROLLBACK", "SAVEPOINT", "RELEASE", "ANALYZE", "REINDEX", "VACUUM", "ATTACH", "DETACH"]
         guard noRows.contains(first) else { return first != "PRAGMA" || !sql.contains("=") }
-        return sql.range(of: "RETURNING", options: .caseInsensitive) != nil
+        return sql.uppercased().contains("RETURNING")
     }
 
     private func translatingErrors<T>(_ body: () throws -> T) throws -> T {

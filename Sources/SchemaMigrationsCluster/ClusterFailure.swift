@@ -1,5 +1,9 @@
 import DqliteClient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SchemaMigrations
 
 extension MigrationError.Code {

@@ -4,7 +4,11 @@
     import Darwin
 #endif
 import DqliteClient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SchemaMigrations
 
 /// A dqlite node's DUMP as local SQLite files: the database and its write-ahead log, as the node
@@ -22,7 +26,7 @@ enum ClusterSnapshot {
             try writeFiles(dump, at: partial)
             try fold(partial)
             removeFiles(at: path, suffixes: ["-wal", "-shm", "-journal"])  // a stale log must not be read with the new file
-            guard rename(partial, path) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+            guard rename(partial, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
         } catch let error as SQLiteError {
             throw MigrationError(.notADatabase, "the cluster's DUMP could not be opened as a SQLite database at '\(path)'",
                                  remedy: "check that the name is a dqlite database of this cluster", sqliteError: error)

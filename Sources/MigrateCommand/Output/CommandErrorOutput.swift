@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SchemaMigrations
 
 /// How the command reports an error that ends it before any database has an outcome (a usage
@@ -18,7 +22,7 @@ struct CommandErrorOutput {
         console.error("\(error)\n\n" + usage)
         if json {
             console.output(JSONOutput.string(["exitStatus": Int(MigrateExitCode.usageError.rawValue), "error": [
-                "code": "usage", "message": error.message, "remedy": error.remedy as Any? ?? NSNull(), "cause": NSNull(),
+                "code": "usage", "message": error.message, "remedy": error.remedy as Any? ?? JSONNull(), "cause": JSONNull(),
             ]] as [String: Any]))
         }
         return .usageError
@@ -28,7 +32,7 @@ struct CommandErrorOutput {
     func failure(_ status: MigrateExitCode, message: String, error: Error?) -> MigrateExitCode {
         console.error(message.hasSuffix("\n") ? message : message + "\n")
         if json {
-            let object = error.map(JSONOutput.error) ?? ["code": "error", "message": message, "remedy": NSNull(), "cause": NSNull()]
+            let object = error.map(JSONOutput.error) ?? ["code": "error", "message": message, "remedy": JSONNull(), "cause": JSONNull()]
             console.output(JSONOutput.string(["exitStatus": Int(status.rawValue), "error": object] as [String: Any]))
         }
         return status

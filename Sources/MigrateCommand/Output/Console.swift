@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import SchemaMigrations
 
 /// Where the command writes: standard output for results, standard error for errors, warnings
 /// and progress.
@@ -22,8 +27,6 @@ public struct Console: Sendable {
 
     /// The process's standard output and standard error.
     public static var standard: Console {
-        Console(output: { FileHandle.standardOutput.write(Data($0.utf8)) },
-                error: { FileHandle.standardError.write(Data($0.utf8)) },
-                errorIsTerminal: isatty(STDERR_FILENO) == 1)
+        Console(output: { SystemCalls.write($0, to: 1) }, error: { SystemCalls.write($0, to: 2) }, errorIsTerminal: SystemCalls.isTerminal(2))
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SchemaMigrations
 
 /// What a subcommand did to one database: its exit status and its result in each form the

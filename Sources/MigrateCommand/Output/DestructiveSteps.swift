@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SchemaMigrations
 
 /// The refusal `--deny-destructive` gives, naming the steps that can lose data, in each form:
@@ -26,7 +30,7 @@ enum DestructiveSteps {
 
     /// The refusal as a JSON object, shaped like the report's other refusals and like an `error`.
     static func json(_ report: MigrationReport) -> [String: Any] {
-        ["code": "destructive", "message": message(report), "details": names(report), "remedy": remedy, "cause": NSNull()]
+        ["code": "destructive", "message": message(report), "details": names(report), "remedy": remedy, "cause": JSONNull()]
     }
 
     /// The refusal as a Markdown caution, for the top of a pull request's report.

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import SchemaMigrations
 
 /// Prints the outcomes of one subcommand over one or more databases, and gives the exit status:
 /// the worst of them.
@@ -44,7 +49,7 @@ struct FleetOutput {
         func column(_ header: String, _ values: [String]) -> Int { (values.map(\.count) + [header.count]).max()! + 2 }
         let widths = [column("DATABASE", outcomes.map(\.database)), 8, column("TIME", times), hasBackups ? column("RESULT", results) : 0]
         func line(_ cells: [String]) -> String {
-            zip(cells.dropLast(), widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined() + cells[cells.count - 1]
+            zip(cells.dropLast(), widths).map { $0.paddedRight(toWidth: $1) }.joined() + cells[cells.count - 1]
         }
         var lines = [line(["DATABASE", "STATUS", "TIME", "RESULT"] + (hasBackups ? ["BACKUP"] : []))]
         for (index, outcome) in outcomes.enumerated() {
@@ -60,6 +65,6 @@ struct FleetOutput {
 
     /// `4.2 ms`, `1.35 s`.
     static func time(_ seconds: TimeInterval) -> String {
-        seconds < 1 ? String(format: "%.1f ms", seconds * 1000) : String(format: "%.2f s", seconds)
+        seconds < 1 ? (seconds * 1000).fixedPoint(1) + " ms" : seconds.fixedPoint(2) + " s"
     }
 }

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import SchemaMigrations
 
 /// Runs a subcommand's work on every database of a fleet, `jobs` at a time, each on its own:
 /// an error or a missing file makes that database's outcome and does not stop the others. Each
@@ -40,16 +45,9 @@ struct FleetRunner {
         } else {
             // Threads of our own rather than Dispatch's pool, which runs no more blocks at once
             // than there are cores: the work waits on fsync, and --jobs may ask for more.
-            let done = DispatchGroup()
-            for _ in 0..<workers {
-                done.enter()
-                let thread = Thread {
-                    while let index = state.next() { work(index) }
-                    done.leave()
-                }
-                thread.start()
+            SystemCalls.runOnThreads(workers) {
+                while let index = state.next() { work(index) }
             }
-            done.wait()
         }
         return state.outcomes
     }
@@ -57,7 +55,7 @@ struct FleetRunner {
     /// The next database to start and the outcomes so far, shared by the workers.
     private final class SharedState: @unchecked Sendable {
         // Sendable: every access goes through the lock.
-        private let lock = NSLock()
+        private let lock = Lock()
         private var nextIndex = 0
         private var finished = 0
         private var results: [DatabaseOutcome?]
@@ -90,7 +88,7 @@ struct FleetRunner {
 final class FleetCounter: @unchecked Sendable {
     // Sendable: the workers call `finished` concurrently; the lock orders the lines.
     private let console: Console
-    private let lock = NSLock()
+    private let lock = Lock()
 
     init(console: Console) { self.console = console }
 

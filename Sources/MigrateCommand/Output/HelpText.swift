@@ -15,8 +15,8 @@ struct HelpText {
             "",
             "subcommands:",
         ]
-        lines += subcommands.map { "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.abstract }
-        lines.append("  " + "help".padding(toLength: width, withPad: " ", startingAt: 0) + "Shows this help, or a subcommand's: help SUBCOMMAND")
+        lines += subcommands.map { "  " + $0.name.paddedRight(toWidth: width) + $0.abstract }
+        lines.append("  " + "help".paddedRight(toWidth: width) + "Shows this help, or a subcommand's: help SUBCOMMAND")
         lines += ["", "exit status:"] + HelpText.exitStatuses.map { "  \($0.0.rawValue)  \($0.1)" }
         lines += ["", "Run '\(commandName) help SUBCOMMAND' or '\(commandName) SUBCOMMAND --help' for a subcommand's options,",
                   "'\(commandName) --version' for the version. Every option can also come from the environment",
@@ -33,7 +33,7 @@ struct HelpText {
         for option in options {
             let label = option.name + (option.valueName.map { " " + $0 } ?? "")
             let variable = option.name == "--help" ? "" : " [$\(EnvironmentDefaults.variable(for: option))\(option.takesValue ? "" : "=1")]"
-            lines.append("  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + option.help + (option.isRepeatable ? " (repeatable)" : "") + variable)
+            lines.append("  " + label.paddedRight(toWidth: width) + option.help + (option.isRepeatable ? " (repeatable)" : "") + variable)
         }
         lines += ["", HelpText.environmentRules(subcommand)]
         if subcommand.options.contains(where: { $0.name == "--databases-from" }) { lines += ["", HelpText.fleetRules] }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SchemaMigrations
 
 /// JSON written by the command: objects assembled from the library's reports and the command's
@@ -11,7 +15,7 @@ enum JSONOutput {
     static func object(parsing json: String) -> [String: Any] { CommandJSON.object(parsing: json) }
 
     /// A version, or JSON null.
-    static func version(_ version: Schema.Version?) -> Any { version.map(\.description) ?? NSNull() }
+    static func version(_ version: Schema.Version?) -> Any { version.map(\.description) ?? JSONNull() }
 
     /// An error as an object: `code`, `message`, `remedy` and `cause` (null when there is none:
     /// the keys are always there), and the context the error has (`entity`, `property`,
@@ -19,14 +23,14 @@ enum JSONOutput {
     /// stage's code threw, or SQLite's.
     static func error(_ error: Error) -> [String: Any] {
         guard let error = error as? MigrationError else {
-            return ["code": "error", "message": "\(error)", "remedy": NSNull(), "cause": NSNull()]
+            return ["code": "error", "message": "\(error)", "remedy": JSONNull(), "cause": JSONNull()]
         }
         var object: [String: Any] = ["code": error.code.rawValue, "message": error.message, "details": error.details,
-                                     "remedy": error.remedy ?? NSNull(), "cause": error.underlying ?? error.sqliteError?.description ?? NSNull()]
+                                     "remedy": error.remedy ?? JSONNull(), "cause": error.underlying ?? error.sqliteError?.description ?? JSONNull()]
         object["entity"] = error.entity
         object["property"] = error.property
         object["version"] = error.version?.description
-        object["sqlite"] = error.sqliteError.map { ["code": Int($0.extendedCode), "name": $0.codeName, "message": $0.message, "sql": $0.sql ?? NSNull()] as [String: Any] }
+        object["sqlite"] = error.sqliteError.map { ["code": Int($0.extendedCode), "name": $0.codeName, "message": $0.message, "sql": $0.sql ?? JSONNull()] as [String: Any] }
         return object
     }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SchemaMigrations
 
 /// Prints a migration's progress on standard error with the time elapsed and the database's
@@ -20,7 +24,7 @@ final class ProgressPrinter: @unchecked Sendable {
     private let name: String
     private let logInterval: TimeInterval
     private let started = Date()
-    private let lock = NSLock()
+    private let lock = Lock()
     private var lastCountLine = Date.distantPast
     private var countLineOpen = false
     private var lastActivity: MigrationProgress.Activity = .step
@@ -39,7 +43,7 @@ final class ProgressPrinter: @unchecked Sendable {
     private func print(_ progress: MigrationProgress) {
         lock.withLock {
             let now = Date()
-            let prefix = String(format: "[%6.2f s] ", now.timeIntervalSince(started)) + "\(name): "
+            let prefix = "[" + now.timeIntervalSince(started).fixedPoint(2).padded(toWidth: 6) + " s] " + "\(name): "
             let starts = progress.activity == .step || (progress.activity == .runningCode && progress.elapsed == 0)
             guard !starts else {
                 let text = progress.activity == .step ? "\(progress)" : "\(progress.from.map { "\($0) → " } ?? "")\(progress.to) \(progress.summary)"
@@ -72,10 +76,10 @@ final class ProgressPrinter: @unchecked Sendable {
         default: head = "\(progress.from.map { "\($0) → " } ?? "")\(progress.to) [\(progress.stepIndex + 1)/\(progress.stepCount)] " + progress.summary
         }
         guard let fraction = progress.fraction else {
-            return head + (progress.elapsed.map { String(format: " (%.1f s)", $0) } ?? "")
+            return head + (progress.elapsed.map { " (" + $0.fixedPoint(1) + " s)" } ?? "")
         }
         var text = head + (progress.activity == .backingUp ? " \(progress.pagesDone ?? 0) / \(progress.pagesTotal ?? 0) pages" : "")
-        text += String(format: "  %3d%%", Int((fraction * 100).rounded(.down)))
+        text += "  " + String(Int((fraction * 100).rounded(.down))).padded(toWidth: 3) + "%"
         if fraction < 1, fraction > 0, let elapsed = progress.elapsed {
             text += ", ETA " + FleetOutput.time(elapsed * (1 - fraction) / fraction)
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns the words after a subcommand's name into ``ParsedArguments``, or a ``UsageError``
 /// naming the bad word: an unknown option (with the closest known one), a missing value, a value
@@ -92,7 +96,7 @@ enum ArgumentParser {
 private extension String {
     /// `1, true, yes or on`.
     func replacingLastComma() -> String {
-        guard let range = range(of: ", ", options: .backwards) else { return self }
-        return replacingCharacters(in: range, with: " or ")
+        guard let range = ranges(of: ", ").last else { return self }
+        return String(self[..<range.lowerBound]) + " or " + String(self[range.upperBound...])
     }
 }

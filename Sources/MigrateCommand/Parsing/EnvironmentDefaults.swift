@@ -19,7 +19,7 @@ enum EnvironmentDefaults {
 
     /// `MIGRATE_BUSY_TIMEOUT` for the option named `--busy-timeout`.
     static func variable(forName name: String) -> String {
-        "MIGRATE_" + name.drop { $0 == "-" }.uppercased().replacingOccurrences(of: "-", with: "_")
+        "MIGRATE_" + name.drop { $0 == "-" }.uppercased().replacing("-", with: "_")
     }
 
     /// The values that set a flag, and those that leave it unset (compared in lower case).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SchemaMigrations
 
 /// `apply`: migrates each database, all or nothing, after a backup.
@@ -75,7 +79,7 @@ enum ApplySubcommand {
     }
 
     static func outcome(of result: MigrationResult, database: String, backup: URL?) -> DatabaseOutcome {
-        let milliseconds = String(format: "%.1f ms", result.duration * 1000)
+        let milliseconds = (result.duration * 1000).fixedPoint(1) + " ms"
         let keptBackup = result.outcome == .upToDate ? nil : backup
         let headline: String
         switch result.outcome {

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import SchemaMigrations
 
 /// Where `apply` backs each database up: `--backup PATH` (a file for one database, a directory
 /// for several), beside the database by default (`DATABASE.backup-20250101T120000Z`), or nowhere
@@ -20,11 +25,7 @@ struct BackupLocation {
     /// - Throws: ``UsageError`` naming `--backup` when it conflicts with `--no-backup`, names a file
     ///   that exists, or is not a directory while several databases are given.
     init(arguments: ParsedArguments, databaseCount: Int, now: Date = Date()) throws {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        timestamp = formatter.string(from: now)
+        timestamp = SystemCalls.compactUTC(now)
         func fail(_ message: String) -> UsageError { UsageError(message, subcommand: arguments.subcommand) }
 
         guard let path = arguments.value("--backup") else {
@@ -34,9 +35,9 @@ struct BackupLocation {
         if arguments.flag("--no-backup") { throw fail("\(arguments.label("--backup")) and \(arguments.label("--no-backup")) cannot be given together") }
         let option = arguments.label("--backup")
         let url = URL(fileURLWithPath: path)
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-        if exists && isDirectory.boolValue {
+        let kind = SystemCalls.fileKind(atPath: url.path)
+        let exists = kind != .missing
+        if kind == .directory {
             place = .directory(url)
         } else if databaseCount > 1 {
             if exists { throw fail("\(option) \(path): with several databases it must name a directory, and a file is there") }
@@ -78,7 +79,7 @@ struct BackupLocation {
 /// Paths handed out, shared by a fleet's workers.
 private final class ClaimedNames: @unchecked Sendable {
     // Sendable: the set is only touched under the lock.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var taken = Set<String>()
 
     func claim(_ body: (inout Set<String>) -> URL) -> URL { lock.withLock { body(&taken) } }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SchemaMigrations
 import SchemaMigrationsCluster
 
@@ -68,7 +72,7 @@ enum ClusterSubcommands {
 
     static func run(_ which: String, _ invocation: Invocation) throws -> MigrateExitCode {
         let arguments = invocation.arguments
-        let nodes = (arguments.value("--cluster") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let nodes = (arguments.value("--cluster") ?? "").split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
         guard !nodes.isEmpty else { throw UsageError("--cluster: no node address", subcommand: which, remedy: "give HOST:PORT,HOST:PORT") }
         let database = arguments.value("--name") ?? ""
         let migrator = try invocation.migrator { options in

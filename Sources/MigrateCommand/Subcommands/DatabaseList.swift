@@ -1,4 +1,14 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import SchemaMigrations
 
 /// The databases a command line names: every `--database`, then the lines of
 /// `--databases-from FILE` (`-` for standard input; blank lines and lines starting with `#`
@@ -17,7 +27,7 @@ enum DatabaseList {
     /// - Parameter note: receives each note for standard error (an expansion, a repeat dropped).
     /// - Throws: ``UsageError`` when the list file cannot be read, a pattern matches nothing, or no
     ///   database is named at all.
-    static func read(_ arguments: ParsedArguments, standardInput: () -> Data = { FileHandle.standardInput.readDataToEndOfFile() },
+    static func read(_ arguments: ParsedArguments, standardInput: () -> Data = { SystemCalls.readToEnd(0) },
                      note: (String) -> Void = { _ in }) throws -> [URL] {
         func fail(_ message: String, remedy: String? = nil) -> UsageError { UsageError(message, subcommand: arguments.subcommand, remedy: remedy) }
         let option = arguments.label("--database"), listOption = arguments.label("--databases-from")
@@ -32,7 +42,7 @@ enum DatabaseList {
                 throw fail("\(listOption) \(list): the file cannot be read", remedy: "give a text file with one database path a line, or - for standard input")
             }
             entries += String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
-                .map { $0.trimmingCharacters(in: .whitespaces) }
+                .map { $0.trimmingWhitespace() }
                 .filter { !$0.isEmpty && !$0.hasPrefix("#") }
                 .map { (path: $0, isListed: true) }
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SchemaMigrations
 
 /// `snapshot --database PATH --output DIR`: a one-version JSON plan directory (V1, 1.0.0) of a

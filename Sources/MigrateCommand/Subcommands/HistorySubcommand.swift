@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SchemaMigrations
 
 /// `history`: every stage each database went through, as its metadata table records it: from,
@@ -43,9 +47,7 @@ enum HistorySubcommand {
 
     /// `2026-11-22T15:30:00.123Z`.
     static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
+        SystemCalls.iso8601UTC(date)
     }
 
     static func rows(_ stages: [AppliedStage]) -> [[String]] {
@@ -61,7 +63,7 @@ enum HistorySubcommand {
         let rows = rows(stages)
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max()! + 2 }
         let lines = rows.map { row in
-            zip(row.dropLast(), widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined() + row[row.count - 1]
+            zip(row.dropLast(), widths).map { $0.paddedRight(toWidth: $1) }.joined() + row[row.count - 1]
         }
         return "database: \(database)\n" + lines.joined(separator: "\n") + "\n"
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SchemaMigrations
 
 /// `lint`: the plan checked without a database: each stage's steps classified as destructive,
@@ -59,7 +63,7 @@ enum LintSubcommand {
         case "json":
             var object = JSONOutput.object(parsing: try lint.json())
             object["exitStatus"] = Int(status.rawValue)
-            let refusal: [String: Any] = ["code": "destructive", "message": message, "details": destructive, "remedy": remedy, "cause": NSNull()]
+            let refusal: [String: Any] = ["code": "destructive", "message": message, "details": destructive, "remedy": remedy, "cause": JSONNull()]
             object["refusals"] = refused ? [refusal] : []
             if refused { object["error"] = refusal }
             console.output(JSONOutput.string(object))

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SchemaMigrations
 
 /// `scaffold --database PATH [--output FILE] [--name NAME]`: Swift declarations of a live
@@ -30,8 +34,7 @@ enum ScaffoldSubcommand {
         let arguments = invocation.arguments, console = invocation.console
         let path = arguments.value("--database")!
         let url = URL(fileURLWithPath: path)
-        var isDirectory: ObjCBool = false
-        if let output = arguments.value("--output"), FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue {
+        if let output = arguments.value("--output"), SystemCalls.fileKind(atPath: output) == .directory {
             throw UsageError("\(arguments.label("--output")) \(output): a directory is there, not a file", subcommand: arguments.subcommand,
                              remedy: "give the Swift file to write, such as \(output)/Schema.swift")
         }
@@ -51,7 +54,7 @@ enum ScaffoldSubcommand {
         do {
             try Data(swift.source.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
-            throw CommandFailure(status: .failed, message: "\(invocation.commandName): \(output) cannot be written: \(error.localizedDescription)", error: error)
+            throw CommandFailure(status: .failed, message: "\(invocation.commandName): \(output) cannot be written (\(error))", error: error)
         }
         console.output("wrote \(output): \(swift.schemaTypeName) (\(swift.declaredEntities.count) model\(swift.declaredEntities.count == 1 ? "" : "s")) and \(swift.planTypeName)\n")
         return .success

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import SchemaMigrations
 
 /// Where `plan --format sql` writes its scripts: standard output for one database, or one file
 /// per database in `--output DIR` (`DIR/app.sqlite.sql`; two databases of the same name get
@@ -6,7 +11,7 @@ import Foundation
 final class ScriptDirectory: @unchecked Sendable {
     // Sendable: names are claimed under the lock; the workers of a fleet write in parallel.
     private let directory: URL?
-    private let lock = NSLock()
+    private let lock = Lock()
     private var claimed = Set<String>()
 
     /// - Throws: ``UsageError`` when a fleet asks for sql without `--output`, or `--output` is
@@ -20,8 +25,7 @@ final class ScriptDirectory: @unchecked Sendable {
             throw UsageError("--format sql with \(databaseCount) databases needs --output DIR: one script per database",
                              subcommand: arguments.subcommand, remedy: "add --output DIR, or plan one database at a time")
         }
-        var isDirectory: ObjCBool = false
-        if let output, FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), !isDirectory.boolValue {
+        if let output, SystemCalls.fileKind(atPath: output) == .other {
             throw UsageError("\(arguments.label("--output")) \(output): a file is there, not a directory", subcommand: arguments.subcommand,
                              remedy: "give a directory (created if needed): one script per database is written into it")
         }

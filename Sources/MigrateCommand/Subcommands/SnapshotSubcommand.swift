@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SchemaMigrations
 
 /// `snapshot`: writes a JSON plan directory (plan.json and one schema snapshot per version),
@@ -70,8 +74,7 @@ enum SnapshotSubcommand {
     /// - Throws: ``UsageError`` naming it when a file (not a directory) is there.
     static func outputDirectory(_ arguments: ParsedArguments) throws -> URL {
         let path = arguments.value("--output")!
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+        if SystemCalls.fileKind(atPath: path) == .other {
             throw UsageError("\(arguments.label("--output")) \(path): a file is there, not a directory", subcommand: arguments.subcommand,
                              remedy: "give a directory (created if needed); a snapshot writes plan.json and one file per version into it")
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a model declares about its table's columns and key besides its properties: column names
 /// (`@Attribute(column:)`), the primary key (`@Attribute(.primaryKey)`, `.autoincrement`, the

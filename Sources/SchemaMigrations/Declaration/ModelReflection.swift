@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads a model class's declaration into a `Schema.Entity` by reflecting a fresh instance.
 enum ModelReflection {

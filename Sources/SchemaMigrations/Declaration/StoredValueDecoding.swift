@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads a stored SQLite value back as a Swift value of a supported type: the inverse of
 /// ``StoredValueType/storedValue(_:as:)``.

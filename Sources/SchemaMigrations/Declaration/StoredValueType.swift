@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Maps Swift types to how their values are stored, and values to SQL default literals.
 ///

@@ -1,5 +1,9 @@
 import CSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension MigrationError {
     /// The error with a remedy for the SQLite failures a deploy meets most, when it has none yet:

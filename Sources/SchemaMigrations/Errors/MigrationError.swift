@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The one error type SchemaMigrations throws: what went wrong, where, and what to do about it.
 ///

@@ -54,13 +54,13 @@ enum AdoptionAdvice {
             } else if !column.notNull && !attribute.isOptional {
                 result.append("\(name).\(property): the column is nullable: declare it optional (\(declaredType)?, not \(declaredType))")
             }
-            let liveKey = table.foreignKeys.first { $0.from.count == 1 && $0.from[0].caseInsensitiveCompare(attribute.name) == .orderedSame }
+            let liveKey = table.foreignKeys.first { $0.from.count == 1 && $0.from[0].sqlFolded == attribute.name.sqlFolded }
             switch (attribute.references, liveKey) {
             case (let declared?, nil):
                 result.append("\(name).\(property): the column \(attribute.name) has no foreign key onto \(declared.table): declare `\(attribute.name): Int?` as a plain attribute, not a relationship")
             case (nil, let live?):
                 result.append("\(name).\(attribute.name): the column REFERENCES \(live.table) ON DELETE \(live.onDelete): declare it as a relationship `var \(attribute.name.hasSuffix("_id") ? String(attribute.name.dropLast(3)) : attribute.name): \(live.table)?` (its column is named after it plus _id)")
-            case (let declared?, let live?) where live.table.caseInsensitiveCompare(declared.table) != .orderedSame || live.onDelete.uppercased() != declared.onDelete:
+            case (let declared?, let live?) where live.table.sqlFolded != declared.table.sqlFolded || live.onDelete.uppercased() != declared.onDelete:
                 result.append("\(name).\(property): the column REFERENCES \(live.table) ON DELETE \(live.onDelete), declared \(declared.table) ON DELETE \(declared.onDelete): \(deleteRuleAdvice(live.onDelete))")
             default: break
             }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// SQLite's generalized ALTER TABLE procedure, in one place: each of its twelve steps, quoted from
 /// <https://www.sqlite.org/lang_altertable.html#otheralter>, and the code that carries it out.

@@ -1,5 +1,9 @@
 import CSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a custom stage's code touches, learned from SQLite's authorizer as each of its statements
 /// is compiled (the data API's and raw SQL alike, triggers and views included), before it runs.
@@ -221,7 +225,7 @@ package final class CodeFootprint {
             if !columns.isDisjoint(with: keys[name] ?? ["rowid", "oid", "_rowid_"]) { scope.parents.insert(name) }
         }
         // A table declared with `ON CONFLICT REPLACE` deletes conflicting rows on any insert or update.
-        for name in inserted.union(updated.keys) where tables[name]?.sql.range(of: "replace", options: .caseInsensitive) != nil {
+        for name in inserted.union(updated.keys) where tables[name]?.sql.uppercased().contains("REPLACE") == true {
             scope.parents.insert(name)
         }
         return scope

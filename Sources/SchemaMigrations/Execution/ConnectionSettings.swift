@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The connection settings a migration needs (steps 1 and 12 of ``AlterTableProcedure``), and the
 /// user's, restored afterwards.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The package's metadata table in the migrated database: one row per applied stage (or
 /// creation, or adoption), keyed by plan name, so any tool can read what a database is without

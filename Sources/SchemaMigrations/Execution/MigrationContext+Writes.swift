@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension MigrationContext {
     /// Inserts a row. Values are Swift values of the attributes' types (`String`, `Date`, an enum,

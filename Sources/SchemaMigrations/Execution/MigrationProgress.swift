@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a migration is doing: sent before each step, then, inside the long ones, as they go
 /// (rows copied by a rebuild, a heartbeat while an index is built, pages of the backup, rows a

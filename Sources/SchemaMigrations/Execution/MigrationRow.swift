@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One row of an entity's table, read in a custom stage, with typed access by property name.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One migration of one database: detection, planning, and the stages, in a transaction.
 ///
@@ -66,7 +70,7 @@ struct MigrationRun {
                 next = try AlterTableProcedure.inTransaction(on: db) { try inTransaction.migrate(to: target, started: started, stageLimit: 1) }
             } catch var error as MigrationError {
                 if let done {
-                    error.message = error.message.replacingOccurrences(of: "everything was rolled back", with: "this stage was rolled back")
+                    error.message = error.message.replacing("everything was rolled back", with: "this stage was rolled back")
                     error.details.append("the stages before it were committed: the database stays at \(done.toVersion)")
                 }
                 throw error

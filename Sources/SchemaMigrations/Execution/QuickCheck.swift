@@ -78,7 +78,7 @@ enum QuickCheck {
 
     /// The result code in a finding like `Page 4: unable to get the page. error code=266`.
     static func pageErrorCode(_ finding: String) -> Int32? {
-        guard let range = finding.range(of: "error code=") else { return nil }
+        guard let range = finding.firstRange(of: "error code=") else { return nil }
         return Int32(finding[range.upperBound...].prefix { $0.isNumber })
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension StageExecutor {
     /// Runs one statement of a step, reporting how it goes through ``progress`` when it is long:
@@ -18,7 +22,7 @@ extension StageExecutor {
             return try body()
         }
         let total = activity == .copyingRows ? Int(try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(step.table))")?.int64Value ?? 0) : nil
-        let started = DispatchTime.now().uptimeNanoseconds
+        let started = SystemCalls.monotonicNanoseconds()
         var lastEvent = started
         func event(rows: Int?, now: UInt64) -> MigrationProgress {
             let words = activity == .copyingRows ? "\(step.table): \(rows ?? 0) / \(total ?? 0) rows copied" : "\(step.table): building an index"
@@ -28,12 +32,12 @@ extension StageExecutor {
         }
         let db = self.db
         try db.withProgressHandler(every: 8192, {
-            let now = DispatchTime.now().uptimeNanoseconds
+            let now = SystemCalls.monotonicNanoseconds()
             guard now - lastEvent >= 100_000_000 else { return }
             lastEvent = now
             progress(event(rows: total.map { min($0, db.runningStatementFullScanSteps) }, now: now))
         }, body)
-        progress(event(rows: total, now: DispatchTime.now().uptimeNanoseconds))
+        progress(event(rows: total, now: SystemCalls.monotonicNanoseconds()))
     }
 }
 
@@ -49,11 +53,11 @@ extension StageExecutor {
             clock.touch()
             progress(event)
         }
-        let started = DispatchTime.now().uptimeNanoseconds
+        let started = SystemCalls.monotonicNanoseconds()
         // The code's start, as a step of its own: `--simulate` times it, a log shows it.
         progress(MigrationProgress(from: stage.from, to: stage.to, stepIndex: 0, stepCount: 1, summary: "\(name) runs", activity: .runningCode, elapsed: 0))
         try db.withProgressHandler(every: 8192, {
-            let now = DispatchTime.now().uptimeNanoseconds
+            let now = SystemCalls.monotonicNanoseconds()
             guard clock.nanosecondsSinceLast(now) >= 1_000_000_000 else { return }
             clock.touch(now)
             progress(MigrationProgress(from: stage.from, to: stage.to, stepIndex: 0, stepCount: 1, summary: "\(name) running",
@@ -66,9 +70,9 @@ extension StageExecutor {
 final class LastEventClock: @unchecked Sendable {
     // Sendable: guarded by the lock (the context may report from the migrating thread only, but
     // the callback type is @Sendable).
-    private let lock = NSLock()
-    private var last = DispatchTime.now().uptimeNanoseconds
+    private let lock = Lock()
+    private var last = SystemCalls.monotonicNanoseconds()
 
-    func touch(_ now: UInt64 = DispatchTime.now().uptimeNanoseconds) { lock.withLock { last = now } }
+    func touch(_ now: UInt64 = SystemCalls.monotonicNanoseconds()) { lock.withLock { last = now } }
     func nanosecondsSinceLast(_ now: UInt64) -> UInt64 { lock.withLock { now >= last ? now - last : 0 } }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Runs one stage's closures, checks and steps on a connection already inside the migration's transaction.
 struct StageExecutor {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a migration does inside its transaction, on any ``MigrationDatabase``: detects the
 /// version again under the write lock, then creates the target or runs the pending stages, each

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One stage a database went through, as its metadata table recorded it: what `migrate history`
 /// prints.

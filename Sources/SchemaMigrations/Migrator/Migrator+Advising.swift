@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Migrator {
     /// Runs `body`, giving any `MigrationError` it throws a remedy for the database at `url` (``MigrationError/advised(path:)``).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What ``Migrator/baseline(databaseAt:version:)`` recorded.
 public struct BaselineResult: Sendable, Hashable {

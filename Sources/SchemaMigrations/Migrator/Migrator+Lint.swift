@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Migrator {
     /// Plans every stage of the plan from its declarations, without a database, and classifies

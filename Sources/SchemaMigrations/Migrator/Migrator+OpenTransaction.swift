@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Migrator {
     /// Migrates a database reached through `db`, a connection its caller has already put in a

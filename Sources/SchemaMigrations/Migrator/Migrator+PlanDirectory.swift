@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Migrator {
     /// A migrator for a JSON plan directory (`plan.json` and one snapshot per version): what the

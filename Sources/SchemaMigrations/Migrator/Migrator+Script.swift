@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Migrator {
     /// The SQL script that migrates the database at `url` as ``migrate(databaseAt:)`` would, for

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Migrator {
     /// Applies the plan to a temporary copy of the database (SQLite's online backup API), timing each

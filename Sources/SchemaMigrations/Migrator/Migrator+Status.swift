@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where a database stands against a plan: the version it is at, and the stages a migration
 /// would run to reach the target. Read without writing.

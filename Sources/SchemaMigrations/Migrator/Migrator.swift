@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Brings a SQLite database to the latest version of a plan: the start-up API.
 ///
@@ -108,8 +112,7 @@ public struct Migrator: Sendable {
     }
 
     static func open(_ url: URL, mode: SQLiteConnection.OpenMode, busyTimeout: TimeInterval, vfs: String?) throws -> SQLiteConnection {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+        if SystemCalls.fileKind(atPath: url.path) == .directory {
             throw MigrationError(.notADatabase, "'\(url.path)' is a directory, not a SQLite database", remedy: "pass the path of the database file")
         }
         do {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Keeps released versions frozen: writes each declared version's JSON snapshot, and tells when
 /// a declared version no longer matches the snapshot taken when it was released.

@@ -131,7 +131,7 @@ enum StepAction: Sendable {
         case .addColumn(let table, let attribute, let forceNullable):
             return ["ALTER TABLE \(SQL.quoteIdentifier(table)) ADD COLUMN \(EntitySQL.columnDefinition(attribute, forceNullable: forceNullable))"]
         case .dropColumn(let table, let column):
-            let indexes = live?.table(named: table)?.indexes.filter { $0.origin == .createIndex && $0.columns.contains { $0.caseInsensitiveCompare(column) == .orderedSame } } ?? []
+            let indexes = live?.table(named: table)?.indexes.filter { $0.origin == .createIndex && $0.columns.contains { $0.sqlFolded == column.sqlFolded } } ?? []
             return indexes.map { "DROP INDEX \(SQL.quoteIdentifier($0.name))" }
                 + ["ALTER TABLE \(SQL.quoteIdentifier(table)) DROP COLUMN \(SQL.quoteIdentifier(column))"]
         case .renameColumn(let table, let from, let to):

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension PlanDirectory {
     /// Reads a plan directory: `plan.json` and the snapshot of every version it lists.
@@ -12,12 +16,12 @@ extension PlanDirectory {
     ///   inconsistent; `invalidSchema` when a snapshot is malformed or its hash does not match
     ///   its content.
     public init(contentsOf directory: URL) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
+        let kind = SystemCalls.fileKind(atPath: directory.path)
+        guard kind != .missing else {
             throw MigrationError(.invalidPlan, "the plan directory '\(directory.path)' does not exist",
                                  remedy: "pass a directory holding plan.json and the schema snapshots, as `migrate snapshot` writes it")
         }
-        guard isDirectory.boolValue else {
+        guard kind == .directory else {
             let parent = directory.deletingLastPathComponent().path
             throw MigrationError(.invalidPlan, "'\(directory.path)' is a file, not a plan directory",
                                  remedy: directory.lastPathComponent == PlanDirectory.planFileName

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A migration plan as files, so that a deploy pipeline can migrate without compiling Swift:
 /// `plan.json` lists the versions and the stages between them, and one schema snapshot per

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Runs a migration on a temporary copy of a database (SQLite's online backup API), recording
 /// every statement it executes: the exact script `apply` would run, checked to succeed on the

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension MigrationReport {
     /// The report as JSON with the keys DESIGN.md promises: `database`, `currentVersion`,

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension MigrationReport {
     /// The report as Markdown, for a pull request: versions, refusals and warnings first
@@ -106,8 +110,8 @@ extension MigrationReport {
     /// A name as Markdown code (`` `app.sqlite` ``), whatever it holds: the fence is longer than
     /// any run of backticks in it, newlines are flattened, and in a table cell pipes are escaped.
     public static func markdownCode(_ text: String, inTableCell: Bool = false) -> String {
-        var text = text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
-        if inTableCell { text = text.replacingOccurrences(of: "|", with: "\\|") }
+        var text = text.replacing("\r\n", with: " ").replacing("\n", with: " ").replacing("\r", with: " ")
+        if inTableCell { text = text.replacing("|", with: "\\|") }
         let fence = String(repeating: "`", count: longestBacktickRun(in: text) + 1)
         let padding = text.hasPrefix("`") || text.hasSuffix("`") ? " " : ""
         return fence + padding + text + padding + fence

@@ -11,7 +11,7 @@ extension MigrationReport {
             return lines.joined(separator: "\n") + "\n"
         }
         for refusal in refusals {
-            lines.append("REFUSED: " + refusal.description.replacingOccurrences(of: "error: ", with: ""))
+            lines.append("REFUSED: " + refusal.description.replacing("error: ", with: ""))
         }
         for warning in warnings {
             lines.append("WARNING: \(warning)")

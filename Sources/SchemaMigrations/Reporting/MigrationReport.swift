@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A dry run: what a migration would do to one database, measured on its live data, without writing.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The migration of one database as a SQL script for the `sqlite3` shell: exactly the statements
 /// `apply` runs, metadata row included, learnt by rehearsing the migration on a temporary copy.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What applying the plan to a copy of a database did: whether it would succeed on the data as
 /// it is, and how long each step took.
@@ -37,13 +41,13 @@ public struct MigrationSimulation: Sendable {
     public var text: String {
         var lines = ["database: \(database)"]
         if let error {
-            lines.append("simulation: the migration FAILS on a copy of today's data (\(String(format: "%.1f", duration * 1000)) ms before it stopped)")
+            lines.append("simulation: the migration FAILS on a copy of today's data (\((duration * 1000).fixedPoint(1)) ms before it stopped)")
             lines.append(error.description)
         } else if let result {
-            lines.append("simulation: the migration succeeds on a copy of today's data: \(result.fromVersion.map(\.description) ?? "empty") → \(result.toVersion) in \(String(format: "%.1f", duration * 1000)) ms")
+            lines.append("simulation: the migration succeeds on a copy of today's data: \(result.fromVersion.map(\.description) ?? "empty") → \(result.toVersion) in \((duration * 1000).fixedPoint(1)) ms")
         }
         for step in steps {
-            lines.append(String(format: "  %9.1f ms  ", step.duration * 1000) + "\(step.stage): \(step.summary)")
+            lines.append("  " + (step.duration * 1000).fixedPoint(1).padded(toWidth: 9) + " ms  " + "\(step.stage): \(step.summary)")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -51,7 +55,7 @@ public struct MigrationSimulation: Sendable {
 
 /// Marks when each step starts; a step lasts until the next one starts, or the run ends.
 final class StepClock: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var marks: [(stage: String, summary: String, at: Date)] = []
 
     func start(_ stage: String, _ summary: String) {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension PlanLint {
     /// The lint for a terminal: each stage, each step with its classes, then a verdict.

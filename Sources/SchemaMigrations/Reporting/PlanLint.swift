@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A plan checked without any database: every stage's steps, each classified by what it can do
 /// to data and what it costs, so a pipeline can ask "is this plan destructive?" before it has a
@@ -58,7 +62,7 @@ extension PlanLint {
         // A conversion's exactness check is said once, with the conversion below.
         var dependencies = checks.compactMap { check -> String? in
             if case .exactConversion = check { return nil }
-            return check.table.caseInsensitiveCompare(step.table) == .orderedSame ? check.lintDescription : nil
+            return check.table.sqlFolded == step.table.sqlFolded ? check.lintDescription : nil
         }
         if case .rebuild(let rebuild) = step.action {
             dependencies += rebuild.columns.filter(\.changesType).map { "converts \(rebuild.table).\($0.attribute.name) to \($0.attribute.valueType.rawValue): values that do not convert exactly are refused" }

@@ -1,5 +1,14 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One access SQLite's authorizer reports while it compiles a statement: what the statement (or a
 /// trigger it fires, or a view it reads) will do, known before the statement runs.

@@ -1,5 +1,14 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension SQLiteConnection {
     /// Copies the whole database to a file at `path` with SQLite's online backup API.
@@ -23,7 +32,7 @@ extension SQLiteConnection {
             unlink(partial)
             throw error
         }
-        try? SQLiteConnection.flush((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent)
+        try? SQLiteConnection.flush(URL(fileURLWithPath: path).deletingLastPathComponent().path)
     }
 
     /// Copies into a new file at `path`, its connection closed on return.

@@ -1,5 +1,9 @@
 import CSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension SQLiteConnection {
     /// Runs `body` with SQLite's progress handler installed: `handler` is called about every

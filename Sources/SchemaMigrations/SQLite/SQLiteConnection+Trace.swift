@@ -1,5 +1,9 @@
 import CSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Records the statements a connection runs, with their bound values written in, through
 /// SQLite's `SQLITE_TRACE_STMT` hook: how a rehearsal learns exactly what a migration executes.
@@ -24,7 +28,7 @@ final class StatementRecorder: @unchecked Sendable {
         case note(String)
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var recorded: [Entry] = []
     /// The values bound to each statement of the connection, to write them into its SQL:
     /// `sqlite3_expanded_sql` writes a double with 15 significant digits, which changes it.

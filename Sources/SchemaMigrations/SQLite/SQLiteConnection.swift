@@ -1,5 +1,9 @@
 import CSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An open SQLite database connection: a thin owner of a `sqlite3*` handle.
 ///
@@ -98,7 +102,7 @@ package final class SQLiteConnection {
     package func execute(_ sql: String) throws {
         var remaining = Substring(sql)
         while true {
-            let trimmed = remaining.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = remaining.trimmingWhitespace()
             if trimmed.isEmpty { return }
             var tail = ""
             guard let statement = try prepareFirst(String(remaining), tail: &tail) else { return }
@@ -166,7 +170,7 @@ package final class SQLiteConnection {
             throw denial
         }
         guard code == SQLITE_OK else {
-            throw lastError(code: code, sql: sql.trimmingCharacters(in: .whitespacesAndNewlines))
+            throw lastError(code: code, sql: sql.trimmingWhitespace())
         }
         guard let raw else { return nil }  // only whitespace or comments
         let statement = SQLiteStatement(handle: raw, connection: self)

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A value as SQLite stores it: one of its five storage classes.
 ///
@@ -17,7 +21,7 @@ public enum SQLiteValue: Sendable, Hashable, CustomStringConvertible {
         case .integer(let value): return String(value)
         case .real(let value): return SQLiteValue.literal(for: value)
         case .text(let value): return SQL.quoteString(value)
-        case .blob(let bytes): return "X'" + bytes.map { String(format: "%02X", $0) }.joined() + "'"
+        case .blob(let bytes): return "X'" + bytes.map { $0.hexadecimal(digits: 2) }.joined() + "'"
         }
     }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Swift source declaring a schema: a `VersionedSchema` with one model class per entity, and a
 /// one-version `SchemaMigrationPlan`. What `migrate scaffold` writes.

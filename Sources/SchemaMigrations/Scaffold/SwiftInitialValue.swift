@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How a column's default is said in Swift: as the property's initial value (`= ""`,
 /// `= Date(timeIntervalSince1970: 0)`), or, when no Swift value stores exactly that SQL text
@@ -47,7 +51,7 @@ enum SwiftInitialValue: Equatable {
             return "Date(timeIntervalSince1970: \(seconds.description))"
         case .data:
             guard case .blob(let bytes)? = storedValue(literal) else { return nil }
-            return bytes.isEmpty ? "Data()" : "Data([" + bytes.map { String(format: "0x%02X", $0) }.joined(separator: ", ") + "])"
+            return bytes.isEmpty ? "Data()" : "Data([" + bytes.map { "0x" + $0.hexadecimal(digits: 2) }.joined(separator: ", ") + "])"
         case .uuid:
             guard let text = text(in: literal), let uuid = UUID(uuidString: text), uuid.uuidString == text else { return nil }
             return "UUID(uuidString: \(stringLiteral(text)))!"
@@ -71,7 +75,7 @@ enum SwiftInitialValue: Equatable {
     /// The value an SQL literal stands for, when it is one written the canonical way.
     private static func storedValue(_ literal: String) -> SQLiteValue? {
         if literal.count >= 2, literal.hasPrefix("'"), literal.hasSuffix("'") {
-            let text = String(literal.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
+            let text = String(literal.dropFirst().dropLast()).replacing("''", with: "'")
             return SQL.quoteString(text) == literal ? .text(text) : nil
         }
         if literal.count >= 3, literal.hasPrefix("X'"), literal.hasSuffix("'") {

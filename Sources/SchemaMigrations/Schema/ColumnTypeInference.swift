@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The Swift type a live column is declared with, from its declared type and, where that is not
 /// enough, its stored values.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Another migration tool's bookkeeping found in a database: which tool managed the file before,
 /// and what it recorded, so a team moving to SchemaMigrations sees where it stands.
@@ -116,13 +120,11 @@ public struct ForeignMigrationHistory: Sendable, Hashable {
         if lower.contains("z_metadata") {
             for row in try db.rows("SELECT Z_VERSION, Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION") {
                 if let uuid = row[1].stringValue { entries.append("store UUID \(uuid)") }
-                guard case .blob(let bytes) = row[2],
-                      let plist = try? PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil) as? [String: Any]
-                else { continue }
-                if let identifiers = plist["NSStoreModelVersionIdentifiers"] as? [Any], !identifiers.isEmpty {
-                    entries.append("model version identifiers: " + identifiers.map { "\($0)" }.joined(separator: ", "))
+                guard case .blob(let bytes) = row[2], let plist = try? PropertyListDecoder().decode(CoreDataMetadata.self, from: Data(bytes)) else { continue }
+                if let identifiers = plist.NSStoreModelVersionIdentifiers, !identifiers.isEmpty {
+                    entries.append("model version identifiers: " + identifiers.map(\.text).joined(separator: ", "))
                 }
-                if let hashes = plist["NSStoreModelVersionHashes"] as? [String: Any], !hashes.isEmpty {
+                if let hashes = plist.NSStoreModelVersionHashes, !hashes.isEmpty {
                     entries.append("model entities: " + hashes.keys.sorted().joined(separator: ", "))
                 }
             }
@@ -151,4 +153,32 @@ public struct ForeignMigrationHistory: Sendable, Hashable {
             return head + (entries.isEmpty ? "no metadata readable" : entries.joined(separator: "; "))
         }
     }
+}
+
+/// What `Z_METADATA`'s property list says that `status` shows: the model version identifiers and
+/// the entities the model hashes.
+private struct CoreDataMetadata: Decodable {
+    /// A property-list value written as text: a string, or a number.
+    struct Scalar: Decodable {
+        var text: String
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let string = try? container.decode(String.self) {
+                text = string
+            } else if let number = try? container.decode(Int64.self) {
+                text = String(number)
+            } else {
+                text = String(try container.decode(Double.self))
+            }
+        }
+    }
+
+    /// Any property-list value, not read.
+    struct Skipped: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
+
+    var NSStoreModelVersionIdentifiers: [Scalar]?
+    var NSStoreModelVersionHashes: [String: Skipped]?
 }

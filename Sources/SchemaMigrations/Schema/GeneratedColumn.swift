@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Schema {
     /// A generated column's definition: `GENERATED ALWAYS AS (expression) VIRTUAL` or `STORED`.
@@ -52,7 +56,7 @@ extension Schema {
             guard let tokens = try? tokenizer.tokens(),
                   let open = tokens.firstIndex(where: { $0.kind == .leftParenthesis }),
                   let close = tokens.lastIndex(where: { $0.kind == .rightParenthesis }), open < close else { return nil }
-            expression = tokenizer.text(tokens[open].end, tokens[close].start).trimmingCharacters(in: .whitespacesAndNewlines)
+            expression = tokenizer.text(tokens[open].end, tokens[close].start).trimmingWhitespace()
             storage = tokens[(close + 1)...].contains { tokenizer.isKeyword($0, "STORED") } ? .stored : .virtual
         }
     }

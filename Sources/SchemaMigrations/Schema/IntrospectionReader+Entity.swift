@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A live table as an entity, with every option the declaration API has: its own key (any
 /// type, composite, `AUTOINCREMENT`, `WITHOUT ROWID`), `STRICT`, column names other than the

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The declaration of a live table's generated columns and its indexes with expressions or a
 /// `WHERE`: each is said as the file has it, so adoption finds no difference.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns each live table into an entity where the declaration model can say it, and otherwise
 /// says why not; notes what a declared table has that the model does not carry.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension LiveSchema {
     /// Reads the schema of the `main` database of `db`. Read-only.
@@ -26,7 +30,7 @@ extension LiveSchema {
                     if let wanted, !wanted.contains(name.sqlFolded) { continue }
                     // An app's virtual table may use a module only the app's connections register:
                     // reading it then fails, yet it holds no foreign key and is no entity's table.
-                    if sql.range(of: "CREATE VIRTUAL TABLE", options: [.anchored, .caseInsensitive]) != nil,
+                    if sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE"),
                        case nil = try? readTable(name, sql: sql, indexSQL: indexSQL, db: db) {
                         result.tables.append(Table(name: name, sql: sql, columns: [], indexes: [], foreignKeys: []))
                         continue

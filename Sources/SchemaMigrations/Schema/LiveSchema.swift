@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a database really holds, read through SQLite's introspection pragmas.
 ///
@@ -98,7 +102,7 @@ struct LiveSchema: Sendable, Hashable {
     var objectNames: Set<String> = []
 
     func table(named name: String) -> Table? {
-        tables.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        tables.first { $0.name.sqlFolded == name.sqlFolded }
     }
 
     /// Tables other than SQLite's own and this package's metadata.

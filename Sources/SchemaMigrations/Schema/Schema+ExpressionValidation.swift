@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Schema {
     /// Checks the SQL text an entity declares for generated columns and for indexes with

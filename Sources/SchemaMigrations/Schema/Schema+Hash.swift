@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Schema {
     /// A stable SHA-256 hash (64 lowercase hex digits) of what this schema stores.

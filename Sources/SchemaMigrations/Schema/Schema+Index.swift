@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Schema {
     /// An index over one or more columns of an entity; a unique index is a uniqueness constraint.

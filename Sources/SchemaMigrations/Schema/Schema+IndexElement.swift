@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Schema {
     /// One term of an index: a column or an SQL expression, with an optional collating sequence

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Schema {
     /// The schema as a JSON snapshot: sorted keys, two-space indentation, stable across platforms,

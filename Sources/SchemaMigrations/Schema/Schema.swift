@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One version of a database schema, as plain values: the one model the planner, the executor
 /// and the reports speak.

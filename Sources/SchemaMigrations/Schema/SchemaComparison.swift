@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Compares a declared schema with what a live database really holds, by SQLite's own
 /// introspection (`table_xinfo`, `index_list`), never by comparing SQL text.
@@ -97,11 +101,11 @@ struct SchemaComparison {
             case (nil, let live?):
                 result.append("column \(name).\(attribute.name) REFERENCES \(live.table), which is not declared")
             case (let declared?, let live?):
-                if live.table.caseInsensitiveCompare(declared.table) != .orderedSame || live.onDelete.uppercased() != declared.onDelete {
+                if live.table.sqlFolded != declared.table.sqlFolded || live.onDelete.uppercased() != declared.onDelete {
                     result.append("column \(name).\(attribute.name) REFERENCES \(live.table) ON DELETE \(live.onDelete), declared \(declared.table) ON DELETE \(declared.onDelete)")
                 }
                 // A reference without a column list means the parent's primary key, which is what a declaration without a column means too.
-                if let to = live.to.first ?? nil, to.caseInsensitiveCompare(declared.referencedColumn) != .orderedSame {
+                if let to = live.to.first ?? nil, to.sqlFolded != declared.referencedColumn.sqlFolded {
                     result.append("column \(name).\(attribute.name) REFERENCES \(live.table)(\(to)), declared \(declared.table)(\(declared.referencedColumn))")
                 }
                 if let onUpdate = declared.onUpdate, live.onUpdate.uppercased() != onUpdate {
@@ -132,12 +136,12 @@ struct SchemaComparison {
         // A live index's SQL is parsed only when an index is declared by its terms.
         let liveStructures = Set(table.indexes.map(\.structure) + (entity.indexes.contains(where: \.hasExpressions) ? table.indexes.map(\.fullStructure) : []))
         for index in entity.indexes where !liveStructures.contains(index.structure) {
-            result.append("\(index.isUnique ? "unique index" : "index") \(index.hasExpressions ? "\(index.resolvedName(table: name)) on " : "")\(name)\(index.hasExpressions ? index.termsDescription : index.structure.description.replacingOccurrences(of: "UNIQUE ", with: "")) is missing")
+            result.append("\(index.isUnique ? "unique index" : "index") \(index.hasExpressions ? "\(index.resolvedName(table: name)) on " : "")\(name)\(index.hasExpressions ? index.termsDescription : index.structure.description.replacing("UNIQUE ", with: "")) is missing")
         }
         for index in entity.indexes where !entity.isJoinTable {
             guard let name = index.name, let live = table.indexes.first(where: { $0.matches(index.structure) }),
-                  live.name.caseInsensitiveCompare(name) != .orderedSame,
-                  !table.indexes.contains(where: { $0.matches(index.structure) && $0.name.caseInsensitiveCompare(name) == .orderedSame }) else { continue }
+                  live.name.sqlFolded != name.sqlFolded,
+                  !table.indexes.contains(where: { $0.matches(index.structure) && $0.name.sqlFolded == name.sqlFolded }) else { continue }
             result.append("index \(name)\(index.termsDescription) is named \(live.name)")
         }
         let declaredStructures = Set(entity.indexes.map(\.structure))

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The schema of a live database file, as closely as the declaration model can say it: the
 /// starting point for a database made by hand, by GRDB, or by another language.

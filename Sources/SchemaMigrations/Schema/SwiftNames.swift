@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Idiomatic Swift names for what a database calls otherwise: a property for a column
 /// (`AlbumId` → `albumID`, `created_at` → `createdAt`) and a type for a table

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Deterministic, platform-independent JSON serialisation of `Encodable` values.
 ///

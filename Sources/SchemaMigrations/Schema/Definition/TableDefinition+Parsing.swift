@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension TableDefinition {
     /// The parser could not read a `CREATE TABLE` statement.
