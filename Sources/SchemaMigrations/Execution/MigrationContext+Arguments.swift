@@ -74,20 +74,7 @@ extension SQLExpressionText {
     /// Whether `text` is what may follow `ORDER BY`: balanced, no `;`, and no `LIMIT` or `OFFSET`
     /// outside parentheses (the data API adds its own).
     static func isOrderingList(_ text: String) -> Bool {
-        let tokenizer = SQLTokenizer(text)
-        guard let tokens = try? tokenizer.tokens(), !tokens.isEmpty else { return false }
-        var depth = 0
-        for token in tokens {
-            switch token.kind {
-            case .leftParenthesis: depth += 1
-            case .rightParenthesis:
-                depth -= 1
-                if depth < 0 { return false }
-            case .semicolon: return false
-            case .word where depth == 0 && ["limit", "offset"].contains(tokenizer.text(of: token).lowercased()): return false
-            default: break
-            }
-        }
-        return depth == 0
+        guard let words = topLevelWords(text) else { return false }
+        return !words.contains("limit") && !words.contains("offset")
     }
 }

@@ -4,19 +4,28 @@ enum SQLExpressionText {
     /// Whether `text` is one balanced expression: it tokenizes, its parentheses balance, and it
     /// holds no `;` (nothing could run after it).
     static func isOneExpression(_ text: String) -> Bool {
-        guard let tokens = try? SQLTokenizer(text).tokens(), !tokens.isEmpty else { return false }
+        topLevelWords(text) != nil
+    }
+
+    /// The words outside parentheses (ASCII-folded) of a text that tokenizes, balances its
+    /// parentheses and holds no `;`; nil for any other text.
+    static func topLevelWords(_ text: String) -> [String]? {
+        let tokenizer = SQLTokenizer(text)
+        guard let tokens = try? tokenizer.tokens(), !tokens.isEmpty else { return nil }
         var depth = 0
+        var words: [String] = []
         for token in tokens {
             switch token.kind {
             case .leftParenthesis: depth += 1
             case .rightParenthesis:
                 depth -= 1
-                if depth < 0 { return false }
-            case .semicolon: return false
+                if depth < 0 { return nil }
+            case .semicolon: return nil
+            case .word where depth == 0: words.append(tokenizer.text(of: token).sqlFolded)
             default: break
             }
         }
-        return depth == 0
+        return depth == 0 ? words : nil
     }
 
     /// Whether `text` is one expression wrapped whole in parentheses, as SQLite's `DEFAULT (…)`
