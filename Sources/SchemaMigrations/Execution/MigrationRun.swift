@@ -28,6 +28,7 @@ struct MigrationRun {
                                  remedy: "call migrate(connection:) outside any transaction")
         }
         let target = try plan.target(options.targetVersion)
+        let chunkTarget = try options.online?.validatedTarget()
 
         // Fast path, no lock, no write: the recorded version is the target and nobody touched the schema since.
         if case .recorded(let version) = try VersionDetection(plan: plan, db: db).detect(), version == target.version {
@@ -39,11 +40,21 @@ struct MigrationRun {
                                  remedy: "run the migration with write access to the file and its directory")
         }
         if !db.ownsHandle { try JournalCheck.requireRollback(db) }
+        if let online = options.online, let chunkTarget {
+            if let current = try VersionDetection(plan: plan, db: db).detect().version {
+                try OnlineMigration.refuseCustomCode(plan: plan, from: current, to: target.version)
+            }
+            if let backupURL = options.backupURL { try backup(to: backupURL) }
+            return try ConnectionSettings.applying(to: db, version: target.version) {
+                try OnlineMigration(plan: plan, db: db, options: options, online: online, chunkTarget: chunkTarget).run(to: target, started: started)
+            }
+        }
         if let backupURL = options.backupURL { try backup(to: backupURL) }
 
         // Steps 1 and 12 of SQLite's procedure (AlterTableProcedure): foreign keys off, read back, and
         // the connection's own settings restored afterwards; steps 2 and 11 around the stages.
         return try ConnectionSettings.applying(to: db, version: target.version) {
+            try OnlineMigration.clearForOffline(plan: plan, db: db, options: options)
             switch options.transactionScope {
             case .wholePlan:
                 return try AlterTableProcedure.inTransaction(on: db) { try inTransaction.migrate(to: target, started: started, stageLimit: nil) }
