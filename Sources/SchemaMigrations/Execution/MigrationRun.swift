@@ -31,7 +31,9 @@ struct MigrationRun {
         let chunkTarget = try options.online?.validatedTarget()
 
         // Fast path, no lock, no write: the recorded version is the target and nobody touched the schema since.
-        if case .recorded(let version) = try VersionDetection(plan: plan, db: db).detect(), version == target.version {
+        // (An online run first finishes releasing what an interrupted online change set aside.)
+        if case .recorded(let version) = try VersionDetection(plan: plan, db: db).detect(), version == target.version,
+           try options.online == nil || db.isReadOnly || OnlineState.read(from: db) == nil {
             return MigrationResult(outcome: .upToDate, fromVersion: version, toVersion: version, adopted: false, stages: [], duration: Date().timeIntervalSince(started))
         }
 
