@@ -43,7 +43,7 @@ enum DriverCommands {
     }
 
     /// `migrate --database PATH [--to VERSION] [--per-stage] [--busy-timeout S] [--hold-start S]
-    /// [--hold-end S] [--progress]`: prints `outcome=… from=… to=…`, or `error code=…` and the
+    /// [--hold-end S] [--progress] [--online] [--write-load]`: prints `outcome=… from=… to=…`, or `error code=…` and the
     /// error, exiting 1.
     static func migrate(_ options: DriverOptions) throws {
         let url = URL(fileURLWithPath: try options.require("--database"))
@@ -57,7 +57,12 @@ enum DriverCommands {
         if options.flag("--progress") {
             migratorOptions.progress = { progress in DriverOutput.line("progress \(progress)") }
         }
-        let migrator = Migrator(plan: ReliabilityPlan.self, options: migratorOptions)
+        if options.flag("--online") { migratorOptions.online = OnlineRebuildOptions(chunkTargetMilliseconds: 5) }
+        let migrator = Migrator(plan: options.flag("--online") ? ReliabilityOnlinePlan.self : ReliabilityPlan.self, options: migratorOptions)
+        if options.flag("--write-load") {
+            DriverWriteLoad(url: url).start()
+            Thread.sleep(forTimeInterval: 0.05)
+        }
         DriverOutput.line("started")
         let result = try migrator.migrate(databaseAt: url)
         DriverOutput.line("outcome=\(result.outcome.rawValue) from=\(result.fromVersion?.description ?? "none") to=\(result.toVersion)")

@@ -4,6 +4,7 @@
 //   reliability-driver populate --database PATH [--rows N] [--journal wal]
 //   reliability-driver migrate  --database PATH [--to VERSION] [--per-stage] [--busy-timeout S]
 //                               [--hold-start S] [--hold-end S] [--progress]
+//                               [--online] [--write-load]   (the online plan, an app writing meanwhile)
 //   reliability-driver launch   --database PATH      (the plan in DriverLaunchPlan.swift)
 //
 // Exit status: 0 done · 1 MigrationError (printed as `error code=CODE` then the error) · 2 usage · 3 other error.

@@ -34,6 +34,9 @@ enum ApplySubcommand {
                       SharedOptions.format(["text", "json"]),
                       .flag("--create", help: "create a missing database at the latest version (default: refuse it)"),
                       .value("--transaction", "SCOPE", choices: ["plan", "stage"], help: "one transaction for the whole plan (default), or one per stage"),
+                      .flag("--online", help: "rebuild tables online: the application keeps writing; each stage commits on its own"),
+                      .value("--chunk-target", "MS", help: "with --online: milliseconds each copy chunk may hold the write lock (default 20)"),
+                      .value("--pause-file", "PATH", help: "with --online: the copy pauses, holding no lock, while this file exists"),
                       SharedOptions.databasesFrom, SharedOptions.jobs],
             alternatives: [SharedOptions.databaseChoice, ["--backup", "--no-backup"]],
             run: run)
@@ -49,6 +52,12 @@ enum ApplySubcommand {
         let showsSteps = invocation.showsProgress && (databases.count == 1 || jobs == 1)
         let planned = try invocation.migrator { options in
             if arguments.value("--transaction") == "stage" { options.transactionScope = .perStage }
+            if arguments.flag("--online") {
+                var online = OnlineRebuildOptions()
+                if let target = arguments.value("--chunk-target") { online.chunkTargetMilliseconds = Double(target) ?? .nan }
+                if let pauseFile = arguments.value("--pause-file") { online.shouldPause = { FileManager.default.fileExists(atPath: pauseFile) } }
+                options.online = online
+            }
         }
         let outcomes = try invocation.eachDatabase(databases, missingIsRefused: !arguments.flag("--create")) { url in
             if arguments.flag("--deny-destructive") {

@@ -63,6 +63,13 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         public static let sqlite = Code(rawValue: "sqlite")
         /// After the last step the database does not match the declared target schema.
         public static let verificationFailed = Code(rawValue: "verificationFailed")
+        /// Another online change is running on this database (or an online change was asked for
+        /// a plan it cannot run: a custom stage's code).
+        public static let onlineChangeInProgress = Code(rawValue: "onlineChangeInProgress")
+        /// An option's value cannot be used (a chunk target that is zero, negative or not a number).
+        public static let invalidOption = Code(rawValue: "invalidOption")
+        /// The plan cannot run as an online change (a custom stage's code); nothing was written.
+        public static let onlineRefused = Code(rawValue: "onlineRefused")
     }
 
     /// The kind of failure.

@@ -30,9 +30,15 @@ public struct MigrationOptions: Sendable {
     /// argument), or nil for the default one. For special storage, and for the reliability tests'
     /// fault-injecting VFS. Unused by `migrate(connection:)`, whose connection is already open.
     public var vfsName: String?
+    /// When set, table rebuilds run as online changes: the application keeps writing the table
+    /// and waits only for short moments (see ``OnlineRebuildOptions`` and "Online rebuilds" in
+    /// MIGRATIONS.md). Each stage then commits on its own, as with ``TransactionScope/perStage``.
+    public var online: OnlineRebuildOptions?
 
     public init(targetVersion: Schema.Version? = nil, busyTimeout: TimeInterval = 5, transactionScope: TransactionScope = .wholePlan,
-                backupURL: URL? = nil, progress: (@Sendable (MigrationProgress) -> Void)? = nil, vfsName: String? = nil) {
+                backupURL: URL? = nil, progress: (@Sendable (MigrationProgress) -> Void)? = nil, vfsName: String? = nil,
+                online: OnlineRebuildOptions? = nil) {
+        self.online = online
         self.targetVersion = targetVersion
         self.busyTimeout = busyTimeout
         self.transactionScope = transactionScope

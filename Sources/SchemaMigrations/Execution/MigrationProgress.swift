@@ -31,6 +31,15 @@ public struct MigrationProgress: Sendable, CustomStringConvertible {
         /// A custom stage's code starts (``elapsed`` 0), or runs and reported nothing for a second
         /// (a heartbeat: ``elapsed`` only).
         case runningCode
+        /// An online change copies rows into its shadow table, one short transaction per chunk
+        /// (``rowsDone`` of about ``rowsTotal``, ``rowsPerSecond``, ``secondsLeft``).
+        case copyingOnline
+        /// An online change is paused by its ``OnlineRebuildOptions/shouldPause`` (a heartbeat).
+        case paused
+        /// An online change swaps the shadow in, in one short transaction.
+        case cuttingOver
+        /// The table an online cut-over set aside is emptied in chunks (``rowsDone`` of ``rowsTotal``).
+        case releasingOldTable
     }
 
     /// The stage's source version (nil when creating the schema in an empty database).
@@ -55,6 +64,10 @@ public struct MigrationProgress: Sendable, CustomStringConvertible {
     public var pagesTotal: Int?
     /// Seconds since the activity began (copying, building, backing up).
     public var elapsed: TimeInterval?
+    /// Rows per second, while an online change copies.
+    public var rowsPerSecond: Double?
+    /// The estimated seconds left, while an online change copies.
+    public var secondsLeft: Double?
 
     public init(from: Schema.Version?, to: Schema.Version, stepIndex: Int, stepCount: Int, summary: String, rowsDone: Int? = nil, rowsTotal: Int? = nil,
                 activity: Activity? = nil, pagesDone: Int? = nil, pagesTotal: Int? = nil, elapsed: TimeInterval? = nil) {

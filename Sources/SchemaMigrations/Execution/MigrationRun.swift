@@ -32,9 +32,12 @@ struct MigrationRun {
                                  remedy: "call migrate(connection:) outside any transaction")
         }
         let target = try plan.target(options.targetVersion)
+        let chunkTarget = try options.online?.validatedTarget()
 
         // Fast path, no lock, no write: the recorded version is the target and nobody touched the schema since.
-        if case .recorded(let version) = try VersionDetection(plan: plan, db: db).detect(), version == target.version {
+        // (An online run first finishes releasing what an interrupted online change set aside.)
+        if case .recorded(let version) = try VersionDetection(plan: plan, db: db).detect(), version == target.version,
+           try options.online == nil || db.isReadOnly || OnlineState.read(from: db) == nil {
             return MigrationResult(outcome: .upToDate, fromVersion: version, toVersion: version, adopted: false, stages: [], duration: Date().timeIntervalSince(started))
         }
 
@@ -43,11 +46,21 @@ struct MigrationRun {
                                  remedy: "run the migration with write access to the file and its directory")
         }
         if !db.ownsHandle { try JournalCheck.requireRollback(db) }
+        if let online = options.online, let chunkTarget {
+            if let current = try VersionDetection(plan: plan, db: db).detect().version {
+                try OnlineMigration.refuseCustomCode(plan: plan, from: current, to: target.version)
+            }
+            if let backupURL = options.backupURL { try backup(to: backupURL) }
+            return try ConnectionSettings.applying(to: db, version: target.version) {
+                try OnlineMigration(plan: plan, db: db, options: options, online: online, chunkTarget: chunkTarget).run(to: target, started: started)
+            }
+        }
         if let backupURL = options.backupURL { try backup(to: backupURL) }
 
         // Steps 1 and 12 of SQLite's procedure (AlterTableProcedure): foreign keys off, read back, and
         // the connection's own settings restored afterwards; steps 2 and 11 around the stages.
         return try ConnectionSettings.applying(to: db, version: target.version) {
+            try OnlineMigration.clearForOffline(plan: plan, db: db, options: options)
             switch options.transactionScope {
             case .wholePlan:
                 return try AlterTableProcedure.inTransaction(on: db) { try inTransaction.migrate(to: target, started: started, stageLimit: nil) }

@@ -8,6 +8,9 @@ import Foundation
 struct StageExecutor {
     let db: any MigrationDatabase
     let progress: (@Sendable (MigrationProgress) -> Void)?
+    /// The tables an online change built in shadows: their rebuild steps swap the shadow in
+    /// instead of copying (see ``OnlineTableChange``).
+    var online: [String: OnlineTableChange] = [:]
 
     /// Runs the stage inside a savepoint. `PRAGMA foreign_key_check` runs once, after the steps;
     /// only if it finds violations is the stage undone and the check run on the data as it was,
@@ -60,7 +63,9 @@ struct StageExecutor {
         // Only dropping or rebuilding a table, or the user's own code, can leave a row pointing at a
         // missing parent: ALTER TABLE's rename, add and drop column keep every rowid and reference.
         let sound = Set(checked.map(\.sqlFolded)).union(footprint?.sound ?? [])
-        let risky = Set(stage.allSteps.filter(\.mayBreakReferences).map { $0.table.sqlFolded })
+        // A table rebuilt online keeps every rowid and reference (a rebuild changing a foreign key
+        // never runs online): checking it would read the whole table under the cut-over's lock.
+        let risky = Set(stage.allSteps.filter(\.mayBreakReferences).map { $0.table.sqlFolded }).subtracting(online.keys)
         guard footprint != nil || !risky.isEmpty else { return sound }
         var scope: ForeignKeyGuard.Scope? = ForeignKeyGuard.Scope(children: risky, parents: risky)
         let live = try LiveSchema.read(from: db)
@@ -87,7 +92,13 @@ struct StageExecutor {
                 parked = try AlterTableProcedure(db: db).setAsideDependents(mentioning: setAside)
             }
             let live: LiveSchema? = step.rendersFromLiveTable ? try LiveSchema.read(from: db, onlyTables: [step.table]) : nil
-            for sql in try step.action.statements(live: live, version: to) {
+            let statements: [String]
+            if case .rebuild(let rebuild) = step.action, let change = online[rebuild.table.sqlFolded] {
+                statements = try change.cutOverStatements(db, version: to)
+            } else {
+                statements = try step.action.statements(live: live, version: to)
+            }
+            for sql in statements {
                 try reportingProgress(of: sql, step: step, stepIndex: index, stepCount: steps.count, from: from, to: to) { try execute(sql, step: step) }
             }
         }

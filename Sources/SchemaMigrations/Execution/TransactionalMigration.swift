@@ -61,7 +61,7 @@ struct TransactionalMigration {
     }
 
     /// The metadata row for reaching `version`: its hash and declared snapshot.
-    private func record(of version: Schema.Version, kind: String, from: Schema.Version?, started: Date, duration: TimeInterval? = nil) throws -> MetadataStore.Entry {
+    func record(of version: Schema.Version, kind: String, from: Schema.Version?, started: Date, duration: TimeInterval? = nil) throws -> MetadataStore.Entry {
         guard let declared = plan.declaredSchema(for: version) else {
             throw MigrationError(.invalidPlan, "version \(version) is not declared by the plan '\(plan.name)'", version: version, remedy: "report this as a bug")
         }
@@ -70,7 +70,7 @@ struct TransactionalMigration {
     }
 
     /// The database must now hold exactly the declared target: otherwise everything rolls back, with the diff.
-    private func verify(_ target: Schema, written: WrittenColumns) throws {
+    func verify(_ target: Schema, written: WrittenColumns) throws {
         let live = try LiveSchema.read(from: db, onlyTables: Set(target.entityNames))
         let accepted = try AcceptedDifferences(db: db, plan: plan.name).load()  // what a baseline accepted and no stage changed
         let differences = SchemaComparison(checksDefault: written.contains, undeclaredUniqueIndexesDiffer: false).differences(declared: target, live: live).filter { !accepted.contains($0) }

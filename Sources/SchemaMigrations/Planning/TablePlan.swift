@@ -58,6 +58,9 @@ struct TablePlan {
         finalizingRebuild = columns.finalizingRebuild(target: target)
         finalizingChecks = columns.finalizingChecks
 
+        if capabilities.rebuildsForAddedIndexes {
+            if !indexes.added.isEmpty { columns.rebuildReasons.append("its new indexes are built online, in the rebuilt table") }
+        }
         if columns.rebuildReasons.isEmpty {
             // Cheap path: O(1) schema changes, plus DROP COLUMN (which rewrites rows but not indexes).
             changes = dropped.map { .dropColumn(table: table, column: $0) } + columns.adds

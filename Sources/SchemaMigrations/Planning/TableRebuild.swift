@@ -65,6 +65,27 @@ struct TableRebuild: Sendable {
         var carriedOver: [String]
         /// What goes with the dropped columns besides their values.
         var removed: [String]
+        /// The parts the statements are made of, for a rebuild that copies outside one transaction
+        /// (``OnlineTableChange``): the same definition, column mapping and conversions.
+        var parts: Parts
+    }
+
+    /// The pieces of a rendered rebuild, each as the offline statements use it.
+    struct Parts: Sendable {
+        /// `CREATE TABLE` of the new table, under the name it was rendered for.
+        var createTable: String
+        /// The columns the copy writes, quoted, in order (the rowid first when it is kept apart).
+        var copyTargets: [String]
+        /// The expression over the source table for each of ``copyTargets``.
+        var copySources: [String]
+        /// The source table's name, unquoted, as the copy reads it.
+        var sourceTable: String
+        /// The statements that carry the `AUTOINCREMENT` counter over (empty without one).
+        var sequence: [String]
+        /// `CREATE INDEX` of each index the rebuilt table gets, naming the table by its final name.
+        var indexes: [String]
+        /// Whether the table is `WITHOUT ROWID`.
+        var withoutRowid: Bool
     }
 
     /// The rebuild's statements as planned from the declared schemas alone (no live table: a stage
@@ -89,7 +110,9 @@ struct TableRebuild: Sendable {
     /// - Throws: `MigrationError`, before anything is written, when a dropped column is needed by
     ///   something that stays (a CHECK over other columns too, a generated column, an expression
     ///   or partial index), or the table's definition cannot be read.
-    func statements(live: LiveSchema.Table, renamesApplied: Bool, version: Schema.Version) throws -> Rendering {
+    /// - Parameter newName: the name the new table is created under (``temporaryName`` offline).
+    func statements(live: LiveSchema.Table, renamesApplied: Bool, version: Schema.Version, newName: String? = nil) throws -> Rendering {
+        let temporaryName = newName ?? self.temporaryName
         var definition = try live.definition()
         var substitution: [String: String] = [:]
         if !renamesApplied {
@@ -147,6 +170,7 @@ struct TableRebuild: Sendable {
         let quotedTable = SQL.quoteIdentifier(renamesApplied ? table : sourceTable)
         let quotedTemporary = SQL.quoteIdentifier(temporaryName)
         statements.append("INSERT INTO \(quotedTemporary) (\(targets.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(quotedTable)")
+        let sequenceStart = statements.count
         if definition.hasAutoincrement {
             // The AUTOINCREMENT counter moves with the table: the highest id ever handed out, not
             // the highest still present, so a deleted id is never handed out again.
@@ -154,6 +178,7 @@ struct TableRebuild: Sendable {
             statements.append("INSERT INTO sqlite_sequence (name, seq) SELECT \(temporary), 0 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = \(temporary))")
             statements.append("UPDATE sqlite_sequence SET seq = max(seq, IFNULL((SELECT seq FROM sqlite_sequence WHERE name = \(old)), 0)) WHERE name = \(temporary)")
         }
+        let sequence = Array(statements[sequenceStart...])
         // 6. "Drop the old table X: DROP TABLE X."
         statements.append("DROP TABLE \(quotedTable)")
         // 7. "Change the name of new_X to X using: ALTER TABLE new_X RENAME TO X."
@@ -210,7 +235,10 @@ struct TableRebuild: Sendable {
         for index in target.indexes where !present.contains(index.structure) {
             statements.append(EntitySQL.createIndex(index, table: table))
         }
-        return Rendering(statements: statements, carriedOver: carriedOver, removed: removed)
+        let indexStart = statements.firstIndex { $0.hasPrefix("ALTER TABLE \(quotedTemporary) RENAME TO") }.map { $0 + 1 } ?? statements.count
+        let parts = Parts(createTable: statements[0], copyTargets: targets, copySources: sources, sourceTable: renamesApplied ? table : sourceTable,
+                          sequence: sequence, indexes: Array(statements[indexStart...]), withoutRowid: definition.withoutRowid)
+        return Rendering(statements: statements, carriedOver: carriedOver, removed: removed, parts: parts)
     }
 
     /// The clauses of a definition that a declaration does not speak of, in words.

@@ -9,6 +9,7 @@ extension Schema {
     static func isReservedTableName(_ name: String) -> Bool {
         let lower = name.sqlFolded
         return lower.hasPrefix("sqlite_") || lower.hasPrefix(TableNames.metadata.sqlFolded) || lower.hasPrefix(TableNames.temporaryPrefix)
+            || lower.hasPrefix(TableNames.onlinePrefix) || lower.hasPrefix(TableNames.releasedPrefix)
     }
 
     /// Checks the schema is well formed.

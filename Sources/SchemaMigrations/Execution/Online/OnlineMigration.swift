@@ -1,0 +1,292 @@
+import Foundation
+
+/// A migration run as an online change, on a connection outside any transaction with the
+/// migration's settings applied (``ConnectionSettings``): stage by stage, each stage's table
+/// rebuilds built in shadow tables while the application writes, then swapped in by one short
+/// cut-over transaction that runs the rest of the stage, checks it and records its version.
+///
+/// Phases of one stage, each in its own short `BEGIN IMMEDIATE` transaction:
+/// 1. Prepare: the shadows, their indexes and triggers; the state row (``OnlineState``).
+/// 2. Copy: chunks in rowid order, each sized to hold the write lock about
+///    ``OnlineRebuildOptions/chunkTargetMilliseconds``; the high-water mark recorded with each.
+/// 3. Cut-over: triggers dropped, the stage's steps run with each rebuild replaced by the swap
+///    (``OnlineTableChange/cutOverStatements(_:version:)``), checked, verified, recorded.
+/// 4. Release: the old tables, set aside by the cut-over, emptied in chunks and dropped.
+///
+/// A stage whose changes cannot be made this way runs offline, in one transaction, as without
+/// the option; a stage with custom code is refused before anything is written.
+struct OnlineMigration {
+    let plan: ResolvedPlan
+    let db: SQLiteConnection
+    let options: MigrationOptions
+    let online: OnlineRebuildOptions
+    let chunkTarget: TimeInterval
+
+    /// The planner of an online change: dropped columns and added indexes rebuild.
+    static let planner = Planner(capabilities: .online)
+
+    private var inTransaction: TransactionalMigration { TransactionalMigration(plan: plan, db: db, progress: options.progress) }
+
+    /// Runs every pending stage. - Throws: `MigrationError`; a stage that failed is rolled back,
+    /// the stages before it stay committed (as with ``MigrationOptions/TransactionScope/perStage``).
+    func run(to target: Schema, started: Date) throws -> MigrationResult {
+        try claim()
+        var done: MigrationResult?
+        while true {
+            let state = try VersionDetection(plan: plan, db: db).detect(trustCookie: false)
+            guard case .recorded(let current) = state, current < target.version,
+                  let stage = try plan.plannedStages(from: current, to: target.version, planner: Self.planner).first else {
+                // Creation, adoption, or nothing left: the offline path, in one short transaction.
+                let next = try WriteTransaction.run(on: db, doing: "migration") { try inTransaction.migrate(to: target, started: started, stageLimit: 1) }
+                let result = done.map { $0.followed(by: next, started: started) } ?? next
+                if next.stages.isEmpty || next.toVersion == target.version { try finishLeftovers(); return result }
+                done = result
+                continue
+            }
+            let next = try runStage(stage, target: target)
+            done = done.map { $0.followed(by: next, started: started) } ?? next
+            if next.toVersion == target.version { try finishLeftovers(); return done! }
+        }
+    }
+
+    /// Refuses a plan with custom code among the pending stages, before anything is written.
+    static func refuseCustomCode(plan: ResolvedPlan, from current: Schema.Version, to target: Schema.Version) throws {
+        for stage in try plan.plannedStages(from: current, to: target, planner: planner) where stage.runsCode {
+            throw MigrationError(.onlineRefused, "the stage \(stage.from) → \(stage.to) runs custom code, which cannot run online; nothing was done",
+                                 version: stage.to,
+                                 remedy: "migrate without --online (the stage's code runs in one transaction), or split the code into its own release")
+        }
+    }
+
+    /// Before an offline migration: refuses while an online change runs, and abandons one that
+    /// stopped (its triggers dropped, its shadows released in chunks), so the offline rebuild
+    /// never meets them.
+    static func clearForOffline(plan: ResolvedPlan, db: SQLiteConnection, options: MigrationOptions) throws {
+        guard let state = try OnlineState.read(from: db) else { return }
+        if state.ownerIsAlive && state.owner != OnlineState.thisOwner { throw state.inProgressError() }
+        let online = OnlineRebuildOptions()
+        let migration = OnlineMigration(plan: plan, db: db, options: options, online: online, chunkTarget: try online.validatedTarget())
+        if state.phase == .copying { try migration.abandon() } else { try migration.release(state) }
+    }
+
+    /// Takes the database's online change over, or refuses when another run owns it.
+    private func claim() throws {
+        try WriteTransaction.run(on: db, doing: "online change") {
+            guard var state = try OnlineState.read(from: db) else { return }
+            if state.ownerIsAlive && state.owner != OnlineState.thisOwner { throw state.inProgressError() }
+            state.owner = OnlineState.thisOwner
+            state.heartbeat = Date()
+            try state.write(to: db)
+        }
+        try finishLeftovers()
+    }
+
+    /// Finishes a release left by an earlier run; abandons a copy recorded for another stage.
+    private func finishLeftovers() throws {
+        guard let state = try OnlineState.read(from: db), state.phase == .releasing else { return }
+        try release(state)
+    }
+
+    // MARK: One stage
+
+    private func runStage(_ stage: PlannedStage, target: Schema) throws -> MigrationResult {
+        let stageStart = Date()
+        let live = try LiveSchema.read(from: db)
+        var changes: [OnlineTableChange] = []
+        var offlineReasons: [String] = []
+        if !stage.checks.isEmpty || !stage.finalizingChecks.isEmpty {
+            offlineReasons.append("its data checks read whole tables")
+        }
+        if stage.allSteps.contains(where: { $0.op == .renameTable }) { offlineReasons.append("it renames a table") }
+        for step in stage.allSteps {
+            guard case .rebuild(let rebuild) = step.action else { continue }
+            let change = OnlineTableChange(rebuild: rebuild)
+            let (table, parts) = try change.parts(in: live, renamesApplied: false, version: stage.to)
+            if let reason = change.refusal(live: table, parts: parts) { offlineReasons.append(reason) }
+            changes.append(change)
+        }
+        if changes.isEmpty || !offlineReasons.isEmpty {
+            try abandon()
+            // Offline: the stage in one transaction, planned as without the option.
+            return try WriteTransaction.run(on: db, doing: "migration") { try inTransaction.migrate(to: target, started: stageStart, stageLimit: 1) }
+        }
+        let checked = try QuickCheck.verify(before: stage, db: db)
+        var state = try prepare(stage, changes: changes, live: live)
+        for (index, change) in changes.enumerated() where index >= state.copied {
+            try copy(change, index: index, of: changes.count, stage: stage, state: &state)
+        }
+        return try cutOver(stage, changes: changes, checked: checked, state: state, started: stageStart)
+    }
+
+    /// Phase 1, or the recorded change when it is this stage's and its objects are all there.
+    private func prepare(_ stage: PlannedStage, changes: [OnlineTableChange], live: LiveSchema) throws -> OnlineState {
+        if let state = try OnlineState.read(from: db), state.phase == .copying, state.plan == plan.name, state.from == stage.from, state.to == stage.to,
+           state.tables == changes.map(\.shadow),
+           try changes.allSatisfy({ change in try change.triggers.allSatisfy { try objectExists($0, type: "trigger") } && objectExists(change.shadow, type: "table") }) {
+            return state
+        }
+        try abandon()
+        return try WriteTransaction.run(on: db, doing: "online change's preparation") {
+            let live = try LiveSchema.read(from: db)
+            for change in changes {
+                let (table, parts) = try change.parts(in: live, renamesApplied: false, version: stage.to)
+                for sql in try change.prepareStatements(live: table, parts: parts) { try db.execute(sql) }
+            }
+            let state = OnlineState(plan: plan.name, from: stage.from, to: stage.to, phase: .copying, tables: changes.map(\.shadow), highWater: nil,
+                                    copied: 0, startedAt: Date(), heartbeat: Date(), owner: OnlineState.thisOwner)
+            try state.write(to: db)
+            return state
+        }
+    }
+
+    private func objectExists(_ name: String, type: String) throws -> Bool {
+        try db.scalar("SELECT 1 FROM sqlite_schema WHERE type = ? AND name = ?", [.text(type), .text(name)]) != nil
+    }
+
+    /// Phase 2: the chunks of one table, sized to the target, with pauses and progress.
+    private func copy(_ change: OnlineTableChange, index: Int, of count: Int, stage: PlannedStage, state: inout OnlineState) throws {
+        let live = try LiveSchema.read(from: db, onlyTables: [change.source])
+        let (table, parts) = try change.parts(in: live, renamesApplied: false, version: stage.to)
+        let total = Int(try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(change.source))")?.int64Value ?? 0)
+        var chunk = ChunkSizer(target: chunkTarget)
+        var copied = 0
+        let began = Date()
+        var lastHeartbeat = Date()
+        while true {
+            if let shouldPause = online.shouldPause, shouldPause() {
+                try waitWhilePaused(shouldPause, change: change, index: index, of: count, stage: stage, state: &state, lastHeartbeat: &lastHeartbeat)
+            }
+            let chunkStart = Date()
+            let rows = chunk.rows
+            let end = try WriteTransaction.run(on: db, doing: "online copy") { () -> Int64? in
+                let end = try change.copyChunk(db, live: table, parts: parts, after: state.highWater, rows: rows)
+                state.heartbeat = Date()
+                if let end { state.highWater = end } else { state.highWater = nil; state.copied = index + 1 }
+                try state.write(to: db)
+                return end
+            }
+            chunk.record(rows: rows, took: Date().timeIntervalSince(chunkStart))
+            copied += rows
+            lastHeartbeat = Date()
+            let elapsed = Date().timeIntervalSince(began)
+            let rate = elapsed > 0 ? Double(min(copied, total)) / elapsed : nil
+            var event = MigrationProgress(from: stage.from, to: stage.to, stepIndex: index, stepCount: count,
+                                          summary: "Copy \(change.source) into its shadow online", rowsDone: min(copied, total), rowsTotal: total,
+                                          activity: .copyingOnline, elapsed: elapsed)
+            event.rowsPerSecond = rate
+            event.secondsLeft = rate.flatMap { $0 > 0 ? Double(max(0, total - copied)) / $0 : nil }
+            if end == nil { event.rowsDone = total; event.secondsLeft = 0 }
+            options.progress?(event)
+            if end == nil { return }
+            if online.pauseBetweenChunks > 0 { Thread.sleep(forTimeInterval: online.pauseBetweenChunks) }
+        }
+    }
+
+    private func waitWhilePaused(_ shouldPause: @Sendable () -> Bool, change: OnlineTableChange, index: Int, of count: Int, stage: PlannedStage,
+                                 state: inout OnlineState, lastHeartbeat: inout Date) throws {
+        let began = Date()
+        while shouldPause() {
+            options.progress?(MigrationProgress(from: stage.from, to: stage.to, stepIndex: index, stepCount: count,
+                                                summary: "Online copy of \(change.source) paused", activity: .paused, elapsed: Date().timeIntervalSince(began)))
+            if Date().timeIntervalSince(lastHeartbeat) > OnlineState.staleAfter / 3 {
+                var beat = state
+                beat.heartbeat = Date()
+                try WriteTransaction.run(on: db, doing: "online change's heartbeat") { try beat.write(to: db) }
+                state = beat
+                lastHeartbeat = Date()
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+
+    /// Phase 3: one short transaction: the stage's steps with the shadows swapped in, checked,
+    /// verified and recorded; the state moves on to releasing the old tables.
+    private func cutOver(_ stage: PlannedStage, changes: [OnlineTableChange], checked: [String], state: OnlineState, started: Date) throws -> MigrationResult {
+        options.progress?(MigrationProgress(from: stage.from, to: stage.to, stepIndex: 0, stepCount: stage.steps.count,
+                                            summary: "Cut over: swap \(changes.map(\.rebuild.table).joined(separator: ", ")) in", activity: .cuttingOver))
+        var releasing = state
+        try WriteTransaction.run(on: db, doing: "online cut-over") {
+            guard case .recorded(let current) = try VersionDetection(plan: plan, db: db).detect(trustCookie: false), current == stage.from else {
+                throw MigrationError(.concurrentChange, "the database left version \(stage.from) during the online change; the cut-over was rolled back",
+                                     version: stage.to, remedy: "run the migration again")
+            }
+            for change in changes { for sql in change.dropTriggerStatements { try db.execute(sql) } }
+            let online = Dictionary(changes.map { ($0.rebuild.table.sqlFolded, $0) }, uniquingKeysWith: { first, _ in first })
+            try StageExecutor(db: db, progress: options.progress, online: online).run(stage, checked: checked)
+            try inTransaction.verify(stage.target, written: WrittenColumns(stage.allSteps.map(\.action)))
+            try MetadataStore(db: db, plan: plan.name).append(inTransaction.record(of: stage.to, kind: stage.kind.rawValue, from: stage.from, started: started))
+            releasing.phase = .releasing
+            releasing.tables = changes.map(\.released)
+            releasing.highWater = nil
+            releasing.heartbeat = Date()
+            try releasing.write(to: db)
+        }
+        try release(releasing)
+        return MigrationResult(outcome: .migrated, fromVersion: stage.from, toVersion: stage.to, adopted: false, stages: [stage],
+                               duration: Date().timeIntervalSince(started))
+    }
+
+    // MARK: Leftovers
+
+    /// Phase 4: empties each table set aside in chunks (so freeing its pages never holds the lock
+    /// for its size), drops it, and clears the state.
+    func release(_ state: OnlineState) throws {
+        var chunk = ChunkSizer(target: chunkTarget)
+        for table in state.tables where try objectExists(table, type: "table") {
+            let quoted = SQL.quoteIdentifier(table)
+            let total = Int(try db.scalar("SELECT count(*) FROM \(quoted)")?.int64Value ?? 0)
+            var removed = 0
+            while true {
+                let rows = chunk.rows
+                let chunkStart = Date()
+                let changed = try WriteTransaction.run(on: db, doing: "release of the old table") { () -> Int in
+                    try db.execute("DELETE FROM \(quoted) WHERE rowid IN (SELECT rowid FROM \(quoted) LIMIT \(rows))")
+                    return db.changes
+                }
+                chunk.record(rows: rows, took: Date().timeIntervalSince(chunkStart))
+                removed += changed
+                options.progress?(MigrationProgress(from: state.from, to: state.to, stepIndex: 0, stepCount: 1, summary: "Release the old \(table)",
+                                                    rowsDone: min(removed, total), rowsTotal: total, activity: .releasingOldTable))
+                if changed < rows { break }
+            }
+            try WriteTransaction.run(on: db, doing: "release of the old table") {
+                for sql in OnlineTableChange.dropTriggers(on: table) { try db.execute(sql) }
+                try db.execute("DROP TABLE IF EXISTS \(quoted)")
+            }
+        }
+        try WriteTransaction.run(on: db, doing: "online change") { try OnlineState.clear(in: db) }
+    }
+
+    /// Abandons a copy in progress that this run will not finish (another stage's, or one whose
+    /// objects are gone): the triggers go first, in one short transaction, then the shadows are
+    /// released in chunks like an old table.
+    func abandon() throws {
+        guard var state = try OnlineState.read(from: db), state.phase == .copying else { return }
+        try WriteTransaction.run(on: db, doing: "online change") {
+            for shadow in state.tables {
+                let table = String(shadow.dropFirst(TableNames.onlinePrefix.count))
+                for sql in OnlineTableChange.dropTriggers(on: table) { try db.execute(sql) }
+            }
+            state.phase = .releasing
+            state.highWater = nil
+            try state.write(to: db)
+        }
+        try release(state)
+    }
+}
+
+/// The rows of the next chunk, adapted after each to the time the last one held the lock.
+struct ChunkSizer {
+    /// The first chunk's rows: small, so a slow machine learns its pace without a long stall.
+    var rows = 200
+    /// The lock time each chunk aims at, in seconds.
+    let target: TimeInterval
+    /// No chunk is larger, whatever the target.
+    static let maximumRows = 1_000_000
+
+    /// Scales the next chunk by target ÷ measured time, at most doubling and at least quartering it.
+    mutating func record(rows done: Int, took seconds: TimeInterval) {
+        let factor = seconds > 0 ? min(2, max(0.25, target / seconds)) : 2
+        rows = min(Self.maximumRows, max(1, Int((Double(done) * factor).rounded())))
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// The online change in progress on a database, in the package's companion table: at most one
+/// row, so there are never two online changes at once on one file.
+///
+/// ```sql
+/// CREATE TABLE "_schema_migrations_online" ("id" INTEGER PRIMARY KEY CHECK ("id" = 1),
+///   "plan" TEXT NOT NULL, "fromVersion" TEXT NOT NULL, "toVersion" TEXT NOT NULL,
+///   "phase" TEXT NOT NULL, "tables" TEXT NOT NULL, "highWater" INTEGER, "copied" INTEGER NOT NULL,
+///   "startedAt" REAL NOT NULL, "heartbeat" REAL NOT NULL, "owner" TEXT NOT NULL)
+/// ```
+/// `phase` is `copying` (the shadow tables are being filled, `tables` lists them with the
+/// high-water mark of the one being copied) or `releasing` (the cut-over committed; the tables
+/// set aside are being emptied). `owner` is `host:pid` of the run, and `heartbeat` its last
+/// sign of life: a run that is gone (its process ended on this host, or silent for
+/// ``staleAfter``) is taken over, one that is alive refuses a second.
+struct OnlineState: Sendable, Equatable {
+    enum Phase: String, Sendable { case copying, releasing }
+
+    var plan: String
+    var from: Schema.Version
+    var to: Schema.Version
+    var phase: Phase
+    /// The shadow tables (copying) or the tables set aside (releasing), in order.
+    var tables: [String]
+    /// The last rowid copied into the shadow of the first table of ``tables`` not yet complete;
+    /// nil before its first chunk.
+    var highWater: Int64?
+    /// How many of ``tables`` are completely copied.
+    var copied: Int
+    var startedAt: Date
+    var heartbeat: Date
+    var owner: String
+
+    /// A run silent this long is presumed gone.
+    static let staleAfter: TimeInterval = 30
+
+    static let createSQL = """
+        CREATE TABLE IF NOT EXISTS "\(TableNames.onlineState)" ("id" INTEGER PRIMARY KEY CHECK ("id" = 1), \
+        "plan" TEXT NOT NULL, "fromVersion" TEXT NOT NULL, "toVersion" TEXT NOT NULL, "phase" TEXT NOT NULL, \
+        "tables" TEXT NOT NULL, "highWater" INTEGER, "copied" INTEGER NOT NULL, "startedAt" REAL NOT NULL, \
+        "heartbeat" REAL NOT NULL, "owner" TEXT NOT NULL)
+        """
+
+    /// This process, as an owner.
+    static var thisOwner: String { "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)" }
+
+    /// The change in progress, nil when none.
+    static func read(from db: any SQLQuerying) throws -> OnlineState? {
+        guard try db.scalar("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(TableNames.onlineState)]) != nil else { return nil }
+        guard let row = try db.rows("""
+            SELECT "plan", "fromVersion", "toVersion", "phase", "tables", "highWater", "copied", "startedAt", "heartbeat", "owner" \
+            FROM "\(TableNames.onlineState)" WHERE "id" = 1
+            """).first else { return nil }
+        guard let from = row[1].stringValue.flatMap(Schema.Version.init), let to = row[2].stringValue.flatMap(Schema.Version.init),
+              let phase = row[3].stringValue.flatMap(Phase.init(rawValue:)) else {
+            throw MigrationError(.unknownVersion, "the online change recorded in '\(TableNames.onlineState)' cannot be read",
+                                 remedy: "the table was edited by hand; restore the database from a backup")
+        }
+        let tables = (row[4].stringValue ?? "").split(separator: "\n").map(String.init)
+        return OnlineState(plan: row[0].stringValue ?? "", from: from, to: to, phase: phase, tables: tables, highWater: row[5].int64Value,
+                           copied: Int(row[6].int64Value ?? 0), startedAt: Date(timeIntervalSince1970: row[7].doubleValue ?? 0),
+                           heartbeat: Date(timeIntervalSince1970: row[8].doubleValue ?? 0), owner: row[9].stringValue ?? "")
+    }
+
+    /// Writes this state as the one row; call inside a write transaction.
+    func write(to db: any SQLQuerying) throws {
+        try db.execute(Self.createSQL)
+        try db.execute("""
+            INSERT OR REPLACE INTO "\(TableNames.onlineState)" ("id", "plan", "fromVersion", "toVersion", "phase", "tables", "highWater", "copied", "startedAt", "heartbeat", "owner") \
+            VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.text(plan), .text(from.description), .text(to.description), .text(phase.rawValue), .text(tables.joined(separator: "\n")),
+                  highWater.map { .integer($0) } ?? .null, .integer(Int64(copied)), .real(startedAt.timeIntervalSince1970),
+                  .real(heartbeat.timeIntervalSince1970), .text(owner)])
+    }
+
+    /// Removes the row and the companion table; call inside a write transaction.
+    static func clear(in db: any SQLQuerying) throws {
+        try db.execute("DROP TABLE IF EXISTS \"\(TableNames.onlineState)\"")
+    }
+
+    /// Whether the run that wrote this state is still alive: its process runs on this host, or,
+    /// on another host, it gave a sign of life within ``staleAfter``.
+    var ownerIsAlive: Bool {
+        if owner == Self.thisOwner { return true }
+        let parts = owner.split(separator: ":")
+        if parts.count == 2, String(parts[0]) == ProcessInfo.processInfo.hostName, let pid = Int32(parts[1]) {
+            return kill(pid, 0) == 0 || errno == EPERM
+        }
+        return Date().timeIntervalSince(heartbeat) < Self.staleAfter
+    }
+
+    /// The refusal for a second change while this one runs.
+    func inProgressError() -> MigrationError {
+        MigrationError(.onlineChangeInProgress,
+                       "an online change of plan '\(plan)' from \(from) to \(to) is running on this database (\(owner), \(phase == .copying ? "copying" : "releasing the old table")); nothing was done",
+                       version: to, remedy: "wait for it to finish, or stop it; a stopped change resumes with the next online migration")
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+
+/// One table rebuilt online: its shadow table (the target definition, under a reserved name), the
+/// shadow's indexes, the triggers that carry the application's writes over, the chunked copy, and
+/// the statements of the cut-over. Everything about the new table — definition, column mapping,
+/// conversions, indexes, the `AUTOINCREMENT` counter — comes from ``TableRebuild``, as offline.
+///
+/// - The triggers are `AFTER INSERT`, `AFTER UPDATE` and `AFTER DELETE` on the source table,
+///   keyed by rowid: each re-reads the row it touched through the rebuild's own `SELECT` and
+///   writes it to the shadow (`INSERT OR REPLACE`), or deletes it there.
+/// - The copy runs in rowid order, `rowid > highWater AND rowid <= end` per chunk, so a row the
+///   triggers already carried over is simply written again with the same values.
+/// - The cut-over renames the old table aside (with `legacy_alter_table` on and foreign keys off,
+///   so no reference in another table follows it), renames the shadow to the table's name, and
+///   gives the shadow's indexes their final names and text through `writable_schema` (SQLite has no
+///   `RENAME INDEX`; the index pages stay as built), following SQLite's documented procedure for
+///   schema changes ALTER TABLE cannot make.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/lang_altertable.html#otheralter>,
+/// <https://www.sqlite.org/pragma.html#pragma_writable_schema>
+struct OnlineTableChange: Sendable {
+    let rebuild: TableRebuild
+
+    /// The table the application uses until the cut-over.
+    var source: String { rebuild.sourceTable }
+    /// The shadow table.
+    var shadow: String { TableNames.onlinePrefix + rebuild.table }
+    /// Where the old table goes at the cut-over, to be emptied in chunks.
+    var released: String { TableNames.releasedPrefix + rebuild.table }
+    /// The shadow's `index`-th index, until the cut-over names it.
+    func shadowIndex(_ index: Int) -> String { TableNames.onlinePrefix + "ix\(index + 1)_" + rebuild.table }
+    /// The triggers on the source table.
+    var triggers: [String] { ["insert", "update", "delete"].map { TableNames.onlinePrefix + source + "_" + $0 } }
+
+    /// The rowid's name free in both the live table and the target (a column may be named `rowid`).
+    func rowidName(live: LiveSchema.Table) -> String? {
+        ["rowid", "oid", "_rowid_"].first { name in
+            live.column(named: name) == nil && !rebuild.target.attributes.contains { $0.name.isSameSQLName(name) }
+        }
+    }
+
+    /// The rebuild rendered against the live table, the new table named as the shadow.
+    func parts(in live: LiveSchema, renamesApplied: Bool, version: Schema.Version) throws -> (table: LiveSchema.Table, parts: TableRebuild.Parts) {
+        guard let table = live.table(named: renamesApplied ? rebuild.table : source) else {
+            throw MigrationError(.sqlite, "the table \(source) to rebuild online is missing; nothing was done", entity: rebuild.table, version: version)
+        }
+        let parts = try rebuild.statements(live: table, renamesApplied: renamesApplied, version: version, newName: shadow).parts
+        return (table, parts)
+    }
+
+    /// Why this table cannot be rebuilt online, nil when it can.
+    func refusal(live: LiveSchema.Table, parts: TableRebuild.Parts) -> String? {
+        if parts.withoutRowid {
+            return "\(rebuild.table) is a WITHOUT ROWID table: the online copy walks rowids"
+        }
+        if rowidName(live: live) == nil { return "\(rebuild.table) has columns named rowid, oid and _rowid_: the online copy walks rowids" }
+        if rebuild.columns.contains(where: \.changesReference) { return "the rebuild of \(rebuild.table) changes a foreign key, which must be checked over the whole table at once" }
+        if !rebuild.nullableColumns.isEmpty { return "the rebuild of \(rebuild.table) leaves columns for custom code to fill" }
+        return nil
+    }
+
+    /// Phase 1 (prepare): the shadow, its indexes and the triggers, in one transaction.
+    func prepareStatements(live: LiveSchema.Table, parts: TableRebuild.Parts) throws -> [String] {
+        guard let rowid = rowidName(live: live) else { return [] }
+        var statements = [parts.createTable]
+        for (index, sql) in parts.indexes.enumerated() {
+            statements.append(try Self.renamed(indexSQL: sql, to: shadowIndex(index), on: shadow).sql)
+        }
+        let quotedSource = SQL.quoteIdentifier(parts.sourceTable)
+        let write = "INSERT OR REPLACE INTO \(SQL.quoteIdentifier(shadow)) (\(parts.copyTargets.joined(separator: ", "))) "
+            + "SELECT \(parts.copySources.joined(separator: ", ")) FROM \(quotedSource) WHERE \(quotedSource).\(rowid) = NEW.\(rowid);"
+        let delete = { (row: String) in "DELETE FROM \(SQL.quoteIdentifier(shadow)) WHERE \(rowid) = \(row).\(rowid)" }
+        statements.append("CREATE TRIGGER \(SQL.quoteIdentifier(triggers[0])) AFTER INSERT ON \(quotedSource) BEGIN \(write) END")
+        statements.append("CREATE TRIGGER \(SQL.quoteIdentifier(triggers[1])) AFTER UPDATE ON \(quotedSource) BEGIN "
+                          + "\(delete("OLD")) AND OLD.\(rowid) IS NOT NEW.\(rowid); \(write) END")
+        statements.append("CREATE TRIGGER \(SQL.quoteIdentifier(triggers[2])) AFTER DELETE ON \(quotedSource) BEGIN \(delete("OLD")); END")
+        return statements
+    }
+
+    /// Phase 2 (copy): one chunk of at most `rows` rows after `highWater` (from the first row when
+    /// nil), inside the caller's transaction.
+    /// - Returns: the new high-water mark, nil when the chunk reached the end of the table.
+    func copyChunk(_ db: any SQLQuerying, live: LiveSchema.Table, parts: TableRebuild.Parts, after highWater: Int64?, rows: Int) throws -> Int64? {
+        guard let rowid = rowidName(live: live) else { return nil }
+        let quotedSource = SQL.quoteIdentifier(parts.sourceTable)
+        let start = highWater.map { "\(rowid) > \($0)" } ?? "1"
+        let end = try db.scalar("SELECT \(rowid) FROM \(quotedSource) WHERE \(start) ORDER BY \(rowid) LIMIT 1 OFFSET \(max(0, rows - 1))")?.int64Value
+        try db.execute("INSERT OR REPLACE INTO \(SQL.quoteIdentifier(shadow)) (\(parts.copyTargets.joined(separator: ", "))) "
+                       + "SELECT \(parts.copySources.joined(separator: ", ")) FROM \(quotedSource) WHERE \(start)"
+                       + (end.map { " AND \(rowid) <= \($0)" } ?? ""))
+        return end
+    }
+
+    /// Dropping the online triggers on `table` (by its name before the stage).
+    static func dropTriggers(on table: String) -> [String] {
+        ["insert", "update", "delete"].map { "DROP TRIGGER IF EXISTS \(SQL.quoteIdentifier(TableNames.onlinePrefix + table + "_" + $0))" }
+    }
+
+    /// Dropping the triggers (the first thing a cut-over or an abandoned change does).
+    var dropTriggerStatements: [String] { triggers.map { "DROP TRIGGER IF EXISTS \(SQL.quoteIdentifier($0))" } }
+
+    /// Phase 3 (cut-over): the statements that stand for the rebuild step inside the cut-over
+    /// transaction, rendered after the stage's renames ran: the counter carried over, the old
+    /// table's own indexes dropped, the old table set aside, the shadow renamed, its indexes named.
+    func cutOverStatements(_ db: any SQLQuerying, version: Schema.Version) throws -> [String] {
+        let live = try LiveSchema.read(from: db, onlyTables: [rebuild.table, shadow])
+        let (table, parts) = try self.parts(in: live, renamesApplied: true, version: version)
+        let shadowIndexes = Set((live.table(named: shadow)?.indexes ?? []).map(\.name))
+        guard parts.indexes.indices.allSatisfy({ shadowIndexes.contains(shadowIndex($0)) }) else {
+            throw MigrationError(.sqlite, "the online shadow of \(rebuild.table) does not have the indexes the rebuild needs; everything was rolled back",
+                                 entity: rebuild.table, version: version, remedy: "run the migration again: the online change starts over")
+        }
+        var statements = parts.sequence
+        var schemaEdits: [String] = []
+        // The shadow was created before the stage's renames ran: its text as the rebuild writes it now.
+        if let shadowSQL = try db.scalar("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(shadow)])?.stringValue,
+           shadowSQL != parts.createTable {
+            schemaEdits.append("UPDATE sqlite_schema SET sql = \(SQL.quoteString(parts.createTable)) WHERE type = 'table' AND name = \(SQL.quoteString(shadow))")
+        }
+        for index in table.indexes where index.origin == .createIndex {
+            statements.append("DROP INDEX \(SQL.quoteIdentifier(index.name))")
+        }
+        if !schemaEdits.isEmpty { statements += ["PRAGMA writable_schema = ON"] + schemaEdits + ["PRAGMA writable_schema = RESET"] }
+        statements += ["PRAGMA legacy_alter_table = ON",
+                       "ALTER TABLE \(SQL.quoteIdentifier(rebuild.table)) RENAME TO \(SQL.quoteIdentifier(released))",
+                       "PRAGMA legacy_alter_table = OFF",
+                       "ALTER TABLE \(SQL.quoteIdentifier(shadow)) RENAME TO \(SQL.quoteIdentifier(rebuild.table))"]
+        guard !parts.indexes.isEmpty else { return statements }
+        statements.append("PRAGMA writable_schema = ON")
+        for (index, sql) in parts.indexes.enumerated() {
+            let name = try Self.renamed(indexSQL: sql, to: "", on: "").name
+            statements.append("UPDATE sqlite_schema SET name = \(SQL.quoteString(name)), sql = \(SQL.quoteString(sql)) "
+                              + "WHERE type = 'index' AND name = \(SQL.quoteString(shadowIndex(index)))")
+        }
+        statements.append("PRAGMA writable_schema = RESET")
+        return statements
+    }
+
+    /// A `CREATE INDEX` statement's own name, and the statement naming another index on another
+    /// table, the rest kept as written.
+    static func renamed(indexSQL sql: String, to name: String, on table: String) throws -> (name: String, sql: String) {
+        let tokenizer = SQLTokenizer(sql)
+        let tokens: [SQLTokenizer.Token]
+        do { tokens = try tokenizer.tokens() } catch {
+            throw MigrationError(.sqlite, "cannot read the index statement `\(sql)`: \(error)")
+        }
+        guard let on = tokens.firstIndex(where: { tokenizer.isKeyword($0, "ON") }), on >= 1, on + 1 < tokens.count else {
+            throw MigrationError(.sqlite, "cannot read the index statement `\(sql)`")
+        }
+        let unique = tokens[..<on].contains { tokenizer.isKeyword($0, "UNIQUE") }
+        let rest = tokenizer.text(tokens[on + 1].end, tokenizer.bytes.count)
+        let renamed = "CREATE \(unique ? "UNIQUE " : "")INDEX \(SQL.quoteIdentifier(name)) ON \(SQL.quoteIdentifier(table))\(rest)"
+        return (tokenizer.name(of: tokens[on - 1]), renamed)
+    }
+}
