@@ -126,4 +126,18 @@ package enum SystemCalls {
 
     /// Ends the process with `status`.
     package static func exitProcess(_ status: Int32) -> Never { exit(status) }
+
+    /// Sleeps the calling thread for `seconds` (nothing for zero, negative or NaN).
+    package static func sleep(seconds: TimeInterval) {
+        guard seconds > 0 else { return }
+        let whole = min(seconds.rounded(.down), Double(Int32.max))
+        var request = timespec(tv_sec: time_t(whole), tv_nsec: Int((seconds - whole) * 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+
+    /// Whether a process of this host with that id exists (it may belong to another user).
+    package static func processExists(_ pid: Int32) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
+    }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A migration run as an online change, on a connection outside any transaction with the
 /// migration's settings applied (``ConnectionSettings``): stage by stage, each stage's table
@@ -178,7 +182,7 @@ struct OnlineMigration {
             if end == nil { event.rowsDone = total; event.secondsLeft = 0 }
             options.progress?(event)
             if end == nil { return }
-            if online.pauseBetweenChunks > 0 { Thread.sleep(forTimeInterval: online.pauseBetweenChunks) }
+            if online.pauseBetweenChunks > 0 { SystemCalls.sleep(seconds: online.pauseBetweenChunks) }
         }
     }
 
@@ -195,7 +199,7 @@ struct OnlineMigration {
                 state = beat
                 lastHeartbeat = Date()
             }
-            Thread.sleep(forTimeInterval: 0.1)
+            SystemCalls.sleep(seconds: 0.1)
         }
     }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How a migration runs its table rebuilds online: the application keeps reading and writing the
 /// table, and waits only for short moments, never for the table's size.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The online change in progress on a database, in the package's companion table: at most one
 /// row, so there are never two online changes at once on one file.
@@ -85,7 +89,7 @@ struct OnlineState: Sendable, Equatable {
         if owner == Self.thisOwner { return true }
         let parts = owner.split(separator: ":")
         if parts.count == 2, String(parts[0]) == ProcessInfo.processInfo.hostName, let pid = Int32(parts[1]) {
-            return kill(pid, 0) == 0 || errno == EPERM
+            return SystemCalls.processExists(pid)
         }
         return Date().timeIntervalSince(heartbeat) < Self.staleAfter
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One table rebuilt online: its shadow table (the target definition, under a reserved name), the
 /// shadow's indexes, the triggers that carry the application's writes over, the chunked copy, and
