@@ -55,6 +55,10 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         public static let sqlite = Code(rawValue: "sqlite")
         /// After the last step the database does not match the declared target schema.
         public static let verificationFailed = Code(rawValue: "verificationFailed")
+        /// The database needs a collation, function or module the connection does not have (the
+        /// application registers it: ``SQLEnvironment``), or the environment could not be applied
+        /// (an extension that does not load, a `prepareConnection` hook that throws).
+        public static let sqlEnvironment = Code(rawValue: "sqlEnvironment")
     }
 
     /// The kind of failure.
