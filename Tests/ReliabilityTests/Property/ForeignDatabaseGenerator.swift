@@ -45,12 +45,24 @@ struct ForeignDatabase: CustomStringConvertible {
     }
 
     var tables: [Table]
+    /// Views and triggers calling the application's function `app_fold` (``appEnvironment``),
+    /// by name: SQLite keeps them, and so must every migration made without the function.
+    var appDependents: [(name: String, sql: String)] = []
+
+    /// The application's SQL: `app_fold(x)`, x as lower-cased text.
+    static let appEnvironment = SQLEnvironment(functions: [SQLFunction("app_fold", argumentCount: 1) { arguments in
+        switch arguments[0] {
+        case .null: return .null
+        case .text(let text): return .text(text.lowercased())
+        default: return .text(arguments[0].description.lowercased())
+        }
+    }])
 
     var description: String {
         tables.map { table in
             ([table.sql + ";"] + table.indexes.map { "CREATE \($0.unique ? "UNIQUE " : "")INDEX \($0.name) ON \(table.name) (\($0.columns.joined(separator: ", ")));" })
                 .joined(separator: "\n") + "  -- \(table.rows) rows"
-        }.joined(separator: "\n")
+        }.joined(separator: "\n") + appDependents.map { "\n" + $0.sql + ";" }.joined()
     }
 
     static let tableNames = ["Album", "play_list", "InvoiceLine", "order", "Group", "user_account", "Date", "media-type", "ArtistCredit", "track"]
@@ -65,7 +77,16 @@ struct ForeignDatabase: CustomStringConvertible {
         for name in tableNames.shuffled(using: &random).prefix(Int.random(in: 1...4, using: &random)) {
             tables.append(table(named: name, parents: tables, random: &random))
         }
-        return ForeignDatabase(tables: tables)
+        var database = ForeignDatabase(tables: tables)
+        // Half the cases: a view and a trigger on the first table that call the app's function.
+        if random.chance(0.5), let table = tables.first, let column = table.columns.first {
+            let quoted = SQL.quoteIdentifier(table.name), name = SQL.quoteIdentifier(column.name)
+            database.appDependents = [
+                ("app_folded", "CREATE VIEW \"app_folded\" AS SELECT app_fold(\(name)) AS folded FROM \(quoted)"),
+                ("app_guard", "CREATE TRIGGER \"app_guard\" BEFORE INSERT ON \(quoted) WHEN app_fold(new.\(name)) = 'app-refused' BEGIN SELECT RAISE(ABORT, 'refused by the app'); END"),
+            ]
+        }
+        return database
     }
 
     private static func table(named name: String, parents: [Table], random: inout SeededRandom) -> Table {
@@ -204,7 +225,7 @@ struct ForeignDatabase: CustomStringConvertible {
 
     /// Creates the tables, rows and indexes at `url`.
     func create(at url: URL) throws {
-        let db = try SQLiteConnection(path: url.path, mode: .readWriteCreate)
+        let db = try SQLiteConnection(path: url.path, mode: .readWriteCreate, environment: ForeignDatabase.appEnvironment)
         try db.execute("BEGIN")
         for table in tables {
             try db.execute(table.sql)
@@ -216,6 +237,7 @@ struct ForeignDatabase: CustomStringConvertible {
                 try db.execute("CREATE \(index.unique ? "UNIQUE " : "")INDEX \(SQL.quoteIdentifier(index.name)) ON \(SQL.quoteIdentifier(table.name)) (\(index.columns.map(SQL.quoteIdentifier).joined(separator: ", ")))")
             }
         }
+        for dependent in appDependents { try db.execute(dependent.sql) }
         try db.execute("COMMIT")
     }
 }
