@@ -24,6 +24,7 @@ final class ClusterStatement: PreparedStatement {
 
     var sql: String { statement.sql }
     var columnCount: Int { result?.columns.count ?? 0 }
+    var parameterCount: Int? { statement.parameterCount }
     func columnName(_ index: Int) -> String { result?.columns[index] ?? "" }
 
     func bind(_ values: [SQLiteValue]) throws {

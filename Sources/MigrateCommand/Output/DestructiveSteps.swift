@@ -9,7 +9,7 @@ enum DestructiveSteps {
     /// The destructive steps, each with the values it loses when measured: `Drop column Note.legacy (2 non-empty values)`.
     static func names(_ report: MigrationReport) -> [String] {
         report.stages.flatMap(\.steps).filter(\.step.destructive).map { step in
-            step.step.summary + (step.impact.map { " (\($0.lostValues) non-empty value\($0.lostValues == 1 ? "" : "s"))" } ?? "")
+            step.step.summary + (step.impact.map { " (\($0.lossDescription))" } ?? "")
         }
     }
 

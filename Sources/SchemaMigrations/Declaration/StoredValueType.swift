@@ -71,7 +71,8 @@ struct StoredValueType {
         case .string: if let text = value as? String { return .text(text) }
         case .integer:
             if let number = value as? Int { return .integer(Int64(number)) }
-            if let number = value as? any BinaryInteger { return .integer(Int64(truncatingIfNeeded: number)) }
+            // One that does not fit (`UInt64.max`) is refused below rather than stored wrapped around.
+            if let number = value as? any BinaryInteger, let exact = Int64(exactly: number) { return .integer(exact) }
         case .double:
             if let number = value as? Double { return .real(number) }
             if let number = value as? Float { return .real(Double(number)) }

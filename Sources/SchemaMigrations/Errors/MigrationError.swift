@@ -49,6 +49,10 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         public static let interruptedMigration = Code(rawValue: "interruptedMigration")
         /// A custom stage's closure threw.
         public static let customStageFailed = Code(rawValue: "customStageFailed")
+        /// A custom stage's code called the data API with an argument it cannot use (a batch size
+        /// below 1, an empty filter or one that is not one SQL expression, arguments that do not
+        /// match the filter's placeholders, a negative limit, an `id` with no row to update).
+        public static let invalidArgument = Code(rawValue: "invalidArgument")
         /// A value read or written in a custom stage is not of the attribute's type.
         public static let typeMismatch = Code(rawValue: "typeMismatch")
         /// SQLite reported an error while running a step.

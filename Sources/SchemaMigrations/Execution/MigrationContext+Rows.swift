@@ -5,20 +5,35 @@ extension MigrationContext {
     /// let paris = try context.fetch("Trip", where: "destination = ?", arguments: [.text("Paris")], orderBy: "startDate DESC")
     /// ```
     /// - Parameters:
-    ///   - filter: an SQL expression over the entity's property names, with `?` placeholders.
-    ///   - orderBy: an SQL ordering over property names; defaults to `id`.
-    ///   - properties: the properties to read (`id` always is); nil for all of them.
+    ///   - filter: one SQL expression over the table's column names, with a `?` for each of
+    ///     `arguments`; nil for every row.
+    ///   - arguments: the values of the filter's and ordering's `?` placeholders, in order: as
+    ///     many as there are placeholders.
+    ///   - orderBy: what follows `ORDER BY`, over column names (`"name COLLATE NOCASE, startDate DESC"`);
+    ///     nil for the key's order (`id`).
+    ///   - limit: the most rows to return, 0 or more; nil for all.
+    ///   - properties: the properties to read (`id` always is; each is read once however often
+    ///     named); nil for all of them.
+    /// - Throws: `MigrationError`: `invalidArgument` for an empty filter or ordering, one that is
+    ///   not one expression (or ordering list), one SQLite cannot compile, arguments that do not
+    ///   match the placeholders, or a negative limit; `invalidSchema` for an entity or property
+    ///   the version does not declare.
     /// - Complexity: loads every matching row; use ``forEach(_:where:arguments:properties:batchSize:_:)`` for large tables.
     public func fetch(_ entity: String, where filter: String? = nil, arguments: [SQLiteValue] = [], orderBy: String? = nil, limit: Int? = nil,
                       properties: [String]? = nil) throws -> [MigrationRow] {
         let table = try entityTable(entity)
         let addressing = RowAddressing(table)
+        let condition = try filterClause(filter, call: "fetch", entity: table.name)
+        let order = try orderingClause(orderBy, call: "fetch", entity: table.name) ?? addressing.order
+        if let limit, limit < 0 {
+            throw Self.invalidArgument("fetch", table.name, "was given limit \(limit): a limit is 0 or more", remedy: "pass 0 or more, or leave `limit:` out for every row")
+        }
         var sql = "SELECT \(try selectList(properties, of: table, addressing: addressing)) FROM \(SQL.quoteIdentifier(table.name))"
-        if let filter { sql += " WHERE \(filter)" }
-        sql += " ORDER BY \(orderBy ?? addressing.order)"
+        if let condition { sql += " WHERE \(condition)" }
+        sql += " ORDER BY \(order)"
         if let limit { sql += " LIMIT \(limit)" }
-        let statement = try db.prepareStatement(sql)
-        try statement.bind(arguments)
+        let statement = try preparing(sql, call: "fetch", entity: table.name)
+        try bind(arguments, to: statement, call: "fetch", entity: table.name)
         var rows: [MigrationRow] = []
         var columns: RowColumns?  // read from the first row: a statement over the wire has its columns once it ran
         while try statement.step() {
@@ -30,7 +45,7 @@ extension MigrationContext {
     }
 
     /// Calls `body` with every matching row, reading `batchSize` rows at a time in `id` order, so
-    /// memory stays flat however large the table. `body` may update or delete the rows it is given.
+    /// memory stays flat however large the table. `body` may insert, update or delete rows.
     /// Reports progress (rows done / total) through the migrator's progress callback.
     ///
     /// ```swift
@@ -39,23 +54,50 @@ extension MigrationContext {
     ///     try context.update("Trip", id: trip.id, values: ["label": label])
     /// }
     /// ```
+    ///
+    /// Which rows it visits: those whose `id` is at most the greatest `id` the table held when
+    /// `forEach` started, that match `filter` when their batch is read, in `id` order, each `id`
+    /// once. So rows the body inserts are not visited (SQLite gives a new row an `id` above every
+    /// other), unless the body chooses an `id` below that greatest one itself, or the table holds
+    /// `Int64.max` (SQLite then picks unused ids at random); a row the body deletes or changes
+    /// before its batch is read is seen as it is then, or not at all; a row whose `id` the body
+    /// changes to one not reached yet is visited again.
+    ///
     /// - Parameters:
+    ///   - filter: one SQL expression over the table's column names, with a `?` for each of
+    ///     `arguments`; nil for every row.
+    ///   - arguments: the values of the filter's `?` placeholders, in order.
     ///   - properties: the properties to read (`id` always is); nil for all of them. Naming the few
     ///     a loop uses makes each row cheaper to read on a wide table.
+    ///   - batchSize: how many rows to read at a time, 1 or more; above ``maximumBatchSize`` it
+    ///     reads that many.
+    /// - Throws: `MigrationError`: `invalidArgument` for a batch size below 1, or a filter or
+    ///   arguments ``fetch(_:where:arguments:orderBy:limit:properties:)`` refuses;
+    ///   `unsupportedChange` for a WITHOUT ROWID table (its rows have no `id`); whatever `body` throws.
     /// - Complexity: O(rows); memory O(batchSize).
     public func forEach(_ entity: String, where filter: String? = nil, arguments: [SQLiteValue] = [], properties: [String]? = nil, batchSize: Int = 1000,
                         _ body: (MigrationRow) throws -> Void) throws {
         let table = try entityTable(entity)
+        guard batchSize >= 1 else {
+            throw Self.invalidArgument("forEach", table.name, "was given batchSize \(batchSize): a batch holds at least 1 row",
+                                       remedy: "pass 1 or more (at most \(Self.maximumBatchSize) rows are held at once), or leave `batchSize:` out")
+        }
+        let batchSize = min(batchSize, Self.maximumBatchSize)
         let addressing = RowAddressing(table)
         let quotedTable = SQL.quoteIdentifier(table.name), id = try addressing.requireID(entity: table.name, call: "forEach", version: schema.version)
-        let condition = filter.map { "(\($0)) AND " } ?? ""
+        let condition = try filterClause(filter, call: "forEach", entity: table.name).map { "\($0) AND " } ?? ""
+        let select = "SELECT \(try selectList(properties, of: table, addressing: addressing)) FROM \(quotedTable) WHERE \(condition)"
+        let limit = " ORDER BY \(id) LIMIT \(batchSize)"
+        // The bounds come last, so the filter's placeholders are the first parameters. The first
+        // batch has no lower bound (an id may be Int64.min); the next ones start after the last id.
+        let first = try preparing(select + "\(id) <= ?" + limit, call: "forEach", entity: table.name)
+        let next = try preparing(select + "\(id) > ? AND \(id) <= ?" + limit, call: "forEach", entity: table.name)
+        try bind(arguments, bounds: [.integer(0)], to: first, call: "forEach", entity: table.name)
+        first.reset()
+        // The rows that exist now end at the greatest id: what the body inserts comes after it.
+        guard let greatest = try db.scalar("SELECT max(\(id)) FROM \(quotedTable)")?.int64Value else { return }
         // The total is only for progress reports: without a callback, no count(*).
         let total = progress == nil ? 0 : try count(entity, where: filter, arguments: arguments)
-        let select = "SELECT \(try selectList(properties, of: table, addressing: addressing)) FROM \(quotedTable) WHERE "
-        let limit = " ORDER BY \(id) LIMIT \(max(1, batchSize))"
-        // The first batch has no lower bound (an id may be Int64.min); the next ones start after the last id.
-        let first = try db.prepareStatement(select + (filter.map { "(\($0))" } ?? "1") + limit)
-        let next = try db.prepareStatement(select + "\(condition)\(id) > ?" + limit)
         var columns: RowColumns?  // read from the first row: a statement over the wire has its columns once it ran
         var lastID: Int64?
         var done = 0
@@ -64,7 +106,7 @@ extension MigrationContext {
         while true {
             let statement = lastID == nil ? first : next
             statement.reset()
-            try statement.bind(arguments + (lastID.map { [.integer($0)] } ?? []))
+            try bind(arguments, bounds: (lastID.map { [.integer($0)] } ?? []) + [.integer(greatest)], to: statement, call: "forEach", entity: table.name)
             batch.removeAll(keepingCapacity: true)
             while try statement.step() {
                 let named = columns ?? Self.columns(of: statement, partial: properties != nil, addressing: addressing, table: table)
@@ -75,17 +117,22 @@ extension MigrationContext {
             guard let last = batch.last else { break }
             for row in batch { try body(row) }
             done += batch.count
-            lastID = last.id
             progress?(MigrationProgress(from: stage.from, to: stage.to, stepIndex: 0, stepCount: 1,
                                         summary: "\(entity): \(done) / \(total) rows", rowsDone: done, rowsTotal: total))
+            guard last.id < greatest else { break }
+            lastID = last.id
         }
     }
 
     /// The number of rows of an entity, optionally filtered.
+    /// - Throws: `MigrationError` for a filter or arguments ``fetch(_:where:arguments:orderBy:limit:properties:)`` refuses.
     public func count(_ entity: String, where filter: String? = nil, arguments: [SQLiteValue] = []) throws -> Int {
         let table = try entityTable(entity)
-        let sql = "SELECT count(*) FROM \(SQL.quoteIdentifier(table.name))" + (filter.map { " WHERE \($0)" } ?? "")
-        return Int(try db.scalar(sql, arguments)?.int64Value ?? 0)
+        let condition = try filterClause(filter, call: "count", entity: table.name)
+        let statement = try preparing("SELECT count(*) FROM \(SQL.quoteIdentifier(table.name))" + (condition.map { " WHERE \($0)" } ?? ""),
+                                      call: "count", entity: table.name)
+        try bind(arguments, to: statement, call: "count", entity: table.name)
+        return try statement.step() ? Int(statement.column(0).int64Value ?? 0) : 0
     }
 
     /// `id` and the properties asked for, quoted, each under its property's name; `*` for every

@@ -2,12 +2,21 @@ import Foundation
 
 extension MigrationContext {
     /// Inserts a row. Values are Swift values of the attributes' types (`String`, `Date`, an enum,
-    /// a Codable struct…), or nil; properties not given take their default.
+    /// a Codable struct…), or nil; properties not given take their default. An entity with the
+    /// default key takes its `id` among the values too (an integer); otherwise SQLite chooses it.
+    ///
+    /// ```swift
+    /// let id = try context.insert("Trip", values: ["name": "Paris", "startDate": Date()])
+    /// ```
     /// - Returns: the new row's `id`.
+    /// - Throws: `MigrationError`: `invalidSchema` for a property the version does not declare
+    ///   (or a generated one), `invalidArgument` for a property given twice (by its name and its
+    ///   column's), `typeMismatch` for a value its attribute cannot store (an integer beyond
+    ///   `Int64`, a NaN); SQLite's error for a constraint the row breaks.
     @discardableResult
     public func insert(_ entity: String, values: [String: Any?]) throws -> Int64 {
         let table = try entityTable(entity)
-        let stored = try storedValues(values, of: table)
+        let stored = try storedValues(values, of: table, call: "insert")
         let columns = stored.map { SQL.quoteIdentifier($0.column) }.joined(separator: ", ")
         let sql = stored.isEmpty
             ? "INSERT INTO \(SQL.quoteIdentifier(table.name)) DEFAULT VALUES"
@@ -17,6 +26,13 @@ extension MigrationContext {
     }
 
     /// Sets properties of the row with `id`.
+    ///
+    /// ```swift
+    /// try context.update("Trip", id: trip.id, values: ["notes": nil, "budget": 1200])
+    /// ```
+    /// - Throws: `MigrationError`: `invalidArgument` when no row has `id`, for a property given
+    ///   twice, or for `id` among the values (a row's id is not changed here: use
+    ///   ``execute(_:arguments:)``); otherwise as ``insert(_:values:)``.
     public func update(_ entity: String, id: Int64, values: [String: Any?]) throws {
         // A loop setting the same property row after row: no lookups beyond two string compares.
         if values.count == 1, let last = lastUpdate, last.entity == entity, let (name, value) = values.first, last.column == name {
@@ -25,10 +41,11 @@ extension MigrationContext {
             try statement.bind(try storedValue(value, attribute: last.attribute, of: last.table), at: 1)
             try statement.bind(.integer(id), at: 2)
             try statement.step()
+            if db.changes == 0 { throw noRowToUpdate(last.table, id: id) }
             return
         }
         let table = try entityTable(entity)
-        let stored = try storedValues(values, of: table)
+        let stored = try storedValues(values, of: table, call: "update")
         guard !stored.isEmpty else { return }
         let columns = stored.count == 1 ? stored[0].column : stored.map(\.column).joined(separator: "\u{0}")
         let statement: any PreparedStatement
@@ -44,6 +61,11 @@ extension MigrationContext {
             lastUpdate = (entity, table.name, stored[0].column, attribute, statement)
         }
         try runUpdate(statement, values: stored.map(\.value), id: id)
+        if db.changes == 0 { throw noRowToUpdate(table.name, id: id) }
+    }
+
+    private func noRowToUpdate(_ table: String, id: Int64) -> MigrationError {
+        Self.invalidArgument("update", table, "found no row with id \(id)", remedy: "update the ids forEach or fetch returned, or insert the row first")
     }
 
     private func runUpdate(_ statement: any PreparedStatement, values: [SQLiteValue], id: Int64) throws {
@@ -65,10 +87,16 @@ extension MigrationContext {
 
     /// Deletes the rows matching `filter`, applying the delete rules as ``delete(_:id:)`` does.
     /// - Returns: how many rows of `entity` were deleted.
+    /// - Throws: `MigrationError` for a filter or arguments ``fetch(_:where:arguments:orderBy:limit:properties:)``
+    ///   refuses (an empty filter included), and as ``delete(_:id:)``.
     @discardableResult
     public func delete(_ entity: String, where filter: String, arguments: [SQLiteValue] = []) throws -> Int {
         let table = try entityTable(entity)
-        return try deleteRows(in: table.name, where: filter, arguments: arguments)
+        let condition = try filterClause(filter, call: "delete", entity: table.name) ?? "1"
+        // Compiled once to check it, before any row goes.
+        let check = try preparing("SELECT 1 FROM \(SQL.quoteIdentifier(table.name)) WHERE \(condition)", call: "delete", entity: table.name)
+        try bind(arguments, to: check, call: "delete", entity: table.name)
+        return try deleteRows(in: table.name, where: condition, arguments: arguments)
     }
 
     /// Deletes the rows first, then follows the references to them: a cycle of cascades ends
@@ -150,9 +178,25 @@ extension MigrationContext {
         return attributes[name]
     }
 
-    private func storedValues(_ values: [String: Any?], of table: Schema.Entity) throws -> [(column: String, value: SQLiteValue)] {
-        try values.sorted { $0.key < $1.key }.map { name, value in
+    private func storedValues(_ values: [String: Any?], of table: Schema.Entity, call: String) throws -> [(column: String, value: SQLiteValue)] {
+        var given: [String: String] = [:]  // column, folded → the name it was given by
+        return try values.sorted { $0.key < $1.key }.map { name, value in
+            if name == Schema.primaryKeyColumn && table.hasImplicitID {
+                guard call == "insert" else {
+                    throw Self.invalidArgument(call, table.name, "cannot change a row's id; use execute(_:arguments:) with an UPDATE of \"id\"",
+                                               remedy: "leave id out of the values")
+                }
+                guard let value, let number = StoredValueType.unwrap(value).flatMap({ $0 as? any BinaryInteger }).flatMap({ Int64(exactly: $0) }) else {
+                    throw MigrationError(.typeMismatch, "the id of a new '\(table.name)' must be an integer that fits Int64, not \(value.map { "\(type(of: $0))" } ?? "nil")",
+                                         entity: table.name, property: name, version: schema.version)
+                }
+                return (name, .integer(number))
+            }
             guard let attribute = attribute(named: name, of: table) else { throw noSuchProperty(name, of: table) }
+            if let other = given.updateValue(name, forKey: attribute.name.sqlFolded) {
+                throw MigrationError(.invalidArgument, "'\(table.name).\(attribute.property)' was given twice, as '\(other)' and as '\(name)'",
+                                     entity: table.name, property: attribute.property, version: schema.version, remedy: "give each property once")
+            }
             if let generated = attribute.generated {
                 throw MigrationError(.invalidSchema, "'\(table.name).\(attribute.property)' is generated (\(generated.clause)): SQLite computes its values, and a write to it is refused",
                                      entity: table.name, property: attribute.property, version: schema.version,
@@ -168,11 +212,15 @@ extension MigrationContext {
         switch attribute.valueType {
         case .string: if let text = value as? String { return .text(text) }
         case .integer: if let number = value as? Int { return .integer(Int64(number)) }
-        case .double: if let number = value as? Double { return .real(number) }
+        case .double: if let number = value as? Double, !number.isNaN { return .real(number) }
         default: break
         }
         guard let value = StoredValueType.unwrap(value) else { return .null }
         if let raw = value as? SQLiteValue { return raw }
+        if let number = value as? any BinaryFloatingPoint, number.isNaN {
+            throw MigrationError(.typeMismatch, "NaN cannot be stored in '\(table).\(attribute.property)': SQLite stores it as NULL",
+                                 entity: table, property: attribute.property, version: schema.version, remedy: "store nil, or a number")
+        }
         if let storage = attribute.dateStorage, let date = value as? Date { return storage.storedValue(date) }
         do {
             return try StoredValueType.storedValue(value, as: attribute.valueType)

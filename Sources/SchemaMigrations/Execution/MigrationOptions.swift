@@ -12,7 +12,9 @@ public struct MigrationOptions: Sendable {
 
     /// Stop at this version instead of the plan's latest.
     public var targetVersion: Schema.Version?
-    /// How long to wait for another connection's lock before failing.
+    /// How long to wait for another connection's lock before failing, in seconds. Zero, negative
+    /// and NaN do not wait; SQLite waits at most `Int32.max` milliseconds (about 24.8 days), so
+    /// anything longer, infinity included, waits that long.
     public var busyTimeout: TimeInterval
     /// One transaction for the whole plan, or one per stage.
     public var transactionScope: TransactionScope

@@ -50,6 +50,9 @@ struct StageExecutor {
             if let refusal = try check.evaluate(on: db, version: stage.to) { throw refusal }
         }
         try runSteps(stage.finalizingSteps, from: stage.from, to: stage.to)
+        // What the code wrote, or the stage handed it to convert, must read back as declared, now
+        // that the finalizing steps gave each column its declared type.
+        if let footprint, let refusal = try StoredValueCheck(stage: stage, footprint: footprint).evaluate(on: db) { throw refusal }
         // Only dropping or rebuilding a table, or the user's own code, can leave a row pointing at a
         // missing parent: ALTER TABLE's rename, add and drop column keep every rowid and reference.
         let sound = Set(checked.map(\.sqlFolded)).union(footprint?.sound ?? [])

@@ -64,6 +64,14 @@ extension MigrationReport {
         /// The values the step loses: in its dropped columns, and stored values it replaces with computed ones.
         public var lostValues: Int64 { (nonEmptyValues + replacedValues).reduce(0) { $0 + $1.count } }
 
+        /// What the step loses, in words: `2 non-empty values`, `1 stored value replaced by computed ones`.
+        public var lossDescription: String {
+            let replaced = replacedValues.reduce(0) { $0 + $1.count }
+            let lost = lostValues - replaced
+            return ((replaced == 0 || lost > 0 ? [counted(lost, "non-empty value")] : [])
+                + (replaced > 0 ? [counted(replaced, "stored value") + " replaced by computed ones"] : [])).joined(separator: ", ")
+        }
+
         /// What happens to values, in words, one line per figure (``rows`` is left to the caller):
         /// `Trip.notes: 3 NULLs take the default ''`, `Trip.legacy: 12 non-empty values lost`.
         public var lines: [String] { lines(showingValues: true) }

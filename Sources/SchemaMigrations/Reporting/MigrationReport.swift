@@ -68,11 +68,7 @@ public struct MigrationReport: Sendable {
             for step in stage.steps {
                 if step.step.destructive {
                     destructive.append("destructive: \(step.step.summary)" + (step.impact.map { impact in
-                        let replaced = impact.replacedValues.reduce(0) { $0 + $1.count }
-                        let lost = impact.lostValues - replaced
-                        let figures = (replaced == 0 || lost > 0 ? [counted(lost, "non-empty value")] : [])
-                            + (replaced > 0 ? [counted(replaced, "stored value") + " replaced by computed ones"] : [])
-                        return " (\(figures.joined(separator: ", "))" + (step.step.op == .dropTable ? " in \(counted(impact.rows ?? 0, "row"))" : "") + ")"
+                        " (\(impact.lossDescription)" + (step.step.op == .dropTable ? " in \(counted(impact.rows ?? 0, "row"))" : "") + ")"
                     } ?? ""))
                 }
                 for nulls in step.impact?.nulls ?? [] where nulls.count > 0 {

@@ -40,6 +40,9 @@ package protocol PreparedStatement: AnyObject {
     var sql: String { get }
     /// How many columns each row has.
     var columnCount: Int { get }
+    /// How many parameters the statement has (its largest parameter index), or nil when the
+    /// connection cannot tell before the statement runs.
+    var parameterCount: Int? { get }
     /// The name of a result column.
     func columnName(_ index: Int) -> String
     /// Binds every parameter, in order.
@@ -53,6 +56,11 @@ package protocol PreparedStatement: AnyObject {
     func column(_ index: Int) -> SQLiteValue
     /// Makes the statement ready to run again; bindings are kept.
     func reset()
+}
+
+extension PreparedStatement {
+    /// Unknown, unless the statement says otherwise.
+    package var parameterCount: Int? { nil }
 }
 
 extension MigrationDatabase {

@@ -64,7 +64,7 @@ package final class SQLiteConnection {
         self.ownsHandle = true
         self.busyTimeout = busyTimeout
         // An initializer's assignment does not run `didSet`: set SQLite's busy handler here too.
-        sqlite3_busy_timeout(raw, Int32(max(0, busyTimeout) * 1000))
+        sqlite3_busy_timeout(raw, SQLiteConnection.milliseconds(busyTimeout))
     }
 
     /// Wraps a handle the caller already owns (for example GRDB's). The handle is not closed by this object.
@@ -81,7 +81,7 @@ package final class SQLiteConnection {
 
     /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
     package var busyTimeout: TimeInterval = 0 {
-        didSet { sqlite3_busy_timeout(handle, Int32(max(0, busyTimeout) * 1000)) }
+        didSet { sqlite3_busy_timeout(handle, SQLiteConnection.milliseconds(busyTimeout)) }
     }
 
     /// True when the connection was opened read-only (or the file is not writable).
@@ -172,5 +172,13 @@ package final class SQLiteConnection {
         let statement = SQLiteStatement(handle: raw, connection: self)
         if accessObserver != nil { try notifyPrepared(statement) }
         return statement
+    }
+
+    /// A busy timeout as SQLite takes it: whole milliseconds in an `int`. Negative and NaN wait
+    /// not at all; anything past `Int32.max` milliseconds (about 24.8 days), infinity included,
+    /// waits that long.
+    static func milliseconds(_ seconds: TimeInterval) -> Int32 {
+        guard seconds > 0 else { return 0 }
+        return seconds * 1000 >= Double(Int32.max) ? Int32.max : Int32(seconds * 1000)
     }
 }

@@ -41,6 +41,9 @@ package final class SQLiteStatement {
     /// The number of result columns.
     package var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
+    /// The largest parameter index: `?` and `?NNN` and named parameters alike.
+    package var parameterCount: Int? { Int(sqlite3_bind_parameter_count(handle)) }
+
     /// The name of result column `index`.
     package func columnName(_ index: Int) -> String { String(cString: sqlite3_column_name(handle, Int32(index))) }
 

@@ -9,10 +9,12 @@ struct ScaffoldNames {
     /// Entity name → (column name → property name, unescaped).
     private(set) var properties: [String: [String: String]] = [:]
 
-    /// Type names the generated file relies on: a model named so would shadow them inside the version.
+    /// Type names the generated file relies on: a model named so would shadow them inside the
+    /// version. Every capitalised name a rendering writes outside a string literal must be here
+    /// (a test renders every feature and compares).
     static let reservedTypeNames: Set<String> = [
         "Any", "Array", "Attribute", "Bool", "Data", "Date", "Decimal", "Dictionary", "Double", "Error", "Float", "ForeignKeyReference",
-        "Foundation", "Int", "MigrationStage", "Never", "Optional", "PersistentModel", "Relationship", "Schema", "SchemaMigrationPlan",
+        "Foundation", "Int", "MigrationStage", "NamedIndex", "Never", "Optional", "PersistentModel", "Relationship", "Schema", "SchemaMigrationPlan",
         "SchemaMigrations", "Sendable", "Set", "String", "Transient", "URL", "UUID", "VersionedSchema",
     ]
 

@@ -40,7 +40,9 @@ public struct SwiftDeclarations: Sendable, Hashable {
     /// - Complexity: O(entities × (attributes + indexes)).
     public init(schema: Schema, name: String, origin: String? = nil, leftOut: [SchemaIntrospection.TableNotes] = []) {
         self.name = name
-        let prefix = SwiftIdentifier.isUsable(SwiftIdentifier.typeName(name)) ? SwiftIdentifier.typeName(name) : "App"
+        // `Self` is no type name, but `SelfSchemaV1` is.
+        let base = SwiftIdentifier.typeName(name)
+        let prefix = !base.isEmpty && SwiftIdentifier.isUsable(base + "SchemaV1") ? base : "App"
         let major = schema.version.major
         schemaTypeName = "\(prefix)SchemaV\(major)"
         planTypeName = "\(prefix)MigrationPlan"

@@ -16,6 +16,10 @@ import Foundation
 ///   otherwise a NUMERIC or TEXT type means ISO-8601 text (what SQLite's own `datetime()` and
 ///   `CURRENT_TIMESTAMP` write), a REAL type seconds since 1970.
 ///
+/// In a STRICT table, `ANY` keeps every value as given: such a column is declared by what it holds
+/// (only integers → `Int`, only numbers → `Double`, only blobs → `Data`, otherwise `String`),
+/// with the type `ANY`.
+///
 /// The declared type text is kept as ``Schema/Attribute/sqlType`` unless it is the storage type
 /// itself (`INTEGER`, `TEXT`…), so the column is declared as the file spells it.
 struct ColumnTypeInference {
@@ -28,6 +32,14 @@ struct ColumnTypeInference {
     let column: LiveSchema.Column
     let profile: ValueProfile?
     let defaultValue: String?
+    /// Whether the column's table is STRICT, where `ANY` keeps every value as given.
+    var isStrict = false
+
+    /// Whether the column is declared `ANY`: in a STRICT table, a column that keeps every value
+    /// as given (elsewhere, a NUMERIC-affinity one).
+    static func isAny(_ column: LiveSchema.Column) -> Bool {
+        column.declaredType.uppercased() == "ANY"
+    }
 
     /// Whether the column's Swift type depends on its values: a NUMERIC-affinity or date-named column.
     static func needsValues(_ column: LiveSchema.Column) -> Bool {
@@ -54,6 +66,7 @@ struct ColumnTypeInference {
         let declared = column.declaredType
         var valueType: Schema.ValueType
         var dateStorage: Schema.DateStorage?
+        if isStrict && Self.isAny(column) { return Inferred(valueType: anyValueType(kept: &kept), sqlType: declared, dateStorage: nil) }
         switch column.affinity {
         case .integer: valueType = .integer
         case .text:
@@ -84,6 +97,29 @@ struct ColumnTypeInference {
         let storage = dateStorage?.storageType ?? valueType.storageType
         let sqlType = SchemaComparison.normalizedType(declared) == storage.rawValue || declared.isEmpty ? nil : declared
         return Inferred(valueType: valueType, sqlType: sqlType, dateStorage: dateStorage == .secondsSince1970 ? nil : dateStorage)
+    }
+
+    /// A STRICT table's `ANY` column, declared by what it holds: `Int` when only integers, `Double`
+    /// when only numbers, `Data` when only blobs, else (text, nothing, or a mix) `String`. The
+    /// column keeps every value as given whatever the declaration; a mix is noted, since the
+    /// declared type reads only its own.
+    private func anyValueType(kept: inout [String]) -> Schema.ValueType {
+        guard let profile else { return .string }
+        let integers = profile.numbers - profile.reals
+        let kinds = [profile.texts, integers, profile.reals, profile.blobs].filter { $0 > 0 }.count
+        let type: Schema.ValueType
+        switch (profile.texts, integers, profile.reals, profile.blobs) {
+        case (0, 1..., 0, 0): type = .integer
+        case (0, _, 1..., 0): type = .double
+        case (0, 0, 0, 1...): type = .data
+        default: type = .string
+        }
+        if kinds > 1 && !(type == .double && profile.texts == 0 && profile.blobs == 0) {
+            let held = [(profile.texts, "text"), (integers, "integer"), (profile.reals, "real"), (profile.blobs, "blob")].filter { $0.0 > 0 }
+                .map { "\($0.1) (\($0.0))" }.joined(separator: ", ")
+            kept.append("column \(column.name) is ANY and holds \(held): declared \(type.swiftTypeName ?? type.rawValue), the others are kept as given and read as SQLiteValue")
+        }
+        return type
     }
 
     /// How a date column's values are stored, by the values, else the default, else `whenUnknown`.

@@ -22,7 +22,7 @@ extension IntrospectionReader {
         }
         for constraint in definition.constraints where constraint.kind == .check { kept.append("table constraint \(constraint.text)") }
 
-        let profiles = try valueProfiles(of: table)
+        let profiles = try valueProfiles(of: table, strict: definition.strict)
         let columnDefinitions = Dictionary(definition.columns.map { ($0.name.sqlFolded, $0) }, uniquingKeysWith: { first, _ in first })
         var attributes: [Schema.Attribute] = []
         for column in table.columns where !(implicitID && column.primaryKeyPosition > 0) {
@@ -79,7 +79,8 @@ extension IntrospectionReader {
                 }
             }
         }
-        guard let type = ColumnTypeInference(column: column, profile: profile, defaultValue: defaultValue).inferred(blocking: &blocking, kept: &kept) else {
+        guard let type = ColumnTypeInference(column: column, profile: profile, defaultValue: defaultValue, isStrict: definition.strict)
+            .inferred(blocking: &blocking, kept: &kept) else {
             return nil
         }
         let keyNeverNull = column.primaryKeyPosition > 0 && (definition.withoutRowid || hasRowidAlias)
@@ -165,35 +166,51 @@ extension IntrospectionReader {
     }
 
     /// The values of the columns whose Swift type depends on them (date and NUMERIC-affinity
-    /// columns), read in one pass over the table; empty when it has none.
-    private func valueProfiles(of table: LiveSchema.Table) throws -> [String: ValueProfile] {
-        let profiled = table.columns.filter { $0.hidden == 0 && ColumnTypeInference.needsValues($0) }
+    /// columns, and a STRICT table's `ANY` ones), read in as few passes over the table as
+    /// SQLite's limit on a result's columns allows (a pass reads up to 100 columns' worth);
+    /// empty when it has none.
+    private func valueProfiles(of table: LiveSchema.Table, strict: Bool) throws -> [String: ValueProfile] {
+        let profiled = table.columns.filter { $0.hidden == 0 && (ColumnTypeInference.needsValues($0) || (strict && ColumnTypeInference.isAny($0))) }
         guard !profiled.isEmpty else { return [:] }
-        // A date column needs the kinds and range of its values; another NUMERIC one, whether it holds text.
-        let numbers = "IN ('integer', 'real')"
-        let selects = profiled.map { column in
-            let c = SQL.quoteIdentifier(column.name)
-            guard ColumnTypeInference.isDateName(column.declaredType) else { return "sum(typeof(\(c)) = 'text')" }
+        var result: [String: ValueProfile] = [:]
+        for start in stride(from: 0, to: profiled.count, by: 100) {
+            let chunk = profiled[start..<min(start + 100, profiled.count)]
+            guard let row = try db.rows("SELECT \(chunk.map(Self.profileExpressions).joined(separator: ", ")) FROM \(SQL.quoteIdentifier(table.name))").first else { continue }
+            var base = 0
+            for column in chunk {
+                let value = { (offset: Int) in row[base + offset] }
+                let texts = Int(value(0).int64Value ?? 0)
+                if ColumnTypeInference.isDateName(column.declaredType) {
+                    result[column.name.sqlFolded] = ValueProfile(texts: texts, numbers: Int(value(1).int64Value ?? 0), smallest: value(2).doubleValue,
+                                                                 largest: value(3).doubleValue, textsNotDates: Int(value(4).int64Value ?? 0))
+                    base += 5
+                } else if ColumnTypeInference.isAny(column) {
+                    result[column.name.sqlFolded] = ValueProfile(texts: texts, numbers: Int(value(1).int64Value ?? 0) + Int(value(2).int64Value ?? 0),
+                                                                 smallest: nil, largest: nil, textsNotDates: 0,
+                                                                 reals: Int(value(2).int64Value ?? 0), blobs: Int(value(3).int64Value ?? 0))
+                    base += 4
+                } else {
+                    result[column.name.sqlFolded] = ValueProfile(texts: texts, numbers: 0, smallest: nil, largest: nil, textsNotDates: 0)
+                    base += 1
+                }
+            }
+        }
+        return result
+    }
+
+    /// What one column's profile selects: a date column needs the kinds and range of its values;
+    /// an `ANY` one how many of each storage class; another NUMERIC one whether it holds text.
+    private static func profileExpressions(_ column: LiveSchema.Column) -> String {
+        let c = SQL.quoteIdentifier(column.name), numbers = "IN ('integer', 'real')"
+        if ColumnTypeInference.isDateName(column.declaredType) {
             return "sum(typeof(\(c)) = 'text'), sum(typeof(\(c)) \(numbers)), min(CASE WHEN typeof(\(c)) \(numbers) THEN \(c) END), "
                 + "max(CASE WHEN typeof(\(c)) \(numbers) THEN \(c) END), "
                 + "sum(typeof(\(c)) = 'text' AND \(c) NOT GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]*')"
         }
-        guard let row = try db.rows("SELECT \(selects.joined(separator: ", ")) FROM \(SQL.quoteIdentifier(table.name))").first else { return [:] }
-        var result: [String: ValueProfile] = [:]
-        var base = 0
-        for column in profiled {
-            let texts = Int(row[base].int64Value ?? 0)
-            if ColumnTypeInference.isDateName(column.declaredType) {
-                result[column.name.sqlFolded] = ValueProfile(
-                    texts: texts, numbers: Int(row[base + 1].int64Value ?? 0),
-                    smallest: row[base + 2].doubleValue, largest: row[base + 3].doubleValue, textsNotDates: Int(row[base + 4].int64Value ?? 0))
-                base += 5
-            } else {
-                result[column.name.sqlFolded] = ValueProfile(texts: texts, numbers: 0, smallest: nil, largest: nil, textsNotDates: 0)
-                base += 1
-            }
+        if ColumnTypeInference.isAny(column) {
+            return "sum(typeof(\(c)) = 'text'), sum(typeof(\(c)) = 'integer'), sum(typeof(\(c)) = 'real'), sum(typeof(\(c)) = 'blob')"
         }
-        return result
+        return "sum(typeof(\(c)) = 'text')"
     }
 }
 
@@ -208,4 +225,7 @@ struct ValueProfile: Sendable, Hashable {
     var largest: Double?
     /// How many TEXT values do not start `YYYY-MM-DD`.
     var textsNotDates: Int
+    /// Of a STRICT table's `ANY` column: how many of the numbers are REAL, and how many values are BLOBs.
+    var reals = 0
+    var blobs = 0
 }

@@ -32,7 +32,8 @@ extension Schema {
                                remedy: "write a type name such as INTEGER, TEXT, NVARCHAR(160), NUMERIC(10,2) or DATETIME")
                 }
                 let accepted = attribute.dateStorage.map { $0 == .iso8601Text ? [.text, .numeric] : [.real, .numeric] } ?? Schema.acceptedAffinities(for: attribute.valueType)
-                guard accepted.contains(attribute.affinity) else {
+                // A STRICT table's ANY column keeps every value as given: no affinity to change them.
+                guard accepted.contains(attribute.affinity) || (entity.isStrict && sqlType.uppercased() == "ANY") else {
                     throw fail("\(label) holds \(attribute.valueType.rawValue) values but is declared \(sqlType), whose affinity is \(attribute.affinity.rawValue): SQLite would change the values it stores",
                                property: attribute.property,
                                remedy: "declare a type of \(accepted.map(\.rawValue).sorted().joined(separator: " or ")) affinity, or change the property's Swift type")

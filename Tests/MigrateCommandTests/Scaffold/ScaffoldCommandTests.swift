@@ -41,6 +41,51 @@ import Testing
         #expect(result.stdout.contains("enum NotesSchemaV1: VersionedSchema {"))
     }
 
+    /// A wide table of DATETIME readings used to make scaffold exit 1 with SQLite's raw "too many
+    /// columns in result set": any table SQLite accepts is scaffolded.
+    @Test func aTableOfTheMostColumnsSQLiteAllowsIsScaffolded() throws {
+        let scratch = Scratch()
+        let database = scratch.path("readings.sqlite")
+        let names = (1..<2000).map { "r\($0)" }
+        try SQLiteConnection(path: database).execute("""
+            CREATE TABLE "Reading" ("id" INTEGER PRIMARY KEY, \(names.map { "\($0) DATETIME" }.joined(separator: ", ")));
+            INSERT INTO "Reading" VALUES (1, \(names.map { _ in "'2024-01-02 03:04:05'" }.joined(separator: ", ")));
+            """)
+        let result = try BuiltCommand.migrate(["scaffold", "--database", database, "--name", "Readings"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        #expect(result.stdout.contains("static let models: [any PersistentModel.Type] = [Reading.self]\n"))
+        #expect(result.stdout.contains("@Attribute(sqlType: \"DATETIME\", dateStorage: .iso8601Text) var r1999: Date? = nil\n"))
+    }
+
+    @Test(arguments: [
+        ("class", "enum ClassSchemaV1: VersionedSchema {", #"static let name = "class""#),
+        (#"Shop "v2" \ x"#, "enum ShopV2XSchemaV1: VersionedSchema {", #"static let name = "Shop \"v2\" \\ x""#),
+        ("NamedIndex", "enum NamedIndexSchemaV1: VersionedSchema {", #"static let name = "NamedIndex""#),
+    ])
+    /// (An empty `--name` is a usage error, as every empty value is: `HostileOptionValueTests`.)
+    func anyNameAndTablesNamedLikeTheFilesTypesGiveDeclarationsOfTheirOwn(name: String, schemaLine: String, nameLine: String) throws {
+        let scratch = Scratch()
+        let database = scratch.path("names.sqlite")
+        try SQLiteConnection(path: database).execute("""
+            CREATE TABLE "NamedIndex" ("id" INTEGER PRIMARY KEY, "label" TEXT NOT NULL);
+            CREATE INDEX "label_lower" ON "NamedIndex" (lower("label"));
+            CREATE TABLE "class" ("id" INTEGER PRIMARY KEY, "self" TEXT);
+            CREATE TABLE "Date" ("id" INTEGER PRIMARY KEY, "at" DATETIME);
+            CREATE TABLE "Self" ("id" INTEGER PRIMARY KEY, "x" INTEGER);
+            """)
+        let result = try BuiltCommand.migrate(["scaffold", "--database", database, "--name", name])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains(schemaLine), "\(result.stdout)")
+        #expect(result.stdout.contains("    " + nameLine + "\n"), "\(result.stdout)")
+        for type in ["NamedIndex", "Date", "Self"] {
+            #expect(!result.stdout.contains("final class \(type): PersistentModel"), "\(type)\n\(result.stdout)")
+            #expect(result.stdout.contains("static let entityName = \"\(type)\"\n"), "\(type)")
+        }
+        #expect(result.stdout.contains("static let namedIndexes: [NamedIndex] = [.index(\"label_lower\", [.expression(\"lower(\\\"label\\\")\")])]"),
+                "\(result.stdout)")
+    }
+
     @Test func aFileThatIsNotADatabaseIsRefusedAndNothingIsWritten() throws {
         let scratch = Scratch()
         let corrupt = try scratch.corrupt("notes.sqlite")

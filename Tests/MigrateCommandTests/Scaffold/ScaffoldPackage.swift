@@ -76,6 +76,11 @@ struct ScaffoldPackage: Sendable {
             caseSources[name] = source
             try write(source, "\(name)SchemaV1.swift")
         }
+        for (name, planName, schema) in ScaffoldSchemaCases.cases {
+            let source = SwiftDeclarations(schema: schema, name: planName).source
+            caseSources[name] = source
+            try write(source, "\(name)SchemaV1.swift")
+        }
         try write(mainSource, "main.swift")
         try Data("""
             // swift-tools-version:6.0
@@ -116,7 +121,8 @@ struct ScaffoldPackage: Sendable {
         import Foundation
         import SchemaMigrations
 
-        let cases: [(String, any VersionedSchema.Type)] = [\((ScaffoldCases.versions.map(\.name) + ["Shop"]).map { "(\"\($0)\", \($0)SchemaV1.self)" }.joined(separator: ", "))]
+        let cases: [(String, any VersionedSchema.Type)] = [\((ScaffoldCases.versions.map { ($0.name, "\($0.name)SchemaV1") } + [("Shop", "ShopSchemaV1")]
+            + ScaffoldSchemaCases.schemaTypeNames.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }).map { "(\"\($0.0)\", \($0.1).self)" }.joined(separator: ", "))]
 
         func describe(_ status: MigrationStatus) -> String {
             "version \\(status.currentVersion.map(String.init(describing:)) ?? "none") recorded \\(status.isRecorded) upToDate \\(status.isUpToDate)"

@@ -39,12 +39,13 @@ import Testing
         let result = try package.run(["schemas"])
         try #require(result.status == 0, "\(result)")
         let snapshots = try #require(try result.json() as? [String: String])
-        #expect(Set(snapshots.keys) == Set(ScaffoldCases.versions.map(\.name) + ["Shop"]))
+        #expect(Set(snapshots.keys) == Set(ScaffoldCases.versions.map(\.name) + ["Shop"] + ScaffoldSchemaCases.cases.map(\.name)))
         // The declared cases, and the shop database as introspection reads it.
         let scratch = Scratch()
         let shop = scratch.directory.appendingPathComponent("shop.sqlite")
         try ShopDatabase.create(at: shop, customers: 1)
         let inputs = try ScaffoldCases.versions.map { ($0.name, try Schema($0.version)) } + [("Shop", try SchemaIntrospection(databaseAt: shop).schema)]
+            + ScaffoldSchemaCases.cases.map { ($0.name, $0.schema) }
         for (name, declared) in inputs {
             let generated = try Schema(snapshotJSON: Data(try #require(snapshots[name]).utf8))
             #expect(generated.versionHash == declared.versionHash, "\(name): the generated declarations hash otherwise\n\(package.caseSources[name] ?? package.shopSource)")
@@ -56,6 +57,22 @@ import Testing
             }
             #expect(generated.version == declared.version)
         }
+    }
+
+    /// A table named `NamedIndex` used to give a file that does not compile. Every type the file
+    /// mentions, keywords and the file's own types, as table names: the package builds (above)
+    /// and each is declared under another type name, with its table named.
+    @Test(.timeLimit(.minutes(10)))
+    func tablesNamedLikeTheTypesTheFileUsesGetOtherTypeNamesAndCompile() throws {
+        let package = try Self.package()
+        let source = try #require(package.caseSources["Reserved"])
+        for type in ScaffoldSchemaCases.typeNamesTheFileUses + ["ReservedSchemaV1", "ReservedMigrationPlan"] {
+            #expect(!source.contains("final class \(type): PersistentModel"), "\(type)")
+            #expect(source.contains("static let entityName = \"\(type)\"\n"), "\(type)")
+        }
+        #expect(source.contains("static let namedIndexes: [NamedIndex] = ["))
+        let strict = try #require(package.caseSources["Strict"])
+        #expect(strict.contains("enum StrictPlanNameMigrationPlan: SchemaMigrationPlan {\n    static let name = \"Strict \\\"plan\\\" \\\\ name\"\n"), "\(strict)")
     }
 
     @Test(.timeLimit(.minutes(10)))

@@ -64,8 +64,60 @@ import Testing
         #expect(visited.filtered == [Int64.min, -1, 0, Int64.max])
     }
 
+    /// Items 1 to 4 at V1; `body` is the didMigrate of a stage adding `extra`.
+    static func fourItems(_ body: @escaping @Sendable (MigrationContext) throws -> Void) throws -> TemporaryDatabase {
+        let db = TemporaryDatabase()
+        let v1 = A.schema(1, [MigrationContextTests.item])
+        var target = MigrationContextTests.item
+        target.attributes.append(A.attribute("extra", .string, optional: true))
+        try A.migrator([v1]).migrate(databaseAt: db.url)
+        try db.execute("INSERT INTO Item (id, title) VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd')")
+        try A.migrator([v1, A.schema(2, [target])], kind: .custom, didMigrate: body).migrate(databaseAt: db.url)
+        return db
+    }
+
+    /// A body inserting one row per row it visits used to visit its own rows, and never end.
+    @Test(arguments: [1, 3, 1000])
+    func forEachVisitsTheRowsThatExistedWhenItStartedNotThoseItsBodyInserts(batchSize: Int) throws {
+        let visited = Visits()
+        let db = try Self.fourItems { context in
+            try context.forEach("Item", properties: ["title"], batchSize: batchSize) { row in
+                visited.ids.append(row.id)
+                if visited.ids.count > 8 { throw CancellationError() }  // the old behaviour: stop it rather than loop forever
+                try context.insert("Item", values: ["title": try row.value("title", as: String.self) + " copy"])
+            }
+            visited.filtered = try context.fetch("Item").map(\.id)
+        }
+        #expect(visited.ids == [1, 2, 3, 4])
+        #expect(try db.rows("SELECT id, title FROM Item ORDER BY id") == [
+            ["1", "'a'"], ["2", "'b'"], ["3", "'c'"], ["4", "'d'"], ["5", "'a copy'"], ["6", "'b copy'"], ["7", "'c copy'"], ["8", "'d copy'"],
+        ])
+    }
+
+    /// The documented guarantee: rows not reached yet are read as they are when their batch is
+    /// read (updated values seen, deleted rows skipped), each id at most once, and nothing above
+    /// the greatest id at the start, whatever the filter now matches.
+    @Test func forEachSeesChangesToRowsNotYetReachedAndNothingAboveTheStartsGreatestId() throws {
+        let visited = Visits()
+        let db = try Self.fourItems { context in
+            try context.forEach("Item", where: "title <> 'skip'", batchSize: 1) { row in
+                visited.ids.append(row.id)
+                visited.titles.append(try row.value("title"))
+                guard row.id == 1 else { return }
+                try context.update("Item", id: 2, values: ["title": "B"])
+                try context.delete("Item", id: 3)
+                try context.update("Item", id: 4, values: ["title": "skip"])
+                try context.insert("Item", values: ["id": 100, "title": "late"])
+            }
+        }
+        #expect(visited.ids == [1, 2])
+        #expect(visited.titles == ["a", "B"])
+        #expect(try db.rows("SELECT id, title FROM Item ORDER BY id") == [["1", "'a'"], ["2", "'B'"], ["4", "'skip'"], ["100", "'late'"]])
+    }
+
     final class Visits: @unchecked Sendable {
         var ids: [Int64] = []
         var filtered: [Int64] = []
+        var titles: [String] = []
     }
 }
