@@ -18,10 +18,12 @@ import Foundation
 /// (``Schema/Attribute/propertyName``, see ``SwiftNames``); ``SwiftNames/typeNames(of:)`` names
 /// the types. How a column's Swift type and date storage are chosen is written in MIGRATIONS.md.
 ///
-/// A table the model cannot say yet (no primary key, a composite foreign key, a NUMERIC column
-/// holding text…) is left out and listed in ``undeclarable`` with the
-/// reason, never approximated. What a declared table has that the model does not carry but every
-/// migration keeps as the file has it (table CHECKs, a second CHECK on a column, `MATCH`,
+/// Values are declared as stored (a column holding blobs, text or a mix its type text does not
+/// imply is `Data` or ``SQLiteValue``, from a sample of the first 10,000 rows), keys over columns
+/// that may hold NULL over optional attributes, and a table with no primary key with
+/// `primaryKey == []`. A table the model cannot say yet (a composite foreign key, a virtual
+/// table…) is left out and listed in ``undeclarable`` with the reason, never approximated.
+/// What a declared table has that the model does not carry but every migration keeps as the file has it (table CHECKs, a second CHECK on a column, `MATCH`,
 /// triggers, views) is listed in ``notCarried``: a database created from
 /// the snapshot would not have it.
 public struct SchemaIntrospection: Sendable, Hashable {
