@@ -7,7 +7,9 @@ import Foundation
 /// keys onto key columns with every action and `DEFERRABLE`, named indexes, and dates stored
 /// each way — with rows. Each column records what introspection must say of it.
 struct ForeignDatabase: CustomStringConvertible {
-    enum Kind: CaseIterable { case integer, real, text, blob, numeric, bool, date }
+    /// `stored`: a column whose values are not what its type text implies (geometry blobs in a
+    /// column declared POINT, text codes in one declared INTEGER, a mix by design).
+    enum Kind: CaseIterable { case integer, real, text, blob, numeric, bool, date, stored }
 
     struct Column {
         var name: String
@@ -94,8 +96,19 @@ struct ForeignDatabase: CustomStringConvertible {
         let strict = random.chance(0.25)
         var table = Table(name: name, columns: [], strict: strict, rows: rows)
         // The key.
-        switch Int.random(in: 0..<4, using: &random) {
+        switch Int.random(in: 0..<6, using: &random) {
         case 0: break  // the default id
+        case 4:
+            table.primaryKey = []  // no key: rows keyed by the hidden rowid (a log, another format's registry)
+        case 5:
+            // A composite key over columns that may hold NULL, as SQLite allows in a rowid table
+            // that is not STRICT (STRICT makes key columns NOT NULL).
+            table.strict = false
+            table.columns.append(Column(name: "Part", sql: "Part INTEGER", valueType: .integer, isOptional: true,
+                                        values: (0..<rows).map { $0 % 4 == 3 ? "NULL" : String($0 % 3) }))
+            table.columns.append(Column(name: "Code", sql: "Code TEXT", valueType: .string, isOptional: true,
+                                        values: (0..<rows).map { $0 % 5 == 4 ? "NULL" : "'c\($0)'" }))
+            table.primaryKey = ["Part", "Code"]
         case 1:
             let key = SwiftNames.typeName(forTable: name) + "Id"
             table.autoincrement = random.chance(0.4)
@@ -182,6 +195,18 @@ struct ForeignDatabase: CustomStringConvertible {
             column.valueType = .double
             column.values = values { "\($0).99" }
             defaultValue = "0"
+        case .stored:
+            type = ["POINT", "LINESTRING", "INTEGER", "NUMERIC"].randomElement(using: &random)!
+            let mode = Int.random(in: 0..<3, using: &random)
+            column.values = values { row in
+                switch mode {
+                case 0: return "X'01\(row % 10)0'"
+                case 1: return "'A\(row)'"
+                default: return ["X'AB'", "'t\(row)'", "\(row).5"][row % 3]
+                }
+            }
+            column.valueType = storedType(of: column.values, declared: type)
+            defaultValue = "0"
         case .bool:
             type = "BOOLEAN"
             column.valueType = .bool
@@ -214,6 +239,18 @@ struct ForeignDatabase: CustomStringConvertible {
         // Introspection reads a date's storage from the values, else a numeric default; with neither it guesses.
         column.storageKnown = column.valueType != .date || column.values.contains { $0 != "NULL" } || hasDefault
         return column
+    }
+
+    /// What introspection declares a `stored` column as: by the storage classes its values have
+    /// (blobs only → `Data`; what the affinity's own type holds → that type; else `SQLiteValue`),
+    /// by its affinity when it holds none.
+    static func storedType(of values: [String], declared: String) -> Schema.ValueType {
+        let integerAffinity = Schema.StorageType(affinityOf: declared) == .integer
+        let classes = Set(values.filter { $0 != "NULL" }.map { $0.hasPrefix("X'") ? "blob" : $0.hasPrefix("'") ? "text" : $0.contains(".") ? "real" : "integer" })
+        if classes.isEmpty { return integerAffinity ? .integer : .double }
+        if classes == ["blob"] { return .data }
+        if classes.isSubset(of: integerAffinity ? ["integer"] : ["integer", "real"]) { return integerAffinity ? .integer : .double }
+        return .sqliteValue
     }
 
     private static func randomBytes(_ random: inout SeededRandom) -> uuid_t {

@@ -79,7 +79,31 @@ extension Reliability {
             if !(result.adopted && result.stages.isEmpty) { problems.append("adoption ran \(result.stages.count) stages") }
             if try dump() != before { problems.append("rows changed on adoption") }
             if try !migrator.verify(databaseAt: url).isUpToDate { problems.append("verify: not up to date after adoption") }
-            if !database.appDependents.isEmpty { problems += try Self.appDependentProblems(of: database, found: found, at: url, directory: directory) }
+            if !database.appDependents.isEmpty {
+                problems += try Self.appDependentProblems(of: database, found: found, at: url, directory: directory)
+            } else {
+                problems += try Self.rebuildProblems(of: database, found: found, at: url, directory: directory)
+            }
+            return problems
+        }
+
+        /// Every table rebuilt (a new `hashModifier` each): every row, value, storage class and
+        /// rowid as it was, whatever the key (none, nullable, composite) and the values' classes.
+        static func rebuildProblems(of database: ForeignDatabase, found: SchemaIntrospection, at url: URL, directory: URL) throws -> [String] {
+            let dump = { try database.tables.map { table in
+                try SQLiteConnection(path: url.path, mode: .readOnly).rows("SELECT \(table.withoutRowID ? "" : "rowid, ")* FROM \(SQL.quoteIdentifier(table.name)) ORDER BY "
+                    + (table.withoutRowID ? (1...table.columns.count).map(String.init).joined(separator: ", ") : "rowid"))
+            } }
+            let before = try dump()
+            var v2 = found.schema
+            v2.version = Schema.Version(2, 0, 0)
+            for index in v2.entities.indices { v2.entities[index].hashModifier = "rebuilt" }
+            let plan = directory.appendingPathComponent("rebuilt")
+            try PlanDirectory(name: "foreign", schemas: [found.schema, v2], stages: []).write(to: plan)
+            let result = try Migrator(planDirectory: plan).migrate(databaseAt: url)
+            var problems: [String] = []
+            if result.stages.first?.steps.filter({ $0.op == .rebuildTable }).count != database.tables.count { problems.append("not every table was rebuilt: \(result.stages.map(\.steps))") }
+            if try dump() != before { problems.append("a rebuild changed a row, a value's storage class or a rowid") }
             return problems
         }
 
