@@ -106,12 +106,12 @@ struct SQLEnvironmentCheck {
             }
         }
 
-        let live = try LiveSchema.read(from: db)
         let touched = Set(stages.flatMap { stage in
             stage.allSteps.filter { $0.readsWholeTable || $0.op == .rebuildTable }.flatMap { step in
                 [step.table, stage.target.entity(named: step.table)?.originalName].compactMap { $0 }
             }
         }.map(\.sqlFolded))
+        let live = try LiveSchema.read(from: db, onlyTables: touched)  // the touched tables in detail, the triggers by name
         for table in live.tables where touched.contains(table.name.sqlFolded) {
             let indexes = table.indexes.filter { $0.sql != nil }
             var needs = Set(unknownCollations(in: table.sql).map { SQLEnvironmentNeed(kind: .collation, name: $0) })
@@ -144,11 +144,10 @@ struct SQLEnvironmentCheck {
         // An ALTER TABLE re-parses every index's SQL: a collation one names must be there.
         let reparses = stages.contains { $0.allSteps.contains { [.renameTable, .renameColumn, .dropColumn, .rebuildTable].contains($0.op) } }
         if reparses {
-            for table in live.tables {
-                for index in table.indexes {
-                    for name in unknownCollations(in: index.sql ?? "") {
-                        findings.insert(Finding(need: SQLEnvironmentNeed(kind: .collation, name: name), objectKind: "index", objectName: index.name, table: table.name))
-                    }
+            for row in try db.rows("SELECT name, tbl_name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY rowid") {
+                guard let index = row[0].stringValue, let table = row[1].stringValue, let sql = row[2].stringValue else { continue }
+                for name in unknownCollations(in: sql) {
+                    findings.insert(Finding(need: SQLEnvironmentNeed(kind: .collation, name: name), objectKind: "index", objectName: index, table: table))
                 }
             }
         }
