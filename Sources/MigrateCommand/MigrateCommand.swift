@@ -28,20 +28,33 @@ public struct MigrateCommand: Sendable {
     public var name: String
     /// The subcommands: the built-in ones, then the app's.
     public var subcommands: [Subcommand]
+    /// The app's collations, functions and extensions, given to every connection the command
+    /// opens (each `--load-extension` is added after them): a database that needs them is read and
+    /// migrated as the app reads it.
+    public var sqlEnvironment: SQLEnvironment
 
     /// - Parameters:
     ///   - plan: the app's Swift plan; nil to require `--plan DIR`.
     ///   - name: the name in help and messages; by default the executable's file name.
+    ///   - sqlEnvironment: the app's collations, functions and extensions (``SQLEnvironment``).
     ///   - extraSubcommands: the app's own subcommands, listed after the built-in ones.
-    public init(plan: (any SchemaMigrationPlan.Type)? = nil, name: String? = nil, extraSubcommands: [Subcommand] = []) {
+    public init(plan: (any SchemaMigrationPlan.Type)? = nil, name: String? = nil, sqlEnvironment: SQLEnvironment = .none,
+                extraSubcommands: [Subcommand] = []) {
         self.plan = plan
         self.name = name ?? CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "migrate"
+        self.sqlEnvironment = sqlEnvironment
         self.subcommands = ClusterSubcommands.noting(BuiltInSubcommands.all(hasSwiftPlan: plan != nil)) + extraSubcommands
     }
 
     /// Runs the command on the process's arguments and exits with its status.
-    public static func main(plan: (any SchemaMigrationPlan.Type)? = nil, extraSubcommands: [Subcommand] = []) -> Never {
-        let status = MigrateCommand(plan: plan, extraSubcommands: extraSubcommands).run(Array(CommandLine.arguments.dropFirst()))
+    ///
+    /// ```swift
+    /// MigrateCommand.main(plan: AppMigrationPlan.self,
+    ///                     sqlEnvironment: SQLEnvironment(collations: [SQLCollation("unicase", AppText.compareFolded)]))
+    /// ```
+    public static func main(plan: (any SchemaMigrationPlan.Type)? = nil, sqlEnvironment: SQLEnvironment = .none,
+                            extraSubcommands: [Subcommand] = []) -> Never {
+        let status = MigrateCommand(plan: plan, sqlEnvironment: sqlEnvironment, extraSubcommands: extraSubcommands).run(Array(CommandLine.arguments.dropFirst()))
         SystemCalls.exitProcess(status.rawValue)
     }
 
@@ -101,7 +114,8 @@ public struct MigrateCommand: Sendable {
         }
         do {
             let parsed = try ArgumentParser.parse(words, for: subcommand, environment: environment)
-            return try subcommand.run(Invocation(arguments: parsed, console: console, commandName: name, plan: plan, environment: environment))
+            return try subcommand.run(Invocation(arguments: parsed, console: console, commandName: name, plan: plan, environment: environment,
+                                                 sqlEnvironment: sqlEnvironment))
         } catch let error as UsageError {
             return errors.usage(error, usage: help.usage(of: subcommands.first { $0.name == error.subcommand } ?? subcommand))
         } catch let failure as CommandFailure {

@@ -25,7 +25,7 @@ public enum MigrateExitCode: Int32, Sendable, CaseIterable, CustomStringConverti
         switch error.code {
         case .drift:
             self = .drift
-        case .newerVersion, .unknownVersion, .notADatabase, .unsupportedChange, .invalidPlan, .invalidSchema, .unsupportedType:
+        case .newerVersion, .unknownVersion, .notADatabase, .unsupportedChange, .invalidPlan, .invalidSchema, .unsupportedType, .sqlEnvironment:
             self = .refused
         default:  // dataViolation, customStageFailed, sqlite (a lock, too), verificationFailed, concurrentChange, readOnly
             self = .failed

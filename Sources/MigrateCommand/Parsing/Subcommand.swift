@@ -51,13 +51,17 @@ public struct Invocation: Sendable {
     public var plan: (any SchemaMigrationPlan.Type)?
     /// The environment the command runs in (standard input is read for `--databases-from -`).
     public var environment: [String: String]
+    /// The embedding app's collations, functions and extensions (``MigrateCommand/sqlEnvironment``);
+    /// the built-in subcommands add each `--load-extension` to it.
+    public var sqlEnvironment: SQLEnvironment
 
     public init(arguments: ParsedArguments, console: Console, commandName: String, plan: (any SchemaMigrationPlan.Type)?,
-                environment: [String: String] = [:]) {
+                environment: [String: String] = [:], sqlEnvironment: SQLEnvironment = .none) {
         self.arguments = arguments
         self.console = console
         self.commandName = commandName
         self.plan = plan
         self.environment = environment
+        self.sqlEnvironment = sqlEnvironment
     }
 }

@@ -57,6 +57,7 @@ enum ClusterSubcommands {
         if subcommand.name == "apply" { options.append(.value("--backup", "PATH", help: "where to write the leader's DUMP, as a SQLite file, before writing")) }
         if subcommand.name == "plan" {
             options.append(.flag("--simulate", help: "also apply the plan to a DUMP of the leader's database, locally, and report whether it succeeds and each step's time"))
+            options.append(SharedOptions.loadExtension)  // the local copy's connections; the leader has its own
         }
         let which = subcommand.name
         return Subcommand(

@@ -16,7 +16,7 @@ enum DatabaseSnapshot {
         let arguments = invocation.arguments
         let output = try SnapshotSubcommand.outputDirectory(arguments)
         let url = URL(fileURLWithPath: path)
-        let found = try SchemaIntrospection(databaseAt: url)
+        let found = try SchemaIntrospection(databaseAt: url, environment: try invocation.effectiveSQLEnvironment())
         let console = invocation.console
         let leavingOut = arguments.flag("--leave-out-undeclarable")
         guard found.undeclarable.isEmpty || leavingOut else {

@@ -38,7 +38,7 @@ enum ScaffoldSubcommand {
             throw UsageError("\(arguments.label("--output")) \(output): a directory is there, not a file", subcommand: arguments.subcommand,
                              remedy: "give the Swift file to write, such as \(output)/Schema.swift")
         }
-        let found = try SchemaIntrospection(databaseAt: url)
+        let found = try SchemaIntrospection(databaseAt: url, environment: try invocation.effectiveSQLEnvironment())
         let name = arguments.value("--name") ?? url.deletingPathExtension().lastPathComponent
         let swift = SwiftDeclarations(schema: found.schema, name: name, origin: url.lastPathComponent, leftOut: found.undeclarable)
         for table in swift.leftOut {

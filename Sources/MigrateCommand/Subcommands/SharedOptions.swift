@@ -33,6 +33,24 @@ enum SharedOptions {
     static let busyTimeout = CommandOption.value("--busy-timeout", "SECONDS", help: "how long to wait for another connection's lock (default 5)")
     static let denyDestructive = CommandOption.flag("--deny-destructive", help: "refuse (exit 5) when a step can lose data")
 
+    /// `--load-extension PATH[:ENTRY]`, as the `sqlite3` shell's `.load`: for a database whose
+    /// indexes, CHECKs, generated columns, triggers or views need the application's functions or collations.
+    static let loadExtension = CommandOption.value("--load-extension", "PATH[:ENTRY]", repeatable: true,
+                                                   help: "a SQLite extension to load into every connection (repeatable), for a database that needs its application's collations or functions")
+
+    /// The subcommands that open a database (or check declared SQL), each with `--load-extension`
+    /// after its own options; `history` reads only the metadata table and needs none.
+    static let openingDatabases: Set<String> = ["status", "plan", "apply", "verify", "snapshot", "baseline", "scaffold", "lint"]
+
+    static func addingLoadExtension(to subcommands: [Subcommand]) -> [Subcommand] {
+        subcommands.map { subcommand in
+            guard openingDatabases.contains(subcommand.name) else { return subcommand }
+            var withExtensions = subcommand
+            withExtensions.options.append(loadExtension)
+            return withExtensions
+        }
+    }
+
     static func format(_ choices: [String]) -> CommandOption {
         .value("--format", "FORMAT", choices: choices, help: "the output format (default \(choices[0]))")
     }
@@ -43,7 +61,7 @@ extension Invocation {
     /// - Throws: ``CommandFailure`` (exit 2) when the plan cannot be loaded; ``UsageError`` when
     ///   `--to` names a version the plan does not declare.
     func migrator(adjusting adjust: (inout MigrationOptions) -> Void = { _ in }) throws -> Migrator {
-        var options = MigrationOptions(targetVersion: try arguments.version("--to"))
+        var options = MigrationOptions(targetVersion: try arguments.version("--to"), sqlEnvironment: try effectiveSQLEnvironment())
         if let timeout = try busyTimeout() { options.busyTimeout = timeout }
         adjust(&options)
         let migrator: Migrator
@@ -64,6 +82,20 @@ extension Invocation {
             throw UsageError("\(arguments.label("--to")) \(target): the plan declares " + versions.map(\.description).joined(separator: ", "), subcommand: arguments.subcommand)
         }
         return migrator
+    }
+
+    /// The embedding app's ``Invocation/sqlEnvironment``, then each `--load-extension` (or
+    /// `MIGRATE_LOAD_EXTENSION`) in order.
+    /// - Throws: ``UsageError`` naming the option for an empty extension path.
+    func effectiveSQLEnvironment() throws -> SQLEnvironment {
+        let extensions = try arguments.values("--load-extension").map { text in
+            do {
+                return try SQLExtension(parsing: text)
+            } catch {
+                throw UsageError("\(arguments.label("--load-extension")): '\(text)' is not PATH or PATH:ENTRY", subcommand: arguments.subcommand)
+            }
+        }
+        return extensions.isEmpty ? sqlEnvironment : sqlEnvironment.adding(SQLEnvironment(extensions: extensions))
     }
 
     /// Every database named (``DatabaseList``), as file URLs, in the order given.

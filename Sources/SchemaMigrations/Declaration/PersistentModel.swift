@@ -32,7 +32,10 @@ public protocol PersistentModel: AnyObject, _SchemaMigrationsSendableMetatype {
     static var uniqueness: [[String]] { get }
     /// The primary key's properties, in order, for a composite key (`["playlistID", "trackID"]`);
     /// nil for the properties marked `@Attribute(.primaryKey)`, or, when none is, the default
-    /// `"id" INTEGER PRIMARY KEY` column.
+    /// `"id" INTEGER PRIMARY KEY` column. `[]` declares a table with no primary key, its rows
+    /// keyed by SQLite's hidden rowid (a log table, another format's registry): rebuilds keep the
+    /// rowids, and the data API's row ids are them. Key properties may be optional where SQLite
+    /// allows NULL in a key: not in an `INTEGER PRIMARY KEY` (the rowid) nor `WITHOUT ROWID`.
     static var primaryKey: [String]? { get }
     /// `WITHOUT ROWID`: the table is stored in its primary key's order and has no rowid. Needs a
     /// declared primary key.

@@ -37,6 +37,7 @@ enum StoredValueDecoding {
     }
 
     private static func decodeAny(_ value: SQLiteValue, as type: Any.Type) throws -> Any {
+        if type == SQLiteValue.self { return value }  // as stored, NULL included
         if let optional = type as? any OptionalMarker.Type {
             if value.isNull { return optional.noneValue }
             return optional.wrap(try decodeAny(value, as: optional.wrappedType))

@@ -7,7 +7,7 @@ import Foundation
 /// Maps Swift types to how their values are stored, and values to SQL default literals.
 ///
 /// The supported types: all integer types, `Double`, `Float`, `Bool`, `String`, `Date`, `Data`,
-/// `UUID`, `URL`, `Decimal`, optionals of them, `RawRepresentable` types stored as their raw
+/// `UUID`, `URL`, `Decimal`, ``SQLiteValue`` (any value, as stored), optionals of them, `RawRepresentable` types stored as their raw
 /// value, and other `Codable` types stored as JSON text.
 struct StoredValueType {
     var valueType: Schema.ValueType
@@ -58,6 +58,7 @@ struct StoredValueType {
         case is UUID.Type: return .uuid
         case is URL.Type: return .url
         case is Decimal.Type: return .decimal
+        case is SQLiteValue.Type: return .sqliteValue
         default: return nil
         }
     }
@@ -87,6 +88,7 @@ struct StoredValueType {
         case .url: if let url = value as? URL { return .text(url.absoluteString) }
         case .decimal: if let decimal = value as? Decimal { return .text(decimal.description) }
         case .json: if let encodable = value as? any Encodable { return .text(try CanonicalJSON.encode(encodable)) }
+        case .sqliteValue: if let stored = value as? SQLiteValue { return stored }
         }
         if valueType != .json, let representable = value as? any RawRepresentable {
             return try storedValue(representable.rawValue, as: valueType)

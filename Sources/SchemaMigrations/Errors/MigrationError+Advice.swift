@@ -16,6 +16,13 @@ extension MigrationError {
     ///   fix: wait for the other process to finish (a long transaction, an open sqlite3 shell), then retry; or let it wait longer: --busy-timeout SECONDS (MigrationOptions.busyTimeout)
     /// ```
     func advised(path: String) -> MigrationError {
+        // A collation or function the application registers, met by SQL this package did not
+        // foresee (a custom stage's statement firing a trigger): say how to give it to the migrator.
+        if let sqliteError, code != .sqlEnvironment, let need = SQLEnvironmentNeed(message: sqliteError.message) {
+            var error = self
+            error.remedy = SQLEnvironmentNeed.remedy(for: [need])
+            return error
+        }
         guard let sqliteError, remedy == nil || sqliteError.isBusy else { return self }
         var error = self
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path

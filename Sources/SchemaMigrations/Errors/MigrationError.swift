@@ -70,6 +70,10 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         public static let invalidOption = Code(rawValue: "invalidOption")
         /// The plan cannot run as an online change (a custom stage's code); nothing was written.
         public static let onlineRefused = Code(rawValue: "onlineRefused")
+        /// The database needs a collation, function or module the connection does not have (the
+        /// application registers it: ``SQLEnvironment``), or the environment could not be applied
+        /// (an extension that does not load, a `prepareConnection` hook that throws).
+        public static let sqlEnvironment = Code(rawValue: "sqlEnvironment")
     }
 
     /// The kind of failure.

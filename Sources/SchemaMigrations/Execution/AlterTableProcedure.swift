@@ -78,6 +78,8 @@ struct AlterTableProcedure {
     /// dropped table goes with it. SQLite accepts a view or trigger naming a column that no longer
     /// exists and fails only when it is used (and at every later `ALTER TABLE`), so each is then
     /// compiled: a view by selecting from it, a trigger by preparing the statement that fires it.
+    /// A name the connection lacks (a function or collation the application registers) does not
+    /// fail the probe: it is stood in for, and the dry run lists it (``MigrationReport/warnings``).
     func recreate(_ dependents: [LiveSchema.Dependent], droppedTables: Set<String>, version: Schema.Version) throws {
         let recreated = dependents.filter { !($0.kind == .trigger && droppedTables.contains($0.tableName.sqlFolded)) }
         for dependent in recreated {
@@ -87,10 +89,13 @@ struct AlterTableProcedure {
                 throw cannotRecreate(dependent, version: version, error: error)
             }
         }
+        // A view or trigger whose only problem is a function or collation this connection lacks is
+        // kept as SQLite keeps it (the application registers the name whenever it opens the file):
+        // stand-ins let the probe look past those names, to what the migration may have broken.
         for dependent in recreated {
             for probe in try probes(for: dependent) {
                 do {
-                    try db.compile(probe)
+                    _ = try db.compileStandingIn(probe)
                 } catch let error as SQLiteError {
                     throw cannotRecreate(dependent, version: version, error: error)
                 }
@@ -105,7 +110,7 @@ struct AlterTableProcedure {
     }
 
     /// Statements whose compilation compiles `dependent`: nothing runs (`WHERE 0`, `LIMIT 0`).
-    private func probes(for dependent: LiveSchema.Dependent) throws -> [String] {
+    func probes(for dependent: LiveSchema.Dependent) throws -> [String] {
         let target = SQL.quoteIdentifier(dependent.kind == .view ? dependent.name : dependent.tableName)
         if dependent.kind == .view { return ["SELECT * FROM \(target) LIMIT 0"] }
         let tokenizer = SQLTokenizer(dependent.sql)

@@ -150,7 +150,7 @@ extension MigrationContext {
             case "SET NULL":
                 try db.execute("UPDATE \(quotedChild) SET \(quotedColumn) = NULL WHERE \(condition)")
             default:
-                let keyList = child.keyColumns.map(SQL.quoteIdentifier).joined(separator: ", ")
+                let keyList = child.keyColumns.isEmpty ? "rowid" : child.keyColumns.map(SQL.quoteIdentifier).joined(separator: ", ")
                 let related = try db.rows("SELECT \(keyList) FROM \(quotedChild) WHERE \(condition) ORDER BY \(keyList) LIMIT 10")
                     .map { row in row.count == 1 ? row[0].description : "(" + row.map(\.description).joined(separator: ", ") + ")" }
                 if !related.isEmpty {

@@ -34,10 +34,23 @@ public struct MigrationOptions: Sendable {
     /// and waits only for short moments (see ``OnlineRebuildOptions`` and "Online rebuilds" in
     /// MIGRATIONS.md). Each stage then commits on its own, as with ``TransactionScope/perStage``.
     public var online: OnlineRebuildOptions?
+    /// The application's collations, functions and extensions, given to every connection the
+    /// migrator opens (its migrations, dry runs and their copies, status, verify, baseline, and the
+    /// check of declared SQL): a database whose indexes, CHECKs or generated columns need them is
+    /// read and rebuilt as the application reads it. Unused by `migrate(connection:)`, whose
+    /// connection the app prepared itself.
+    ///
+    /// ```swift
+    /// let options = MigrationOptions(sqlEnvironment: SQLEnvironment(
+    ///     collations: [SQLCollation("unicase") { $0.lowercased() == $1.lowercased() ? .orderedSame : $0.lowercased() < $1.lowercased() ? .orderedAscending : .orderedDescending }],
+    ///     extensions: [SQLExtension(path: "/usr/lib/app/libappsql.so")]))
+    /// try Migrator(plan: AppMigrationPlan.self, options: options).migrate(databaseAt: url)
+    /// ```
+    public var sqlEnvironment: SQLEnvironment
 
     public init(targetVersion: Schema.Version? = nil, busyTimeout: TimeInterval = 5, transactionScope: TransactionScope = .wholePlan,
                 backupURL: URL? = nil, progress: (@Sendable (MigrationProgress) -> Void)? = nil, vfsName: String? = nil,
-                online: OnlineRebuildOptions? = nil) {
+                sqlEnvironment: SQLEnvironment = .none, online: OnlineRebuildOptions? = nil) {
         self.online = online
         self.targetVersion = targetVersion
         self.busyTimeout = busyTimeout
@@ -45,5 +58,6 @@ public struct MigrationOptions: Sendable {
         self.backupURL = backupURL
         self.progress = progress
         self.vfsName = vfsName
+        self.sqlEnvironment = sqlEnvironment
     }
 }

@@ -4,6 +4,7 @@
 /// - The default `"id" INTEGER PRIMARY KEY`: the row's `id`.
 /// - A declared key on a rowid table: the row's `rowid` (for an `INTEGER PRIMARY KEY` key, the
 ///   key itself; for a `UUID` or `String` key, SQLite's own row number, stable for the migration).
+/// - A table with no primary key (`primaryKey = []`): its `rowid`, which rebuilds keep.
 /// - A `WITHOUT ROWID` table has no such number: `fetch`, `count`, `insert` and
 ///   `delete(_:where:)` work; the calls by `id` are refused.
 struct RowAddressing {
@@ -27,7 +28,8 @@ struct RowAddressing {
             idExpression = ["rowid", "_rowid_", "oid"].first { !columns.contains($0) } ?? "rowid"
             selectsRowid = true
         }
-        order = entity.keyColumns.map(SQL.quoteIdentifier).joined(separator: ", ")
+        // A table with no declared key (rowid only) is in rowid order.
+        order = entity.keyColumns.isEmpty ? (idExpression ?? "rowid") : entity.keyColumns.map(SQL.quoteIdentifier).joined(separator: ", ")
     }
 
     /// The number, for the calls that need one.

@@ -87,6 +87,7 @@ struct StoredValueCheck {
         case .string, .url, .uuid, .json: return "(\(type) IN ('integer', 'real', 'blob'))"
         case .decimal: return "(\(type) = 'blob' OR (\(type) = 'real' AND \(c) <> round(\(c))))"
         case .data: return "(\(type) IN ('integer', 'real', 'text'))"
+        case .sqliteValue: return "0"  // any value, as stored
         }
     }
 

@@ -23,7 +23,8 @@ struct TransactionalMigration {
         let store = MetadataStore(db: db, plan: plan.name)
         switch state {
         case .empty:
-            for entity in target.entities { try DeclaredSQLCheck.check(entity, version: target.version) }
+            for entity in target.entities { try DeclaredSQLCheck.check(entity, version: target.version, environment: plan.environment) }
+            if let refusal = try SQLEnvironmentCheck(db: db).refusal(for: [], creating: target.entities, version: target.version) { throw refusal }
             let stage = PlannedStage(source: target, target: target, kind: .lightweight,
                                      steps: target.entities.map { MigrationStep(action: .createTable($0)) })
             try StageExecutor(db: db, progress: progress).runSteps(stage.steps, from: nil, to: target.version)
@@ -43,6 +44,8 @@ struct TransactionalMigration {
                 return MigrationResult(outcome: adopted ? .migrated : .upToDate, fromVersion: current, toVersion: current, adopted: adopted, stages: [], duration: Date().timeIntervalSince(started))
             }
             var pending = try plan.plannedStages(from: current, to: target.version)
+            // Refused before the first write when a table or index it touches needs what the connection lacks.
+            if let refusal = try SQLEnvironmentCheck(db: db).refusal(for: pending, version: target.version) { throw refusal }
             if let stageLimit { pending = Array(pending.prefix(stageLimit)) }
             var written = WrittenColumns()
             // Tables an earlier stage checked or wrote anew: checked once per migration, not per stage.

@@ -43,7 +43,7 @@ extension Migrator {
     public static func history(databaseAt url: URL, plan: String? = nil, busyTimeout: TimeInterval = 5) throws -> [AppliedStage] {
         guard FileManager.default.fileExists(atPath: url.path) else { return [] }
         do {
-            let db = try Migrator.open(url, mode: .readOnly, busyTimeout: busyTimeout, vfs: nil)
+            let db = try Migrator.open(url, mode: .readOnly, busyTimeout: busyTimeout, vfs: nil, environment: .none)  // reads only the metadata table
             guard try MetadataStore(db: db, plan: plan ?? "").exists() else { return [] }
             let filter = plan == nil ? "" : #"WHERE "plan" = ?"#
             return try db.rows("""

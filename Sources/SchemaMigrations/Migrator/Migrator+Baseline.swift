@@ -30,7 +30,7 @@ extension Migrator {
     ///   `invalidPlan` when the plan does not declare `version`; `notADatabase`.
     @discardableResult
     public func baseline(databaseAt url: URL, version: Schema.Version) throws -> BaselineResult {
-        let plan = try resolved.get()
+        let plan = try resolvedPlan()
         guard let schema = plan.schema(for: version), let declared = plan.declaredSchema(for: version) else {
             throw MigrationError(.invalidPlan, "version \(version) is not declared by the plan '\(plan.name)'", version: version,
                                  remedy: "use one of: " + plan.schemas.map(\.version.description).joined(separator: ", "))

@@ -11,8 +11,8 @@ extension Migrator {
     ///   (`invalidSchema`, with SQLite's message), or a lightweight stage asks for a change the
     ///   planner refuses whatever the data (`unsupportedChange`).
     public func lint() throws -> PlanLint {
-        let plan = try resolved.get()
-        try DeclaredSQLCheck.check(plan.schemas)
+        let plan = try resolvedPlan()
+        try DeclaredSQLCheck.check(plan.schemas, environment: options.sqlEnvironment)
         guard let first = plan.schemas.first?.version, let last = plan.schemas.last?.version else {
             return PlanLint(plan: plan.name, stages: [])
         }

@@ -16,7 +16,7 @@ extension Migrator {
     /// - Throws: `MigrationError` (a SQLite error is wrapped); any other error of the connection
     ///   (the connection lost) as it is. The caller must then roll back.
     package func migrate(inOpenTransactionOn db: any MigrationDatabase) throws -> MigrationResult {
-        let plan = try resolved.get()
+        let plan = try resolvedPlan()
         let target = try plan.target(options.targetVersion)
         do {
             return try TransactionalMigration(plan: plan, db: db, progress: options.progress).migrate(to: target, started: Date(), stageLimit: nil)

@@ -10,7 +10,7 @@ extension Migrator {
     /// temporary copy (so it takes the time and disk space of one); the database is only read.
     /// - Throws: `MigrationError` when the migration would fail or be refused; the message says why.
     public func script(databaseAt url: URL) throws -> MigrationScript {
-        let plan = try resolved.get()
+        let plan = try resolvedPlan()
         _ = try targetVersion(of: plan)
         let source = try open(url, mode: .readOnly)
         let outcome = try MigrationRehearsal(plan: plan, options: options).run(copying: source)

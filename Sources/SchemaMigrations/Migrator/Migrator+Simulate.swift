@@ -10,7 +10,7 @@ extension Migrator {
     /// - Throws: `MigrationError` when the database cannot be read or copied; a migration that
     ///   fails on the copy is reported in ``MigrationSimulation/error``, not thrown.
     public func simulate(databaseAt url: URL) throws -> MigrationSimulation {
-        let plan = try resolved.get()
+        let plan = try resolvedPlan()
         _ = try targetVersion(of: plan)
         let source = try open(url, mode: .readOnly)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("schemamigrations-simulation-\(UUID().uuidString)")
@@ -18,7 +18,7 @@ extension Migrator {
         defer { try? FileManager.default.removeItem(at: directory) }
         let copy: SQLiteConnection
         do {
-            copy = try SQLiteConnection(path: directory.appendingPathComponent("copy.sqlite").path, mode: .readWriteCreate)
+            copy = try SQLiteConnection(path: directory.appendingPathComponent("copy.sqlite").path, mode: .readWriteCreate, environment: options.sqlEnvironment)
             try source.backup(into: copy)
         } catch let error as SQLiteError {
             throw MigrationError(.sqlite, "cannot copy '\(url.path)' to simulate the migration", remedy: "free space in the temporary directory", sqliteError: error)

@@ -82,7 +82,7 @@ extension Migrator {
     /// The status of the database `db` reads (nil for one that does not exist yet), through any
     /// connection that answers queries: a local file's, or a dqlite cluster's leader.
     package func status(reading db: (any SQLQuerying)?, introspecting: Bool) throws -> MigrationStatus {
-        let plan = try resolved.get()
+        let plan = try resolvedPlan()
         let target = try targetVersion(of: plan)
         let state = try db.map { try VersionDetection(plan: plan, db: $0).detect(trustCookie: !introspecting) } ?? .empty
         var status = MigrationStatus(database: db?.path ?? "", currentVersion: state.version, isRecorded: false,

@@ -42,6 +42,13 @@ public struct Migrator: Sendable {
         self.resolved = .success(resolvedPlan)
     }
 
+    /// The plan, with the options' SQL environment for the check of its declared SQL.
+    func resolvedPlan() throws -> ResolvedPlan {
+        var plan = try resolved.get()
+        plan.environment = options.sqlEnvironment
+        return plan
+    }
+
     /// The plan's versions as declared, validated.
     /// - Throws: `MigrationError` when the plan is malformed.
     public func schemas() throws -> [Schema] { try resolved.get().declared }
@@ -50,7 +57,7 @@ public struct Migrator: Sendable {
     /// - Throws: `MigrationError`; the database is then unchanged.
     @discardableResult
     public func migrate(databaseAt url: URL) throws -> MigrationResult {
-        let plan = try resolved.get()
+        let plan = try resolvedPlan()
         _ = try targetVersion(of: plan)  // refused before the file is created
         return try advising(url) {
             let db = try open(url, mode: .readWriteCreate)
@@ -65,7 +72,7 @@ public struct Migrator: Sendable {
     /// installing an authorizer of its own).
     @discardableResult
     public func migrate(connection handle: OpaquePointer) throws -> MigrationResult {
-        let plan = try resolved.get()
+        let plan = try resolvedPlan()
         let db = SQLiteConnection(borrowing: handle)
         return try MigrationRun(plan: plan, db: db, options: options).run()
     }
@@ -73,14 +80,14 @@ public struct Migrator: Sendable {
     /// Migrates through a connection of this package's (tests use it to watch what runs).
     @discardableResult
     func migrate(using db: SQLiteConnection) throws -> MigrationResult {
-        try MigrationRun(plan: try resolved.get(), db: db, options: options).run()
+        try MigrationRun(plan: try resolvedPlan(), db: db, options: options).run()
     }
 
     /// The version the database at `url` is at, nil when it holds none of the plan's tables.
     /// Read-only.
     /// - Throws: `MigrationError` when the database is of an unknown or newer version, or has drifted.
     public func currentVersion(databaseAt url: URL) throws -> Schema.Version? {
-        let plan = try resolved.get()
+        let plan = try resolvedPlan()
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         return try advising(url) {
             let db = try open(url, mode: .readOnly)
@@ -95,7 +102,7 @@ public struct Migrator: Sendable {
     /// A dry run: the stages and steps a migration would run, with their SQL, measured against
     /// the live data. Opens the database read-only: it can never write.
     public func plan(databaseAt url: URL) throws -> MigrationReport {
-        let plan = try resolved.get()
+        let plan = try resolvedPlan()
         let target = try targetVersion(of: plan)
         guard FileManager.default.fileExists(atPath: url.path) else {
             return try MigrationReport.forEmptyDatabase(plan: plan, path: url.path, target: target)
@@ -106,18 +113,20 @@ public struct Migrator: Sendable {
         }
     }
 
-    /// Opens the database at `url` as every entry point does: with the options' busy timeout and VFS.
+    /// Opens the database at `url` as every entry point does: with the options' busy timeout, VFS
+    /// and SQL environment.
     func open(_ url: URL, mode: SQLiteConnection.OpenMode) throws -> SQLiteConnection {
-        try Migrator.open(url, mode: mode, busyTimeout: options.busyTimeout, vfs: options.vfsName)
+        try Migrator.open(url, mode: mode, busyTimeout: options.busyTimeout, vfs: options.vfsName, environment: options.sqlEnvironment)
     }
 
-    static func open(_ url: URL, mode: SQLiteConnection.OpenMode, busyTimeout: TimeInterval, vfs: String?) throws -> SQLiteConnection {
+    static func open(_ url: URL, mode: SQLiteConnection.OpenMode, busyTimeout: TimeInterval, vfs: String?, environment: SQLEnvironment) throws -> SQLiteConnection {
         if SystemCalls.fileKind(atPath: url.path) == .directory {
             throw MigrationError(.notADatabase, "'\(url.path)' is a directory, not a SQLite database", remedy: "pass the path of the database file")
         }
         do {
             let db = try SQLiteConnection(path: url.path, mode: mode, busyTimeout: busyTimeout, vfs: vfs)
             _ = try db.scalar("SELECT count(*) FROM sqlite_schema")  // fails now, clearly, for a file that is not a database
+            try db.apply(environment)
             return db
         } catch let error as SQLiteError {
             if error.resultCode == .readOnlyRollback {  // a hot journal a read-only connection cannot replay

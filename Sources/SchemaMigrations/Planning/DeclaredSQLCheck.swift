@@ -5,18 +5,20 @@
 ///
 /// A syntax error, a misspelt column or function, a subquery, or a non-deterministic function
 /// (`random()`) in a generated column is refused with the entity, the property or index, and
-/// SQLite's own message. A collation the app registers on its own connection cannot be seen
-/// here, so an unknown collation is not refused.
+/// SQLite's own message. The connection has the application's ``SQLEnvironment``, so a function
+/// it registers is accepted. An unknown collation is not refused here: the migration's own
+/// connection says whether it has it (``SQLEnvironmentCheck``).
 enum DeclaredSQLCheck {
     /// - Throws: `MigrationError` (`invalidSchema`) naming the entity and the property or index
     ///   whose SQL SQLite rejects.
     /// - Complexity: nothing for an entity without declared SQL; otherwise a table and its
     ///   indexes created in memory (microseconds).
-    static func check(_ entity: Schema.Entity, version: Schema.Version) throws {
+    static func check(_ entity: Schema.Entity, version: Schema.Version, environment: SQLEnvironment = .none) throws {
         let declaring = entity.attributes.filter(declaresSQL)
         let indexes = entity.indexes.filter(\.hasExpressions)
         guard !declaring.isEmpty || !indexes.isEmpty else { return }
         guard let db = try? SQLiteConnection(path: ":memory:") else { return }
+        try db.apply(environment)
         do {
             try db.execute(EntitySQL.createTable(entity))
         } catch {
@@ -35,7 +37,7 @@ enum DeclaredSQLCheck {
             }
             throw MigrationError(.invalidSchema, "SQLite rejects \(culprit.map { describe($0, of: entity) } ?? "the table '\(entity.name)'"): \(error.message)",
                                  entity: entity.name, property: culprit?.property, version: version,
-                                 remedy: culprit.map(remedy) ?? "correct the SQL the entity declares (column names as the table spells them)",
+                                 remedy: missingRemedy(error) ?? culprit.map(remedy) ?? "correct the SQL the entity declares (column names as the table spells them)",
                                  sqliteError: error)
         }
         for index in indexes {
@@ -45,7 +47,7 @@ enum DeclaredSQLCheck {
                 guard let error = rejected(error) else { continue }
                 throw MigrationError(.invalidSchema, "SQLite rejects the index \(index.resolvedName(table: entity.name)) of '\(entity.name)', \(index.termsDescription): \(error.message)",
                                      entity: entity.name, version: version,
-                                     remedy: "write deterministic expressions over the table's columns (column names as the table spells them), with SQLite's built-in functions and no subquery",
+                                     remedy: missingRemedy(error) ?? "write deterministic expressions over the table's columns (column names as the table spells them), with SQLite's built-in functions and no subquery",
                                      sqliteError: error)
             }
         }
@@ -53,9 +55,9 @@ enum DeclaredSQLCheck {
 
     /// Checks every entity of every version: what `lint` runs, so that a version no stage
     /// creates (the first one) is checked too.
-    static func check(_ schemas: [Schema]) throws {
+    static func check(_ schemas: [Schema], environment: SQLEnvironment = .none) throws {
         for schema in schemas {
-            for entity in schema.entities { try check(entity, version: schema.version) }
+            for entity in schema.entities { try check(entity, version: schema.version, environment: environment) }
         }
     }
 
@@ -80,6 +82,12 @@ enum DeclaredSQLCheck {
     private static func rejected(_ error: Error) -> SQLiteError? {
         guard let error = error as? SQLiteError, !error.message.hasPrefix("no such collation sequence") else { return nil }
         return error
+    }
+
+    /// For a function SQLite does not know: spell it as SQLite does, or register it as the application does.
+    private static func missingRemedy(_ error: SQLiteError) -> String? {
+        guard let need = SQLEnvironmentNeed(message: error.message), need.kind == .function else { return nil }
+        return "check the spelling of \(need.name); if the application registers it, " + SQLEnvironmentNeed.remedy(for: [need])
     }
 
     private static func describe(_ attribute: Schema.Attribute, of entity: Schema.Entity) -> String {

@@ -19,7 +19,7 @@ enum EntitySQL {
             }
             return definition
         }
-        if let key = entity.primaryKey, inlineKey == nil { columns.append("PRIMARY KEY (\(key.map(SQL.quoteIdentifier).joined(separator: ", ")))") }
+        if let key = entity.primaryKey, !key.isEmpty, inlineKey == nil { columns.append("PRIMARY KEY (\(key.map(SQL.quoteIdentifier).joined(separator: ", ")))") }
         return "CREATE TABLE \(SQL.quoteIdentifier(name ?? entity.name)) (\(columns.joined(separator: ", ")))" + EntitySQL.tableOptions(entity)
     }
 

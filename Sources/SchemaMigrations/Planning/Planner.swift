@@ -6,11 +6,13 @@
 /// stage cannot do safely is refused here, before any write, naming the entity and property.
 struct Planner {
     var capabilities = SQLiteCapabilities.current
+    /// The application's collations and functions, which declared SQL may use (``DeclaredSQLCheck``).
+    var environment = SQLEnvironment.none
 
     /// Plans the stage from `source` to `target`.
     /// - Throws: `MigrationError` with code `unsupportedChange`.
     func plan(from source: Schema, to target: Schema, kind: StageKind) throws -> PlannedStage {
-        for entity in target.entities { try DeclaredSQLCheck.check(entity, version: target.version) }
+        for entity in target.entities { try DeclaredSQLCheck.check(entity, version: target.version, environment: environment) }
         var stage = PlannedStage(source: source, target: target, kind: kind)
         let matches = try NameMatching.match(
             targets: target.entities, sources: source.entities, name: { $0.name }, originalName: { $0.originalName },

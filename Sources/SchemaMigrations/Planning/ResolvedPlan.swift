@@ -11,6 +11,9 @@ struct ResolvedPlan: Sendable {
     var stages: [ResolvedStage]
     /// Each version's hash, computed once (an up-to-date check compares it with the metadata).
     private var hashes: [Schema.Version: String]
+    /// The application's SQL environment, for the in-memory check of declared SQL
+    /// (``DeclaredSQLCheck``): set from ``MigrationOptions/sqlEnvironment`` by each entry point.
+    var environment = SQLEnvironment.none
 
     var latest: Schema { schemas[schemas.count - 1] }
 
@@ -103,9 +106,10 @@ struct ResolvedPlan: Sendable {
 extension ResolvedPlan {
     /// The stages from `current` to `target`, each planned and carrying its declaration's code.
     /// - Throws: `MigrationError` for any change a stage cannot make (before anything runs).
-    func plannedStages(from current: Schema.Version, to target: Schema.Version, planner: Planner = Planner()) throws -> [PlannedStage] {
+    func plannedStages(from current: Schema.Version, to target: Schema.Version, planner: Planner? = nil) throws -> [PlannedStage] {
+        let planner = planner ?? Planner(environment: environment)
         // One stage between each pair of consecutive versions, in order (see `init`).
-        try zip(zip(schemas, schemas.dropFirst()), stages)
+        return try zip(zip(schemas, schemas.dropFirst()), stages)
             .filter { pair, _ in pair.0.version >= current && pair.1.version <= target }
             .map { pair, declared in
                 var stage = try planner.plan(from: pair.0, to: pair.1, kind: declared.kind)

@@ -13,6 +13,8 @@ enum TypeConversion {
         switch (source, target) {
         case (.bool, .integer), (.uuid, .string), (.url, .string), (.decimal, .string), (.json, .string), (.date, .double):
             return column  // same stored values
+        case (_, .sqliteValue):
+            return column  // kept as stored, whatever its storage class
         case (.integer, .double), (.bool, .double):
             return "CASE WHEN typeof(\(column)) = 'integer' THEN CAST(\(column) AS REAL) ELSE \(column) END"
         case (.integer, .string), (.bool, .string), (.integer, .decimal):

@@ -27,7 +27,7 @@ struct MigrationRehearsal {
         defer { try? FileManager.default.removeItem(at: directory) }
 
         let cookie = try source.pragmaInteger("schema_version")
-        let copy = try SQLiteConnection(path: directory.appendingPathComponent("copy.sqlite").path, mode: .readWriteCreate)
+        let copy = try SQLiteConnection(path: directory.appendingPathComponent("copy.sqlite").path, mode: .readWriteCreate, environment: options.sqlEnvironment)
         try source.backup(into: copy)
         // The backup API bumps the copy's schema cookie; give it the source's, so that the cookies the
         // rehearsal records in the metadata are those the real database will have after the script.

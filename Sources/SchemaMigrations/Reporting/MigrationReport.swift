@@ -51,6 +51,10 @@ public struct MigrationReport: Sendable {
     public var stages: [Stage]
     /// Why the migration would be refused, as the live data stands: each error it would throw.
     public var refusals: [MigrationError]
+    /// Views and triggers the migration recreates that call a function, or use a collation, this
+    /// connection does not have (the application registers it): each is kept unchanged, as SQLite
+    /// keeps it, in a sentence naming it and the missing names. Also among ``warnings``.
+    public var keptUnevaluated: [String] = []
 
     /// True when nothing would be done.
     public var isUpToDate: Bool { stages.isEmpty && currentVersion == targetVersion }
@@ -83,7 +87,7 @@ public struct MigrationReport: Sendable {
         }
         let removals = stages.flatMap { $0.steps.flatMap { step in step.removes.map { "destructive: rebuilding \(step.step.table) removes \($0)" } } }
         let breaking = stages.flatMap { $0.steps.flatMap(\.mayBreak) }
-        return destructive + removals + breaking + data
+        return destructive + removals + breaking + data + keptUnevaluated
     }
 
     static func forEmptyDatabase(plan: ResolvedPlan, path: String, target: Schema.Version?) throws -> MigrationReport {
@@ -107,11 +111,18 @@ public struct MigrationReport: Sendable {
         let pending = try plan.plannedStages(from: current, to: targetVersion)
         var stages: [Stage] = []
         var refusals: [MigrationError] = current > targetVersion ? [.backwards(from: current, to: targetVersion)] : []
+        // What the migration refuses before its first write, the dry run refuses first: a table or
+        // index it touches that needs a collation or function this connection lacks (nothing is
+        // measured then: SQLite cannot read it either).
+        let environment = SQLEnvironmentCheck(db: db)
+        let missing = try environment.refusal(for: pending, version: targetVersion)
+        if let missing { refusals.append(missing) }
+        let keptUnevaluated = try environment.keptUnevaluated(for: pending)
         for (index, planned) in pending.enumerated() {
             // Only the first stage meets the live data as it is; later ones are shown as planned,
             // and their refusals predicted from today's data where it tells.
-            guard index == 0 else {
-                refusals += predictedRefusals(of: planned, after: Array(pending.prefix(index)), db: db)
+            guard index == 0, missing == nil else {
+                if missing == nil { refusals += predictedRefusals(of: planned, after: Array(pending.prefix(index)), db: db) }
                 stages.append(Stage(from: planned.from, to: planned.to, kind: planned.kind,
                                     steps: planned.allSteps.map { Step(step: $0, sql: $0.sql, impact: nil) }))
                 continue
@@ -142,7 +153,7 @@ public struct MigrationReport: Sendable {
             stages.append(Stage(from: planned.from, to: planned.to, kind: planned.kind, steps: steps))
         }
         return MigrationReport(database: db.path, currentVersion: current, unversioned: unversioned, targetVersion: targetVersion,
-                               stages: stages, refusals: refusals)
+                               stages: stages, refusals: refusals, keptUnevaluated: keptUnevaluated)
     }
 }
 

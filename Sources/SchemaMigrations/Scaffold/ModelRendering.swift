@@ -39,9 +39,10 @@ struct ModelRendering {
         entity.hashModifier.map { "static let hashModifier: String? = \(SwiftInitialValue.stringLiteral($0))" }
     }
 
-    /// A composite key; a single-column key is `@Attribute(.primaryKey)` on its property.
+    /// A composite key, or `[]` for a table keyed by its rowid alone; a single-column key is
+    /// `@Attribute(.primaryKey)` on its property.
     func primaryKey() -> String? {
-        guard let key = entity.primaryKey, key.count > 1 else { return nil }
+        guard let key = entity.primaryKey, key.count != 1 else { return nil }
         return "static let primaryKey: [String]? = \(stringArray(key.map(property)))"
     }
 

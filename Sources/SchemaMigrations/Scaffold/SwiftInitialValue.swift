@@ -61,7 +61,7 @@ enum SwiftInitialValue: Equatable {
         case .decimal:
             guard let text = text(in: literal), Decimal(string: text)?.description == text else { return nil }
             return "Decimal(string: \(stringLiteral(text)))!"
-        case .json:
+        case .json, .sqliteValue:
             return nil
         }
     }

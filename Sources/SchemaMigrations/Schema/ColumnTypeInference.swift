@@ -12,8 +12,7 @@ import Foundation
 /// - INTEGER (`INTEGER`, `INT`, `BIGINT`…) → `Int`; TEXT (`TEXT`, `NVARCHAR(160)`…) → `String`;
 ///   BLOB (`BLOB`, or no type) → `Data`; REAL (`REAL`, `DOUBLE`, `FLOAT`) → `Double`.
 /// - NUMERIC: a type naming `BOOL` → `Bool`; a type naming `DATE` or `TIMESTAMP` → `Date`; any
-///   other (`NUMERIC(10,2)`, `DECIMAL`) → `Double`, unless the column holds text, which no
-///   declaration can keep in a NUMERIC column (the table is then left out, saying so).
+///   other (`NUMERIC(10,2)`, `DECIMAL`) → `Double`.
 /// - A `Date`'s storage: TEXT values (`'2021-01-01 00:00:00'`) → ISO-8601 text; numbers all within
 ///   the Julian days of years 1 to 9999 (1,721,424 to 5,373,484) → Julian day; other numbers →
 ///   seconds since 1970. With no value stored, a numeric default decides the same way, and
@@ -21,8 +20,13 @@ import Foundation
 ///   `CURRENT_TIMESTAMP` write), a REAL type seconds since 1970.
 ///
 /// In a STRICT table, `ANY` keeps every value as given: such a column is declared by what it holds
-/// (only integers → `Int`, only numbers → `Double`, only blobs → `Data`, otherwise `String`),
-/// with the type `ANY`.
+/// (only integers → `Int`, only numbers → `Double`, only blobs → `Data`, only text or nothing →
+/// `String`, a mix → ``SQLiteValue``), with the type `ANY`.
+///
+/// Values as stored: a column holding what its type text does not imply (blobs in a column
+/// declared `POINT`, text in one declared `integer`, a mix by design) is declared by what it holds,
+/// from a sample of the table's first ``sampledRows`` rows (and every text of a NUMERIC column):
+/// only blobs → `Data`, otherwise ``SQLiteValue``, which keeps any value unchanged.
 ///
 /// The declared type text is kept as ``Schema/Attribute/sqlType`` unless it is the storage type
 /// itself (`INTEGER`, `TEXT`…), so the column is declared as the file spells it.
@@ -38,6 +42,12 @@ struct ColumnTypeInference {
     let defaultValue: String?
     /// Whether the column's table is STRICT, where `ANY` keeps every value as given.
     var isStrict = false
+    /// The storage classes the column holds in the table's first ``sampledRows`` rows.
+    var sample: StorageClasses? = nil
+
+    /// How many rows of a table introspection samples to learn which storage classes each column
+    /// actually holds (a bound, so that a large table costs no more than this many rows).
+    static let sampledRows = 10_000
 
     /// Whether the column is declared `ANY`: in a STRICT table, a column that keeps every value
     /// as given (elsewhere, a NUMERIC-affinity one).
@@ -88,12 +98,14 @@ struct ColumnTypeInference {
             } else if Self.isDateName(declared) {
                 valueType = .date
                 dateStorage = self.dateStorage(whenUnknown: .iso8601Text, kept: &kept)
-            } else if let profile, profile.texts > 0 {
-                blocking.append("column \(column.name) is \(declared) (NUMERIC affinity) and holds \(profile.texts) text value\(profile.texts == 1 ? "" : "s"): a declaration stores text in a TEXT-affinity column only, and Double values would not keep them")
-                return nil
             } else {
                 valueType = .double
             }
+        }
+        if dateStorage == nil, let kept = keptAsStored(valueType) {
+            // What the column holds is not what its type text implies: declared so as to keep it.
+            let sqlType = SchemaComparison.normalizedType(declared) == Schema.StorageType.blob.rawValue || declared.isEmpty ? nil : declared
+            return Inferred(valueType: kept, sqlType: sqlType, dateStorage: nil)
         }
         // Only the ISO-8601 text form is a storage a TEXT-affinity date column accepts.
         if column.affinity == .text && dateStorage != nil && dateStorage != .iso8601Text { dateStorage = .iso8601Text }
@@ -103,25 +115,38 @@ struct ColumnTypeInference {
         return Inferred(valueType: valueType, sqlType: sqlType, dateStorage: dateStorage == .secondsSince1970 ? nil : dateStorage)
     }
 
+    /// The type that keeps the column's values as stored when `valueType` cannot hold them all
+    /// (the sampled storage classes, and every text of a NUMERIC column): `Data` when it holds
+    /// only blobs (SQLite never converts a blob, whatever the affinity), else ``SQLiteValue``
+    /// (text in a numeric column, which SQLite would turn into a number were it written anew,
+    /// or a mix of classes by design); nil when `valueType` holds them.
+    private func keptAsStored(_ valueType: Schema.ValueType) -> Schema.ValueType? {
+        var classes = sample ?? StorageClasses()
+        if let profile, column.affinity == .numeric { classes.texts = max(classes.texts, profile.texts) }
+        let held: [Schema.ValueType: Bool] = [
+            .integer: classes.texts + classes.reals + classes.blobs == 0,
+            .bool: classes.texts + classes.reals + classes.blobs == 0,
+            .double: classes.texts + classes.blobs == 0,
+            .string: classes.integers + classes.reals + classes.blobs == 0,
+            .data: classes.texts + classes.integers + classes.reals == 0,
+        ]
+        guard held[valueType] == false else { return nil }
+        return classes.texts + classes.integers + classes.reals == 0 ? .data : .sqliteValue
+    }
+
     /// A STRICT table's `ANY` column, declared by what it holds: `Int` when only integers, `Double`
-    /// when only numbers, `Data` when only blobs, else (text, nothing, or a mix) `String`. The
-    /// column keeps every value as given whatever the declaration; a mix is noted, since the
-    /// declared type reads only its own.
+    /// when only numbers, `Data` when only blobs, `String` when only text (or nothing), and
+    /// ``SQLiteValue`` for a mix, which reads every value as stored.
     private func anyValueType(kept: inout [String]) -> Schema.ValueType {
         guard let profile else { return .string }
         let integers = profile.numbers - profile.reals
-        let kinds = [profile.texts, integers, profile.reals, profile.blobs].filter { $0 > 0 }.count
         let type: Schema.ValueType
         switch (profile.texts, integers, profile.reals, profile.blobs) {
         case (0, 1..., 0, 0): type = .integer
         case (0, _, 1..., 0): type = .double
         case (0, 0, 0, 1...): type = .data
-        default: type = .string
-        }
-        if kinds > 1 && !(type == .double && profile.texts == 0 && profile.blobs == 0) {
-            let held = [(profile.texts, "text"), (integers, "integer"), (profile.reals, "real"), (profile.blobs, "blob")].filter { $0.0 > 0 }
-                .map { "\($0.1) (\($0.0))" }.joined(separator: ", ")
-            kept.append("column \(column.name) is ANY and holds \(held): declared \(type.swiftTypeName ?? type.rawValue), the others are kept as given and read as SQLiteValue")
+        case (_, 0, 0, 0): type = .string
+        default: type = .sqliteValue  // a mix of classes: every value as stored
         }
         return type
     }

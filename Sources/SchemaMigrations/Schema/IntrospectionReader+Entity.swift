@@ -18,15 +18,13 @@ extension IntrospectionReader {
         let keyColumns = table.columns.filter { $0.primaryKeyPosition > 0 }.sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }
         let implicitID = implicitIDTables.contains(table.name.sqlFolded)
         let hasRowidAlias = table.hasRowidAlias(definition: definition)
-        if keyColumns.isEmpty {
-            blocking.append("it has no PRIMARY KEY (its rows are keyed by the hidden rowid): a declared table always has one, \"id\" INTEGER PRIMARY KEY or its own")
-        }
         if !implicitID && !definition.withoutRowid && keyColumns.count == 1 && keyColumns[0].declaredType.uppercased() == "INTEGER" && !hasRowidAlias {
             kept.append("its key \(keyColumns[0].name) is INTEGER PRIMARY KEY DESC, which is not an alias of the rowid; a snapshot's table makes it one")
         }
         for constraint in definition.constraints where constraint.kind == .check { kept.append("table constraint \(constraint.text)") }
 
         let profiles = try valueProfiles(of: table, strict: definition.strict)
+        let samples = try storageClasses(of: table)
         let columnDefinitions = Dictionary(definition.columns.map { ($0.name.sqlFolded, $0) }, uniquingKeysWith: { first, _ in first })
         var attributes: [Schema.Attribute] = []
         for column in table.columns where !(implicitID && column.primaryKeyPosition > 0) {
@@ -35,7 +33,8 @@ extension IntrospectionReader {
                 continue
             }
             if let attribute = attribute(for: column, in: table, definition: definition, columnDefinition: columnDefinitions[column.name.sqlFolded],
-                                         hasRowidAlias: hasRowidAlias, profile: profiles[column.name.sqlFolded], blocking: &blocking, kept: &kept) {
+                                         hasRowidAlias: hasRowidAlias, profile: profiles[column.name.sqlFolded], sample: samples[column.name.sqlFolded],
+                                         blocking: &blocking, kept: &kept) {
                 attributes.append(Self.declaringGenerated(attribute, column: column, definition: definition))
             }
         }
@@ -67,7 +66,7 @@ extension IntrospectionReader {
     /// One column as an attribute: its Swift type (from the declared type and the values), SQL
     /// type text, nullability, default, CHECK, collation and foreign key.
     private func attribute(for column: LiveSchema.Column, in table: LiveSchema.Table, definition: TableDefinition, columnDefinition: TableDefinition.Column?,
-                           hasRowidAlias: Bool, profile: ValueProfile?, blocking: inout [String], kept: inout [String]) -> Schema.Attribute? {
+                           hasRowidAlias: Bool, profile: ValueProfile?, sample: StorageClasses?, blocking: inout [String], kept: inout [String]) -> Schema.Attribute? {
         var defaultValue = column.defaultValue
         if let value = defaultValue {
             if column.notNull && value.uppercased() == "NULL" {
@@ -83,16 +82,14 @@ extension IntrospectionReader {
                 }
             }
         }
-        guard let type = ColumnTypeInference(column: column, profile: profile, defaultValue: defaultValue, isStrict: definition.strict)
+        guard let type = ColumnTypeInference(column: column, profile: profile, defaultValue: defaultValue, isStrict: definition.strict, sample: sample)
             .inferred(blocking: &blocking, kept: &kept) else {
             return nil
         }
+        // SQLite allows NULL in a key column of a rowid table, except the rowid itself: such a key
+        // property is declared optional.
         let keyNeverNull = column.primaryKeyPosition > 0 && (definition.withoutRowid || hasRowidAlias)
         let isOptional = !(column.notNull || keyNeverNull)
-        if column.primaryKeyPosition > 0 && isOptional {
-            blocking.append("its key column \(column.name) may hold NULL (SQLite allows NULL in a key that is not INTEGER PRIMARY KEY unless it is NOT NULL): a declared key column is NOT NULL")
-            return nil
-        }
         var check: String?, collation: String?
         for constraint in columnDefinition?.constraints ?? [] {
             switch constraint.kind {
@@ -215,6 +212,40 @@ extension IntrospectionReader {
             return "sum(typeof(\(c)) = 'text'), sum(typeof(\(c)) = 'integer'), sum(typeof(\(c)) = 'real'), sum(typeof(\(c)) = 'blob')"
         }
         return "sum(typeof(\(c)) = 'text')"
+    }
+}
+
+extension IntrospectionReader {
+    /// The storage classes each column holds in the table's first
+    /// ``ColumnTypeInference/sampledRows`` rows, read in passes of at most 100 columns.
+    func storageClasses(of table: LiveSchema.Table) throws -> [String: StorageClasses] {
+        let columns = table.columns.filter { $0.hidden == 0 }
+        guard !columns.isEmpty else { return [:] }
+        var result: [String: StorageClasses] = [:]
+        for start in stride(from: 0, to: columns.count, by: 100) {
+            let chunk = columns[start..<min(start + 100, columns.count)]
+            let selected = chunk.map { SQL.quoteIdentifier($0.name) }.joined(separator: ", ")
+            let counts = chunk.map { column -> String in
+                let c = SQL.quoteIdentifier(column.name)
+                return ["text", "integer", "real", "blob"].map { "sum(typeof(\(c)) = '\($0)')" }.joined(separator: ", ")
+            }.joined(separator: ", ")
+            guard let row = try db.rows("SELECT \(counts) FROM (SELECT \(selected) FROM \(SQL.quoteIdentifier(table.name)) LIMIT \(ColumnTypeInference.sampledRows))").first else { continue }
+            for (offset, column) in chunk.enumerated() {
+                let count = { (index: Int) in Int(row[offset * 4 + index].int64Value ?? 0) }
+                result[column.name.sqlFolded] = StorageClasses(texts: count(0), integers: count(1), reals: count(2), blobs: count(3))
+            }
+        }
+        return result
+    }
+}
+
+/// How many values of each storage class a column holds, in a bounded sample of its rows.
+struct StorageClasses: Sendable, Hashable {
+    var texts = 0, integers = 0, reals = 0, blobs = 0
+
+    /// `text (2), blob (3)`.
+    var description: String {
+        [(texts, "text"), (integers, "integer"), (reals, "real"), (blobs, "blob")].filter { $0.0 > 0 }.map { "\($0.1) (\($0.0))" }.joined(separator: ", ")
     }
 }
 

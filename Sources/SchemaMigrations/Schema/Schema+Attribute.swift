@@ -117,6 +117,11 @@ extension Schema {
         case decimal
         /// Any other `Codable` type, stored as JSON TEXT.
         case json
+        /// ``SQLiteValue``: any value kept exactly as SQLite stores it, its storage class included
+        /// (a column that holds blobs, text and numbers by design). Declared `BLOB` (no affinity:
+        /// nothing is converted) unless ``Attribute/sqlType`` says otherwise; read and written by
+        /// the data API as is, and never converted by a rebuild.
+        case sqliteValue
 
         /// The SQLite storage type (and declared column type) of these values.
         public var storageType: StorageType {
@@ -124,7 +129,7 @@ extension Schema {
             case .integer, .bool: return .integer
             case .double, .date: return .real
             case .string, .uuid, .url, .decimal, .json: return .text
-            case .data: return .blob
+            case .data, .sqliteValue: return .blob
             }
         }
     }

@@ -13,7 +13,9 @@ extension Schema {
         case .integer, .bool: return [.integer, .numeric]
         case .double, .date: return [.real, .numeric]
         case .string, .uuid, .url, .decimal, .json: return [.text]
-        case .data: return [.blob]
+        // Blobs are stored as given whatever the affinity (a geometry in a column declared POINT),
+        // and an SQLiteValue is whatever SQLite stored.
+        case .data, .sqliteValue: return [.blob, .integer, .real, .text, .numeric]
         }
     }
 
@@ -74,15 +76,21 @@ extension Schema {
             throw fail("'\(entity.name)' is STRICT, which does not allow the type \(attribute.declaredType) of '\(entity.name).\(attribute.property)'", property: attribute.property,
                        remedy: "declare it INTEGER, REAL, TEXT, BLOB, INT or ANY, or make the table not STRICT")
         }
+        if entity.isStrict, let attribute = entity.attributes.first(where: { $0.valueType == .sqliteValue && $0.declaredType.uppercased() != "ANY" }) {
+            throw fail("'\(entity.name).\(attribute.property)' is an SQLiteValue in a STRICT table, whose \(attribute.declaredType) column would refuse values of other storage classes",
+                       property: attribute.property, remedy: "declare it @Attribute(sqlType: \"ANY\"), the STRICT type that keeps every value as given")
+        }
         if let key = entity.primaryKey, !entity.isJoinTable {
             for column in key {
                 guard let attribute = entity.attribute(named: column) else {
                     throw fail("the primary key of '\(entity.name)' names '\(column)', which is not one of its columns", property: column,
                                remedy: "use one of: " + entity.attributes.map(\.name).joined(separator: ", "))
                 }
-                if attribute.isOptional {
-                    throw fail("'\(entity.name).\(attribute.property)' is in the primary key but optional", property: attribute.property,
-                               remedy: "make it non-optional: a key identifies a row")
+                // SQLite allows NULL in a key of a rowid table, except in INTEGER PRIMARY KEY (the
+                // rowid itself); WITHOUT ROWID keys are NOT NULL.
+                if attribute.isOptional && (entity.isWithoutRowID || entity.isAutoincrement || (key.count == 1 && attribute.declaredType.uppercased() == "INTEGER")) {
+                    throw fail("'\(entity.name).\(attribute.property)' is in the primary key but optional, which \(entity.isWithoutRowID ? "a WITHOUT ROWID table" : "an INTEGER PRIMARY KEY (the rowid)") cannot hold",
+                               property: attribute.property, remedy: "make it non-optional: a key identifies a row")
                 }
             }
         }

@@ -14,6 +14,7 @@ extension Schema.ValueType {
         case .url: return "URL"
         case .decimal: return "Decimal"
         case .json: return nil
+        case .sqliteValue: return "SQLiteValue"
         }
     }
 }

@@ -22,10 +22,12 @@ import Foundation
 /// (``Schema/Attribute/propertyName``, see ``SwiftNames``); ``SwiftNames/typeNames(of:)`` names
 /// the types. How a column's Swift type and date storage are chosen is written in MIGRATIONS.md.
 ///
-/// A table the model cannot say yet (no primary key, a composite foreign key, a NUMERIC column
-/// holding text…) is left out and listed in ``undeclarable`` with the
-/// reason, never approximated. What a declared table has that the model does not carry but every
-/// migration keeps as the file has it (table CHECKs, a second CHECK on a column, `MATCH`,
+/// Values are declared as stored (a column holding blobs, text or a mix its type text does not
+/// imply is `Data` or ``SQLiteValue``, from a sample of the first 10,000 rows), keys over columns
+/// that may hold NULL over optional attributes, and a table with no primary key with
+/// `primaryKey == []`. A table the model cannot say yet (a composite foreign key, a virtual
+/// table…) is left out and listed in ``undeclarable`` with the reason, never approximated.
+/// What a declared table has that the model does not carry but every migration keeps as the file has it (table CHECKs, a second CHECK on a column, `MATCH`,
 /// triggers, views) is listed in ``notCarried``: a database created from
 /// the snapshot would not have it.
 public struct SchemaIntrospection: Sendable, Hashable {
@@ -48,9 +50,14 @@ public struct SchemaIntrospection: Sendable, Hashable {
     public var bookkeepingTables: [String]
 
     /// Reads the schema of the database at `url`, read-only.
-    /// - Parameter version: the version the schema declares (1.0.0 unless given).
-    /// - Throws: `MigrationError` with code `notADatabase` when the file is missing or not a database.
-    public init(databaseAt url: URL, version: Schema.Version = Schema.Version(1, 0, 0)) throws {
+    /// - Parameters:
+    ///   - version: the version the schema declares (1.0.0 unless given).
+    ///   - environment: the application's collations, functions and extensions, for a database
+    ///     whose indexes or columns need them to be read (``SQLEnvironment``).
+    /// - Throws: `MigrationError` with code `notADatabase` when the file is missing or not a
+    ///   database; `sqlEnvironment` naming a collation or function the file needs and the
+    ///   environment lacks.
+    public init(databaseAt url: URL, version: Schema.Version = Schema.Version(1, 0, 0), environment: SQLEnvironment = .none) throws {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw MigrationError(.notADatabase, "there is no database at '\(url.path)'", remedy: "check the path")
         }
@@ -58,13 +65,21 @@ public struct SchemaIntrospection: Sendable, Hashable {
         do {
             db = try SQLiteConnection(path: url.path, mode: .readOnly)
             _ = try db.scalar("SELECT count(*) FROM sqlite_schema")
+            try db.apply(environment)
             // One read transaction: one shared lock for the thousands of statements, not one each.
             try db.execute("BEGIN")
         } catch let error as SQLiteError {
             throw MigrationError.fromOpening(error, path: url.path)
         }
         defer { try? db.execute("COMMIT") }
-        try self.init(db: db, version: version)
+        do {
+            try self.init(db: db, version: version)
+        } catch let error as SQLiteError {
+            guard let need = SQLEnvironmentNeed(error) else { throw error }
+            throw MigrationError(.sqlEnvironment, "reading '\(url.path)' needs \(need), which this connection does not have",
+                                 remedy: SQLEnvironmentNeed.remedy(for: [need]), details: SQLEnvironmentFinding.objects(needing: need, in: db),
+                                 sqliteError: error)
+        }
     }
 
     init(db: SQLiteConnection, version: Schema.Version) throws {
@@ -124,11 +139,12 @@ extension Schema {
     /// let v1 = try Schema(introspecting: URL(fileURLWithPath: "chinook.sqlite"))
     /// try PlanDirectory(name: "Chinook", schemas: [v1], stages: []).write(to: directory)
     /// ```
+    /// - Parameter environment: the application's SQL environment, when the file needs it (``SQLEnvironment``).
     /// - Throws: `MigrationError` with code `invalidSchema` listing, per table, what the
     ///   declaration model cannot say yet (use ``SchemaIntrospection`` to get the rest);
     ///   `notADatabase` when the file is missing or not a database.
-    public init(introspecting url: URL, version: Version = Version(1, 0, 0)) throws {
-        let found = try SchemaIntrospection(databaseAt: url, version: version)
+    public init(introspecting url: URL, version: Version = Version(1, 0, 0), environment: SQLEnvironment = .none) throws {
+        let found = try SchemaIntrospection(databaseAt: url, version: version, environment: environment)
         guard found.undeclarable.isEmpty else {
             throw MigrationError(.invalidSchema, "\(found.undeclarable.count) table\(found.undeclarable.count == 1 ? "" : "s") of '\(url.path)' cannot be declared yet",
                                  version: version,

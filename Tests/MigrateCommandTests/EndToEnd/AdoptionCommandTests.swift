@@ -67,7 +67,7 @@ import Testing
         try SQLiteConnection(path: database, mode: .readWriteCreate).execute("""
             CREATE TABLE Artist (ArtistId INTEGER PRIMARY KEY, Name NVARCHAR(120));
             CREATE TABLE Note (id INTEGER PRIMARY KEY, body TEXT);
-            CREATE TABLE Log (at TEXT, line TEXT);
+            CREATE TABLE Log (at TEXT, line TEXT, artist INTEGER, name TEXT, FOREIGN KEY (artist, name) REFERENCES Artist (ArtistId, Name));
             """)
         let plan = scratch.path("plan")
         let result = try BuiltCommand.migrate(["snapshot", "--database", database, "--output", plan])
@@ -76,7 +76,7 @@ import Testing
         #expect(result.stderr == """
             migrate: 1 table of \(database) cannot be declared yet; nothing was written
               Log:
-                - it has no PRIMARY KEY (its rows are keyed by the hidden rowid): a declared table always has one, "id" INTEGER PRIMARY KEY or its own
+                - FOREIGN KEY (artist, name) REFERENCES Artist: a composite foreign key cannot be declared yet
               fix: a migration leaves undeclared tables alone: --leave-out-undeclarable writes the 2 other tables (SchemaIntrospection in code)
 
             """)
@@ -86,7 +86,7 @@ import Testing
         var written = try BuiltCommand.migrate(["snapshot", "--database", database, "--output", plan, "--leave-out-undeclarable"])
         #expect(written.status == 0, "\(written)")
         #expect(written.stdout.contains("declared 2 tables as version 1.0.0: Artist, Note\n"))
-        #expect(written.stdout.contains("left out (cannot be declared yet): Log: it has no PRIMARY KEY (its rows are keyed by the hidden rowid): "))
+        #expect(written.stdout.contains("left out (cannot be declared yet): Log: FOREIGN KEY (artist, name) REFERENCES Artist: a composite foreign key cannot be declared yet"))
         let schemas = try PlanDirectory(contentsOf: URL(fileURLWithPath: plan)).schemas
         #expect(schemas.map(\.entityNames) == [["Artist", "Note"]])
         #expect(schemas.first?.entity(named: "Artist")?.primaryKey == ["ArtistId"])

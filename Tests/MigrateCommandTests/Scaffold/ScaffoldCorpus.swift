@@ -20,6 +20,7 @@ enum ScaffoldCorpus {
         }),
         Database(name: "Grdb", create: { url in try SQLiteConnection(path: url.path, mode: .readWriteCreate).execute(grdbStyle) }),
         Database(name: "Features", create: { url in try SQLiteConnection(path: url.path, mode: .readWriteCreate).execute(features) }),
+        Database(name: "Geo", create: { url in try GeoDatabase.create(at: url) }),
     ]
 
     /// What GRDB's `DatabaseMigrator` and record types make: UUID text keys, dates as

@@ -52,6 +52,7 @@ struct ScaffoldPackage: Sendable {
         let shopSource = (try? String(contentsOf: scaffolded, encoding: .utf8)) ?? ""
         try write(shopSource, "ShopSchemaV1.swift")
         try write(ShopDatabase.versionTwo, "ShopSchemaV2.swift")
+        try write(GeoDatabase.versionTwo, "GeoSchemaV2.swift")
 
         // The corpus: databases made without us, scaffolded the same way.
         var corpusScaffolds: [String: CommandResult] = [:]
@@ -146,12 +147,12 @@ struct ScaffoldPackage: Sendable {
                 print("verify:", describe(try migrator.verify(databaseAt: url)))
             case "upgrade":
                 let url = URL(fileURLWithPath: arguments[1])
-                let migrator = Migrator(plan: ShopMigrationPlanV2.self)
+                let migrator = Migrator(plan: arguments.count > 2 && arguments[2] == "Geo" ? GeoMigrationPlanV2.self : ShopMigrationPlanV2.self)
                 let result = try migrator.migrate(databaseAt: url)
                 print("migrate:", result.outcome.rawValue, result.fromVersion.map(String.init(describing:)) ?? "none", "->", result.toVersion)
                 print("verify:", describe(try migrator.verify(databaseAt: url)))
             default:
-                print("usage: ScaffoldCheck schemas | adopt PATH [PLAN] | upgrade PATH")
+                print("usage: ScaffoldCheck schemas | adopt PATH [PLAN] | upgrade PATH [Geo]")
                 exit(2)
             }
         } catch {

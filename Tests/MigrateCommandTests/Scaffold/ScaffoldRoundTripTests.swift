@@ -152,6 +152,43 @@ import Testing
         #expect(try scratch.rows(url.path, dependents) == dependentsBefore, "\(name)")
     }
 
+    /// A GIS-style file: values of other storage classes than their columns' types imply, a
+    /// table with no key, a composite key over nullable columns. Scaffolded as they are stored
+    /// (`Data` for the geometry blobs, `SQLiteValue` for text in an integer column and a mix),
+    /// adopted (above), then every table rebuilt by a hand-written V2 whose custom stage reads the
+    /// mixed column: every value byte-identical with its storage class, every rowid kept.
+    @Test(.timeLimit(.minutes(10)))
+    func aFileWithValuesAsStoredAndKeylessTablesIsRebuiltByAHandWrittenV2KeepingEveryValueAndRowid() throws {
+        let package = try Self.package()
+        let source = try #require(package.corpusScaffolds["Geo"]).stdout + (try String(contentsOf: package.root.appendingPathComponent("Package/Sources/ScaffoldCheck/GeoScaffoldV1.swift"), encoding: .utf8))
+        for line in [#"@Attribute(sqlType: "POINT") var geom: Data? = nil"#, #"@Attribute(sqlType: "INTEGER") var code: SQLiteValue? = nil"#,
+                     #"@Attribute(sqlType: "NUMERIC") var size: SQLiteValue? = nil"#, #"static let primaryKey: [String]? = []"#,
+                     #"static let primaryKey: [String]? = ["layer", "zoom"]"#, "var layer: String? = nil", "var zoom: Int? = nil"] {
+            #expect(source.contains(line), "missing: \(line)\n\(source)")
+        }
+        let scratch = Scratch()
+        let url = scratch.directory.appendingPathComponent("geo.sqlite")
+        try GeoDatabase.create(at: url)
+        let before = try scratch.rows(url.path, GeoDatabase.contents)
+        let adopt = try package.run(["adopt", url.path, "Geo"])
+        #expect(adopt.status == 0, "\(adopt)")
+        let upgrade = try package.run(["upgrade", url.path, "Geo"])
+        #expect(upgrade.status == 0, "\(upgrade)")
+        #expect(upgrade.stdout == """
+            migrate: migrated 1.0.0 -> 2.0.0
+            verify: version 2.0.0 recorded true upToDate true
+
+            """, "\(upgrade)")
+        // Every row, rowid, value and storage class as it was; the custom stage read `size` as stored.
+        let after = try scratch.rows(url.path, GeoDatabase.contents)
+        #expect(after.map { $0[0] == "'extension_registry'" ? Array($0.prefix(4)) : $0 } == before.map { $0[0] == "'extension_registry'" ? Array($0.prefix(4)) : $0 })
+        #expect(try scratch.rows(url.path, "SELECT rowid, definition FROM extension_registry ORDER BY rowid") == [["2", "'none'"], ["3", "'GeoPackage 1.0'"]])
+        let labels = try scratch.rows(url.path, "SELECT label FROM feature ORDER BY fid")
+        #expect(labels == [["'A12:12.5'"], ["'7:n/a'"], ["'B7:<2 bytes>'"], ["'C:3'"]], "\(labels)")
+        #expect(try scratch.rows(url.path, "SELECT sql FROM sqlite_schema WHERE name = 'tile_link'") == [[#"'CREATE TABLE "tile_link" ("layer" TEXT, "zoom" INTEGER, "tile" BLOB, PRIMARY KEY ("layer", "zoom"))'"#]])
+        #expect(try scratch.rows(url.path, "PRAGMA integrity_check") == [["'ok'"]])
+    }
+
     @Test(.timeLimit(.minutes(10)))
     func aScaffoldedDatabaseIsAdoptedWithZeroDifferencesThenMigratedByAHandWrittenV2() throws {
         let package = try Self.package()

@@ -7,7 +7,9 @@ import Foundation
 /// keys onto key columns with every action and `DEFERRABLE`, named indexes, and dates stored
 /// each way — with rows. Each column records what introspection must say of it.
 struct ForeignDatabase: CustomStringConvertible {
-    enum Kind: CaseIterable { case integer, real, text, blob, numeric, bool, date }
+    /// `stored`: a column whose values are not what its type text implies (geometry blobs in a
+    /// column declared POINT, text codes in one declared INTEGER, a mix by design).
+    enum Kind: CaseIterable { case integer, real, text, blob, numeric, bool, date, stored }
 
     struct Column {
         var name: String
@@ -45,12 +47,24 @@ struct ForeignDatabase: CustomStringConvertible {
     }
 
     var tables: [Table]
+    /// Views and triggers calling the application's function `app_fold` (``appEnvironment``),
+    /// by name: SQLite keeps them, and so must every migration made without the function.
+    var appDependents: [(name: String, sql: String)] = []
+
+    /// The application's SQL: `app_fold(x)`, x as lower-cased text.
+    static let appEnvironment = SQLEnvironment(functions: [SQLFunction("app_fold", argumentCount: 1) { arguments in
+        switch arguments[0] {
+        case .null: return .null
+        case .text(let text): return .text(text.lowercased())
+        default: return .text(arguments[0].description.lowercased())
+        }
+    }])
 
     var description: String {
         tables.map { table in
             ([table.sql + ";"] + table.indexes.map { "CREATE \($0.unique ? "UNIQUE " : "")INDEX \($0.name) ON \(table.name) (\($0.columns.joined(separator: ", ")));" })
                 .joined(separator: "\n") + "  -- \(table.rows) rows"
-        }.joined(separator: "\n")
+        }.joined(separator: "\n") + appDependents.map { "\n" + $0.sql + ";" }.joined()
     }
 
     static let tableNames = ["Album", "play_list", "InvoiceLine", "order", "Group", "user_account", "Date", "media-type", "ArtistCredit", "track"]
@@ -65,7 +79,16 @@ struct ForeignDatabase: CustomStringConvertible {
         for name in tableNames.shuffled(using: &random).prefix(Int.random(in: 1...4, using: &random)) {
             tables.append(table(named: name, parents: tables, random: &random))
         }
-        return ForeignDatabase(tables: tables)
+        var database = ForeignDatabase(tables: tables)
+        // Half the cases: a view and a trigger on the first table that call the app's function.
+        if random.chance(0.5), let table = tables.first, let column = table.columns.first {
+            let quoted = SQL.quoteIdentifier(table.name), name = SQL.quoteIdentifier(column.name)
+            database.appDependents = [
+                ("app_folded", "CREATE VIEW \"app_folded\" AS SELECT app_fold(\(name)) AS folded FROM \(quoted)"),
+                ("app_guard", "CREATE TRIGGER \"app_guard\" BEFORE INSERT ON \(quoted) WHEN app_fold(new.\(name)) = 'app-refused' BEGIN SELECT RAISE(ABORT, 'refused by the app'); END"),
+            ]
+        }
+        return database
     }
 
     private static func table(named name: String, parents: [Table], random: inout SeededRandom) -> Table {
@@ -73,8 +96,19 @@ struct ForeignDatabase: CustomStringConvertible {
         let strict = random.chance(0.25)
         var table = Table(name: name, columns: [], strict: strict, rows: rows)
         // The key.
-        switch Int.random(in: 0..<4, using: &random) {
+        switch Int.random(in: 0..<6, using: &random) {
         case 0: break  // the default id
+        case 4:
+            table.primaryKey = []  // no key: rows keyed by the hidden rowid (a log, another format's registry)
+        case 5:
+            // A composite key over columns that may hold NULL, as SQLite allows in a rowid table
+            // that is not STRICT (STRICT makes key columns NOT NULL).
+            table.strict = false
+            table.columns.append(Column(name: "Part", sql: "Part INTEGER", valueType: .integer, isOptional: true,
+                                        values: (0..<rows).map { $0 % 4 == 3 ? "NULL" : String($0 % 3) }))
+            table.columns.append(Column(name: "Code", sql: "Code TEXT", valueType: .string, isOptional: true,
+                                        values: (0..<rows).map { $0 % 5 == 4 ? "NULL" : "'c\($0)'" }))
+            table.primaryKey = ["Part", "Code"]
         case 1:
             let key = SwiftNames.typeName(forTable: name) + "Id"
             table.autoincrement = random.chance(0.4)
@@ -161,6 +195,18 @@ struct ForeignDatabase: CustomStringConvertible {
             column.valueType = .double
             column.values = values { "\($0).99" }
             defaultValue = "0"
+        case .stored:
+            type = ["POINT", "LINESTRING", "INTEGER", "NUMERIC"].randomElement(using: &random)!
+            let mode = Int.random(in: 0..<3, using: &random)
+            column.values = values { row in
+                switch mode {
+                case 0: return "X'01\(row % 10)0'"
+                case 1: return "'A\(row)'"
+                default: return ["X'AB'", "'t\(row)'", "\(row).5"][row % 3]
+                }
+            }
+            column.valueType = storedType(of: column.values, declared: type)
+            defaultValue = "0"
         case .bool:
             type = "BOOLEAN"
             column.valueType = .bool
@@ -195,6 +241,18 @@ struct ForeignDatabase: CustomStringConvertible {
         return column
     }
 
+    /// What introspection declares a `stored` column as: by the storage classes its values have
+    /// (blobs only → `Data`; what the affinity's own type holds → that type; else `SQLiteValue`),
+    /// by its affinity when it holds none.
+    static func storedType(of values: [String], declared: String) -> Schema.ValueType {
+        let integerAffinity = Schema.StorageType(affinityOf: declared) == .integer
+        let classes = Set(values.filter { $0 != "NULL" }.map { $0.hasPrefix("X'") ? "blob" : $0.hasPrefix("'") ? "text" : $0.contains(".") ? "real" : "integer" })
+        if classes.isEmpty { return integerAffinity ? .integer : .double }
+        if classes == ["blob"] { return .data }
+        if classes.isSubset(of: integerAffinity ? ["integer"] : ["integer", "real"]) { return integerAffinity ? .integer : .double }
+        return .sqliteValue
+    }
+
     private static func randomBytes(_ random: inout SeededRandom) -> uuid_t {
         var bytes = [UInt8](repeating: 0, count: 16)
         for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255, using: &random) }
@@ -204,7 +262,7 @@ struct ForeignDatabase: CustomStringConvertible {
 
     /// Creates the tables, rows and indexes at `url`.
     func create(at url: URL) throws {
-        let db = try SQLiteConnection(path: url.path, mode: .readWriteCreate)
+        let db = try SQLiteConnection(path: url.path, mode: .readWriteCreate, environment: ForeignDatabase.appEnvironment)
         try db.execute("BEGIN")
         for table in tables {
             try db.execute(table.sql)
@@ -216,6 +274,7 @@ struct ForeignDatabase: CustomStringConvertible {
                 try db.execute("CREATE \(index.unique ? "UNIQUE " : "")INDEX \(SQL.quoteIdentifier(index.name)) ON \(SQL.quoteIdentifier(table.name)) (\(index.columns.map(SQL.quoteIdentifier).joined(separator: ", ")))")
             }
         }
+        for dependent in appDependents { try db.execute(dependent.sql) }
         try db.execute("COMMIT")
     }
 }

@@ -35,7 +35,8 @@ extension Reliability {
             var problems: [String] = []
             let found = try SchemaIntrospection(databaseAt: url)
             for table in found.undeclarable { problems.append("undeclarable \(table.table): \(table.notes)") }
-            for table in found.notCarried { problems.append("not carried \(table.table): \(table.notes)") }
+            let appDependents = Set(database.appDependents.map(\.name))
+            for table in found.notCarried where !appDependents.contains(table.table) { problems.append("not carried \(table.table): \(table.notes)") }
             for table in database.tables {
                 guard let entity = found.schema.entity(named: table.name) else { problems.append("\(table.name) is not declared"); continue }
                 if entity.primaryKey != table.primaryKey { problems.append("\(table.name): key \(entity.primaryKey ?? ["id"]), made \(table.primaryKey ?? ["id"])") }
@@ -78,6 +79,61 @@ extension Reliability {
             if !(result.adopted && result.stages.isEmpty) { problems.append("adoption ran \(result.stages.count) stages") }
             if try dump() != before { problems.append("rows changed on adoption") }
             if try !migrator.verify(databaseAt: url).isUpToDate { problems.append("verify: not up to date after adoption") }
+            if !database.appDependents.isEmpty {
+                problems += try Self.appDependentProblems(of: database, found: found, at: url, directory: directory)
+            } else {
+                problems += try Self.rebuildProblems(of: database, found: found, at: url, directory: directory)
+            }
+            return problems
+        }
+
+        /// Every table rebuilt (a new `hashModifier` each): every row, value, storage class and
+        /// rowid as it was, whatever the key (none, nullable, composite) and the values' classes.
+        static func rebuildProblems(of database: ForeignDatabase, found: SchemaIntrospection, at url: URL, directory: URL) throws -> [String] {
+            let dump = { try database.tables.map { table in
+                try SQLiteConnection(path: url.path, mode: .readOnly).rows("SELECT \(table.withoutRowID ? "" : "rowid, ")* FROM \(SQL.quoteIdentifier(table.name)) ORDER BY "
+                    + (table.withoutRowID ? (1...table.columns.count).map(String.init).joined(separator: ", ") : "rowid"))
+            } }
+            let before = try dump()
+            var v2 = found.schema
+            v2.version = Schema.Version(2, 0, 0)
+            for index in v2.entities.indices { v2.entities[index].hashModifier = "rebuilt" }
+            let plan = directory.appendingPathComponent("rebuilt")
+            try PlanDirectory(name: "foreign", schemas: [found.schema, v2], stages: []).write(to: plan)
+            let result = try Migrator(planDirectory: plan).migrate(databaseAt: url)
+            var problems: [String] = []
+            if result.stages.first?.steps.filter({ $0.op == .rebuildTable }).count != database.tables.count { problems.append("not every table was rebuilt: \(result.stages.map(\.steps))") }
+            if try dump() != before { problems.append("a rebuild changed a row, a value's storage class or a rowid") }
+            return problems
+        }
+
+        /// A rebuild of the first table (a new `hashModifier`) without the app's function keeps its
+        /// view and trigger unchanged and the dry run lists both; with the function, the dry run
+        /// lists none, and the app's trigger still guards the table.
+        static func appDependentProblems(of database: ForeignDatabase, found: SchemaIntrospection, at url: URL, directory: URL) throws -> [String] {
+            var problems: [String] = []
+            var v2 = found.schema
+            v2.version = Schema.Version(2, 0, 0)
+            v2.entities[v2.entities.firstIndex { $0.name == database.tables[0].name }!].hashModifier = "rebuilt"
+            let plan = directory.appendingPathComponent("v2")
+            try PlanDirectory(name: "foreign", schemas: [found.schema, v2], stages: []).write(to: plan)
+            let dependents = { try SQLiteConnection(path: url.path, mode: .readOnly).rows("SELECT name, sql FROM sqlite_schema WHERE type IN ('view', 'trigger') ORDER BY name") }
+            let before = try dependents()
+            let withApp = try Migrator(planDirectory: plan, options: MigrationOptions(sqlEnvironment: ForeignDatabase.appEnvironment))
+            let bare = try Migrator(planDirectory: plan)
+            let listed = try bare.plan(databaseAt: url).keptUnevaluated
+            if listed.count != 2 || !listed.allSatisfy({ $0.contains("app_fold") }) { problems.append("dry run without the function lists \(listed)") }
+            if try !withApp.plan(databaseAt: url).keptUnevaluated.isEmpty { problems.append("dry run with the function lists kept dependents") }
+            try bare.migrate(databaseAt: url)
+            if try dependents() != before { problems.append("views or triggers changed by the rebuild") }
+            let app = try SQLiteConnection(path: url.path, mode: .readWrite, environment: ForeignDatabase.appEnvironment)
+            _ = try app.rows("SELECT * FROM \"app_folded\"")
+            let table = database.tables[0], column = table.columns[0]
+            do {
+                try app.execute("INSERT INTO \(SQL.quoteIdentifier(table.name)) (\(SQL.quoteIdentifier(column.name))) VALUES ('APP-REFUSED')")
+                problems.append("the app's trigger no longer guards \(table.name)")
+            } catch let error as SQLiteError where error.message == "refused by the app" {
+            } catch {}  // another constraint of the random table refused the row first: nothing to learn
             return problems
         }
 

@@ -22,6 +22,14 @@ enum PropertyValues {
         case .url: return .text("https://example.com/\(Int.random(in: 0...999, using: &random))?q='\(text(using: &random))'")
         case .decimal: return .text("\(Int.random(in: -99_999...99_999, using: &random)).\(Int.random(in: 0...99, using: &random))")
         case .json: return .text(#"{"k":\#(Int.random(in: 0...99, using: &random)),"s":"\#(text(using: &random).replacingOccurrences(of: "\"", with: ""))"}"#)
+        case .sqliteValue:
+            // Any storage class, as an application stores it by design: kept as is by every rebuild.
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: return Self.random(.integer, using: &random)
+            case 1: return Self.random(.double, using: &random)
+            case 2: return .text(["12", "0x1F", "1e3", " 7"].randomElement(using: &random)! + text(using: &random))
+            default: return Self.random(.data, using: &random)
+            }
         }
     }
 
@@ -31,6 +39,7 @@ enum PropertyValues {
         case .string: return .text(["", "it's", "none", "日本"][Int.random(in: 0..<4, using: &random)])
         case .data: return .blob(random.chance(0.5) ? [] : [0, 255])
         case .integer: return .integer([0, 42, -7][Int.random(in: 0..<3, using: &random)])
+        case .sqliteValue: return [.integer(7), .text("12"), .blob([1, 2])][Int.random(in: 0..<3, using: &random)]
         default: return self.random(type, using: &random)
         }
     }
@@ -62,12 +71,13 @@ enum PropertyValues {
     /// The target types a lightweight stage converts `type` to without loss (MIGRATIONS.md).
     static func losslessTargets(of type: Schema.ValueType) -> [Schema.ValueType] {
         switch type {
-        case .integer: return [.double, .string, .decimal]
-        case .bool: return [.integer, .double, .string]
-        case .double: return [.string]
-        case .date: return [.double]
-        case .uuid, .url, .decimal, .json: return [.string]
-        case .string, .data: return []
+        case .integer: return [.double, .string, .decimal, .sqliteValue]
+        case .bool: return [.integer, .double, .string, .sqliteValue]
+        case .double: return [.string, .sqliteValue]
+        case .date: return [.double, .sqliteValue]
+        case .uuid, .url, .decimal, .json: return [.string, .sqliteValue]
+        case .string, .data: return [.sqliteValue]  // every value kept as stored
+        case .sqliteValue: return []
         }
     }
 

@@ -176,18 +176,34 @@ import Testing
 
     enum OptionalKey: VersionedSchema {
         static let versionIdentifier = Schema.Version(1, 0, 0)
-        static let models: [any PersistentModel.Type] = [Link.self]
+        static let models: [any PersistentModel.Type] = [Link.self, Row.self]
         final class Link: PersistentModel {
-            @Attribute(.primaryKey) var code: String? = nil
+            @Attribute(.primaryKey) var code: String? = nil   // SQLite allows NULL here
+            init() {}
+        }
+        final class Row: PersistentModel {
+            static let withoutRowID = true
+            @Attribute(.primaryKey) var code: String? = nil   // not in a WITHOUT ROWID table
             init() {}
         }
     }
 
-    @Test func aKeyDeclaredTwiceOrOptionalIsRefused() throws {
+    enum OptionalRowidKey: VersionedSchema {
+        static let versionIdentifier = Schema.Version(1, 0, 0)
+        static let models: [any PersistentModel.Type] = [Link.self]
+        final class Link: PersistentModel {
+            @Attribute(.primaryKey) var number: Int? = nil     // nor in INTEGER PRIMARY KEY, the rowid
+            init() {}
+        }
+    }
+
+    @Test func aKeyDeclaredTwiceOrOptionalWhereSQLiteForbidsNullIsRefused() throws {
         let twice = try #require(throws: MigrationError.self) { try Schema(TwoKeys.self) }
         #expect(twice.message == "'Link' declares its primary key twice: primaryKey (a) and @Attribute(.primaryKey) on b")
         let optional = try #require(throws: MigrationError.self) { try Schema(OptionalKey.self) }
-        #expect(optional.message == "'Link.code' is in the primary key but optional")
+        #expect(optional.message == "'Row.code' is in the primary key but optional, which a WITHOUT ROWID table cannot hold")
+        let rowid = try #require(throws: MigrationError.self) { try Schema(OptionalRowidKey.self) }
+        #expect(rowid.message == "'Link.number' is in the primary key but optional, which an INTEGER PRIMARY KEY (the rowid) cannot hold")
     }
 
     @Test func newOptionsKeepOldSnapshotsAndEnterTheHashWhenDeclared() throws {

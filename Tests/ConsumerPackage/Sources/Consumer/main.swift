@@ -59,8 +59,19 @@ enum AppMigrationPlan: SchemaMigrationPlan {
     ]
 }
 
+/// The app's SQL environment: a collation, a function, and a raw hook, all Sendable.
+let appSQL = SQLEnvironment(
+    collations: [SQLCollation("unicase") { lhs, rhs in
+        lhs.lowercased() == rhs.lowercased() ? .orderedSame : lhs.lowercased() < rhs.lowercased() ? .orderedAscending : .orderedDescending
+    }],
+    functions: [SQLFunction("initials", argumentCount: 1) { arguments in
+        guard case .text(let text) = arguments[0] else { return .null }
+        return .text(String(text.split(separator: " ").compactMap(\.first)))
+    }],
+    prepareConnection: { handle in _ = handle })
+
 let url = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? NSTemporaryDirectory() + "consumer.sqlite")
-let migrator = Migrator(plan: AppMigrationPlan.self, options: MigrationOptions(progress: { print("  \($0)") }))
+let migrator = Migrator(plan: AppMigrationPlan.self, options: MigrationOptions(progress: { print("  \($0)") }, sqlEnvironment: appSQL))
 Task {
     // A migrator is Sendable: it can be used from any task.
     let result = try migrator.migrate(databaseAt: url)

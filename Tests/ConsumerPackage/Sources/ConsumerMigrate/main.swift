@@ -35,4 +35,5 @@ let hello = Subcommand(name: "hello", abstract: "Greets", options: [.value("--na
     invocation.console.output("hello \(invocation.arguments.value("--name") ?? "you")\n")
     return .success
 }
-MigrateCommand.main(plan: NotesMigrationPlan.self, extraSubcommands: [hello])
+let notesSQL = SQLEnvironment(collations: [SQLCollation("unicase") { $0.lowercased() < $1.lowercased() ? .orderedAscending : $0.lowercased() == $1.lowercased() ? .orderedSame : .orderedDescending }])
+MigrateCommand.main(plan: NotesMigrationPlan.self, sqlEnvironment: notesSQL, extraSubcommands: [hello])
