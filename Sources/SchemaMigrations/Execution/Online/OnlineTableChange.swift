@@ -72,7 +72,7 @@ struct OnlineTableChange: Sendable {
         }
         let quotedSource = SQL.quoteIdentifier(parts.sourceTable)
         let write = "INSERT OR REPLACE INTO \(SQL.quoteIdentifier(shadow)) (\(parts.copyTargets.joined(separator: ", "))) "
-            + "SELECT \(parts.copySources.joined(separator: ", ")) FROM \(quotedSource) WHERE \(quotedSource).\(rowid) = NEW.\(rowid);"
+            + "SELECT \(parts.copySourcesBeforeRenames.joined(separator: ", ")) FROM \(quotedSource) WHERE \(quotedSource).\(rowid) = NEW.\(rowid);"
         let delete = { (row: String) in "DELETE FROM \(SQL.quoteIdentifier(shadow)) WHERE \(rowid) = \(row).\(rowid)" }
         statements.append("CREATE TRIGGER \(SQL.quoteIdentifier(triggers[0])) AFTER INSERT ON \(quotedSource) BEGIN \(write) END")
         statements.append("CREATE TRIGGER \(SQL.quoteIdentifier(triggers[1])) AFTER UPDATE ON \(quotedSource) BEGIN "
@@ -90,7 +90,7 @@ struct OnlineTableChange: Sendable {
         let start = highWater.map { "\(rowid) > \($0)" } ?? "1"
         let end = try db.scalar("SELECT \(rowid) FROM \(quotedSource) WHERE \(start) ORDER BY \(rowid) LIMIT 1 OFFSET \(max(0, rows - 1))")?.int64Value
         try db.execute("INSERT OR REPLACE INTO \(SQL.quoteIdentifier(shadow)) (\(parts.copyTargets.joined(separator: ", "))) "
-                       + "SELECT \(parts.copySources.joined(separator: ", ")) FROM \(quotedSource) WHERE \(start)"
+                       + "SELECT \(parts.copySourcesBeforeRenames.joined(separator: ", ")) FROM \(quotedSource) WHERE \(start)"
                        + (end.map { " AND \(rowid) <= \($0)" } ?? ""))
         return end
     }
