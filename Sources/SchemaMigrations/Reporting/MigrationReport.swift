@@ -51,6 +51,8 @@ public struct MigrationReport: Sendable {
     public var stages: [Stage]
     /// Why the migration would be refused, as the live data stands: each error it would throw.
     public var refusals: [MigrationError]
+    /// What an online migration would do, when ``MigrationOptions/online`` is set; nil otherwise.
+    public var online: OnlinePlan?
 
     /// True when nothing would be done.
     public var isUpToDate: Bool { stages.isEmpty && currentVersion == targetVersion }
@@ -83,7 +85,7 @@ public struct MigrationReport: Sendable {
         }
         let removals = stages.flatMap { $0.steps.flatMap { step in step.removes.map { "destructive: rebuilding \(step.step.table) removes \($0)" } } }
         let breaking = stages.flatMap { $0.steps.flatMap(\.mayBreak) }
-        return destructive + removals + breaking + data
+        return destructive + removals + breaking + data + (online?.longLocks ?? [])
     }
 
     static func forEmptyDatabase(plan: ResolvedPlan, path: String, target: Schema.Version?) throws -> MigrationReport {
@@ -96,7 +98,7 @@ public struct MigrationReport: Sendable {
                                stages: [Stage(from: nil, to: schema.version, kind: .lightweight, steps: steps)], refusals: [])
     }
 
-    static func make(plan: ResolvedPlan, db: SQLiteConnection, target: Schema.Version?) throws -> MigrationReport {
+    static func make(plan: ResolvedPlan, db: SQLiteConnection, target: Schema.Version?, online: OnlineRebuildOptions? = nil) throws -> MigrationReport {
         let state = try VersionDetection(plan: plan, db: db).detect()
         guard let current = state.version else {
             return try forEmptyDatabase(plan: plan, path: db.path, target: target)
@@ -104,9 +106,16 @@ public struct MigrationReport: Sendable {
         let targetVersion = try plan.target(target).version
         var unversioned = false
         if case .unversioned = state { unversioned = true }
-        let pending = try plan.plannedStages(from: current, to: targetVersion)
+        var pending = try plan.plannedStages(from: current, to: targetVersion)
         var stages: [Stage] = []
         var refusals: [MigrationError] = current > targetVersion ? [.backwards(from: current, to: targetVersion)] : []
+        if let change = try OnlineState.read(from: db), change.ownerIsAlive, change.owner != OnlineState.thisOwner {
+            refusals.append(change.inProgressError())
+        }
+        var onlinePlan: OnlinePlan?
+        if let online {
+            onlinePlan = try OnlinePlan.make(plan: plan, db: db, from: current, to: targetVersion, options: online, refusals: &refusals, pending: &pending)
+        }
         for (index, planned) in pending.enumerated() {
             // Only the first stage meets the live data as it is; later ones are shown as planned,
             // and their refusals predicted from today's data where it tells.
@@ -141,8 +150,12 @@ public struct MigrationReport: Sendable {
             }
             stages.append(Stage(from: planned.from, to: planned.to, kind: planned.kind, steps: steps))
         }
+        if var measured = onlinePlan, let first = stages.first, measured.stages.first?.from == first.from {
+            for step in first.steps where step.step.readsWholeTable { measured.stages[0].rows[step.step.table] = step.impact?.rows }
+            onlinePlan = measured
+        }
         return MigrationReport(database: db.path, currentVersion: current, unversioned: unversioned, targetVersion: targetVersion,
-                               stages: stages, refusals: refusals)
+                               stages: stages, refusals: refusals, online: onlinePlan)
     }
 }
 

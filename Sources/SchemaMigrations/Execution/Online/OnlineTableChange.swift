@@ -52,12 +52,13 @@ struct OnlineTableChange: Sendable {
         return (table, parts)
     }
 
-    /// Why this table cannot be rebuilt online, nil when it can.
-    func refusal(live: LiveSchema.Table, parts: TableRebuild.Parts) -> String? {
-        if parts.withoutRowid {
+    /// Why this table cannot be rebuilt online, nil when it can. Without the live table (a dry
+    /// run's prediction for a table a later stage rebuilds), only what the plan tells is judged.
+    func refusal(live: LiveSchema.Table?, parts: TableRebuild.Parts?) -> String? {
+        if parts?.withoutRowid == true {
             return "\(rebuild.table) is a WITHOUT ROWID table: the online copy walks rowids"
         }
-        if rowidName(live: live) == nil { return "\(rebuild.table) has columns named rowid, oid and _rowid_: the online copy walks rowids" }
+        if let live, rowidName(live: live) == nil { return "\(rebuild.table) has columns named rowid, oid and _rowid_: the online copy walks rowids" }
         if rebuild.columns.contains(where: \.changesReference) { return "the rebuild of \(rebuild.table) changes a foreign key, which must be checked over the whole table at once" }
         if !rebuild.nullableColumns.isEmpty { return "the rebuild of \(rebuild.table) leaves columns for custom code to fill" }
         return nil
