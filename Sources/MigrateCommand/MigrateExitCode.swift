@@ -17,7 +17,8 @@ public enum MigrateExitCode: Int32, Sendable, CaseIterable, CustomStringConverti
     /// 4: the live schema does not match the version the database records (`verify`, or found before `apply`).
     case drift = 4
     /// 5: refused: the database is newer than the plan, of an unknown version, or not a database;
-    /// the plan cannot make a change safely; or `--deny-destructive` met a step that can lose data.
+    /// the plan cannot make a change safely (or not online: a custom stage under `--online`); or
+    /// `--deny-destructive` met a step that can lose data.
     case refused = 5
 
     /// The status for an error met while working on a database. The one place codes map to statuses.
@@ -25,8 +26,10 @@ public enum MigrateExitCode: Int32, Sendable, CaseIterable, CustomStringConverti
         switch error.code {
         case .drift:
             self = .drift
-        case .newerVersion, .unknownVersion, .notADatabase, .unsupportedChange, .invalidPlan, .invalidSchema, .unsupportedType, .sqlEnvironment:
+        case .newerVersion, .unknownVersion, .notADatabase, .unsupportedChange, .invalidPlan, .invalidSchema, .unsupportedType, .sqlEnvironment, .onlineRefused:
             self = .refused
+        case .invalidOption:
+            self = .usageError
         default:  // dataViolation, customStageFailed, sqlite (a lock, too), verificationFailed, concurrentChange, readOnly
             self = .failed
         }

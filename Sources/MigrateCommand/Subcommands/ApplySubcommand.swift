@@ -10,7 +10,7 @@ enum ApplySubcommand {
     static func make(hasSwiftPlan: Bool) -> Subcommand {
         Subcommand(
             name: "apply",
-            abstract: "Migrates: a backup first, then every pending stage in one transaction",
+            abstract: "Migrates: a backup first, then the pending stages in one transaction, or with --online while the application writes",
             discussion: """
                 The backup (SQLite's online backup API) goes to --backup PATH, or beside the database as \
                 DATABASE.backup-YYYYMMDDTHHMMSSZ; with several databases --backup names a directory. It is \
@@ -26,6 +26,12 @@ enum ApplySubcommand {
                 A missing file is refused (exit 5) unless --create is given: then it is created at the \
                 latest version. --transaction stage commits after each stage (a failure keeps the stages \
                 before it); plan, the default, is all or nothing.
+                With --online, table rebuilds run as online changes: a shadow table kept in step by triggers, \
+                filled in chunks that each hold the write lock about --chunk-target milliseconds, swapped in by \
+                one short cut-over; each stage commits on its own. A stage that cannot run online (data checks \
+                over whole tables, a table rename, a foreign-key change, a WITHOUT ROWID table) runs offline in \
+                one transaction; a plan with a custom stage is refused (exit 5) before anything is written. \
+                plan --online shows which is which. A killed run is resumed by the next apply --online.
                 """,
             options: [SharedOptions.database, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.to,
                       .value("--backup", "PATH", help: "where to back the database up before writing"),
@@ -34,9 +40,7 @@ enum ApplySubcommand {
                       SharedOptions.format(["text", "json"]),
                       .flag("--create", help: "create a missing database at the latest version (default: refuse it)"),
                       .value("--transaction", "SCOPE", choices: ["plan", "stage"], help: "one transaction for the whole plan (default), or one per stage"),
-                      .flag("--online", help: "rebuild tables online: the application keeps writing; each stage commits on its own"),
-                      .value("--chunk-target", "MS", help: "with --online: milliseconds each copy chunk may hold the write lock (default 20)"),
-                      .value("--pause-file", "PATH", help: "with --online: the copy pauses, holding no lock, while this file exists"),
+                      SharedOptions.online, SharedOptions.chunkTarget, SharedOptions.pauseFile,
                       SharedOptions.databasesFrom, SharedOptions.jobs],
             alternatives: [SharedOptions.databaseChoice, ["--backup", "--no-backup"]],
             run: run)
@@ -50,14 +54,10 @@ enum ApplySubcommand {
         let jobs = try invocation.jobs()
         // Step by step progress for one database at a time; a parallel fleet shows its counter only.
         let showsSteps = invocation.showsProgress && (databases.count == 1 || jobs == 1)
+        let online = try invocation.onlineOptions()
         let planned = try invocation.migrator { options in
             if arguments.value("--transaction") == "stage" { options.transactionScope = .perStage }
-            if arguments.flag("--online") {
-                var online = OnlineRebuildOptions()
-                if let target = arguments.value("--chunk-target") { online.chunkTargetMilliseconds = Double(target) ?? .nan }
-                if let pauseFile = arguments.value("--pause-file") { online.shouldPause = { FileManager.default.fileExists(atPath: pauseFile) } }
-                options.online = online
-            }
+            options.online = online
         }
         let outcomes = try invocation.eachDatabase(databases, missingIsRefused: !arguments.flag("--create")) { url in
             if arguments.flag("--deny-destructive") {

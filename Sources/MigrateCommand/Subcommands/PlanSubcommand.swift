@@ -26,6 +26,11 @@ enum PlanSubcommand {
                 error; Markdown: a caution at the top), and a refused --format sql prints no script.
                 Markdown never shows a value read from the database unless --show-values is given: counts only.
                 A fleet's --format sql needs --output DIR: one script per database, DIR/NAME.sql.
+                With --online, the plan is apply --online's: which stages rebuild their tables online (prepare, \
+                copy in chunks of --chunk-target milliseconds, the cut-over's work, release) and which run \
+                offline in one transaction and why, with a warning for each offline stage that works through \
+                a table under the write lock; a custom stage is refused (exit 5) in apply's words. \
+                --format sql is the offline script, so it is not combined with --online.
                 Exit status: 0 when apply would succeed; the status apply would exit with when the dry run \
                 already knows it would fail (1, 4 or 5); 5 with --deny-destructive when a step can lose data.
                 """,
@@ -34,15 +39,21 @@ enum PlanSubcommand {
                       CommandOption.flag("--simulate", help: "also apply the plan to a temporary copy, and report whether it succeeds and each step's time"),
                       CommandOption.flag("--show-values", help: "markdown: show the values read from the database (duplicates, rows holding NULL), escaped"),
                       CommandOption.value("--output", "DIR", help: "sql: write one script per database into DIR (NAME.sql) instead of standard output"),
+                      SharedOptions.online, SharedOptions.chunkTarget,
                       SharedOptions.databasesFrom, SharedOptions.jobs],
             alternatives: [SharedOptions.databaseChoice],
             run: run)
     }
 
     static func run(_ invocation: Invocation) throws -> MigrateExitCode {
-        let migrator = try invocation.migrator()
         let arguments = invocation.arguments
+        let online = try invocation.onlineOptions()
         let format = invocation.format(default: "text")
+        if online != nil, format == "sql" {
+            throw UsageError("\(arguments.label("--online")) cannot be combined with --format sql: the script is the offline migration",
+                             subcommand: arguments.subcommand, remedy: "use --format text, json or markdown to see the online plan")
+        }
+        let migrator = try invocation.migrator { $0.online = online }
         let denyDestructive = arguments.flag("--deny-destructive")
         let databases = try invocation.databases()
         let scripts = try ScriptDirectory(arguments: arguments, format: format, databaseCount: databases.count)

@@ -33,6 +33,12 @@ enum SharedOptions {
     static let busyTimeout = CommandOption.value("--busy-timeout", "SECONDS", help: "how long to wait for another connection's lock (default 5)")
     static let denyDestructive = CommandOption.flag("--deny-destructive", help: "refuse (exit 5) when a step can lose data")
 
+    static let online = CommandOption.flag("--online", help: "rebuild tables online: the application keeps writing; each stage commits on its own")
+    static let chunkTarget = CommandOption.value("--chunk-target", "MS", help: "with --online: milliseconds each copy chunk may hold the write lock (default 20, at most 10000)")
+    static let pauseFile = CommandOption.value("--pause-file", "PATH", help: "with --online: the copy pauses, holding no lock, while this file exists")
+    /// The largest `--chunk-target`, in milliseconds: what the library honours.
+    static let longestChunkTarget = 10_000.0
+
     /// `--load-extension PATH[:ENTRY]`, as the `sqlite3` shell's `.load`: for a database whose
     /// indexes, CHECKs, generated columns, triggers or views need the application's functions or collations.
     static let loadExtension = CommandOption.value("--load-extension", "PATH[:ENTRY]", repeatable: true,
@@ -123,6 +129,31 @@ extension Invocation {
                              subcommand: arguments.subcommand)
         }
         return timeout
+    }
+
+    /// The online options of `--online`, `--chunk-target` and `--pause-file` (or their variables),
+    /// nil without `--online`.
+    /// - Throws: ``UsageError`` naming `--chunk-target` (or `MIGRATE_CHUNK_TARGET`) when it is not a
+    ///   number of milliseconds above 0 and at most 10000, and naming the option given without `--online`.
+    func onlineOptions() throws -> OnlineRebuildOptions? {
+        guard arguments.flag("--online") else {
+            for name in ["--chunk-target", "--pause-file"] where arguments.value(name) != nil {
+                throw UsageError("\(arguments.label(name)) works only with --online", subcommand: arguments.subcommand, remedy: "add --online, or leave \(name) out")
+            }
+            return nil
+        }
+        var online = OnlineRebuildOptions()
+        if let text = arguments.value("--chunk-target") {
+            guard let target = Double(text), target.isFinite, target > 0, target <= SharedOptions.longestChunkTarget else {
+                throw UsageError("\(arguments.label("--chunk-target")): '\(text)' is not a number of milliseconds above 0 and at most \(Int(SharedOptions.longestChunkTarget))",
+                                 subcommand: arguments.subcommand)
+            }
+            online.chunkTargetMilliseconds = target
+        }
+        if let pauseFile = arguments.value("--pause-file") {
+            online.shouldPause = { SystemCalls.fileKind(atPath: pauseFile) != .missing }
+        }
+        return online
     }
 
     /// Whether to show progress on standard error: on a terminal, or with `--progress`.

@@ -6,7 +6,12 @@ enum StatusSubcommand {
         Subcommand(
             name: "status",
             abstract: "Shows the version a database is at and the stages pending (exit 3 when some are)",
-            discussion: "Reads the database without writing. Exit status: 0 up to date, 3 migrations pending, 4 drift, 5 refused.",
+            discussion: """
+                Reads the database without writing. An online change in progress (apply --online) is shown \
+                with its stage, phase (copying or releasing), each table's copy (the last rowid copied against \
+                the table's largest), and the run that owns it: host:pid, whether it is running, and its heartbeat.
+                Exit status: 0 up to date, 3 migrations pending, 4 drift, 5 refused.
+                """,
             options: [SharedOptions.database, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.to,
                       SharedOptions.format(["text", "json"]), SharedOptions.busyTimeout, SharedOptions.databasesFrom, SharedOptions.jobs,
                       SharedOptions.progress],
@@ -26,6 +31,7 @@ enum StatusSubcommand {
         let pending = status.pendingStages.map(\.description)
         var lines = ["database: \(status.database)", "current version: \(describeCurrent(status))", "target version:  \(status.targetVersion)"]
         lines += OtherToolsOutput.lines(status.otherTools)
+        lines += status.onlineChange.map { OnlineChangeOutput.lines($0) } ?? []
         let summary: String
         if status.isUpToDate {
             lines.append("up to date: nothing to do")
@@ -46,8 +52,10 @@ enum StatusSubcommand {
             "stages": status.pendingStages.map { ["from": JSONOutput.version($0.from), "to": $0.to.description, "kind": $0.kind.rawValue] },
         ]
         json["otherTools"] = OtherToolsOutput.json(status.otherTools)
+        json["onlineChange"] = OnlineChangeOutput.json(status.onlineChange)
+        let online = status.onlineChange.map { "; online change \($0.from) → \($0.to) \($0.phase.rawValue)" } ?? ""
         return DatabaseOutcome(database: status.database, status: status.isUpToDate ? .success : .pending,
-                               text: lines.joined(separator: "\n") + "\n", summary: summary, json: json)
+                               text: lines.joined(separator: "\n") + "\n", summary: summary + online, json: json)
     }
 
     /// `2.0.0`, `2.0.0 (no metadata: recognised by its tables)`, `none (empty)`.

@@ -41,6 +41,9 @@ public struct MigrationStatus: Sendable, Hashable {
     /// Other migration tools' bookkeeping found in the file (GRDB's `grdb_migrations`, …): which
     /// tool managed it before and what it recorded. Those tables are left alone.
     public var otherTools: [ForeignMigrationHistory] = []
+    /// The online change in progress on the database (``MigrationOptions/online``), nil when none:
+    /// its stage, tables, phase, how far its copy is, and whether the run that owns it is alive.
+    public var onlineChange: OnlineChangeStatus?
 
     /// True when a migration would write nothing.
     public var isUpToDate: Bool { isRecorded && currentVersion == targetVersion }
@@ -92,6 +95,11 @@ extension Migrator {
                 status.otherTools = try ForeignMigrationHistory.read(from: db)
             } catch let error as SQLiteError {
                 throw MigrationError.wrap(error, message: "cannot read other migration tools' tables in '\(db.path)'")
+            }
+            do {
+                status.onlineChange = try OnlineChangeStatus.read(from: db)
+            } catch let error as SQLiteError {
+                throw MigrationError.wrap(error, message: "cannot read the online change in progress in '\(db.path)'")
             }
         }
         switch state {

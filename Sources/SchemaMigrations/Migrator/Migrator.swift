@@ -100,16 +100,19 @@ public struct Migrator: Sendable {
     }
 
     /// A dry run: the stages and steps a migration would run, with their SQL, measured against
-    /// the live data. Opens the database read-only: it can never write.
+    /// the live data. Opens the database read-only: it can never write. With
+    /// ``MigrationOptions/online``, the report's ``MigrationReport/online`` says which stages
+    /// would run online and which offline, and why, and lists the refusals an online migration makes.
     public func plan(databaseAt url: URL) throws -> MigrationReport {
         let plan = try resolvedPlan()
         let target = try targetVersion(of: plan)
+        _ = try options.online?.validatedTarget()
         guard FileManager.default.fileExists(atPath: url.path) else {
             return try MigrationReport.forEmptyDatabase(plan: plan, path: url.path, target: target)
         }
         return try advising(url) {
             let db = try open(url, mode: .readOnly)
-            return try MigrationReport.make(plan: plan, db: db, target: target)
+            return try MigrationReport.make(plan: plan, db: db, target: target, online: options.online)
         }
     }
 

@@ -76,8 +76,12 @@ struct TableRebuild: Sendable {
         var createTable: String
         /// The columns the copy writes, quoted, in order (the rowid first when it is kept apart).
         var copyTargets: [String]
-        /// The expression over the source table for each of ``copyTargets``.
+        /// The expression over the source table for each of ``copyTargets``, in the column names the
+        /// table has once the stage's renames ran (or, when rendered with them applied, has now).
         var copySources: [String]
+        /// The same expressions in the column names the live table has now, before the stage's
+        /// renames: what an online change's copy and triggers read while the renames wait for the cut-over.
+        var copySourcesBeforeRenames: [String]
         /// The source table's name, unquoted, as the copy reads it.
         var sourceTable: String
         /// The statements that carry the `AUTOINCREMENT` counter over (empty without one).
@@ -152,6 +156,7 @@ struct TableRebuild: Sendable {
         let liveNames = Dictionary(substitution.map { ($0.value.sqlFolded, $0.key) }, uniquingKeysWith: { first, _ in first })
         var targets: [String] = []
         var sources: [String] = []
+        var sourcesBeforeRenames: [String] = []
         for column in definition.columns where !column.isGenerated {
             let folded = column.name.sqlFolded
             let liveName = liveNames[folded] ?? column.name
@@ -159,6 +164,7 @@ struct TableRebuild: Sendable {
             targets.append(SQL.quoteIdentifier(column.name))
             let expression = expressions[folded] ?? SQL.quoteIdentifier(column.name)
             sources.append(renamesApplied ? expression : TableDefinition.substitute(substitution, in: expression))
+            sourcesBeforeRenames.append(renamesApplied ? expression : TableDefinition.substitute(liveNames, in: expression))
         }
         // A rowid table keeps its rowids even without an INTEGER PRIMARY KEY column (they may be
         // referenced: full-text search content, the app's own bookkeeping).
@@ -166,6 +172,7 @@ struct TableRebuild: Sendable {
            let rowid = ["rowid", "oid", "_rowid_"].first(where: { name in definition.column(named: name) == nil && live.column(named: name) == nil }) {
             targets.insert(rowid, at: 0)
             sources.insert(rowid, at: 0)
+            sourcesBeforeRenames.insert(rowid, at: 0)
         }
         let quotedTable = SQL.quoteIdentifier(renamesApplied ? table : sourceTable)
         let quotedTemporary = SQL.quoteIdentifier(temporaryName)
@@ -236,7 +243,7 @@ struct TableRebuild: Sendable {
             statements.append(EntitySQL.createIndex(index, table: table))
         }
         let indexStart = statements.firstIndex { $0.hasPrefix("ALTER TABLE \(quotedTemporary) RENAME TO") }.map { $0 + 1 } ?? statements.count
-        let parts = Parts(createTable: statements[0], copyTargets: targets, copySources: sources, sourceTable: renamesApplied ? table : sourceTable,
+        let parts = Parts(createTable: statements[0], copyTargets: targets, copySources: sources, copySourcesBeforeRenames: sourcesBeforeRenames, sourceTable: renamesApplied ? table : sourceTable,
                           sequence: sequence, indexes: Array(statements[indexStart...]), withoutRowid: definition.withoutRowid)
         return Rendering(statements: statements, carriedOver: carriedOver, removed: removed, parts: parts)
     }

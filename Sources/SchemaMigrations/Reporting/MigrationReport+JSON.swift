@@ -8,7 +8,9 @@ extension MigrationReport {
     /// The report as JSON with the keys DESIGN.md promises: `database`, `currentVersion`,
     /// `targetVersion`, `stages` (each with `from`, `to`, `kind`, `steps`; each step with `op`,
     /// `table`, `sql`, `rewritesRows`, `destructive`, and `impact` where measured: `rows`,
-    /// `nulls`, `duplicates`, `nonEmptyValues`, and `replacedValues` for columns made generated), `warnings` (destructive steps first) and `refusals`.
+    /// `nulls`, `duplicates`, `nonEmptyValues`, and `replacedValues` for columns made generated), `warnings` (destructive steps first) and `refusals`;
+    /// with ``MigrationOptions/online``, `online`: `chunkTargetMs` and `stages` (each with `from`, `to`, `runsOnline`,
+    /// `tables`, `offlineReasons`, `cutOver`, and `rows` by table where measured).
     ///
     /// ```swift
     /// let object = try JSONSerialization.jsonObject(with: Data(report.json().utf8)) as! [String: Any]
@@ -74,6 +76,21 @@ private struct JSONReport: Encodable {
     var stages: [Stage]
     var warnings: [String]
     var refusals: [Refusal]
+    var online: Online?
+
+    struct Online: Encodable {
+        struct Stage: Encodable {
+            var from: String
+            var to: String
+            var runsOnline: Bool
+            var tables: [String]
+            var offlineReasons: [String]
+            var cutOver: [String]
+            var rows: [String: Int64]
+        }
+        var chunkTargetMs: Double
+        var stages: [Stage]
+    }
 
     init(_ report: MigrationReport) {
         database = report.database
@@ -89,6 +106,12 @@ private struct JSONReport: Encodable {
             })
         }
         warnings = report.warnings
+        online = report.online.map { online in
+            Online(chunkTargetMs: online.chunkTargetMilliseconds, stages: online.stages.map {
+                Online.Stage(from: $0.from.description, to: $0.to.description, runsOnline: $0.runsOnline, tables: $0.tables,
+                             offlineReasons: $0.offlineReasons, cutOver: $0.cutOver, rows: $0.rows)
+            })
+        }
         refusals = report.refusals.map {
             Refusal(code: $0.code.rawValue, message: $0.message, entity: $0.entity, property: $0.property, remedy: $0.remedy, details: $0.details)
         }

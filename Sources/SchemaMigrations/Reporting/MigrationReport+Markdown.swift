@@ -52,6 +52,16 @@ extension MigrationReport {
             lines += warnings.map { "> - \(MigrationReport.markdownEscaped($0))" }
             lines.append("")
         }
+        if let online {
+            lines.append("#### Online")
+            lines.append("")
+            // A stage's phases ("  1. prepare …") as an ordered list under the stage's item.
+            lines += online.lines.map { line in
+                guard line.hasPrefix("  "), let dot = line.firstIndex(of: ".") else { return "- " + MigrationReport.markdownEscaped(line) }
+                return line[...dot] + " " + MigrationReport.markdownEscaped(String(line[line.index(after: dot)...].dropFirst()))
+            }
+            lines.append("")
+        }
         for stage in stages {
             lines.append("#### Stage \(stage.from.map { "\($0) → " } ?? "create ")\(stage.to) (\(stage.kind.rawValue))")
             lines.append("")

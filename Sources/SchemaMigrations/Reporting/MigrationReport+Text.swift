@@ -16,6 +16,10 @@ extension MigrationReport {
         for warning in warnings {
             lines.append("WARNING: \(warning)")
         }
+        if let online {
+            lines.append("")
+            lines += online.lines
+        }
         for stage in stages {
             lines.append("")
             lines.append("stage \(stage.from.map { "\($0) → " } ?? "create ")\(stage.to) (\(stage.kind.rawValue)), \(counted(stage.steps.count, "step"))")

@@ -56,6 +56,9 @@ public struct MigrationReport: Sendable {
     /// keeps it, in a sentence naming it and the missing names. Also among ``warnings``.
     public var keptUnevaluated: [String] = []
 
+    /// What an online migration would do, when ``MigrationOptions/online`` is set; nil otherwise.
+    public var online: OnlinePlan?
+
     /// True when nothing would be done.
     public var isUpToDate: Bool { stages.isEmpty && currentVersion == targetVersion }
     /// True when some step can lose data.
@@ -87,7 +90,7 @@ public struct MigrationReport: Sendable {
         }
         let removals = stages.flatMap { $0.steps.flatMap { step in step.removes.map { "destructive: rebuilding \(step.step.table) removes \($0)" } } }
         let breaking = stages.flatMap { $0.steps.flatMap(\.mayBreak) }
-        return destructive + removals + breaking + data + keptUnevaluated
+        return destructive + removals + breaking + data + keptUnevaluated + (online?.longLocks ?? [])
     }
 
     static func forEmptyDatabase(plan: ResolvedPlan, path: String, target: Schema.Version?) throws -> MigrationReport {
@@ -100,7 +103,7 @@ public struct MigrationReport: Sendable {
                                stages: [Stage(from: nil, to: schema.version, kind: .lightweight, steps: steps)], refusals: [])
     }
 
-    static func make(plan: ResolvedPlan, db: SQLiteConnection, target: Schema.Version?) throws -> MigrationReport {
+    static func make(plan: ResolvedPlan, db: SQLiteConnection, target: Schema.Version?, online: OnlineRebuildOptions? = nil) throws -> MigrationReport {
         let state = try VersionDetection(plan: plan, db: db).detect()
         guard let current = state.version else {
             return try forEmptyDatabase(plan: plan, path: db.path, target: target)
@@ -108,7 +111,7 @@ public struct MigrationReport: Sendable {
         let targetVersion = try plan.target(target).version
         var unversioned = false
         if case .unversioned = state { unversioned = true }
-        let pending = try plan.plannedStages(from: current, to: targetVersion)
+        var pending = try plan.plannedStages(from: current, to: targetVersion)
         var stages: [Stage] = []
         var refusals: [MigrationError] = current > targetVersion ? [.backwards(from: current, to: targetVersion)] : []
         // What the migration refuses before its first write, the dry run refuses first: a table or
@@ -118,6 +121,13 @@ public struct MigrationReport: Sendable {
         let missing = try environment.refusal(for: pending, version: targetVersion)
         if let missing { refusals.append(missing) }
         let keptUnevaluated = try environment.keptUnevaluated(for: pending)
+        if let change = try OnlineState.read(from: db), change.ownerIsAlive, change.owner != OnlineState.thisOwner {
+            refusals.append(change.inProgressError())
+        }
+        var onlinePlan: OnlinePlan?
+        if let online {
+            onlinePlan = try OnlinePlan.make(plan: plan, db: db, from: current, to: targetVersion, options: online, refusals: &refusals, pending: &pending)
+        }
         for (index, planned) in pending.enumerated() {
             // Only the first stage meets the live data as it is; later ones are shown as planned,
             // and their refusals predicted from today's data where it tells.
@@ -152,8 +162,12 @@ public struct MigrationReport: Sendable {
             }
             stages.append(Stage(from: planned.from, to: planned.to, kind: planned.kind, steps: steps))
         }
+        if var measured = onlinePlan, let first = stages.first, measured.stages.first?.from == first.from {
+            for step in first.steps where step.step.readsWholeTable { measured.stages[0].rows[step.step.table] = step.impact?.rows }
+            onlinePlan = measured
+        }
         return MigrationReport(database: db.path, currentVersion: current, unversioned: unversioned, targetVersion: targetVersion,
-                               stages: stages, refusals: refusals, keptUnevaluated: keptUnevaluated)
+                               stages: stages, refusals: refusals, keptUnevaluated: keptUnevaluated, online: onlinePlan)
     }
 }
 

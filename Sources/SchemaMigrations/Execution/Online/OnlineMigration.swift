@@ -55,11 +55,16 @@ struct OnlineMigration {
 
     /// Refuses a plan with custom code among the pending stages, before anything is written.
     static func refuseCustomCode(plan: ResolvedPlan, from current: Schema.Version, to target: Schema.Version) throws {
-        for stage in try plan.plannedStages(from: current, to: target, planner: planner) where stage.runsCode {
-            throw MigrationError(.onlineRefused, "the stage \(stage.from) → \(stage.to) runs custom code, which cannot run online; nothing was done",
-                                 version: stage.to,
-                                 remedy: "migrate without --online (the stage's code runs in one transaction), or split the code into its own release")
-        }
+        if let refusal = try customCodeRefusal(plan: plan, from: current, to: target) { throw refusal }
+    }
+
+    /// The refusal of the first pending stage with custom code, nil when there is none: the
+    /// migration throws it, the dry run lists it, in the same words.
+    static func customCodeRefusal(plan: ResolvedPlan, from current: Schema.Version, to target: Schema.Version) throws -> MigrationError? {
+        guard let stage = try plan.plannedStages(from: current, to: target, planner: planner).first(where: \.runsCode) else { return nil }
+        return MigrationError(.onlineRefused, "the stage \(stage.from) → \(stage.to) runs custom code, which cannot run online; nothing was done",
+                              version: stage.to,
+                              remedy: "migrate without --online (the stage's code runs in one transaction), or split the code into its own release")
     }
 
     /// Before an offline migration: refuses while an online change runs, and abandons one that
@@ -96,20 +101,9 @@ struct OnlineMigration {
     private func runStage(_ stage: PlannedStage, target: Schema) throws -> MigrationResult {
         let stageStart = Date()
         let live = try LiveSchema.read(from: db)
-        var changes: [OnlineTableChange] = []
-        var offlineReasons: [String] = []
-        if !stage.checks.isEmpty || !stage.finalizingChecks.isEmpty {
-            offlineReasons.append("its data checks read whole tables")
-        }
-        if stage.allSteps.contains(where: { $0.op == .renameTable }) { offlineReasons.append("it renames a table") }
-        for step in stage.allSteps {
-            guard case .rebuild(let rebuild) = step.action else { continue }
-            let change = OnlineTableChange(rebuild: rebuild)
-            let (table, parts) = try change.parts(in: live, renamesApplied: false, version: stage.to)
-            if let reason = change.refusal(live: table, parts: parts) { offlineReasons.append(reason) }
-            changes.append(change)
-        }
-        if changes.isEmpty || !offlineReasons.isEmpty {
+        let decision = try OnlineStageDecision(stage, live: live)
+        let changes = decision.changes
+        if !decision.runsOnline {
             try abandon()
             // Offline: the stage in one transaction, planned as without the option.
             return try WriteTransaction.run(on: db, doing: "migration") { try inTransaction.migrate(to: target, started: stageStart, stageLimit: 1) }

@@ -52,12 +52,13 @@ struct OnlineTableChange: Sendable {
         return (table, parts)
     }
 
-    /// Why this table cannot be rebuilt online, nil when it can.
-    func refusal(live: LiveSchema.Table, parts: TableRebuild.Parts) -> String? {
-        if parts.withoutRowid {
+    /// Why this table cannot be rebuilt online, nil when it can. Without the live table (a dry
+    /// run's prediction for a table a later stage rebuilds), only what the plan tells is judged.
+    func refusal(live: LiveSchema.Table?, parts: TableRebuild.Parts?) -> String? {
+        if parts?.withoutRowid == true {
             return "\(rebuild.table) is a WITHOUT ROWID table: the online copy walks rowids"
         }
-        if rowidName(live: live) == nil { return "\(rebuild.table) has columns named rowid, oid and _rowid_: the online copy walks rowids" }
+        if let live, rowidName(live: live) == nil { return "\(rebuild.table) has columns named rowid, oid and _rowid_: the online copy walks rowids" }
         if rebuild.columns.contains(where: \.changesReference) { return "the rebuild of \(rebuild.table) changes a foreign key, which must be checked over the whole table at once" }
         if !rebuild.nullableColumns.isEmpty { return "the rebuild of \(rebuild.table) leaves columns for custom code to fill" }
         return nil
@@ -72,7 +73,7 @@ struct OnlineTableChange: Sendable {
         }
         let quotedSource = SQL.quoteIdentifier(parts.sourceTable)
         let write = "INSERT OR REPLACE INTO \(SQL.quoteIdentifier(shadow)) (\(parts.copyTargets.joined(separator: ", "))) "
-            + "SELECT \(parts.copySources.joined(separator: ", ")) FROM \(quotedSource) WHERE \(quotedSource).\(rowid) = NEW.\(rowid);"
+            + "SELECT \(parts.copySourcesBeforeRenames.joined(separator: ", ")) FROM \(quotedSource) WHERE \(quotedSource).\(rowid) = NEW.\(rowid);"
         let delete = { (row: String) in "DELETE FROM \(SQL.quoteIdentifier(shadow)) WHERE \(rowid) = \(row).\(rowid)" }
         statements.append("CREATE TRIGGER \(SQL.quoteIdentifier(triggers[0])) AFTER INSERT ON \(quotedSource) BEGIN \(write) END")
         statements.append("CREATE TRIGGER \(SQL.quoteIdentifier(triggers[1])) AFTER UPDATE ON \(quotedSource) BEGIN "
@@ -90,7 +91,7 @@ struct OnlineTableChange: Sendable {
         let start = highWater.map { "\(rowid) > \($0)" } ?? "1"
         let end = try db.scalar("SELECT \(rowid) FROM \(quotedSource) WHERE \(start) ORDER BY \(rowid) LIMIT 1 OFFSET \(max(0, rows - 1))")?.int64Value
         try db.execute("INSERT OR REPLACE INTO \(SQL.quoteIdentifier(shadow)) (\(parts.copyTargets.joined(separator: ", "))) "
-                       + "SELECT \(parts.copySources.joined(separator: ", ")) FROM \(quotedSource) WHERE \(start)"
+                       + "SELECT \(parts.copySourcesBeforeRenames.joined(separator: ", ")) FROM \(quotedSource) WHERE \(start)"
                        + (end.map { " AND \(rowid) <= \($0)" } ?? ""))
         return end
     }

@@ -157,6 +157,20 @@ import Testing
         #expect(result.online == result.offline)
     }
 
+    @Test func aColumnRenamedInTheStageIsCopiedFromItsOldNameUntilTheCutOver() throws {
+        // The rename runs in the cut-over: until then the copy and the triggers read the old name.
+        let v2 = A.schema(2, [Schema.Entity(name: "Person", attributes: [A.attribute("name", .string, default: "'unknown'"),
+                                                                          A.attribute("years", .integer, optional: true, originalName: "age"),
+                                                                          A.attribute("email", .string, optional: true)],
+                                            indexes: [Schema.Index(["name"]), Schema.Index(["years"])])])
+        let result = try Self.bothWays(to: v2) {
+            try $0.execute(Self.personSQL)
+            try $0.execute("INSERT INTO Person (id, name, age, email) VALUES (1, 'a', 36, 'x'), (2, 'b', NULL, NULL), (3, 'c', 85, 'z')")
+        }
+        #expect(result.online.filter { !$0.hasPrefix("table | Person") } == result.offline.filter { !$0.hasPrefix("table | Person") })
+        #expect(try result.db.rows("SELECT id, years FROM Person ORDER BY id") == [["1", "36"], ["2", "NULL"], ["3", "85"]])
+    }
+
     @Test func aDroppedColumnAndAnAddedIndexAreBuiltInTheShadow() throws {
         let v2 = A.schema(2, [Schema.Entity(name: "Person", attributes: [A.attribute("name", .string, default: "''"), A.attribute("age", .integer, optional: true)],
                                             indexes: [Schema.Index(["name"]), Schema.Index(["age"])])])

@@ -1,0 +1,40 @@
+/// Whether an online migration runs one stage online (its rebuilds through shadow tables) or
+/// offline (in one transaction, as without the option), and why: the one decision that both the
+/// migration and the dry run make.
+struct OnlineStageDecision {
+    /// The stage's table rebuilds, each to be done through its shadow when the stage runs online.
+    var changes: [OnlineTableChange]
+    /// Why the stage runs offline; empty when it runs online (or has no rebuild).
+    var offlineReasons: [String]
+
+    /// True when the stage's rebuilds run through shadow tables.
+    var runsOnline: Bool { !changes.isEmpty && offlineReasons.isEmpty }
+
+    /// The reasons, with "it rebuilds no table" for a stage whose steps are all quick.
+    var reasonsForOffline: [String] { changes.isEmpty ? ["it rebuilds no table, so its steps are quick"] : offlineReasons }
+
+    /// Decides for `stage` (planned by ``OnlineMigration/planner``) on the live schema as it is
+    /// before the stage.
+    /// - Parameter predicting: true for a dry run's later stage, decided on today's schema: a
+    ///   table that is not there yet is judged by the plan alone instead of refused.
+    /// - Throws: `MigrationError` when a rebuilt table is missing (unless predicting).
+    init(_ stage: PlannedStage, live: LiveSchema, predicting: Bool = false) throws {
+        changes = []
+        offlineReasons = []
+        if !stage.checks.isEmpty || !stage.finalizingChecks.isEmpty {
+            offlineReasons.append("its data checks read whole tables")
+        }
+        if stage.allSteps.contains(where: { $0.op == .renameTable }) { offlineReasons.append("it renames a table") }
+        for step in stage.allSteps {
+            guard case .rebuild(let rebuild) = step.action else { continue }
+            let change = OnlineTableChange(rebuild: rebuild)
+            do {
+                let (table, parts) = try change.parts(in: live, renamesApplied: false, version: stage.to)
+                if let reason = change.refusal(live: table, parts: parts) { offlineReasons.append(reason) }
+            } catch where predicting {
+                if let reason = change.refusal(live: nil, parts: nil) { offlineReasons.append(reason) }
+            }
+            changes.append(change)
+        }
+    }
+}

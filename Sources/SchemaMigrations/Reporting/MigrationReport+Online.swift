@@ -1,0 +1,114 @@
+extension MigrationReport {
+    /// What an online migration (``MigrationOptions/online``) would do, stage by stage: which
+    /// stages rebuild their tables online and in which phases, which run offline and why.
+    ///
+    /// ```swift
+    /// var options = MigrationOptions(online: OnlineRebuildOptions())
+    /// let report = try Migrator(plan: TripsMigrationPlan.self, options: options).plan(databaseAt: url)
+    /// for stage in report.online?.stages ?? [] where !stage.runsOnline { print(stage.offlineReasons) }
+    /// ```
+    public struct OnlinePlan: Sendable {
+        /// One stage under the option.
+        public struct Stage: Sendable {
+            public var from: Schema.Version
+            public var to: Schema.Version
+            /// True when its rebuilds run through shadow tables; false when the stage runs offline.
+            public var runsOnline: Bool
+            /// The tables rebuilt online, in the order the copy takes them.
+            public var tables: [String]
+            /// Why the stage runs offline, in words; empty when it runs online.
+            public var offlineReasons: [String]
+            /// The work of the cut-over's one short transaction, in order (online stages only).
+            public var cutOver: [String]
+            /// The rows of each table rebuilt, when measured (the first stage only), by table.
+            public var rows: [String: Int64]
+        }
+
+        /// The write lock each copy chunk aims to hold, in milliseconds.
+        public var chunkTargetMilliseconds: Double
+        public var stages: [Stage]
+
+        /// The stages that run offline and rewrite a table anyway: their one transaction holds
+        /// the write lock for the table's size. In words, for ``MigrationReport/warnings``.
+        public var longLocks: [String] {
+            stages.compactMap { stage in
+                guard !stage.runsOnline, !stage.tables.isEmpty else { return nil }
+                let tables = stage.tables.map { table in table + (stage.rows[table].map { " (\(counted($0, "row")))" } ?? "") }
+                return "runs offline: the stage \(stage.from) → \(stage.to) holds the write lock while it works through "
+                    + tables.joined(separator: ", ") + ", because " + stage.offlineReasons.joined(separator: "; ")
+            }
+        }
+
+        /// The plan as lines of text, for the text report.
+        public var lines: [String] {
+            let chunk = "chunks of about \(Self.milliseconds(chunkTargetMilliseconds)) ms each"
+            var lines = ["online: rebuilds run online in \(chunk), the write lock released between chunks; custom stages are refused"]
+            for stage in stages {
+                guard stage.runsOnline else {
+                    lines.append("stage \(stage.from) → \(stage.to): offline, in one transaction: " + stage.offlineReasons.joined(separator: "; "))
+                    continue
+                }
+                lines.append("stage \(stage.from) → \(stage.to): online, rebuilding \(stage.tables.joined(separator: ", "))")
+                lines.append("  1. prepare (one short transaction): " + stage.tables.map { "the shadow \(TableNames.onlinePrefix)\($0) and triggers on \($0)" }
+                    .joined(separator: ", ") + ", carrying the application's writes over")
+                lines.append("  2. copy in rowid order, \(chunk): " + stage.tables.map { table in table + (stage.rows[table].map { " (\(counted($0, "row")))" } ?? "") }
+                    .joined(separator: ", "))
+                lines.append("  3. cut-over (one short transaction): " + stage.cutOver.joined(separator: "; "))
+                lines.append("  4. release the old " + stage.tables.joined(separator: ", ") + " in \(chunk)")
+            }
+            return lines
+        }
+
+        /// `20`, `2.5`: the target as written, without a needless `.0`.
+        static func milliseconds(_ value: Double) -> String {
+            value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+        }
+    }
+}
+
+extension MigrationReport.OnlinePlan.Stage {
+    /// The stage as an online migration would run it, decided on the live schema before it
+    /// (``OnlineStageDecision``).
+    init(_ stage: PlannedStage, decision: OnlineStageDecision, rows: [String: Int64]) {
+        from = stage.from
+        to = stage.to
+        runsOnline = decision.runsOnline
+        tables = decision.changes.map(\.rebuild.table)
+        offlineReasons = decision.runsOnline ? [] : decision.reasonsForOffline
+        self.rows = rows
+        cutOver = []
+        guard decision.runsOnline else { return }
+        cutOver.append("drop the triggers")
+        for step in stage.allSteps {
+            if case .rebuild(let rebuild) = step.action {
+                cutOver.append("swap \(rebuild.table) in (the old table renamed aside to \(TableNames.releasedPrefix)\(rebuild.table), the shadow renamed to \(rebuild.table), its indexes named)")
+            } else {
+                cutOver.append(step.summary)
+            }
+        }
+        cutOver.append("check the result against \(stage.to)")
+        cutOver.append("record version \(stage.to)")
+    }
+}
+
+extension MigrationReport.OnlinePlan {
+    /// The online plan of the pending stages: each decided as the migration decides it (the
+    /// first on the live schema, later ones predicted from it), the custom-code refusal added to
+    /// `refusals` in the migration's words, and each stage that runs online shown in `pending` as
+    /// the online planner plans it.
+    /// - Throws: `MigrationError` `invalidOption` for a chunk target that is no duration, as the migration does.
+    static func make(plan: ResolvedPlan, db: SQLiteConnection, from current: Schema.Version, to target: Schema.Version,
+                     options: OnlineRebuildOptions, refusals: inout [MigrationError], pending: inout [PlannedStage]) throws -> Self {
+        let chunkTarget = try options.validatedTarget() * 1000
+        if let refusal = try OnlineMigration.customCodeRefusal(plan: plan, from: current, to: target) { refusals.append(refusal) }
+        let planned = try plan.plannedStages(from: current, to: target, planner: OnlineMigration.planner)
+        let live = try LiveSchema.read(from: db)
+        var stages: [Stage] = []
+        for (index, stage) in planned.enumerated() {
+            let decision = try OnlineStageDecision(stage, live: live, predicting: index > 0)
+            if decision.runsOnline, pending.indices.contains(index), pending[index].from == stage.from { pending[index] = stage }
+            stages.append(Stage(stage, decision: decision, rows: [:]))
+        }
+        return Self(chunkTargetMilliseconds: chunkTarget, stages: stages)
+    }
+}
