@@ -274,17 +274,37 @@ struct OnlineMigration {
 }
 
 /// The rows of the next chunk, adapted after each to the time the last one held the lock.
+///
+/// A chunk's time is a fixed part (its transaction's commit, a disk flush) plus a part per row;
+/// the two are estimated from the last two chunks of different sizes, and the next chunk is
+/// scaled so that its rows take what the target leaves beyond the fixed part. When a commit alone
+/// takes longer than the target (a slow disk), shrinking chunks cannot help: they then aim at as
+/// much row work again as one commit, so the copy keeps moving instead of falling to a row a chunk.
 struct ChunkSizer {
     /// The first chunk's rows: small, so a slow machine learns its pace without a long stall.
     var rows = 200
     /// The lock time each chunk aims at, in seconds.
     let target: TimeInterval
+    /// The estimated fixed time of a chunk's transaction, whatever its rows.
+    private(set) var fixedCost: TimeInterval = 0
+    /// The previous chunk: its rows and time.
+    private var previous: (rows: Int, took: TimeInterval)?
     /// No chunk is larger, whatever the target.
     static let maximumRows = 1_000_000
 
-    /// Scales the next chunk by target ÷ measured time, at most doubling and at least quartering it.
+    init(target: TimeInterval) { self.target = target }
+
+    /// Scales the next chunk by the row time wanted ÷ the row time measured, at most doubling and
+    /// at least quartering it.
     mutating func record(rows done: Int, took seconds: TimeInterval) {
-        let factor = seconds > 0 ? min(2, max(0.25, target / seconds)) : 2
+        if let previous, previous.rows != done {
+            let perRow = max(0, (seconds - previous.took) / Double(done - previous.rows))
+            fixedCost = min(seconds, max(0, seconds - perRow * Double(done)))
+        }
+        previous = (done, seconds)
+        let wanted = max(target - fixedCost, fixedCost)
+        let measured = seconds - fixedCost
+        let factor = measured > 0 ? min(2, max(0.25, wanted / measured)) : 2
         rows = min(Self.maximumRows, max(1, Int((Double(done) * factor).rounded())))
     }
 }

@@ -1,0 +1,35 @@
+import Testing
+@testable import SchemaMigrations
+
+/// The online copy's chunk size against simulated machines: a chunk takes a fixed time (its
+/// commit's flush) plus a time per row.
+@Suite struct ChunkSizerTests {
+    /// The chunk sizes after `chunks` chunks on a machine with `fixed` seconds a commit and `perRow` a row.
+    static func settle(target: Double, fixed: Double, perRow: Double, chunks: Int = 40) -> (rows: Int, took: Double) {
+        var sizer = ChunkSizer(target: target)
+        var took = 0.0
+        for _ in 0..<chunks {
+            took = fixed + perRow * Double(sizer.rows)
+            sizer.record(rows: sizer.rows, took: took)
+        }
+        return (sizer.rows, fixed + perRow * Double(sizer.rows))
+    }
+
+    @Test func onAFastDiskChunksGrowToTheTarget() {
+        let (rows, took) = Self.settle(target: 0.020, fixed: 0.001, perRow: 0.000_002)
+        #expect(took <= 0.020 * 1.3 && took >= 0.020 * 0.5, "\(rows) rows take \(took) s")
+    }
+
+    /// A commit alone slower than the target: chunks no longer fall to a row each, the copy moves
+    /// as many rows a chunk as one flush's time allows.
+    @Test func whenACommitAloneTakesLongerThanTheTargetChunksDoNotCollapse() {
+        let (rows, took) = Self.settle(target: 0.002, fixed: 0.010, perRow: 0.000_002)
+        #expect(rows >= 2_000, "\(rows) rows take \(took) s")
+        #expect(took <= 0.010 * 2 * 1.3, "\(rows) rows take \(took) s")
+    }
+
+    @Test func aSlowMachineShrinksTheFirstChunk() {
+        let (rows, took) = Self.settle(target: 0.020, fixed: 0.001, perRow: 0.001)
+        #expect(rows < 200 && took <= 0.020 * 1.3, "\(rows) rows take \(took) s")
+    }
+}
