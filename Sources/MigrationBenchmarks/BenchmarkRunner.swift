@@ -25,7 +25,7 @@ public struct BenchmarkRunner {
 
     /// The benchmark's cases, as named on the command line (`--cases rebuild,custom`).
     public enum Case: String, CaseIterable, Sendable {
-        case planner, introspect, dryrun, rebuild, alter, addcolumn, custom, uptodate, fleet, progress, scaffold
+        case planner, introspect, dryrun, rebuild, alter, addcolumn, custom, uptodate, fleet, progress, scaffold, stall
     }
 
     /// One row of the results table.
@@ -46,6 +46,8 @@ public struct BenchmarkRunner {
 
     public let configuration: Configuration
     public internal(set) var rows: [Row] = []
+    /// The writer-stall case's figures: an application's writes during offline and online migrations.
+    public internal(set) var stallResults: [WriterStallResult] = []
     /// "same" when our V2 output holds exactly the reference's rows and schema, per size.
     public internal(set) var verification: [String] = []
 
@@ -65,6 +67,7 @@ public struct BenchmarkRunner {
             try BenchmarkWorkload.createV1(at: template, trips: size)
             if cases.contains(.dryrun) { try dryRunCase(size: size, template: template, log: log) }
             if cases.contains(.progress) { try progressCase(size: size, template: template, log: log) }
+            if cases.contains(.stall) { try writerStallCase(size: size, template: template, log: log) }
             if cases.contains(.rebuild) {
                 try rebuildCase(size: size, template: template, log: log)
             } else if !cases.isDisjoint(with: [.addcolumn, .custom, .uptodate]) {

@@ -50,3 +50,23 @@ import Testing
         #expect(runner.rows.map(\.name) == ["custom stage enumerates + updates 100 rows (properties: name, budget)", "custom stage enumerates + updates 100 rows (every property read)"])
     }
 }
+
+/// The writer-stall case at a tiny size: an application writing through its own connection while
+/// each change runs offline and online, every write present afterwards.
+@Suite struct WriterStallSmokeTests {
+    @Test func theApplicationsWritesAreTimedAndAllPresentOfflineAndOnline() throws {
+        var configuration = BenchmarkRunner.Configuration()
+        configuration.sizes = [300]
+        configuration.runs = 1
+        configuration.cases = [.stall]
+        let scratch = TemporaryDatabase()
+        configuration.directory = scratch.directory
+        var runner = BenchmarkRunner(configuration: configuration)
+        try runner.run(log: { _ in })
+        #expect(runner.stallResults.map { "\($0.change), \($0.mode)" } == [
+            "rebuild (destination non-optional), offline", "rebuild (destination non-optional), online",
+            "add an index, offline", "add an index, online", "drop a column, offline", "drop a column, online",
+        ])
+        #expect(runner.stallResults.allSatisfy { $0.allWritesPresent && !$0.writes.isEmpty && $0.migrationSeconds > 0 })
+    }
+}
