@@ -5,7 +5,7 @@ import MigrationBenchmarks
 // run, in the same process run. Build in release mode:
 //
 //   swift run -c release schemamigrations-bench [--rows 100000,1000000] [--runs 5] [--uptodate-runs 200]
-//                                               [--cases planner,introspect,dryrun,rebuild,alter,addcolumn,custom,uptodate,fleet,progress,scaffold]
+//                                               [--cases planner,…,scaffold,stall] (stall only when named)
 //                                               [--fleet-files 1000] [--fleet-jobs N]
 
 var configuration = BenchmarkRunner.Configuration()
