@@ -52,7 +52,7 @@ enum LintSubcommand {
             lint = try linted { try migrator.lint() }
         }
         let refused = invocation.arguments.flag("--deny-destructive") && lint.hasDestructiveSteps
-        let destructive = lint.stages.flatMap { stage in stage.steps.filter(\.destructive).map { "\(stage.from) → \(stage.to): \($0.step.summary)" } }
+        let destructive = lint.stages.flatMap { stage in stage.steps.filter(\.destructive).map { "\(stage.header.versions): \($0.step.summary)" } }
         let status: MigrateExitCode = refused ? .refused : .success
         let message = "refused by --deny-destructive: \(destructive.count) step\(destructive.count == 1 ? "" : "s") can lose data"
         let remedy = "have a person review the plan, then run without --deny-destructive"

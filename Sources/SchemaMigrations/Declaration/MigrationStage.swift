@@ -22,28 +22,10 @@ public enum MigrationStage: Sendable {
         case .lightweight(_, let to), .custom(_, let to, _, _): return to.versionIdentifier
         }
     }
-
-    var resolved: ResolvedStage {
-        switch self {
-        case .lightweight(let from, let to):
-            return ResolvedStage(from: from.versionIdentifier, to: to.versionIdentifier, kind: .lightweight)
-        case .custom(let from, let to, let will, let did):
-            return ResolvedStage(from: from.versionIdentifier, to: to.versionIdentifier, kind: .custom, willMigrate: will, didMigrate: did)
-        }
-    }
 }
 
 /// Whether a stage is inferred alone or runs code of the user's.
 public enum StageKind: String, Sendable, Codable {
     case lightweight
     case custom
-}
-
-/// A stage with its versions resolved to identifiers, however the plan was declared.
-struct ResolvedStage: Sendable {
-    var from: Schema.Version
-    var to: Schema.Version
-    var kind: StageKind
-    var willMigrate: (@Sendable (MigrationContext) throws -> Void)? = nil
-    var didMigrate: (@Sendable (MigrationContext) throws -> Void)? = nil
 }

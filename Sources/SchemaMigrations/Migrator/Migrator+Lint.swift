@@ -17,9 +17,19 @@ extension Migrator {
             return PlanLint(plan: plan.name, stages: [])
         }
         let stages = try plan.plannedStages(from: first, to: last).map { planned in
-            PlanLint.Stage(from: planned.from, to: planned.to, kind: planned.kind,
+            PlanLint.Stage(header: planned.header,
                            steps: planned.allSteps.map { PlanLint.classify($0, checks: planned.checks + planned.finalizingChecks) })
         }
         return PlanLint(plan: plan.name, stages: stages)
+    }
+}
+
+extension PlanDirectory {
+    /// The plan directory checked without a database (``PlanLint``). Unlike a migrator for the
+    /// directory, a custom stage is accepted: its schema changes are linted; its code, which the
+    /// directory does not hold, is not.
+    /// - Throws: `MigrationError` when the plan is malformed or a change is refused whatever the data.
+    public func lint() throws -> PlanLint {
+        try Migrator(resolvedPlan: try resolvedPlan(allowingCustomStages: true)).lint()
     }
 }

@@ -12,21 +12,6 @@ import Foundation
 /// if !status.isUpToDate { print("pending:", status.pendingStages.map(\.description)) }
 /// ```
 public struct MigrationStatus: Sendable, Hashable {
-    /// A stage a migration would run.
-    public struct PendingStage: Sendable, Hashable, CustomStringConvertible {
-        /// The source version; nil when the target schema would be created in an empty database.
-        public var from: Schema.Version?
-        /// The version it brings the database to.
-        public var to: Schema.Version
-        /// Lightweight or custom.
-        public var kind: StageKind
-
-        /// `2.0.0 → 3.0.0 (lightweight)`, or `create 3.0.0`.
-        public var description: String {
-            from.map { "\($0) → \(to) (\(kind.rawValue))" } ?? "create \(to)"
-        }
-    }
-
     /// The database's path.
     public var database: String
     /// The version it is at; nil when it holds none of the plan's tables.
@@ -37,7 +22,7 @@ public struct MigrationStatus: Sendable, Hashable {
     /// The version a migration would bring it to.
     public var targetVersion: Schema.Version
     /// The stages a migration would run, in order.
-    public var pendingStages: [PendingStage]
+    public var pendingStages: [StageHeader]
     /// Other migration tools' bookkeeping found in the file (GRDB's `grdb_migrations`, …): which
     /// tool managed it before and what it recorded. Those tables are left alone.
     public var otherTools: [ForeignMigrationHistory] = []
@@ -108,8 +93,7 @@ extension Migrator {
         case .recorded(let current), .unversioned(let current):
             if case .recorded = state { status.isRecorded = true }
             guard current <= target else { throw MigrationError.backwards(from: current, to: target) }
-            status.pendingStages = plan.stages.filter { $0.from >= current && $0.to <= target }
-                .map { .init(from: $0.from, to: $0.to, kind: $0.kind) }
+            status.pendingStages = plan.stages.filter { $0.from >= current && $0.to <= target }.map(\.header)
         }
         return status
     }

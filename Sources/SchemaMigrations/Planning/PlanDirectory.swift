@@ -22,22 +22,6 @@ import Foundation
 /// A directory may describe a custom stage, so that the snapshot of a Swift plan is complete,
 /// but only the Swift plan can run it: ``Migrator/init(planDirectory:options:)`` refuses it.
 public struct PlanDirectory: Sendable, Hashable {
-    /// One stage: from a version to the next one, lightweight or custom.
-    public struct Stage: Codable, Sendable, Hashable {
-        /// The source version.
-        public var from: Schema.Version
-        /// The target version: the next one listed.
-        public var to: Schema.Version
-        /// Lightweight (inferred), or custom (only a Swift plan can run it).
-        public var kind: StageKind
-
-        public init(from: Schema.Version, to: Schema.Version, kind: StageKind) {
-            self.from = from
-            self.to = to
-            self.kind = kind
-        }
-    }
-
     /// The name of the file listing versions and stages.
     public static let planFileName = "plan.json"
 
@@ -45,10 +29,11 @@ public struct PlanDirectory: Sendable, Hashable {
     public var name: String
     /// Every version, oldest first.
     public var schemas: [Schema]
-    /// The stages between consecutive versions; a missing one is lightweight.
-    public var stages: [Stage]
+    /// The stages between consecutive versions, each from a version to the next one listed,
+    /// lightweight (inferred) or custom (only a Swift plan can run it); a missing one is lightweight.
+    public var stages: [StageHeader]
 
-    public init(name: String, schemas: [Schema], stages: [Stage]) {
+    public init(name: String, schemas: [Schema], stages: [StageHeader]) {
         self.name = name
         self.schemas = schemas
         self.stages = stages
@@ -60,7 +45,7 @@ public struct PlanDirectory: Sendable, Hashable {
     public init(plan: any SchemaMigrationPlan.Type) throws {
         let resolved = try ResolvedPlan(plan)
         self.init(name: resolved.name, schemas: resolved.declared,
-                  stages: resolved.stages.map { Stage(from: $0.from, to: $0.to, kind: $0.kind) })
+                  stages: resolved.stages.map(\.header))
     }
 
     /// The versions from `first` through `last` (both included when given) and the stages
@@ -80,7 +65,7 @@ public struct PlanDirectory: Sendable, Hashable {
             (first.map { schema.version >= $0 } ?? true) && (last.map { schema.version <= $0 } ?? true)
         }
         let versions = Set(kept.map(\.version))
-        return PlanDirectory(name: name, schemas: kept, stages: stages.filter { versions.contains($0.from) && versions.contains($0.to) })
+        return PlanDirectory(name: name, schemas: kept, stages: stages.filter { $0.from.map(versions.contains) == true && versions.contains($0.to) })
     }
 
     /// Writes `plan.json` and one snapshot per version into `directory` (created if needed).
@@ -102,12 +87,18 @@ public struct PlanDirectory: Sendable, Hashable {
     func resolvedPlan(allowingCustomStages: Bool) throws -> ResolvedPlan {
         if !allowingCustomStages, let custom = stages.first(where: { $0.kind == .custom }) {
             throw MigrationError(.invalidPlan,
-                                 "the stage \(custom.from) → \(custom.to) of the plan '\(name)' is custom: its willMigrate and didMigrate are Swift code, which a JSON plan directory cannot hold",
+                                 "the stage \(custom.versions) of the plan '\(name)' is custom: its willMigrate and didMigrate are Swift code, which a JSON plan directory cannot hold",
                                  version: custom.to,
                                  remedy: "run the migration from an executable of your app that embeds the command with its Swift plan: `MigrateCommand.main(plan: YourMigrationPlan.self)`")
         }
-        return try ResolvedPlan(name: name, schemas: schemas,
-                                stages: stages.map { ResolvedStage(from: $0.from, to: $0.to, kind: $0.kind) })
+        let declared = try stages.map { stage in
+            guard let from = stage.from else {
+                throw MigrationError(.invalidPlan, "a stage to \(stage.to) of the plan '\(name)' names no source version", version: stage.to,
+                                     remedy: "stages go from each version to the next one listed in `schemas`")
+            }
+            return PlannedStage(from: from, to: stage.to, kind: stage.kind)
+        }
+        return try ResolvedPlan(name: name, schemas: schemas, stages: declared)
     }
 }
 
@@ -115,9 +106,9 @@ public struct PlanDirectory: Sendable, Hashable {
 struct PlanFile: Codable {
     var name: String
     var versions: [Schema.Version]
-    var stages: [PlanDirectory.Stage]
+    var stages: [StageHeader]
 
-    init(name: String, versions: [Schema.Version], stages: [PlanDirectory.Stage]) {
+    init(name: String, versions: [Schema.Version], stages: [StageHeader]) {
         self.name = name
         self.versions = versions
         self.stages = stages
@@ -127,6 +118,6 @@ struct PlanFile: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
         versions = try container.decode([Schema.Version].self, forKey: .versions)
-        stages = try container.decodeIfPresent([PlanDirectory.Stage].self, forKey: .stages) ?? []
+        stages = try container.decodeIfPresent([StageHeader].self, forKey: .stages) ?? []
     }
 }

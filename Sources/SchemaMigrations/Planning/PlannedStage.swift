@@ -1,6 +1,7 @@
-/// One stage of a migration, planned: its steps in the order they run, the schemas on either side,
-/// and the declaration's custom code. The one value that carries a stage from the planner through
-/// the executor (``StageExecutor``) and into the reports and results.
+/// One stage of a migration: its versions and kind, the declaration's custom code, and, once
+/// planned, its steps in the order they run and the schemas on either side. The one value that
+/// carries a stage from the declaration (``ResolvedPlan``) through the planner and the executor
+/// (``StageExecutor``) into the reports and results.
 public struct PlannedStage: Sendable {
     /// The source version.
     public var from: Schema.Version
@@ -19,10 +20,10 @@ public struct PlannedStage: Sendable {
     /// Checks that run after `didMigrate`, before ``finalizingSteps``.
     var finalizingChecks: [DataCheck]
 
-    /// The source version's stored schema.
-    let source: Schema
-    /// The target version's stored schema.
-    let target: Schema
+    /// The source version's stored schema (set by ``ResolvedPlan`` for a stage as declared).
+    var source: Schema
+    /// The target version's stored schema (set by ``ResolvedPlan`` for a stage as declared).
+    var target: Schema
     /// The declaration's code before the steps (custom stages only).
     var willMigrate: (@Sendable (MigrationContext) throws -> Void)? = nil
     /// The declaration's code after the steps, before the finalizing ones (custom stages only).
@@ -39,6 +40,18 @@ public struct PlannedStage: Sendable {
         self.checks = []
         self.finalizingChecks = []
     }
+
+    /// A stage as declared, before the plan gives it its schemas and the planner its steps.
+    init(from: Schema.Version, to: Schema.Version, kind: StageKind,
+         willMigrate: (@Sendable (MigrationContext) throws -> Void)? = nil,
+         didMigrate: (@Sendable (MigrationContext) throws -> Void)? = nil) {
+        self.init(source: Schema(version: from, entities: []), target: Schema(version: to, entities: []), kind: kind)
+        self.willMigrate = willMigrate
+        self.didMigrate = didMigrate
+    }
+
+    /// The stage's versions and kind.
+    public var header: StageHeader { StageHeader(from: from, to: to, kind: kind) }
 
     /// Whether the stage runs code of the app's.
     var runsCode: Bool { willMigrate != nil || didMigrate != nil }

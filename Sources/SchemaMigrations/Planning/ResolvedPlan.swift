@@ -7,8 +7,8 @@ struct ResolvedPlan: Sendable {
     var schemas: [Schema]
     /// Every version as declared: what snapshots and hashes are made of.
     var declared: [Schema]
-    /// One stage between each pair of consecutive versions.
-    var stages: [ResolvedStage]
+    /// One stage between each pair of consecutive versions, as declared: schemas and code, no steps yet.
+    var stages: [PlannedStage]
     /// Each version's hash, computed once (an up-to-date check compares it with the metadata).
     private var hashes: [Schema.Version: String]
     /// The application's SQL environment, for the in-memory check of declared SQL
@@ -51,12 +51,12 @@ struct ResolvedPlan: Sendable {
 
     /// Reads and validates a Swift plan.
     init(_ plan: any SchemaMigrationPlan.Type) throws {
-        try self.init(name: plan.name, schemas: plan.schemas.map { try Schema($0) }, stages: plan.stages.map(\.resolved))
+        try self.init(name: plan.name, schemas: plan.schemas.map { try Schema($0) }, stages: plan.stages.map(PlannedStage.init(declared:)))
     }
 
     /// Validates versions and stages, and fills the gaps between consecutive versions with lightweight stages.
     /// - Throws: `MigrationError` with code `invalidPlan`.
-    init(name: String, schemas: [Schema], stages: [ResolvedStage]) throws {
+    init(name: String, schemas: [Schema], stages: [PlannedStage]) throws {
         func fail(_ message: String, version: Schema.Version? = nil, remedy: String) -> MigrationError {
             MigrationError(.invalidPlan, message, version: version, remedy: remedy)
         }
@@ -79,14 +79,16 @@ struct ResolvedPlan: Sendable {
             }
             versionsByHash[hash] = schema.version
         }
-        var resolved: [ResolvedStage] = []
-        for (previous, next) in zip(schemas, schemas.dropFirst()) {
+        var resolved: [PlannedStage] = []
+        for (previous, next) in zip(stored, stored.dropFirst()) {
             let matching = stages.filter { $0.from == previous.version && $0.to == next.version }
             if matching.count > 1 {
                 throw fail("the plan '\(name)' has \(matching.count) stages from \(previous.version) to \(next.version)",
                            version: next.version, remedy: "keep one stage per pair of consecutive versions")
             }
-            resolved.append(matching.first ?? ResolvedStage(from: previous.version, to: next.version, kind: .lightweight))
+            var stage = matching.first ?? PlannedStage(from: previous.version, to: next.version, kind: .lightweight)
+            (stage.source, stage.target) = (previous, next)
+            resolved.append(stage)
         }
         for stage in stages where !resolved.contains(where: { $0.from == stage.from && $0.to == stage.to }) {
             let known = Set(schemas.map(\.version))
@@ -109,13 +111,25 @@ extension ResolvedPlan {
     func plannedStages(from current: Schema.Version, to target: Schema.Version, planner: Planner? = nil) throws -> [PlannedStage] {
         let planner = planner ?? Planner(environment: environment)
         // One stage between each pair of consecutive versions, in order (see `init`).
-        return try zip(zip(schemas, schemas.dropFirst()), stages)
-            .filter { pair, _ in pair.0.version >= current && pair.1.version <= target }
-            .map { pair, declared in
-                var stage = try planner.plan(from: pair.0, to: pair.1, kind: declared.kind)
+        return try stages
+            .filter { $0.from >= current && $0.to <= target }
+            .map { declared in
+                var stage = try planner.plan(from: declared.source, to: declared.target, kind: declared.kind)
                 stage.willMigrate = declared.willMigrate
                 stage.didMigrate = declared.didMigrate
                 return stage
             }
+    }
+}
+
+extension PlannedStage {
+    /// A stage as the Swift plan declares it, before planning.
+    init(declared stage: MigrationStage) {
+        switch stage {
+        case .lightweight(let from, let to):
+            self.init(from: from.versionIdentifier, to: to.versionIdentifier, kind: .lightweight)
+        case .custom(let from, let to, let will, let did):
+            self.init(from: from.versionIdentifier, to: to.versionIdentifier, kind: .custom, willMigrate: will, didMigrate: did)
+        }
     }
 }

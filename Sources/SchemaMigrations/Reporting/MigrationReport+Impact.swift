@@ -9,7 +9,7 @@ extension MigrationReport {
     /// Only the first pending stage is measured: later ones would meet data the earlier ones changed.
     public struct Impact: Sendable, Hashable {
         /// How many rows of a column hold something.
-        public struct ColumnCount: Sendable, Hashable {
+        public struct ColumnCount: Sendable, Hashable, Encodable {
             /// `Table.column`, as named now.
             public var column: String
             /// The rows counted.
@@ -17,7 +17,7 @@ extension MigrationReport {
         }
 
         /// The NULLs a column becoming NOT NULL would meet.
-        public struct Nulls: Sendable, Hashable {
+        public struct Nulls: Sendable, Hashable, Encodable {
             /// The column, as it is named now.
             public var column: String
             /// The rows holding NULL.
@@ -28,9 +28,9 @@ extension MigrationReport {
         }
 
         /// The values a new uniqueness constraint would find shared by more than one row.
-        public struct Duplicates: Sendable, Hashable {
+        public struct Duplicates: Sendable, Hashable, Encodable {
             /// One value (or combination of values, as an SQL tuple) and how many rows share it.
-            public struct SharedValue: Sendable, Hashable {
+            public struct SharedValue: Sendable, Hashable, Encodable {
                 /// The value as an SQL literal (`'Paris'`), or a tuple of them for several columns.
                 public var value: String
                 /// How many rows hold it.
@@ -104,13 +104,5 @@ extension MigrationReport {
 
 extension MigrationReport.Step {
     /// What the step costs, in words: `rewrites rows: 1000`, `schema only, O(1)`.
-    var costDescription: String {
-        switch step.op {
-        case _ where step.rewritesRows: return "rewrites rows" + (rowsAffected.map { ": \($0)" } ?? "")
-        case .createIndex: return "reads every row to build the index"
-        case .createTable: return "new table"
-        case .dropTable: return "drops rows" + (rowsAffected.map { ": \($0)" } ?? "")
-        default: return "schema only, O(1)"
-        }
-    }
+    var costDescription: String { step.cost.description(rows: rowsAffected) }
 }

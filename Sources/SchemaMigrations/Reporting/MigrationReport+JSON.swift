@@ -4,116 +4,89 @@ import FoundationEssentials
 import Foundation
 #endif
 
-extension MigrationReport {
-    /// The report as JSON with the keys DESIGN.md promises: `database`, `currentVersion`,
-    /// `targetVersion`, `stages` (each with `from`, `to`, `kind`, `steps`; each step with `op`,
-    /// `table`, `sql`, `rewritesRows`, `destructive`, and `impact` where measured: `rows`,
-    /// `nulls`, `duplicates`, `nonEmptyValues`, and `replacedValues` for columns made generated), `warnings` (destructive steps first) and `refusals`;
-    /// with ``MigrationOptions/online``, `online`: `chunkTargetMs` and `stages` (each with `from`, `to`, `runsOnline`,
-    /// `tables`, `offlineReasons`, `cutOver`, and `rows` by table where measured).
+extension MigrationReport: Encodable {
+    /// The report as JSON: `database`, `currentVersion`, `targetVersion`, `unversioned`,
+    /// `upToDate`, `stages` (each with `from`, `to`, `kind`, `steps`; each step with `op`,
+    /// `table`, `summary`, `sql`, `rewritesRows`, `destructive`, and `impact` where measured:
+    /// `rows`, `nulls`, `duplicates`, `nonEmptyValues`, and `replacedValues` for columns made
+    /// generated), `warnings` (destructive steps first) and `refusals`; with
+    /// ``MigrationOptions/online``, `online`: `chunkTargetMs` and `stages` (each with `from`, `to`,
+    /// `runsOnline`, `tables`, `offlineReasons`, `cutOver`, and `rows` by table where measured).
     ///
     /// ```swift
     /// let object = try JSONSerialization.jsonObject(with: Data(report.json().utf8)) as! [String: Any]
     /// ```
     public func json() throws -> String {
-        try CanonicalJSON.encodePretty(JSONReport(self)) + "\n"
+        try CanonicalJSON.encodePretty(self) + "\n"
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case database, currentVersion, targetVersion, unversioned, upToDate, stages, warnings, refusals, online
+    }
+
+    private enum RefusalKeys: String, CodingKey { case code, message, entity, property, remedy, details }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(database, forKey: .database)
+        try container.encodeIfPresent(currentVersion, forKey: .currentVersion)
+        try container.encode(targetVersion, forKey: .targetVersion)
+        try container.encode(unversioned, forKey: .unversioned)
+        try container.encode(isUpToDate, forKey: .upToDate)
+        try container.encode(stages, forKey: .stages)
+        try container.encode(warnings, forKey: .warnings)
+        var refusals = container.nestedUnkeyedContainer(forKey: .refusals)
+        for refusal in self.refusals {
+            var object = refusals.nestedContainer(keyedBy: RefusalKeys.self)
+            try object.encode(refusal.code.rawValue, forKey: .code)
+            try object.encode(refusal.message, forKey: .message)
+            try object.encodeIfPresent(refusal.entity, forKey: .entity)
+            try object.encodeIfPresent(refusal.property, forKey: .property)
+            try object.encodeIfPresent(refusal.remedy, forKey: .remedy)
+            try object.encode(refusal.details, forKey: .details)
+        }
+        try container.encodeIfPresent(online, forKey: .online)
     }
 }
 
-private struct JSONReport: Encodable {
-    struct Impact: Encodable {
-        struct ColumnCount: Encodable { var column: String; var count: Int64 }
-        struct Nulls: Encodable { var column: String; var count: Int64; var defaultValue: String? }
-        struct SharedValue: Encodable { var value: String; var rows: Int64 }
-        struct Duplicates: Encodable { var columns: [String]; var total: Int64; var values: [SharedValue] }
-        var rows: Int64?
-        var nulls: [Nulls]
-        var duplicates: [Duplicates]
-        var nonEmptyValues: [ColumnCount]
-        var replacedValues: [ColumnCount]?
+extension MigrationReport.Stage: Encodable {
+    private enum CodingKeys: String, CodingKey { case from, to, kind, steps }
 
-        init(_ impact: MigrationReport.Impact) {
-            rows = impact.rows
-            nulls = impact.nulls.map { Nulls(column: $0.column, count: $0.count, defaultValue: $0.defaultValue) }
-            duplicates = impact.duplicates.map { duplicates in
-                Duplicates(columns: duplicates.columns, total: duplicates.total, values: duplicates.values.map { SharedValue(value: $0.value, rows: $0.rows) })
-            }
-            nonEmptyValues = impact.nonEmptyValues.map { ColumnCount(column: $0.column, count: $0.count) }
-            replacedValues = impact.replacedValues.isEmpty ? nil : impact.replacedValues.map { ColumnCount(column: $0.column, count: $0.count) }
-        }
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try header.encode(into: &container)
+        try container.encode(steps, forKey: .steps)
     }
-    struct Step: Encodable {
-        var op: String
-        var table: String
-        var summary: String
-        var sql: [String]
-        var rewritesRows: Bool
-        var destructive: Bool
-        var impact: Impact?
-        var carriedOver: [String]?
-        var removes: [String]?
-    }
-    struct Stage: Encodable {
-        var from: String?
-        var to: String
-        var kind: String
-        var steps: [Step]
-    }
-    struct Refusal: Encodable {
-        var code: String
-        var message: String
-        var entity: String?
-        var property: String?
-        var remedy: String?
-        var details: [String]
+}
+
+extension MigrationReport.Step: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case op, table, summary, sql, rewritesRows, destructive, impact, carriedOver, removes
     }
 
-    var database: String
-    var currentVersion: String?
-    var targetVersion: String
-    var unversioned: Bool
-    var upToDate: Bool
-    var stages: [Stage]
-    var warnings: [String]
-    var refusals: [Refusal]
-    var online: Online?
-
-    struct Online: Encodable {
-        struct Stage: Encodable {
-            var from: String
-            var to: String
-            var runsOnline: Bool
-            var tables: [String]
-            var offlineReasons: [String]
-            var cutOver: [String]
-            var rows: [String: Int64]
-        }
-        var chunkTargetMs: Double
-        var stages: [Stage]
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(step.op, forKey: .op)
+        try container.encode(step.table, forKey: .table)
+        try container.encode(step.summary, forKey: .summary)
+        try container.encode(sql, forKey: .sql)
+        try container.encode(step.rewritesRows, forKey: .rewritesRows)
+        try container.encode(step.destructive, forKey: .destructive)
+        try container.encodeIfPresent(impact, forKey: .impact)
+        try container.encodeIfPresent(carriedOver.isEmpty ? nil : carriedOver, forKey: .carriedOver)
+        try container.encodeIfPresent(removes.isEmpty ? nil : removes, forKey: .removes)
     }
+}
 
-    init(_ report: MigrationReport) {
-        database = report.database
-        currentVersion = report.currentVersion?.description
-        targetVersion = report.targetVersion.description
-        unversioned = report.unversioned
-        upToDate = report.isUpToDate
-        stages = report.stages.map { stage in
-            Stage(from: stage.from?.description, to: stage.to.description, kind: stage.kind.rawValue, steps: stage.steps.map {
-                Step(op: $0.step.op.rawValue, table: $0.step.table, summary: $0.step.summary, sql: $0.sql,
-                     rewritesRows: $0.step.rewritesRows, destructive: $0.step.destructive, impact: $0.impact.map(Impact.init),
-                     carriedOver: $0.carriedOver.isEmpty ? nil : $0.carriedOver, removes: $0.removes.isEmpty ? nil : $0.removes)
-            })
-        }
-        warnings = report.warnings
-        online = report.online.map { online in
-            Online(chunkTargetMs: online.chunkTargetMilliseconds, stages: online.stages.map {
-                Online.Stage(from: $0.from.description, to: $0.to.description, runsOnline: $0.runsOnline, tables: $0.tables,
-                             offlineReasons: $0.offlineReasons, cutOver: $0.cutOver, rows: $0.rows)
-            })
-        }
-        refusals = report.refusals.map {
-            Refusal(code: $0.code.rawValue, message: $0.message, entity: $0.entity, property: $0.property, remedy: $0.remedy, details: $0.details)
-        }
+extension MigrationReport.Impact: Encodable {
+    private enum CodingKeys: String, CodingKey { case rows, nulls, duplicates, nonEmptyValues, replacedValues }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(rows, forKey: .rows)
+        try container.encode(nulls, forKey: .nulls)
+        try container.encode(duplicates, forKey: .duplicates)
+        try container.encode(nonEmptyValues, forKey: .nonEmptyValues)
+        try container.encodeIfPresent(replacedValues.isEmpty ? nil : replacedValues, forKey: .replacedValues)
     }
 }

@@ -63,17 +63,17 @@ extension MigrationReport {
             lines.append("")
         }
         for stage in stages {
-            lines.append("#### Stage \(stage.from.map { "\($0) → " } ?? "create ")\(stage.to) (\(stage.kind.rawValue))")
+            lines.append("#### Stage \(stage.header.versions) (\(stage.header.kind.rawValue))")
             lines.append("")
             lines.append("| # | Step | Cost | Impact |")
             lines.append("|---|---|---|---|")
-            if stage.kind == .custom { lines.append("| 0 | `willMigrate` runs (database at \(stage.from.map(\.description) ?? "-")) | your code | |") }
+            if stage.header.kind == .custom { lines.append("| 0 | `willMigrate` runs (database at \(stage.header.from.map(\.description) ?? "-")) | your code | |") }
             for (index, step) in stage.steps.enumerated() {
                 let cost = step.costDescription + (step.step.destructive ? ", **destructive**" : "")
                 let impact = (step.impact?.lines(showingValues: showingValues) ?? []).map(MigrationReport.markdownEscaped).joined(separator: "<br>")
                 lines.append("| \(index + 1) | \(MigrationReport.markdownEscaped(step.step.summary)) | \(cost) | \(impact) |")
             }
-            if stage.kind == .custom { lines.append("| \(stage.steps.count + 1) | `didMigrate` runs (database at \(stage.to)) | your code | |") }
+            if stage.header.kind == .custom { lines.append("| \(stage.steps.count + 1) | `didMigrate` runs (database at \(stage.header.to)) | your code | |") }
             lines.append("")
             lines.append("<details><summary>SQL</summary>")
             lines.append("")

@@ -7,9 +7,9 @@ extension MigrationReport {
     /// let report = try Migrator(plan: TripsMigrationPlan.self, options: options).plan(databaseAt: url)
     /// for stage in report.online?.stages ?? [] where !stage.runsOnline { print(stage.offlineReasons) }
     /// ```
-    public struct OnlinePlan: Sendable {
+    public struct OnlinePlan: Sendable, Encodable {
         /// One stage under the option.
-        public struct Stage: Sendable {
+        public struct Stage: Sendable, Encodable {
             public var from: Schema.Version
             public var to: Schema.Version
             /// True when its rebuilds run through shadow tables; false when the stage runs offline.
@@ -27,6 +27,11 @@ extension MigrationReport {
         /// The write lock each copy chunk aims to hold, in milliseconds.
         public var chunkTargetMilliseconds: Double
         public var stages: [Stage]
+
+        private enum CodingKeys: String, CodingKey {
+            case chunkTargetMilliseconds = "chunkTargetMs"
+            case stages
+        }
 
         /// The stages that run offline and rewrite a table anyway: their one transaction holds
         /// the write lock for the table's size. In words, for ``MigrationReport/warnings``.

@@ -22,8 +22,9 @@ extension MigrationReport {
         }
         for stage in stages {
             lines.append("")
-            lines.append("stage \(stage.from.map { "\($0) → " } ?? "create ")\(stage.to) (\(stage.kind.rawValue)), \(counted(stage.steps.count, "step"))")
-            if stage.kind == .custom { lines.append("  0. willMigrate runs (database at \(stage.from.map(\.description) ?? "-")); checks on the data run after it") }
+            let header = stage.header
+            lines.append("stage \(header.versions) (\(header.kind.rawValue)), \(counted(stage.steps.count, "step"))")
+            if header.kind == .custom { lines.append("  0. willMigrate runs (database at \(header.from.map(\.description) ?? "-")); checks on the data run after it") }
             for (index, step) in stage.steps.enumerated() {
                 lines.append("  \(index + 1). \(step.step.summary) [\(step.costDescription)\(step.step.destructive ? ", destructive" : "")]")
                 lines += (step.impact?.lines ?? []).map { "       impact: \($0)" }
@@ -31,7 +32,7 @@ extension MigrationReport {
                 lines += step.removes.map { "       removes: \($0)" }
                 lines += step.sql.map { "       \($0);" }
             }
-            if stage.kind == .custom { lines.append("  \(stage.steps.count + 1). didMigrate runs (database at \(stage.to))") }
+            if header.kind == .custom { lines.append("  \(stage.steps.count + 1). didMigrate runs (database at \(header.to))") }
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -33,9 +33,8 @@ public struct MigrationReport: Sendable {
 
     /// One planned stage.
     public struct Stage: Sendable {
-        public var from: Schema.Version?
-        public var to: Schema.Version
-        public var kind: StageKind
+        /// Its versions and kind (no source version when the schema is created in an empty database).
+        public var header: StageHeader
         public var steps: [Step]
     }
 
@@ -71,7 +70,7 @@ public struct MigrationReport: Sendable {
         var destructive: [String] = []
         var data: [String] = []
         for stage in stages {
-            let custom = stage.kind == .custom
+            let custom = stage.header.kind == .custom
             for step in stage.steps {
                 if step.step.destructive {
                     destructive.append("destructive: \(step.step.summary)" + (step.impact.map { impact in
@@ -100,7 +99,7 @@ public struct MigrationReport: Sendable {
             return Step(step: step, sql: step.sql, impact: nil)
         }
         return MigrationReport(database: path, currentVersion: nil, unversioned: false, targetVersion: schema.version,
-                               stages: [Stage(from: nil, to: schema.version, kind: .lightweight, steps: steps)], refusals: [])
+                               stages: [Stage(header: StageHeader(from: nil, to: schema.version, kind: .lightweight), steps: steps)], refusals: [])
     }
 
     static func make(plan: ResolvedPlan, db: SQLiteConnection, target: Schema.Version?, online: OnlineRebuildOptions? = nil) throws -> MigrationReport {
@@ -133,8 +132,7 @@ public struct MigrationReport: Sendable {
             // and their refusals predicted from today's data where it tells.
             guard index == 0, missing == nil else {
                 if missing == nil { refusals += predictedRefusals(of: planned, after: Array(pending.prefix(index)), db: db) }
-                stages.append(Stage(from: planned.from, to: planned.to, kind: planned.kind,
-                                    steps: planned.allSteps.map { Step(step: $0, sql: $0.sql, impact: nil) }))
+                stages.append(Stage(header: planned.header, steps: planned.allSteps.map { Step(step: $0, sql: $0.sql, impact: nil) }))
                 continue
             }
             let live = try LiveSchema.read(from: db)
@@ -160,9 +158,9 @@ public struct MigrationReport: Sendable {
                 reported.mayBreak = MigrationReport.dependents(breakingOn: step, live: live)
                 return reported
             }
-            stages.append(Stage(from: planned.from, to: planned.to, kind: planned.kind, steps: steps))
+            stages.append(Stage(header: planned.header, steps: steps))
         }
-        if var measured = onlinePlan, let first = stages.first, measured.stages.first?.from == first.from {
+        if var measured = onlinePlan, let first = stages.first, measured.stages.first?.from == first.header.from {
             for step in first.steps where step.step.readsWholeTable { measured.stages[0].rows[step.step.table] = step.impact?.rows }
             onlinePlan = measured
         }

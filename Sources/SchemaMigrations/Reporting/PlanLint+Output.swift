@@ -19,7 +19,7 @@ extension PlanLint {
                      + "\(steps.filter(\.destructive).count) destructive, \(steps.filter { !$0.dataDependencies.isEmpty }.count) data-dependent, "
                      + "\(steps.filter { $0.cost == .rebuild }.count) rebuild)"]
         for stage in stages {
-            lines.append("stage \(stage.from) → \(stage.to) (\(stage.kind.rawValue))" + (stage.kind == .custom ? ": its code runs too (willMigrate / didMigrate)" : ""))
+            lines.append("stage \(stage.header)" + (stage.header.kind == .custom ? ": its code runs too (willMigrate / didMigrate)" : ""))
             if stage.steps.isEmpty { lines.append("  (no schema change)") }
             for (index, step) in stage.steps.enumerated() {
                 lines.append("  \(index + 1). [\(step.classes.joined(separator: ", "))] \(step.step.summary)")
@@ -33,7 +33,7 @@ extension PlanLint {
     /// `from`, `to`, `kind` and `steps` (`op`, `table`, `summary`, `sql`, `classes`,
     /// `destructive`, `dataDependencies`, `cost`).
     public func json() throws -> String {
-        try CanonicalJSON.encodePretty(JSONLint(self)) + "\n"
+        try CanonicalJSON.encodePretty(self) + "\n"
     }
 
     /// The lint as Markdown, for a pull request: a table of steps per stage.
@@ -42,7 +42,7 @@ extension PlanLint {
         lines.append(hasDestructiveSteps ? "> [!CAUTION]\n> Some steps can lose data." : "No step can lose data.")
         lines.append("")
         for stage in stages {
-            lines += ["#### Stage \(stage.from) → \(stage.to) (\(stage.kind.rawValue))", "", "| # | Step | Classes | Depends on the data |", "|---|---|---|---|"]
+            lines += ["#### Stage \(stage.header)", "", "| # | Step | Classes | Depends on the data |", "|---|---|---|---|"]
             for (index, step) in stage.steps.enumerated() {
                 let classes = step.classes.map { $0 == "destructive" ? "**destructive**" : $0 }.joined(separator: ", ")
                 lines.append("| \(index + 1) | \(MigrationReport.markdownEscaped(step.step.summary)) | \(classes) | \(step.dataDependencies.map(MigrationReport.markdownEscaped).joined(separator: "<br>")) |")
@@ -53,35 +53,39 @@ extension PlanLint {
     }
 }
 
-private struct JSONLint: Encodable {
-    struct Step: Encodable {
-        var op: String
-        var table: String
-        var summary: String
-        var sql: [String]
-        var classes: [String]
-        var destructive: Bool
-        var dataDependencies: [String]
-        var cost: String
-    }
-    struct Stage: Encodable {
-        var from: String
-        var to: String
-        var kind: String
-        var steps: [Step]
-    }
-    var plan: String
-    var destructive: Bool
-    var stages: [Stage]
+extension PlanLint: Encodable {
+    private enum CodingKeys: String, CodingKey { case plan, destructive, stages }
 
-    init(_ lint: PlanLint) {
-        plan = lint.plan
-        destructive = lint.hasDestructiveSteps
-        stages = lint.stages.map { stage in
-            Stage(from: stage.from.description, to: stage.to.description, kind: stage.kind.rawValue, steps: stage.steps.map {
-                Step(op: $0.step.op.rawValue, table: $0.step.table, summary: $0.step.summary, sql: $0.step.sql, classes: $0.classes,
-                     destructive: $0.destructive, dataDependencies: $0.dataDependencies, cost: $0.cost.rawValue)
-            })
-        }
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(plan, forKey: .plan)
+        try container.encode(hasDestructiveSteps, forKey: .destructive)
+        try container.encode(stages, forKey: .stages)
+    }
+}
+
+extension PlanLint.Stage: Encodable {
+    private enum CodingKeys: String, CodingKey { case from, to, kind, steps }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try header.encode(into: &container)
+        try container.encode(steps, forKey: .steps)
+    }
+}
+
+extension PlanLint.Step: Encodable {
+    private enum CodingKeys: String, CodingKey { case op, table, summary, sql, classes, destructive, dataDependencies, cost }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(step.op, forKey: .op)
+        try container.encode(step.table, forKey: .table)
+        try container.encode(step.summary, forKey: .summary)
+        try container.encode(step.sql, forKey: .sql)
+        try container.encode(classes, forKey: .classes)
+        try container.encode(destructive, forKey: .destructive)
+        try container.encode(dataDependencies, forKey: .dataDependencies)
+        try container.encode(cost.name, forKey: .cost)
     }
 }

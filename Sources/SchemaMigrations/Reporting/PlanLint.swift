@@ -13,16 +13,6 @@ import Foundation
 /// if lint.hasDestructiveSteps { print(lint.text) }
 /// ```
 public struct PlanLint: Sendable {
-    /// What a step costs, whatever the data.
-    public enum Cost: String, Sendable, CaseIterable {
-        /// Copies every row of the table (a rebuild, or `DROP COLUMN`, which SQLite also rewrites).
-        case rebuild
-        /// Reads every row without writing them (building an index).
-        case scan
-        /// Changes the schema only, O(1) whatever the table's size.
-        case constant = "O(1)"
-    }
-
     /// One step, classified.
     public struct Step: Sendable {
         public var step: MigrationStep
@@ -32,19 +22,18 @@ public struct PlanLint: Sendable {
         /// becoming NOT NULL, a type conversion, a non-optional column added): empty when it does not.
         public var dataDependencies: [String]
         /// What it costs.
-        public var cost: Cost
+        public var cost: MigrationStep.Cost
 
         /// `destructive`, `data-dependent`, then the cost: `["destructive", "rebuild"]`.
         public var classes: [String] {
-            (destructive ? ["destructive"] : []) + (dataDependencies.isEmpty ? [] : ["data-dependent"]) + [cost.rawValue]
+            (destructive ? ["destructive"] : []) + (dataDependencies.isEmpty ? [] : ["data-dependent"]) + [cost.name]
         }
     }
 
     /// One stage, planned from the declarations alone.
     public struct Stage: Sendable {
-        public var from: Schema.Version
-        public var to: Schema.Version
-        public var kind: StageKind
+        /// Its versions and kind.
+        public var header: StageHeader
         public var steps: [Step]
     }
 
@@ -67,8 +56,7 @@ extension PlanLint {
         if case .rebuild(let rebuild) = step.action {
             dependencies += rebuild.columns.filter(\.changesType).map { "converts \(rebuild.table).\($0.attribute.name) to \($0.attribute.valueType.rawValue): values that do not convert exactly are refused" }
         }
-        let cost: Cost = step.rewritesRows ? .rebuild : step.op == .createIndex ? .scan : .constant
-        return Step(step: step, destructive: step.destructive, dataDependencies: dependencies, cost: cost)
+        return Step(step: step, destructive: step.destructive, dataDependencies: dependencies, cost: step.cost)
     }
 }
 
@@ -92,15 +80,5 @@ extension DataCheck {
         case .exactConversion(_, _, let entity, let property, let change):
             return "\(entity).\(property) changes \(change): every value must convert exactly"
         }
-    }
-}
-
-extension PlanDirectory {
-    /// The plan directory checked without a database (``PlanLint``). Unlike a migrator for the
-    /// directory, a custom stage is accepted: its schema changes are linted; its code, which the
-    /// directory does not hold, is not.
-    /// - Throws: `MigrationError` when the plan is malformed or a change is refused whatever the data.
-    public func lint() throws -> PlanLint {
-        try Migrator(resolvedPlan: try resolvedPlan(allowingCustomStages: true)).lint()
     }
 }

@@ -42,8 +42,8 @@ struct FaultFixture {
     /// The plan, migrating with `options`; its last stage's `didMigrate` rewrites every item.
     static func migrator(options: MigrationOptions = MigrationOptions()) throws -> Migrator {
         let stages = [
-            ResolvedStage(from: schemas[0].version, to: schemas[1].version, kind: .lightweight),
-            ResolvedStage(from: schemas[1].version, to: schemas[2].version, kind: .custom, didMigrate: { context in
+            PlannedStage(from: schemas[0].version, to: schemas[1].version, kind: .lightweight),
+            PlannedStage(from: schemas[1].version, to: schemas[2].version, kind: .custom, didMigrate: { context in
                 try context.execute("UPDATE Item SET score = length(name) * 1000 + CAST(amount AS INTEGER)")
             }),
         ]

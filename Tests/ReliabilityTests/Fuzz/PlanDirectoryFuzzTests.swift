@@ -19,7 +19,7 @@ extension Reliability {
                 if stage.target.schema.versionHash == source.schema.versionHash { generator.forceChange(&stage) }
                 let directory = scratch.url("plan-\(index)")
                 try PlanDirectory(name: "fuzz", schemas: [source.schema, stage.target.schema],
-                                  stages: [PlanDirectory.Stage(from: source.version, to: stage.target.version, kind: .lightweight)]).write(to: directory)
+                                  stages: [StageHeader(from: source.version, to: stage.target.version, kind: .lightweight)]).write(to: directory)
                 let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
                 let file = directory.appendingPathComponent(files[Int.random(in: 0..<files.count, using: &generator.random)])
                 var mutation = "delete \(file.lastPathComponent)"

@@ -43,7 +43,7 @@ extension Reliability {
             try ClusterLoad.copy(fileAt: url, to: database, on: cluster.addresses)
             let before = try cluster.contents(of: database)
             guard Set(before).count == 1 else { return (["the nodes disagree after loading V1"], nil) }
-            let stages = zip(testCase.versions, testCase.versions.dropFirst()).map { ResolvedStage(from: $0.version, to: $1.version, kind: .lightweight) }
+            let stages = zip(testCase.versions, testCase.versions.dropFirst()).map { PlannedStage(from: $0.version, to: $1.version, kind: .lightweight) }
             let migrator = Migrator(resolvedPlan: try ResolvedPlan(name: "property", schemas: testCase.versions.map(\.schema), stages: stages))
 
             let local = Result { try migrator.migrate(databaseAt: url) }

@@ -141,7 +141,7 @@ struct ColumnMappingCase: CustomStringConvertible {
 
     func run(at url: URL) throws -> Outcome {
         let schemas = [schema(source, index: sourceIndex, version: 1), schema(target, index: targetIndex, version: 2)]
-        let stages = [ResolvedStage(from: schemas[0].version, to: schemas[1].version, kind: .lightweight)]
+        let stages = [PlannedStage(from: schemas[0].version, to: schemas[1].version, kind: .lightweight)]
         let plan = try ResolvedPlan(name: "mapping", schemas: schemas, stages: stages)
         try Migrator(resolvedPlan: try ResolvedPlan(name: "mapping", schemas: [schemas[0]], stages: [])).migrate(databaseAt: url)
         do {

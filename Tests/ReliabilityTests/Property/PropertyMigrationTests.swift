@@ -62,7 +62,7 @@ extension Reliability {
         static func run(_ testCase: Case, url: URL) throws -> (problems: [String], refusal: MigrationError.Code?) {
             try testCase.features.createV1(testCase.versions[0], at: url, plan: "property")
             let before = url.databaseBytes()
-            let stages = zip(testCase.versions, testCase.versions.dropFirst()).map { ResolvedStage(from: $0.version, to: $1.version, kind: .lightweight) }
+            let stages = zip(testCase.versions, testCase.versions.dropFirst()).map { PlannedStage(from: $0.version, to: $1.version, kind: .lightweight) }
             let migrator = Migrator(resolvedPlan: try ResolvedPlan(name: "property", schemas: testCase.versions.map(\.schema), stages: stages))
             do {
                 try migrator.migrate(databaseAt: url)

@@ -8,13 +8,13 @@ extension Reliability {
     /// sql`), run as the shell runs it on one copy, leaves the same full dump as `apply` on another;
     /// where `apply` refuses, so does the script.
     @Suite struct ScriptReplay {
-        static func customStages(of testCase: PropertyMigrations.Case, seed: UInt64, index: Int) -> [ResolvedStage] {
+        static func customStages(of testCase: PropertyMigrations.Case, seed: UInt64, index: Int) -> [PlannedStage] {
             zip(testCase.versions, testCase.versions.dropFirst()).enumerated().map { number, pair in
                 var random = SeededRandom(seed: seed, family: "script-replay", index: index * 8 + number)
                 let doubles = (0..<3).map { _ in Double(bitPattern: random.next() & 0x7FEF_FFFF_FFFF_FFFF) * (random.chance(0.5) ? 1 : -1) }
                     + [Double.random(in: 0..<1, using: &random), 0.1 + 0.2]
                 let table = "side_\(number)"
-                return ResolvedStage(from: pair.0.version, to: pair.1.version, kind: .custom, willMigrate: { context in
+                return PlannedStage(from: pair.0.version, to: pair.1.version, kind: .custom, willMigrate: { context in
                     try context.execute("-- created by the stage's code\nCREATE TABLE \(table) (x REAL, t TEXT) -- trailing comment")
                     for value in doubles {
                         try context.execute("/* a value */ INSERT INTO \(table) VALUES (?, ?) -- bound", arguments: [.real(value), .text("it's -- \(value)")])

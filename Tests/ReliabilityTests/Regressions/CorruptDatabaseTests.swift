@@ -99,7 +99,7 @@ extension Reliability.Regressions {
             let url = scratch.url("db.sqlite")
             try Migrator(resolvedPlan: try ResolvedPlan(name: "default", schemas: [v1], stages: [])).migrate(databaseAt: url)
             let v2 = Schema(version: Schema.Version(2, 0, 0), entities: [target, other])
-            let stage = ResolvedStage(from: v1.version, to: v2.version, kind: code == nil ? .lightweight : .custom, didMigrate: code)
+            let stage = PlannedStage(from: v1.version, to: v2.version, kind: code == nil ? .lightweight : .custom, didMigrate: code)
             let db = try SQLiteConnection(path: url.path)
             let recorder = StatementRecorder()
             db.startRecording(into: recorder)

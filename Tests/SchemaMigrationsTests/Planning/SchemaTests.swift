@@ -84,11 +84,11 @@ import Testing
         let v2 = Self.changed { $0.version = Schema.Version(2, 0, 0); $0.entities[0].hashModifier = "2" }
         let v3 = Self.changed { $0.version = Schema.Version(3, 0, 0); $0.entities[0].hashModifier = "3" }
         let skip = try #require(throws: MigrationError.self) {
-            try ResolvedPlan(name: "p", schemas: [Self.base, v2, v3], stages: [ResolvedStage(from: Self.base.version, to: v3.version, kind: .lightweight)])
+            try ResolvedPlan(name: "p", schemas: [Self.base, v2, v3], stages: [PlannedStage(from: Self.base.version, to: v3.version, kind: .lightweight)])
         }
         #expect(skip.message == "a stage goes from 1.0.0 to 3.0.0, which are not consecutive versions")
         let unknown = try #require(throws: MigrationError.self) {
-            try ResolvedPlan(name: "p", schemas: [Self.base, v2], stages: [ResolvedStage(from: v2.version, to: Schema.Version(4, 0, 0), kind: .lightweight)])
+            try ResolvedPlan(name: "p", schemas: [Self.base, v2], stages: [PlannedStage(from: v2.version, to: Schema.Version(4, 0, 0), kind: .lightweight)])
         }
         #expect(unknown.message == "a stage goes from 2.0.0 to 4.0.0, but the plan 'p' does not list version 4.0.0")
         let plan = try ResolvedPlan(name: "p", schemas: [Self.base, v2, v3], stages: [])

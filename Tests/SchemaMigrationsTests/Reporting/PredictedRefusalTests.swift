@@ -16,8 +16,8 @@ import Testing
 
     static func migrator(firstStage kind: StageKind) throws -> Migrator {
         let nothing: @Sendable (MigrationContext) throws -> Void = { _ in }
-        let stages = [ResolvedStage(from: v1.version, to: v2.version, kind: kind, willMigrate: kind == .custom ? nothing : nil),
-                      ResolvedStage(from: v2.version, to: v3.version, kind: .lightweight)]
+        let stages = [PlannedStage(from: v1.version, to: v2.version, kind: kind, willMigrate: kind == .custom ? nothing : nil),
+                      PlannedStage(from: v2.version, to: v3.version, kind: .lightweight)]
         return Migrator(resolvedPlan: try ResolvedPlan(name: "default", schemas: [v1, v2, v3], stages: stages))
     }
 

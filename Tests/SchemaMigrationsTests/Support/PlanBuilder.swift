@@ -17,7 +17,7 @@ enum PlanBuilder {
                          didMigrate: (@Sendable (MigrationContext) throws -> Void)? = nil,
                          options: MigrationOptions = MigrationOptions()) throws -> Migrator {
         let stages = zip(schemas, schemas.dropFirst()).map {
-            ResolvedStage(from: $0.version, to: $1.version, kind: kind, willMigrate: willMigrate, didMigrate: didMigrate)
+            PlannedStage(from: $0.version, to: $1.version, kind: kind, willMigrate: willMigrate, didMigrate: didMigrate)
         }
         return Migrator(resolvedPlan: try ResolvedPlan(name: name, schemas: schemas, stages: stages), options: options)
     }
