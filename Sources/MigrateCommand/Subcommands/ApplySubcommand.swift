@@ -88,21 +88,8 @@ enum ApplySubcommand {
     }
 
     static func outcome(of result: MigrationResult, database: String, backup: URL?) -> DatabaseOutcome {
-        let milliseconds = (result.duration * 1000).fixedPoint(1) + " ms"
         let keptBackup = result.outcome == .upToDate ? nil : backup
-        let headline: String
-        switch result.outcome {
-        case .upToDate: headline = "up to date at \(result.toVersion): nothing written"
-        case .created: headline = "created version \(result.toVersion) in an empty database in \(milliseconds)"
-        case .migrated:
-            headline = "migrated \(result.fromVersion.map(\.description) ?? "empty") → \(result.toVersion) in \(milliseconds)"
-                + (result.adopted ? " (its version, found by its tables, is now recorded)" : "")
-        }
-        var lines = ["database: \(database)", headline]
-        lines += result.stages.map { stage in
-            (result.outcome == .created ? "  create \(stage.to): " : "  stage \(stage.from) → \(stage.to) (\(stage.kind.rawValue)): ")
-                + stage.allSteps.map(\.summary).joined(separator: "; ")
-        }
+        var lines = ["database: \(database)", result.description]
         if let keptBackup { lines.append("backup: \(keptBackup.path)") }
         var json: [String: Any] = [
             "outcome": result.outcome.rawValue, "fromVersion": JSONOutput.version(result.fromVersion),
@@ -112,6 +99,6 @@ enum ApplySubcommand {
         ]
         json["backup"] = keptBackup?.path
         return DatabaseOutcome(database: database, status: .success, text: lines.joined(separator: "\n") + "\n",
-                               summary: headline, json: json, backup: keptBackup?.path)
+                               summary: result.summary, json: json, backup: keptBackup?.path)
     }
 }

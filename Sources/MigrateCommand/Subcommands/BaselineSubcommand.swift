@@ -40,14 +40,7 @@ enum BaselineSubcommand {
                                                          "acceptedDifferences": result.acceptedDifferences, "exitStatus": 0]))
             return .success
         }
-        var lines = ["database: \(result.database)", "recorded version \(result.version) (baseline)"]
-        if result.acceptedDifferences.isEmpty {
-            lines.append("no differences: the database matches version \(result.version)")
-        } else {
-            lines.append("accepted \(result.acceptedDifferences.count) difference\(result.acceptedDifferences.count == 1 ? "" : "s"), kept as the database has them:")
-            lines += result.acceptedDifferences.map { "  - \($0)" }
-        }
-        invocation.console.output(lines.joined(separator: "\n") + "\n")
+        invocation.console.output(result.description + "\n")
         return .success
     }
 }

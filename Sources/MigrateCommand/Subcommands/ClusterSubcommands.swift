@@ -94,7 +94,7 @@ enum ClusterSubcommands {
                 outcome = verified
             case "plan":
                 let report = try migrator.plan(cluster: nodes, database: database)
-                var planned = DatabaseOutcome(database: database, status: .success, text: report.text, summary: "planned",
+                var planned = DatabaseOutcome(database: database, status: .success, text: report.description + "\n", summary: "planned",
                                               json: JSONOutput.object(parsing: try report.json()))
                 if let refusal = report.refusals.max(by: { MigrateExitCode(for: $0).severity < MigrateExitCode(for: $1).severity }) {
                     planned.status = MigrateExitCode(for: refusal)

@@ -53,8 +53,7 @@ enum HistorySubcommand {
     static func rows(_ stages: [AppliedStage]) -> [[String]] {
         let several = Set(stages.map(\.plan)).count > 1
         return [(several ? ["PLAN"] : []) + ["SEQ", "FROM", "TO", "KIND", "APPLIED AT (UTC)", "DURATION"]] + stages.map { stage in
-            (several ? [stage.plan] : []) + ["\(stage.sequence)", stage.from.map(\.description) ?? "-", stage.to.description, stage.kind,
-                                            timestamp(stage.appliedAt), FleetOutput.time(stage.duration)]
+            (several ? [stage.plan] : []) + stage.cells
         }
     }
 

@@ -71,7 +71,7 @@ enum LintSubcommand {
             console.output((refused ? "> [!CAUTION]\n> **Refused by --deny-destructive:** \(destructive.count) step\(destructive.count == 1 ? "" : "s") can lose data. Fix: \(remedy).\n\n" : "")
                            + lint.markdown)
         default:
-            console.output(lint.text)
+            console.output(lint.description + "\n")
         }
         return status
     }

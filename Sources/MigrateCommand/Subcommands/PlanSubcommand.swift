@@ -91,7 +91,7 @@ enum PlanSubcommand {
                     outcome.text = script
                 }
             case "sql": break  // refused: no script to run
-            default: outcome.text = report.text
+            default: outcome.text = report.description + "\n"
             }
             outcome.summary = outcome.status == .success
                 ? (report.isUpToDate ? "up to date at \(report.targetVersion)" : "\(report.currentVersion.map(\.description) ?? "empty") → \(report.targetVersion): \(report.stages.count) stage\(report.stages.count == 1 ? "" : "s")")
@@ -113,6 +113,6 @@ enum PlanSubcommand {
                                    "steps": simulation.steps.map { ["stage": $0.stage, "summary": $0.summary, "durationMs": ($0.duration * 1000).rounded()] }]
         json["error"] = simulation.error.map(JSONOutput.error)
         outcome.json["simulation"] = json
-        return simulation.text
+        return simulation.description + "\n"
     }
 }

@@ -28,24 +28,6 @@ enum StatusSubcommand {
     }
 
     static func outcome(of status: MigrationStatus) -> DatabaseOutcome {
-        let pending = status.pendingStages.map(\.description)
-        var lines = ["database: \(status.database)", "current version: \(describeCurrent(status))", "target version:  \(status.targetVersion)"]
-        lines += OtherToolsOutput.lines(status.otherTools)
-        lines += status.onlineChange.map { OnlineChangeOutput.lines($0) } ?? []
-        let summary: String
-        if status.isUpToDate {
-            lines.append("up to date: nothing to do")
-            summary = "up to date at \(status.targetVersion)"
-        } else {
-            if let current = status.currentVersion, !status.isRecorded {
-                lines.append("pending: recording version \(current), found by its tables")
-            }
-            if !pending.isEmpty {
-                lines.append("pending: \(pending.count) stage\(pending.count == 1 ? "" : "s")")
-                lines += pending.map { "  " + $0 }
-            }
-            summary = "pending: \(status.currentVersion.map(\.description) ?? "empty") → \(status.targetVersion) (\(pending.count) stage\(pending.count == 1 ? "" : "s"))"
-        }
         var json: [String: Any] = [
             "currentVersion": JSONOutput.version(status.currentVersion), "targetVersion": status.targetVersion.description,
             "recorded": status.isRecorded, "upToDate": status.isUpToDate,
@@ -55,12 +37,6 @@ enum StatusSubcommand {
         json["onlineChange"] = OnlineChangeOutput.json(status.onlineChange)
         let online = status.onlineChange.map { "; online change \($0.from) → \($0.to) \($0.phase.rawValue)" } ?? ""
         return DatabaseOutcome(database: status.database, status: status.isUpToDate ? .success : .pending,
-                               text: lines.joined(separator: "\n") + "\n", summary: summary + online, json: json)
-    }
-
-    /// `2.0.0`, `2.0.0 (no metadata: recognised by its tables)`, `none (empty)`.
-    static func describeCurrent(_ status: MigrationStatus) -> String {
-        guard let current = status.currentVersion else { return "none (empty: holds none of the plan's tables)" }
-        return status.isRecorded ? current.description : "\(current) (no version recorded: recognised by its tables)"
+                               text: status.description + "\n", summary: status.summary + online, json: json)
     }
 }

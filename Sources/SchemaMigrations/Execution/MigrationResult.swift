@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// What a migration did.
-public struct MigrationResult: Sendable {
+public struct MigrationResult: Sendable, CustomStringConvertible {
     /// What happened, in one word.
     public enum Outcome: String, Sendable {
         /// The database was already at the target version: nothing was written.
@@ -30,6 +30,30 @@ public struct MigrationResult: Sendable {
 }
 
 extension MigrationResult {
+    /// The result as `migrate apply` prints it: what happened, then each stage's steps.
+    ///
+    /// ```
+    /// migrated 1.0.0 → 2.0.0 in 3.2 ms
+    ///   stage 1.0.0 → 2.0.0 (lightweight): Add column Trip.notes TEXT
+    /// ```
+    public var description: String {
+        ([summary] + stages.map { stage in
+            (outcome == .created ? "  create \(stage.to): " : "  stage \(stage.header): ") + stage.allSteps.map(\.summary).joined(separator: "; ")
+        }).joined(separator: "\n")
+    }
+
+    /// What happened, in one line: `up to date at 2.0.0: nothing written`, `migrated 1.0.0 → 2.0.0 in 3.2 ms`.
+    package var summary: String {
+        let milliseconds = (duration * 1000).fixedPoint(1) + " ms"
+        switch outcome {
+        case .upToDate: return "up to date at \(toVersion): nothing written"
+        case .created: return "created version \(toVersion) in an empty database in \(milliseconds)"
+        case .migrated:
+            return "migrated \(fromVersion.map(\.description) ?? "empty") → \(toVersion) in \(milliseconds)"
+                + (adopted ? " (its version, found by its tables, is now recorded)" : "")
+        }
+    }
+
     /// This result, then `next` (run in a transaction of its own): one result for both.
     func followed(by next: MigrationResult, started: Date) -> MigrationResult {
         MigrationResult(outcome: next.outcome == .upToDate ? outcome : next.outcome, fromVersion: fromVersion, toVersion: next.toVersion,

@@ -12,7 +12,7 @@ import Foundation
 ///     print(stage.from.map(\.description) ?? "-", "→", stage.to, stage.kind, stage.appliedAt, stage.duration)
 /// }
 /// ```
-public struct AppliedStage: Sendable, Hashable {
+public struct AppliedStage: Sendable, Hashable, CustomStringConvertible {
     /// The plan that applied it (several plans can share one file).
     public var plan: String
     /// Its place in the plan's history, from 1.
@@ -28,6 +28,15 @@ public struct AppliedStage: Sendable, Hashable {
     public var appliedAt: Date
     /// How long it took, in seconds.
     public var duration: TimeInterval
+
+    /// The stage as a row of `migrate history`: `2  1.0.0  2.0.0  lightweight  2026-11-22T15:30:00.123Z  3.2 ms`.
+    public var description: String { cells.joined(separator: "  ") }
+
+    /// The row's cells: sequence, from (`-` when none), to, kind, when (UTC), how long.
+    package var cells: [String] {
+        let took = duration < 1 ? (duration * 1000).fixedPoint(1) + " ms" : duration.fixedPoint(2) + " s"
+        return ["\(sequence)", from.map(\.description) ?? "-", to.description, kind, SystemCalls.iso8601UTC(appliedAt), took]
+    }
 }
 
 extension Migrator {

@@ -1,14 +1,14 @@
-extension MigrationReport {
-    /// The report for a person at a terminal: versions, refusals and warnings (destructive steps
-    /// first), then each stage's steps with their cost, measured impact and SQL.
-    public var text: String {
+extension MigrationReport: CustomStringConvertible {
+    /// The report for a person at a terminal, as `migrate plan` prints it: versions, refusals and
+    /// warnings (destructive steps first), then each stage's steps with their cost, measured impact and SQL.
+    public var description: String {
         var lines: [String] = []
         lines.append("database: \(database)")
         lines.append("current version: \(currentVersion.map { $0.description + (unversioned ? " (recognised by its tables; no metadata yet)" : "") } ?? "none (empty)")")
         lines.append("target version:  \(targetVersion)")
         if isUpToDate {
             lines.append("up to date: nothing to do")
-            return lines.joined(separator: "\n") + "\n"
+            return lines.joined(separator: "\n")
         }
         for refusal in refusals {
             lines.append("REFUSED: " + refusal.description.replacing("error: ", with: ""))
@@ -34,6 +34,10 @@ extension MigrationReport {
             }
             if header.kind == .custom { lines.append("  \(stage.steps.count + 1). didMigrate runs (database at \(header.to))") }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.joined(separator: "\n")
     }
+
+    /// ``description`` with a final newline.
+    @available(*, deprecated, renamed: "description")
+    public var text: String { description + "\n" }
 }

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```swift
 /// let report = try Migrator(plan: TripsMigrationPlan.self).plan(databaseAt: url)
-/// print(report.text)
+/// print(report)
 /// ```
 public struct MigrationReport: Sendable {
     /// One planned step, with what it would touch.

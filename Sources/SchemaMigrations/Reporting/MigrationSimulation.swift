@@ -12,7 +12,7 @@ import Foundation
 /// if let error = simulation.error { print("would fail:", error) }
 /// for step in simulation.steps { print(step.summary, step.duration) }
 /// ```
-public struct MigrationSimulation: Sendable {
+public struct MigrationSimulation: Sendable, CustomStringConvertible {
     /// One step as it ran on the copy.
     public struct Step: Sendable {
         /// `1.0.0 → 2.0.0`, or `create 3.0.0`.
@@ -37,8 +37,8 @@ public struct MigrationSimulation: Sendable {
     /// True when the migration succeeded on the copy.
     public var succeeded: Bool { error == nil }
 
-    /// The simulation in words: the outcome, then each step's time.
-    public var text: String {
+    /// The simulation in words, as `migrate plan --simulate` prints it: the outcome, then each step's time.
+    public var description: String {
         var lines = ["database: \(database)"]
         if let error {
             lines.append("simulation: the migration FAILS on a copy of today's data (\((duration * 1000).fixedPoint(1)) ms before it stopped)")
@@ -49,8 +49,12 @@ public struct MigrationSimulation: Sendable {
         for step in steps {
             lines.append("  " + (step.duration * 1000).fixedPoint(1).padded(toWidth: 9) + " ms  " + "\(step.stage): \(step.summary)")
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.joined(separator: "\n")
     }
+
+    /// ``description`` with a final newline.
+    @available(*, deprecated, renamed: "description")
+    public var text: String { description + "\n" }
 }
 
 /// Marks when each step starts; a step lasts until the next one starts, or the run ends.

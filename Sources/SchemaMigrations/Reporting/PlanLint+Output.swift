@@ -4,8 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-extension PlanLint {
-    /// The lint for a terminal: each stage, each step with its classes, then a verdict.
+extension PlanLint: CustomStringConvertible {
+    /// The lint for a terminal, as `migrate lint` prints it: each stage, each step with its classes.
     ///
     /// ```
     /// plan SampleTrips: 2 stages, 5 steps (1 destructive, 2 data-dependent, 1 rebuild)
@@ -13,7 +13,7 @@ extension PlanLint {
     ///   1. [data-dependent, rebuild] Rebuild table Trip (copies every row): …
     ///        (name) becomes unique on Trip: no value may be shared
     /// ```
-    public var text: String {
+    public var description: String {
         let steps = stages.flatMap(\.steps)
         var lines = ["plan \(plan): \(counted(stages.count, "stage")), \(counted(steps.count, "step")) ("
                      + "\(steps.filter(\.destructive).count) destructive, \(steps.filter { !$0.dataDependencies.isEmpty }.count) data-dependent, "
@@ -26,8 +26,12 @@ extension PlanLint {
                 lines += step.dataDependencies.map { "       \($0)" }
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.joined(separator: "\n")
     }
+
+    /// ``description`` with a final newline.
+    @available(*, deprecated, renamed: "description")
+    public var text: String { description + "\n" }
 
     /// The lint as JSON: `plan`, `destructive` (whether any step is), and `stages`, each with
     /// `from`, `to`, `kind` and `steps` (`op`, `table`, `summary`, `sql`, `classes`,

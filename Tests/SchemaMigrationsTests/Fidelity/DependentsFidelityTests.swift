@@ -114,7 +114,7 @@ import Testing
         let report = try A.migrator([v1, v2]).plan(databaseAt: db.url)
         let step = try #require(report.stages.first?.steps.first)
         #expect(step.carriedOver == ["`PRIMARY KEY AUTOINCREMENT`", "`COLLATE NOCASE`", "`CHECK (price >= 0)`", "STRICT", "index item_lower"])
-        #expect(report.text.contains("keeps: `PRIMARY KEY AUTOINCREMENT`, `COLLATE NOCASE`, `CHECK (price >= 0)`, STRICT, index item_lower"))
+        #expect(report.description.contains("keeps: `PRIMARY KEY AUTOINCREMENT`, `COLLATE NOCASE`, `CHECK (price >= 0)`, STRICT, index item_lower"))
         #expect(step.sql.first == "CREATE TABLE \"_sm_new_item\" (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL DEFAULT '' COLLATE NOCASE, price REAL NOT NULL DEFAULT 0.0 CHECK (price >= 0), note TEXT NOT NULL DEFAULT '', deleted INTEGER NOT NULL DEFAULT 0) STRICT")
     }
 }

@@ -53,7 +53,7 @@ import Testing
         try db.execute("INSERT INTO Reading (id, x, y) VALUES (1, 1, 2), (2, 3, 4)")
 
         let report = try migrator.plan(databaseAt: db.url)
-        #expect(report.text.contains("Rename column Reading.x"), "the dry run shows the swap as renames:\n\(report.text)")
+        #expect(report.description.contains("Rename column Reading.x"), "the dry run shows the swap as renames:\n\(report.description)")
         try migrator.migrate(databaseAt: db.url)
 
         #expect(try db.recordedVersion() == "2.0.0")

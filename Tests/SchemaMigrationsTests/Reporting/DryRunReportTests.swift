@@ -36,7 +36,7 @@ import Testing
         #expect(report.warnings[0].hasSuffix("(2 non-empty values)"))
         #expect(report.warnings[1] == "Person.age: 1 row holds NULL and will take the default 0")
 
-        let text = report.text
+        let text = report.description
         let warning = try #require(text.range(of: "WARNING: destructive: Rebuild table Person"))
         let stage = try #require(text.range(of: "stage 1.0.0 → 2.0.0"))
         #expect(warning.lowerBound < stage.lowerBound)
@@ -63,7 +63,7 @@ import Testing
         #expect(duplicates.columns == ["name"] && duplicates.total == 2)
         #expect(duplicates.values == [.init(value: "'Ada'", rows: 3), .init(value: "'Alan'", rows: 2)])
         #expect(report.refusals.map(\.code) == [.dataViolation])
-        #expect(report.text.contains("impact: (name): 2 values shared by several rows: 'Ada' ×3, 'Alan' ×2"))
+        #expect(report.description.contains("impact: (name): 2 values shared by several rows: 'Ada' ×3, 'Alan' ×2"))
     }
 
     @Test func onlyTheFirstStageIsMeasured() throws {

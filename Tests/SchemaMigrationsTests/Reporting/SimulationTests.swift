@@ -17,7 +17,7 @@ import Testing
             "Rename column Trip.end_date to endDate", "Add column Trip.notes TEXT",
         ])
         #expect(simulation.steps.allSatisfy { $0.duration >= 0 })
-        #expect(simulation.text.contains("simulation: the migration succeeds on a copy of today's data: 1.0.0 → 3.0.0 in "))
+        #expect(simulation.description.contains("simulation: the migration succeeds on a copy of today's data: 1.0.0 → 3.0.0 in "))
         #expect(try db.bytes() == before)
         #expect(try db.recordedVersion() == "1.0.0")
     }
@@ -36,7 +36,7 @@ import Testing
         #expect(!simulation.succeeded)
         #expect(simulation.error?.code == .dataViolation)
         #expect(simulation.error?.details == ["rows with NULL (id): 2"])
-        #expect(simulation.text.contains("simulation: the migration FAILS on a copy of today's data"))
+        #expect(simulation.description.contains("simulation: the migration FAILS on a copy of today's data"))
         #expect(try db.bytes() == before)
     }
 }

@@ -32,7 +32,7 @@ import Testing
             "  3. cut-over (one short transaction): drop the triggers; swap Person in (the old table renamed aside to _sm_old_Person, the shadow renamed to Person, its indexes named); check the result against 2.0.0; record version 2.0.0",
             "  4. release the old Person in chunks of about 20 ms each",
         ])
-        #expect(report.text.contains("\n\n" + online.lines.joined(separator: "\n") + "\n\nstage 1.0.0 → 2.0.0 (lightweight), 1 step\n"))
+        #expect(report.description.contains("\n\n" + online.lines.joined(separator: "\n") + "\n\nstage 1.0.0 → 2.0.0 (lightweight), 1 step\n"))
         #expect(!report.warnings.contains { $0.hasPrefix("runs offline") })
         #expect(report.markdown.contains("""
             #### Online
@@ -67,7 +67,7 @@ import Testing
         #expect(online.lines.dropFirst() == ["stage 1.0.0 → 2.0.0: offline, in one transaction: Person is a WITHOUT ROWID table: the online copy walks rowids"])
         #expect(report.warnings.contains(
             "runs offline: the stage 1.0.0 → 2.0.0 holds the write lock while it works through Person (3 rows), because Person is a WITHOUT ROWID table: the online copy walks rowids"))
-        #expect(report.text.contains("\nWARNING: runs offline: the stage 1.0.0 → 2.0.0 holds the write lock"))
+        #expect(report.description.contains("\nWARNING: runs offline: the stage 1.0.0 → 2.0.0 holds the write lock"))
     }
 
     @Test func aStageWithNoRebuildRunsOfflineWithoutAWarning() throws {
@@ -89,7 +89,7 @@ import Testing
         #expect(refusal.code == .onlineRefused && error.code == .onlineRefused)
         #expect(refusal.message == error.message)
         #expect(refusal.remedy == error.remedy)
-        #expect(report.text.contains("\nREFUSED: the stage 1.0.0 → 2.0.0 runs custom code, which cannot run online; nothing was done"))
+        #expect(report.description.contains("\nREFUSED: the stage 1.0.0 → 2.0.0 runs custom code, which cannot run online; nothing was done"))
         // Without the option, the same plan is not refused.
         #expect(try A.migrator([Self.v1, Self.v2], kind: .custom, didMigrate: { _ in }).plan(databaseAt: db.url).refusals.isEmpty)
     }
