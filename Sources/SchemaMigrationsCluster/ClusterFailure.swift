@@ -24,7 +24,7 @@ enum ClusterFailure {
         } catch let error as DqliteError {
             throw migrationError(error)
         } catch let error as MigrationError {
-            if let lost = error.underlyingError as? DqliteError, leaderUnavailable.contains(lost.code) { throw migrationError(lost) }
+            if let lost = error.cause as? DqliteError, leaderUnavailable.contains(lost.code) { throw migrationError(lost) }
             throw error
         }
     }

@@ -74,7 +74,7 @@ struct ClusterCustomStageTests {
         }
         #expect(error.code == .customStageFailed)
         #expect(error.message == "didMigrate of the stage 2.0.0 → 3.0.0 threw; everything was rolled back")
-        #expect(error.underlyingError as? ImportFailure == ImportFailure(row: 7))
+        #expect(error.cause as? ImportFailure == ImportFailure(row: 7))
         #expect(try cluster.contents(of: "custom-throws") == before)
     }
 }

@@ -26,11 +26,11 @@ enum JSONOutput {
             return ["code": "error", "message": "\(error)", "remedy": JSONNull(), "cause": JSONNull()]
         }
         var object: [String: Any] = ["code": error.code.rawValue, "message": error.message, "details": error.details,
-                                     "remedy": error.remedy ?? JSONNull(), "cause": error.underlying ?? error.sqliteError?.description ?? JSONNull()]
+                                     "remedy": error.remedy ?? JSONNull(), "cause": error.causeDescription ?? error.sqliteError?.description ?? JSONNull()]
         object["entity"] = error.entity
         object["property"] = error.property
         object["version"] = error.version?.description
-        object["sqlite"] = error.sqliteError.map { ["code": Int($0.extendedCode), "name": $0.codeName, "message": $0.message, "sql": $0.sql ?? JSONNull()] as [String: Any] }
+        object["sqlite"] = error.sqliteError.map { ["code": Int($0.resultCode.rawValue), "name": $0.resultCode.description, "message": $0.message, "sql": $0.sql ?? JSONNull()] as [String: Any] }
         return object
     }
 

@@ -90,27 +90,20 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
     public var remedy: String?
     /// Further detail: duplicate values, offending rows, a schema diff.
     public var details: [String]
-    /// The SQLite error underneath, with its SQL, extended code and message.
-    public var sqliteError: SQLiteError?
-    /// The cause, described (a custom stage's error, a lost connection…), as printed after "caused by:".
-    public var underlying: String?
-    /// The error underneath, unchanged: a custom stage's own error reaches the app as it was thrown.
+    /// The error underneath, unchanged: SQLite's (a ``SQLiteError``, with its SQL, code and
+    /// message), or a custom stage's own error as it was thrown, or what else made this one.
     ///
     /// ```swift
     /// do {
     ///     try migrator.migrate(databaseAt: url)
-    /// } catch let error as MigrationError where error.underlyingError is ImportError {
+    /// } catch let error as MigrationError where error.cause is ImportError {
     ///     // the stage's own error type, with its cases and payload
     /// }
     /// ```
-    public var underlyingError: (any Error)?
+    public var cause: (any Error)?
 
-    /// - Parameters:
-    ///   - underlyingError: the error underneath, kept unchanged; when `underlying` is nil it is
-    ///     also described there (unless it is the `sqliteError`, printed on its own).
     public init(_ code: Code, _ message: String, entity: String? = nil, property: String? = nil,
-                version: Schema.Version? = nil, remedy: String? = nil, details: [String] = [],
-                sqliteError: SQLiteError? = nil, underlying: String? = nil, underlyingError: (any Error)? = nil) {
+                version: Schema.Version? = nil, remedy: String? = nil, details: [String] = [], cause: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.entity = entity
@@ -118,9 +111,28 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         self.version = version
         self.remedy = remedy
         self.details = details
-        self.sqliteError = sqliteError
-        self.underlyingError = underlyingError
-        self.underlying = underlying ?? underlyingError.flatMap { $0 is SQLiteError ? nil : "\($0)" }
+        self.cause = cause
+    }
+
+    /// The library's own form: the cause is `underlyingError` when given, else `sqliteError`, else
+    /// `underlying` (a cause known only in words).
+    package init(_ code: Code, _ message: String, entity: String? = nil, property: String? = nil,
+                 version: Schema.Version? = nil, remedy: String? = nil, details: [String] = [],
+                 sqliteError: SQLiteError? = nil, underlying: String? = nil, underlyingError: (any Error)? = nil) {
+        self.init(code, message, entity: entity, property: property, version: version, remedy: remedy, details: details,
+                  cause: underlyingError ?? sqliteError ?? underlying.map(DescribedCause.init))
+    }
+
+    /// The SQLite error at the root of the cause: the cause itself, or the one it carries (a
+    /// dqlite leader's refusal carries SQLite's code and message).
+    package var sqliteError: SQLiteError? {
+        cause as? SQLiteError ?? (cause as? any SQLiteErrorCarrying)?.sqliteError
+    }
+
+    /// The cause in words, when it is not SQLite's own error (printed on a line of its own): what
+    /// follows "caused by:".
+    package var causeDescription: String? {
+        cause.flatMap { $0 is SQLiteError ? nil : "\($0)" }
     }
 
     public var description: String {
@@ -132,8 +144,19 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         if !context.isEmpty { lines.append("  " + context.joined(separator: ", ")) }
         lines += details.map { "  - \($0)" }
         if let sqliteError { lines.append("  \(sqliteError)") }
-        if let underlying { lines.append("  caused by: \(underlying)") }
+        if let causeDescription { lines.append("  caused by: \(causeDescription)") }
         if let remedy { lines.append("  fix: \(remedy)") }
         return lines.joined(separator: "\n")
     }
+}
+
+/// An error that carries a SQLite error inside it: a dqlite leader's refusal, which reports
+/// SQLite's code and message over the wire.
+package protocol SQLiteErrorCarrying: Error {
+    var sqliteError: SQLiteError? { get }
+}
+
+/// A cause known only in words (two failures in a row, described together).
+struct DescribedCause: Error, CustomStringConvertible {
+    var description: String
 }

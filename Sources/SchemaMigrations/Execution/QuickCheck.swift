@@ -57,7 +57,7 @@ enum QuickCheck {
         if try code != nil || unreadPage || check(db, pragma: pragma) != findings {
             throw MigrationError(.sqlite, "the database could not be read while checking it before migrating; nothing was migrated",
                                  remedy: "check the disk, then try again", details: Array(findings.prefix(10)),
-                                 sqliteError: code.map { SQLiteError(extendedCode: $0, message: SQLiteError.name(of: $0)) })
+                                 sqliteError: code.map { SQLiteError(extendedCode: $0, message: SQLiteResultCode(rawValue: $0).description) })
         }
         throw MigrationError(.notADatabase, "the database is damaged (PRAGMA quick_check found problems); nothing was migrated",
                              remedy: "restore the file from a backup, or salvage it with the sqlite3 shell's .recover command, then migrate the copy",

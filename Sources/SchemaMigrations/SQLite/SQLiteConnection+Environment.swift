@@ -46,7 +46,7 @@ extension SQLiteConnection {
             var message: UnsafeMutablePointer<CChar>?
             let code = schemamigrations_load_extension(handle, library.path, library.entryPoint, &message)
             if code != SQLITE_OK {
-                let text = message.map { String(cString: $0) } ?? SQLiteError.name(of: code)
+                let text = message.map { String(cString: $0) } ?? SQLiteResultCode(rawValue: code).description
                 sqlite3_free(message)
                 throw MigrationError(.sqlEnvironment, "cannot load the SQLite extension '\(library.description)': \(text)",
                                      remedy: "check the extension's path (and its entry point, PATH:ENTRY); it must be built for this SQLite and this platform",

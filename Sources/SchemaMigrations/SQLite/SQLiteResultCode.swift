@@ -15,7 +15,9 @@ public struct SQLiteResultCode: RawRepresentable, Hashable, Sendable, CustomStri
     /// Whether this is an extended code rather than a primary one.
     public var isExtended: Bool { rawValue > 0xFF }
     /// The name in SQLite's documentation: `SQLITE_CONSTRAINT_UNIQUE`.
-    public var description: String { SQLiteError.name(of: rawValue) }
+    public var description: String {
+        Self.extendedNames[rawValue] ?? Self.primaryNames[rawValue & 0xFF] ?? "SQLITE_\(rawValue)"
+    }
 
     /// `SQLITE_ERROR`: a generic error (a syntax error, a missing table…).
     public static let error = SQLiteResultCode(rawValue: SQLITE_ERROR)
@@ -62,7 +64,25 @@ public struct SQLiteResultCode: RawRepresentable, Hashable, Sendable, CustomStri
     }
 }
 
-extension SQLiteError {
-    /// The extended result code, typed.
-    public var resultCode: SQLiteResultCode { SQLiteResultCode(rawValue: extendedCode) }
+extension SQLiteResultCode {
+    private static let primaryNames: [Int32: String] = [
+        0: "SQLITE_OK", 1: "SQLITE_ERROR", 2: "SQLITE_INTERNAL", 3: "SQLITE_PERM", 4: "SQLITE_ABORT",
+        5: "SQLITE_BUSY", 6: "SQLITE_LOCKED", 7: "SQLITE_NOMEM", 8: "SQLITE_READONLY", 9: "SQLITE_INTERRUPT",
+        10: "SQLITE_IOERR", 11: "SQLITE_CORRUPT", 12: "SQLITE_NOTFOUND", 13: "SQLITE_FULL", 14: "SQLITE_CANTOPEN",
+        15: "SQLITE_PROTOCOL", 16: "SQLITE_EMPTY", 17: "SQLITE_SCHEMA", 18: "SQLITE_TOOBIG", 19: "SQLITE_CONSTRAINT",
+        20: "SQLITE_MISMATCH", 21: "SQLITE_MISUSE", 22: "SQLITE_NOLFS", 23: "SQLITE_AUTH", 24: "SQLITE_FORMAT",
+        25: "SQLITE_RANGE", 26: "SQLITE_NOTADB", 27: "SQLITE_NOTICE", 28: "SQLITE_WARNING",
+    ]
+
+    private static let extendedNames: [Int32: String] = [
+        261: "SQLITE_BUSY_RECOVERY", 517: "SQLITE_BUSY_SNAPSHOT", 773: "SQLITE_BUSY_TIMEOUT",
+        262: "SQLITE_LOCKED_SHAREDCACHE", 264: "SQLITE_READONLY_RECOVERY", 520: "SQLITE_READONLY_CANTLOCK",
+        776: "SQLITE_READONLY_ROLLBACK", 1032: "SQLITE_READONLY_DBMOVED", 266: "SQLITE_IOERR_READ",
+        522: "SQLITE_IOERR_SHORT_READ", 778: "SQLITE_IOERR_WRITE", 1034: "SQLITE_IOERR_FSYNC",
+        3338: "SQLITE_IOERR_LOCK", 267: "SQLITE_CORRUPT_VTAB", 270: "SQLITE_CANTOPEN_NOTEMPDIR",
+        526: "SQLITE_CANTOPEN_ISDIR", 275: "SQLITE_CONSTRAINT_CHECK", 531: "SQLITE_CONSTRAINT_COMMITHOOK",
+        787: "SQLITE_CONSTRAINT_FOREIGNKEY", 1043: "SQLITE_CONSTRAINT_FUNCTION", 1299: "SQLITE_CONSTRAINT_NOTNULL",
+        1555: "SQLITE_CONSTRAINT_PRIMARYKEY", 1811: "SQLITE_CONSTRAINT_TRIGGER", 2067: "SQLITE_CONSTRAINT_UNIQUE",
+        2323: "SQLITE_CONSTRAINT_VTAB", 2579: "SQLITE_CONSTRAINT_ROWID", 516: "SQLITE_ABORT_ROLLBACK",
+    ]
 }

@@ -24,16 +24,16 @@ import Foundation
 /// is kept as the name and ``spelled(_:)`` puts it in backticks; the few that cannot name a
 /// member even so (`self`, `init`, …) get `Column` appended, and a table named like a type a
 /// declaration itself uses (`Date`, `String`, `Schema`…) gets `Table`: `DateTable`.
-public enum SwiftNames {
+package enum SwiftNames {
     /// The lower camel case property name for a column.
-    public static func propertyName(forColumn column: String) -> String {
+    package static func propertyName(forColumn column: String) -> String {
         let base = SwiftIdentifier.propertyName(column)
         if SwiftIdentifier.isUsable(base) { return base }
         return !base.isEmpty && SwiftIdentifier.isUsable(base + "Column") ? base + "Column" : "column"
     }
 
     /// The upper camel case type name for a table.
-    public static func typeName(forTable table: String) -> String {
+    package static func typeName(forTable table: String) -> String {
         var name = SwiftIdentifier.typeName(table)
         if !SwiftIdentifier.isUsable(name) || SwiftIdentifier.keywords.contains(name) { name = "Table" }
         if ScaffoldNames.reservedTypeNames.contains(name) { name += "Table" }
@@ -43,12 +43,12 @@ public enum SwiftNames {
     /// A type name for each entity of `schema`, keyed by entity name, as `migrate scaffold`
     /// writes them: ``typeName(forTable:)``, with `2`, `3`… appended where two tables would get
     /// the same one (`user_account` and `UserAccount`).
-    public static func typeNames(of schema: Schema) -> [String: String] {
+    package static func typeNames(of schema: Schema) -> [String: String] {
         ScaffoldNames(schema: schema, taken: []).types
     }
 
     /// The name as a declaration writes it: in backticks when it is a Swift keyword (`` `default` ``).
-    public static func spelled(_ name: String) -> String {
+    package static func spelled(_ name: String) -> String {
         SwiftIdentifier.escaped(name)
     }
 

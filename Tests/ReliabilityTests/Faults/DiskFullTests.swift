@@ -35,7 +35,7 @@ extension Reliability {
                     break
                 } catch let error as MigrationError {
                     failures += 1
-                    codes["\(error.code)/\(error.sqliteError?.codeName ?? "-")", default: 0] += 1
+                    codes["\(error.code)/\(error.sqliteError?.resultCode.description ?? "-")", default: 0] += 1
                     #expect(error.code == .sqlite || error.code == .customStageFailed, "room for \(room) pages: \(error)")
                     #expect(app.isAutocommit, "the app's connection is left outside any transaction")
                     #expect(try app.scalar("PRAGMA foreign_keys")?.int64Value == 1, "the app's foreign_keys setting is restored")

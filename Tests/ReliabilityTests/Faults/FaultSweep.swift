@@ -11,7 +11,7 @@ struct FaultKind: CustomStringConvertible, Sendable {
 
     var description: String {
         let name = ["write", "sync", "read"][Int(kind)]
-        return "\(name) → \(SQLiteError(extendedCode: code, message: "").codeName)\(persistent ? " (persistent)" : "")"
+        return "\(name) → \(SQLiteResultCode(rawValue: code).description)\(persistent ? " (persistent)" : "")"
     }
 
     // Extended result codes are macros Swift does not import: SQLITE_IOERR | (n << 8).

@@ -131,7 +131,7 @@ struct SQLiteFeatures {
             do {
                 try db.execute("UPDATE \(SQL.quoteIdentifier(final)) SET \(SQL.quoteIdentifier(column)) = '\(Self.forbidden)' WHERE id = (SELECT min(id) FROM \(SQL.quoteIdentifier(final)))")
                 problems.append("the CHECK on \(final).\(column) no longer rejects")
-            } catch let error as SQLiteError where error.primaryCode == 19 {}
+            } catch let error as SQLiteError where error.resultCode.primary.rawValue == 19 {}
         }
         for index in indexes {
             let final = table(index.table), column = Self.finalColumn(index.column, of: index.table, in: versions) ?? index.column

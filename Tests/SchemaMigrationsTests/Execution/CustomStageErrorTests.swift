@@ -3,7 +3,7 @@ import Testing
 import SchemaMigrations
 
 /// An app's custom stage throws its own error; the app catches it as its own type, with its case
-/// and payload, through `MigrationError.underlyingError`, and the database is as it was.
+/// and payload, through `MigrationError.cause`, and the database is as it was.
 @Suite struct CustomStageErrorTests {
     enum ImportError: Error, Equatable {
         case duplicateTrip(name: String)
@@ -36,7 +36,7 @@ import SchemaMigrations
         } catch let error as MigrationError {
             #expect(error.code == .customStageFailed)
             #expect(error.description.contains("caused by: duplicateTrip(name: \"Rome\")"), "\(error)")
-            caught = error.underlyingError as? ImportError
+            caught = error.cause as? ImportError
         }
         #expect(caught == .duplicateTrip(name: "Rome"))
         #expect(try db.bytes() == before)
@@ -58,7 +58,7 @@ import SchemaMigrations
         let error = try #require(throws: MigrationError.self) { try Migrator(plan: BadSQLPlan.self).migrate(databaseAt: db.url) }
         #expect(error.code == .customStageFailed)
         #expect(error.sqliteError?.message == "no such table: NoSuchTable")
-        #expect((error.underlyingError as? SQLiteError)?.message == "no such table: NoSuchTable")
+        #expect((error.cause as? SQLiteError)?.message == "no such table: NoSuchTable")
         #expect(!error.description.contains("caused by:"), "the SQLite error is printed once: \(error)")
         #expect(try db.bytes() == before)
     }

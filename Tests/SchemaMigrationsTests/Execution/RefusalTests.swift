@@ -122,7 +122,7 @@ import Testing
                                      })
         #expect(error.code == .customStageFailed)
         #expect(error.message == "didMigrate of the stage 1.0.0 → 2.0.0 threw; everything was rolled back")
-        #expect(error.underlying == "Oops()")
+        #expect(error.cause.map { "\($0)" } == "Oops()")
     }
 
     @Test func aCustomStageThatLeavesARequiredValueEmpty() throws {

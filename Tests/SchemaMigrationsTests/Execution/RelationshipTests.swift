@@ -72,7 +72,7 @@ import Testing
             #expect(try db.rows("SELECT id, owner_id FROM Pet ORDER BY id") == [["1", "NULL"], ["2", "NULL"], ["3", "2"]])
         case .deny, .noAction:
             let error = try #require(throws: SQLiteError.self) { try connection.execute("DELETE FROM Owner WHERE id = 1") }
-            #expect(error.primaryCode == 19)  // RESTRICT reports SQLITE_CONSTRAINT_TRIGGER, NO ACTION _FOREIGNKEY
+            #expect(error.resultCode.primary.rawValue == 19)  // RESTRICT reports SQLITE_CONSTRAINT_TRIGGER, NO ACTION _FOREIGNKEY
             #expect(error.message == "FOREIGN KEY constraint failed")
             #expect(try db.rows("SELECT count(*) FROM Pet") == [["3"]])
         }

@@ -78,7 +78,7 @@ import Testing
         try garbage.write(to: db.url)
         let error = try #require(throws: MigrationError.self) { try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url) }
         #expect(error.code == .notADatabase)
-        #expect(error.sqliteError?.codeName == "SQLITE_NOTADB")
+        #expect(error.sqliteError?.resultCode.description == "SQLITE_NOTADB")
         #expect(try db.bytes() == garbage)
     }
 

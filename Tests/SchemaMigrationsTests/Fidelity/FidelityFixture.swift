@@ -85,7 +85,7 @@ enum FidelityFixture {
             try db.execute(sql)
             return false
         } catch let error as SQLiteError {
-            return error.primaryCode == 19  // SQLITE_CONSTRAINT
+            return error.resultCode.primary.rawValue == 19  // SQLITE_CONSTRAINT
         } catch {
             return false
         }

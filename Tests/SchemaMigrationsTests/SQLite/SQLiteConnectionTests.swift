@@ -16,9 +16,9 @@ import Testing
         let db = try SQLiteConnection(path: ":memory:")
         try db.execute("CREATE TABLE t(x UNIQUE); INSERT INTO t VALUES (1)")
         let error = try #require(throws: SQLiteError.self) { try db.execute("INSERT INTO t VALUES (1)") }
-        #expect(error.extendedCode == 2067)
-        #expect(error.primaryCode == 19)
-        #expect(error.codeName == "SQLITE_CONSTRAINT_UNIQUE")
+        #expect(error.resultCode.rawValue == 2067)
+        #expect(error.resultCode.primary.rawValue == 19)
+        #expect(error.resultCode.description == "SQLITE_CONSTRAINT_UNIQUE")
         #expect(error.description == "SQLite error 2067 (SQLITE_CONSTRAINT_UNIQUE): UNIQUE constraint failed: t.x - while executing `INSERT INTO t VALUES (1)`")
         let syntax = try #require(throws: SQLiteError.self) { try db.execute("SELEC 1") }
         #expect(syntax.sql == "SELEC 1")
@@ -45,13 +45,13 @@ import Testing
         let db = try SQLiteConnection(path: file.path, mode: .readOnly)
         #expect(db.isReadOnly)
         let error = try #require(throws: SQLiteError.self) { try db.execute("INSERT INTO t VALUES (1)") }
-        #expect(error.codeName == "SQLITE_READONLY")
+        #expect(error.resultCode.description == "SQLITE_READONLY")
     }
 
     @Test func openingAMissingFileWithoutCreateFails() throws {
         let file = TemporaryDatabase()
         let error = try #require(throws: SQLiteError.self) { try SQLiteConnection(path: file.path, mode: .readWrite) }
-        #expect(error.primaryCode == 14)  // SQLITE_CANTOPEN
+        #expect(error.resultCode.primary.rawValue == 14)  // SQLITE_CANTOPEN
     }
 
     @Test func backupCopiesTheWholeDatabase() throws {
