@@ -63,7 +63,7 @@ final class ClusterDatabase: MigrationDatabase {
         try translatingErrors { try client.finalize(prepared) }
     }
 
-    func watchingCustomCode<T>(_ footprint: CodeFootprint, _ body: () throws -> T) throws -> T {
+    func watchingCustomCode<T>(_ footprint: any CustomCodeWatcher, _ body: () throws -> T) throws -> T {
         try footprint.watchNothing(on: self)
         statementCheck = { try footprint.checkText($0) }
         defer { statementCheck = nil }

@@ -21,7 +21,7 @@ import Foundation
 /// conflicting rows without saying so).
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/c3ref/set_authorizer.html>
-package final class CodeFootprint {
+package final class CodeFootprint: CustomCodeWatcher {
     /// Tables rows were inserted into (all table names here are lowercased).
     private(set) var inserted: Set<String> = []
     /// Tables rows were deleted from, or that were dropped.
@@ -42,7 +42,7 @@ package final class CodeFootprint {
     /// Tables the statement being compiled touches, lowercased.
     private var pending: Set<String> = []
     /// False once ``watchNothing(on:)`` made the checks cover everything instead.
-    private(set) var isWatching = true
+    package private(set) var isWatching = true
 
     /// The last object name seen, lowercased, and whether it is reserved: most reports repeat it.
     private var lastName: (raw: String, lowercased: String, isReserved: Bool) = ("", "", true)
@@ -76,7 +76,7 @@ package final class CodeFootprint {
     }
 
     /// The observer to install on the connection while the code runs.
-    func observer(on db: SQLiteConnection) -> SQLiteAccessObserver {
+    package func observer(on db: SQLiteConnection) -> SQLiteAccessObserver {
         SQLiteAccessObserver(access: { [unowned self] in record($0) }, prepared: { [unowned self] in try prepared($0, db: db) },
                              refuse: { [unowned self] in refuse($0) })
     }

@@ -23,15 +23,29 @@ package protocol MigrationDatabase: SQLQuerying {
     var isInTransaction: Bool { get }
     /// Runs `body`, a custom stage's code, with `footprint` told about each statement it runs:
     /// through SQLite's authorizer where the connection allows it (every table access, before the
-    /// statement runs), otherwise from each statement's text (``CodeFootprint/watchNothing(on:)``
+    /// statement runs), otherwise from each statement's text (``CustomCodeWatcher/watchNothing(on:)``
     /// then checks every table up front).
-    func watchingCustomCode<T>(_ footprint: CodeFootprint, _ body: () throws -> T) throws -> T
+    func watchingCustomCode<T>(_ footprint: any CustomCodeWatcher, _ body: () throws -> T) throws -> T
     /// Runs `body` with `handler` called every `instructions` virtual machine steps of whatever
     /// statement runs meanwhile (progress of a long copy); a connection whose statements run on a
     /// server runs `body` alone.
     func withProgressHandler<T>(every instructions: Int32, _ handler: @escaping () -> Void, _ body: () throws -> T) rethrows -> T
     /// How many rows the running statement's full scan has stepped through; 0 when unknown.
     var runningStatementFullScanSteps: Int { get }
+}
+
+/// What watches a custom stage's code while a connection runs it: Execution's `CodeFootprint`,
+/// which the connection tells about each statement (the layer below does not know what it checks).
+package protocol CustomCodeWatcher: AnyObject {
+    /// False once it gave up watching table accesses (``watchNothing(on:)``).
+    var isWatching: Bool { get }
+    /// Gives up watching, for a connection whose authorizer is not ours to replace: checks
+    /// every table now, before the code runs.
+    func watchNothing(on db: any SQLQuerying) throws
+    /// Checks a statement by its text, before it runs, where accesses are not watched.
+    func checkText(_ sql: String) throws
+    /// The observer to install on a local connection while the code runs.
+    func observer(on db: SQLiteConnection) -> SQLiteAccessObserver
 }
 
 /// A statement prepared on a ``MigrationDatabase``: bind, step, read the current row, reset.
@@ -90,7 +104,7 @@ extension SQLiteConnection: MigrationDatabase {
 
     package var isInTransaction: Bool { !isAutocommit }
 
-    package func watchingCustomCode<T>(_ footprint: CodeFootprint, _ body: () throws -> T) throws -> T {
+    package func watchingCustomCode<T>(_ footprint: any CustomCodeWatcher, _ body: () throws -> T) throws -> T {
         // A borrowed connection may have its owner's authorizer (GRDB's observation uses one), which
         // SQLite would let us replace but not restore: check everything instead of watching.
         if !ownsHandle { try footprint.watchNothing(on: self) }

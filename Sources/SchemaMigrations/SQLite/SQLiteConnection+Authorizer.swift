@@ -30,7 +30,7 @@ struct SQLiteAccess: Sendable, Hashable {
 
 /// What a connection calls while an observer is installed: `access` for every access of each
 /// statement it compiles, then `prepared` once the statement is compiled and before it runs.
-final class SQLiteAccessObserver {
+package final class SQLiteAccessObserver {
     let access: (SQLiteAccess) -> Void
     let prepared: (SQLiteStatement) throws -> Void
     /// The error for an access to deny (the statement is not compiled), or nil to allow it.
