@@ -11,16 +11,7 @@ extension StageExecutor {
     /// the statement is done. Without a progress callback, `body` runs as it is.
     func reportingProgress(of sql: String, step: MigrationStep, stepIndex: Int, stepCount: Int, from: Schema.Version?, to: Schema.Version,
                            _ body: () throws -> Void) throws {
-        guard let progress else { return try body() }
-        let head = sql.prefix(24).uppercased()
-        let activity: MigrationProgress.Activity
-        if step.op == .rebuildTable && head.hasPrefix("INSERT INTO") {
-            activity = .copyingRows
-        } else if head.hasPrefix("CREATE INDEX") || head.hasPrefix("CREATE UNIQUE INDEX") {
-            activity = .buildingIndex
-        } else {
-            return try body()
-        }
+        guard let progress, let activity = Self.activity(of: sql, in: step) else { return try body() }
         let total = activity == .copyingRows ? Int(try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(step.table))")?.int64Value ?? 0) : nil
         let started = SystemCalls.monotonicNanoseconds()
         var lastEvent = started
@@ -42,6 +33,21 @@ extension StageExecutor {
 }
 
 extension StageExecutor {
+    /// What a statement of `step` reports while it runs, from the step's cost: a new index's build
+    /// (its one statement reads every row), or, in a step that writes a table anew (a rebuild, a
+    /// new table), the copy of its rows and the build of each index it creates; nil for the rest.
+    static func activity(of sql: String, in step: MigrationStep) -> MigrationProgress.Activity? {
+        switch step.cost {
+        case .scan: return .buildingIndex
+        case .rebuild, .newTable:
+            guard step.writesTableAnew else { return nil }  // a dropped column's rewrite is one ALTER
+            let head = sql.prefix(24).uppercased()
+            if step.op == .rebuildTable && head.hasPrefix("INSERT INTO") { return .copyingRows }
+            return head.hasPrefix("CREATE INDEX") || head.hasPrefix("CREATE UNIQUE INDEX") ? .buildingIndex : nil
+        case .dropsRows, .schemaOnly: return nil
+        }
+    }
+
     /// Runs a custom stage's closure, announced through ``progress`` (an event with `elapsed` 0),
     /// with a heartbeat (once a second, while
     /// its SQL runs, `context.execute` included) whenever the closure itself reported nothing for
