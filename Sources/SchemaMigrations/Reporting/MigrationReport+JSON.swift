@@ -49,16 +49,6 @@ extension MigrationReport: Encodable {
     }
 }
 
-extension MigrationReport.Stage: Encodable {
-    private enum CodingKeys: String, CodingKey { case from, to, kind, steps }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try header.encode(into: &container)
-        try container.encode(steps, forKey: .steps)
-    }
-}
-
 extension MigrationReport.Step: Encodable {
     private enum CodingKeys: String, CodingKey {
         case op, table, summary, sql, rewritesRows, destructive, impact, carriedOver, removes

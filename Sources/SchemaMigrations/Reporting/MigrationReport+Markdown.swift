@@ -98,7 +98,7 @@ extension MigrationReport {
     /// ```swift
     /// MigrationReport.markdownEscaped("<img src=x>|**boom**")   // &lt;img src=x&gt;\|\*\*boom\*\*
     /// ```
-    public static func markdownEscaped(_ text: String) -> String {
+    package static func markdownEscaped(_ text: String) -> String {
         var out = ""
         let characters = Array(text)
         for (index, character) in characters.enumerated() {
@@ -119,7 +119,7 @@ extension MigrationReport {
 
     /// A name as Markdown code (`` `app.sqlite` ``), whatever it holds: the fence is longer than
     /// any run of backticks in it, newlines are flattened, and in a table cell pipes are escaped.
-    public static func markdownCode(_ text: String, inTableCell: Bool = false) -> String {
+    package static func markdownCode(_ text: String, inTableCell: Bool = false) -> String {
         var text = text.replacing("\r\n", with: " ").replacing("\n", with: " ").replacing("\r", with: " ")
         if inTableCell { text = text.replacing("|", with: "\\|") }
         let fence = String(repeating: "`", count: longestBacktickRun(in: text) + 1)

@@ -35,7 +35,7 @@ extension MigrationReport {
 
         /// The stages that run offline and rewrite a table anyway: their one transaction holds
         /// the write lock for the table's size. In words, for ``MigrationReport/warnings``.
-        public var longLocks: [String] {
+        package var longLocks: [String] {
             stages.compactMap { stage in
                 guard !stage.runsOnline, !stage.tables.isEmpty else { return nil }
                 let tables = stage.tables.map { table in table + (stage.rows[table].map { " (\(counted($0, "row")))" } ?? "") }
@@ -45,7 +45,7 @@ extension MigrationReport {
         }
 
         /// The plan as lines of text, for the text report.
-        public var lines: [String] {
+        package var lines: [String] {
             let chunk = "chunks of about \(Self.milliseconds(chunkTargetMilliseconds)) ms each"
             var lines = ["online: rebuilds run online in \(chunk), the write lock released between chunks; custom stages are refused"]
             for stage in stages {

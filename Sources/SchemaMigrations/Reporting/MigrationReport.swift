@@ -32,11 +32,7 @@ public struct MigrationReport: Sendable {
     }
 
     /// One planned stage.
-    public struct Stage: Sendable {
-        /// Its versions and kind (no source version when the schema is created in an empty database).
-        public var header: StageHeader
-        public var steps: [Step]
-    }
+    public typealias Stage = ReportedStage<Step>
 
     /// The database's path.
     public var database: String

@@ -68,16 +68,6 @@ extension PlanLint: Encodable {
     }
 }
 
-extension PlanLint.Stage: Encodable {
-    private enum CodingKeys: String, CodingKey { case from, to, kind, steps }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try header.encode(into: &container)
-        try container.encode(steps, forKey: .steps)
-    }
-}
-
 extension PlanLint.Step: Encodable {
     private enum CodingKeys: String, CodingKey { case op, table, summary, sql, classes, destructive, dataDependencies, cost }
 

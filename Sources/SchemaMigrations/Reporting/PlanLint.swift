@@ -31,11 +31,7 @@ public struct PlanLint: Sendable {
     }
 
     /// One stage, planned from the declarations alone.
-    public struct Stage: Sendable {
-        /// Its versions and kind.
-        public var header: StageHeader
-        public var steps: [Step]
-    }
+    public typealias Stage = ReportedStage<Step>
 
     /// The plan's name.
     public var plan: String

@@ -1,0 +1,16 @@
+/// One stage as a report lists it: its header and its steps, each as the report describes a step
+/// (``MigrationReport/Step`` in a dry run, ``PlanLint/Step`` in a lint).
+public struct ReportedStage<Step: Sendable & Encodable>: Sendable, Encodable {
+    /// Its versions and kind (no source version when the schema is created in an empty database).
+    public var header: StageHeader
+    public var steps: [Step]
+
+    private enum CodingKeys: String, CodingKey { case from, to, kind, steps }
+
+    /// `from` (left out when nil), `to`, `kind` and `steps`.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try header.encode(into: &container)
+        try container.encode(steps, forKey: .steps)
+    }
+}
