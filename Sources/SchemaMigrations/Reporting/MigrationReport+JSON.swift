@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 extension MigrationReport {
-    /// The report as JSON with the keys DESIGN.md promises: `database`, `currentVersion`,
+    /// The report as JSON with the keys MIGRATIONS.md documents: `database`, `currentVersion`,
     /// `targetVersion`, `stages` (each with `from`, `to`, `kind`, `steps`; each step with `op`,
     /// `table`, `sql`, `rewritesRows`, `destructive`, and `impact` where measured: `rows`,
     /// `nulls`, `duplicates`, `nonEmptyValues`, and `replacedValues` for columns made generated), `warnings` (destructive steps first) and `refusals`;
