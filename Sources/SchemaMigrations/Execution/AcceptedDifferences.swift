@@ -5,6 +5,11 @@
 /// ```sql
 /// CREATE TABLE "_schema_migrations_accepted" ("plan" TEXT NOT NULL, "difference" TEXT NOT NULL)
 /// ```
+///
+/// Each row holds one ``SchemaDifference`` encoded (``SchemaDifference/encoded()``), so that
+/// rewording a sentence leaves what was accepted as it was. Baselines recorded by earlier
+/// releases hold the difference's sentence instead: such a row accepts the difference that
+/// renders as that sentence.
 struct AcceptedDifferences {
     let db: any SQLQuerying
     let plan: String
@@ -13,20 +18,46 @@ struct AcceptedDifferences {
         CREATE TABLE IF NOT EXISTS "\(TableNames.acceptedDifferences)" ("plan" TEXT NOT NULL, "difference" TEXT NOT NULL)
         """
 
+    /// What a baseline accepted: differences, and the sentences earlier releases stored.
+    struct Accepted {
+        var differences: Set<SchemaDifference> = []
+        var sentences: Set<String> = []
+
+        func contains(_ difference: SchemaDifference) -> Bool {
+            differences.contains(difference) || (!sentences.isEmpty && sentences.contains(difference.description))
+        }
+
+        /// The differences among `differences` that no baseline accepted.
+        func unaccepted(_ differences: [SchemaDifference]) -> [SchemaDifference] {
+            differences.filter { !contains($0) }
+        }
+    }
+
     /// The accepted differences of the plan; empty when no baseline accepted any.
-    func load() throws -> Set<String> {
-        guard try db.scalar("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(TableNames.acceptedDifferences)]) != nil else { return [] }
-        return Set(try db.rows("SELECT \"difference\" FROM \"\(TableNames.acceptedDifferences)\" WHERE \"plan\" = ?", [.text(plan)])
-            .compactMap { $0.first?.stringValue })
+    func load() throws -> Accepted {
+        var accepted = Accepted()
+        guard try db.scalar("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(TableNames.acceptedDifferences)]) != nil else {
+            return accepted
+        }
+        let stored = try db.rows("SELECT \"difference\" FROM \"\(TableNames.acceptedDifferences)\" WHERE \"plan\" = ?", [.text(plan)])
+        for text in stored.compactMap({ $0.first?.stringValue }) {
+            if let difference = SchemaDifference(encoded: text) {
+                accepted.differences.insert(difference)
+            } else {
+                accepted.sentences.insert(text)
+            }
+        }
+        return accepted
     }
 
     /// Replaces the plan's accepted differences; call inside the baseline's transaction.
-    func save(_ differences: [String]) throws {
+    func save(_ differences: [SchemaDifference]) throws {
         guard !differences.isEmpty else { return }
         try db.execute(AcceptedDifferences.createSQL)
         try db.execute("DELETE FROM \"\(TableNames.acceptedDifferences)\" WHERE \"plan\" = ?", [.text(plan)])
         for difference in differences {
-            try db.execute("INSERT INTO \"\(TableNames.acceptedDifferences)\" (\"plan\", \"difference\") VALUES (?, ?)", [.text(plan), .text(difference)])
+            try db.execute("INSERT INTO \"\(TableNames.acceptedDifferences)\" (\"plan\", \"difference\") VALUES (?, ?)",
+                           [.text(plan), .text(try difference.encoded())])
         }
     }
 }

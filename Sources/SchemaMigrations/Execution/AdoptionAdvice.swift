@@ -6,16 +6,13 @@
 /// Trip.legacy: the column is not declared: add `var legacy: String?`
 /// ```
 enum AdoptionAdvice {
-    static func lines(declared: Schema, live: LiveSchema) -> [String] {
-        var result: [String] = []
-        for entity in declared.entities {
-            guard let table = live.table(named: entity.name) else {
-                result.append("\(entity.name): the file has no such table: remove `\(entity.name)` from the version's models, or this file is at another version")
-                continue
-            }
-            result += lines(entity: entity, table: table)
+    /// The advice for each of `differences` (``SchemaComparison``'s, between `declared` and
+    /// `live`) that a declaration can resolve; the others have no line.
+    static func lines(for differences: [SchemaDifference], declared: Schema, live: LiveSchema) -> [String] {
+        differences.compactMap { difference in
+            guard let entity = declared.entity(named: difference.table) else { return nil }
+            return line(for: difference, entity: entity, table: live.table(named: entity.name))
         }
-        return result
     }
 
     /// The Swift type a declaration uses for a column of this affinity.
@@ -29,77 +26,95 @@ enum AdoptionAdvice {
         }
     }
 
-    private static func lines(entity: Schema.Entity, table: LiveSchema.Table) -> [String] {
+    private static func line(for difference: SchemaDifference, entity: Schema.Entity, table: LiveSchema.Table?) -> String? {
         let name = entity.name
-        var result: [String] = []
-        if entity.primaryKey == nil && !table.hasIntegerPrimaryKey {
-            let key = table.columns.filter { $0.primaryKeyPosition > 0 }.map(\.name)
-            result.append("\(name): the table's primary key is \(key.isEmpty ? "the hidden rowid" : "(" + key.joined(separator: ", ") + ")"), not \"id\" INTEGER PRIMARY KEY, which every declared model has; declaring another key is not possible yet (`migrate snapshot --database` lists what cannot be declared)")
+        switch difference {
+        case .missingTable:
+            return "\(name): the file has no such table: remove `\(name)` from the version's models, or this file is at another version"
+        case .noIntegerPrimaryKey:
+            let key = table?.columns.filter { $0.primaryKeyPosition > 0 }.map(\.name) ?? []
+            return "\(name): the table's primary key is \(key.isEmpty ? "the hidden rowid" : "(" + key.joined(separator: ", ") + ")"), "
+                + "not \"id\" INTEGER PRIMARY KEY, which every declared model has; declaring another key is not possible yet "
+                + "(`migrate snapshot --database` lists what cannot be declared)"
+        case .undeclaredColumn(_, let column):
+            return table?.column(named: column).flatMap { undeclaredColumnLine($0, entity: entity) }
+        case .missingIndex(_, let index):
+            return missingIndexLine(index, table: name)
+        case .undeclaredUniqueIndex(_, let index, let columns, let sql):
+            if let sql {
+                return "\(name): the unique index \(index), `\(sql)`, is not declared: add it to `static let namedIndexes` with `.unique`"
+            }
+            let list = "[" + columns.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+            return "\(name): the unique index \(index) on (\(columns.joined(separator: ", "))) is not declared: "
+                + (columns.count == 1 ? "declare `@Attribute(.unique) var \(columns[0])`" : "add \(list) to `static let uniqueness`")
+        default:
+            guard let column = difference.column, let attribute = entity.attribute(named: column) else { return nil }
+            return attributeLine(for: difference, attribute: attribute, entity: name, table: table)
         }
-        for attribute in entity.attributes {
-            let property = attribute.references == nil ? attribute.name : String(attribute.name.dropLast(3))
-            let declaredType = attribute.swiftType ?? attribute.valueType.swiftTypeName ?? "a Codable type"
-            guard let column = table.column(named: attribute.name) else {
-                result.append(attribute.references == nil
-                              ? "\(name).\(attribute.name): the file has no such column: remove `var \(attribute.name)` (or mark it @Transient)"
-                              : "\(name).\(property): the file has no column \(attribute.name) for this relationship: remove the relationship `\(property)`")
-                continue
-            }
-            if column.affinity != attribute.storageType {
-                let wanted = swiftType(for: column.affinity).map { "declare it `\($0)`" } ?? "no declarable type is stored with NUMERIC affinity yet"
-                result.append("\(name).\(attribute.name): the column is \(column.declaredType.isEmpty ? "untyped" : column.declaredType), declared \(declaredType) (\(attribute.storageType.rawValue)): \(wanted)")
-            }
-            if column.notNull && attribute.isOptional {
-                result.append("\(name).\(property): the column is NOT NULL: declare it non-optional (\(declaredType), not \(declaredType)?)")
-            } else if !column.notNull && !attribute.isOptional {
-                result.append("\(name).\(property): the column is nullable: declare it optional (\(declaredType)?, not \(declaredType))")
-            }
-            let liveKey = table.foreignKeys.first { $0.from.count == 1 && $0.from[0].sqlFolded == attribute.name.sqlFolded }
-            switch (attribute.references, liveKey) {
-            case (let declared?, nil):
-                result.append("\(name).\(property): the column \(attribute.name) has no foreign key onto \(declared.table): declare `\(attribute.name): Int?` as a plain attribute, not a relationship")
-            case (nil, let live?):
-                result.append("\(name).\(attribute.name): the column REFERENCES \(live.table) ON DELETE \(live.onDelete): declare it as a relationship `var \(attribute.name.hasSuffix("_id") ? String(attribute.name.dropLast(3)) : attribute.name): \(live.table)?` (its column is named after it plus _id)")
-            case (let declared?, let live?) where live.table.sqlFolded != declared.table.sqlFolded || live.onDelete.uppercased() != declared.onDelete:
-                result.append("\(name).\(property): the column REFERENCES \(live.table) ON DELETE \(live.onDelete), declared \(declared.table) ON DELETE \(declared.onDelete): \(deleteRuleAdvice(live.onDelete))")
-            default: break
-            }
+    }
+
+    /// The advice on a declared attribute's column: missing, typed otherwise, nullable otherwise, or referencing otherwise.
+    private static func attributeLine(for difference: SchemaDifference, attribute: Schema.Attribute, entity name: String,
+                                      table: LiveSchema.Table?) -> String? {
+        let column = attribute.name
+        let property = attribute.references == nil ? column : String(column.dropLast(3))
+        let declaredType = attribute.swiftType ?? attribute.valueType.swiftTypeName ?? "a Codable type"
+        switch difference {
+        case .missingColumn:
+            return attribute.references == nil
+                ? "\(name).\(column): the file has no such column: remove `var \(column)` (or mark it @Transient)"
+                : "\(name).\(property): the file has no column \(column) for this relationship: remove the relationship `\(property)`"
+        case .columnType(_, _, let live, _):
+            // Declared by its Swift type, a column is told apart by the values it stores: its affinity.
+            let affinity = Schema.StorageType(affinityOf: live)
+            guard affinity != attribute.storageType else { return nil }
+            let wanted = swiftType(for: affinity).map { "declare it `\($0)`" } ?? "no declarable type is stored with NUMERIC affinity yet"
+            return "\(name).\(column): the column is \(live.isEmpty ? "untyped" : live), declared \(declaredType) "
+                + "(\(attribute.storageType.rawValue)): \(wanted)"
+        case .nullability(_, _, liveNotNull: true):
+            return "\(name).\(property): the column is NOT NULL: declare it non-optional (\(declaredType), not \(declaredType)?)"
+        case .nullability(_, _, liveNotNull: false):
+            return "\(name).\(property): the column is nullable: declare it optional (\(declaredType)?, not \(declaredType))"
+        case .missingForeignKey(_, _, let declared):
+            return "\(name).\(property): the column \(column) has no foreign key onto \(declared.table): "
+                + "declare `\(column): Int?` as a plain attribute, not a relationship"
+        case .undeclaredForeignKey(_, _, let live):
+            let onDelete = table?.foreignKeys.first { $0.from.count == 1 && $0.from[0].sqlFolded == column.sqlFolded }?.onDelete ?? "NO ACTION"
+            let relationship = column.hasSuffix("_id") ? String(column.dropLast(3)) : column
+            return "\(name).\(column): the column REFERENCES \(live.table) ON DELETE \(onDelete): declare it as a relationship "
+                + "`var \(relationship): \(live.table)?` (its column is named after it plus _id)"
+        case .foreignKeyTarget(_, _, let live, let declared):
+            let onDelete = live.onDelete ?? ""
+            return "\(name).\(property): the column REFERENCES \(live.table) ON DELETE \(onDelete), "
+                + "declared \(declared.table) ON DELETE \(declared.onDelete ?? ""): \(deleteRuleAdvice(onDelete))"
+        default:
+            return nil
         }
-        let declaredNames = Set(((entity.isJoinTable ? [] : [Schema.primaryKeyColumn]) + entity.attributes.map(\.name)).map { $0.sqlFolded })
-        for column in table.columns where column.hidden == 0 && !declaredNames.contains(column.name.sqlFolded) {
-            guard let type = swiftType(for: column.affinity) else {
-                result.append("\(name).\(column.name): the column (\(column.declaredType), NUMERIC affinity) is not declared, and no declarable type is stored as NUMERIC yet")
-                continue
-            }
-            let declaration: String
-            if !column.notNull { declaration = "var \(column.name): \(type)?" }
-            else if let value = column.defaultValue { declaration = "var \(column.name): \(type) = \(value)" }
-            else { declaration = "@Attribute var \(column.name): \(type)" }
-            result.append("\(name).\(column.name): the column is not declared: add `\(declaration)`")
+    }
+
+    private static func undeclaredColumnLine(_ column: LiveSchema.Column, entity: Schema.Entity) -> String? {
+        let name = entity.name
+        // Beside a declared key (a join table's aside), an "id" column gets no line: such a key cannot be declared yet.
+        if !entity.isJoinTable && column.name.sqlFolded == Schema.primaryKeyColumn { return nil }
+        guard let type = swiftType(for: column.affinity) else {
+            return "\(name).\(column.name): the column (\(column.declaredType), NUMERIC affinity) is not declared, and no declarable type is stored as NUMERIC yet"
         }
-        let liveStructures = Set(table.indexes.map(\.structure) + table.indexes.map(\.fullStructure))
-        for index in entity.indexes where !liveStructures.contains(index.structure) {
-            if index.hasExpressions {
-                result.append("\(name): the file has no index \(index.resolvedName(table: name)) \(index.termsDescription): remove it from `static let namedIndexes`, or create it")
-                continue
-            }
-            let list = "[" + index.columns.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
-            result.append(index.isUnique
-                          ? "\(name): the file has no unique index on (\(index.columns.joined(separator: ", "))): remove \(index.columns.count == 1 ? "`.unique` from `\(index.columns[0])`" : "\(list) from `static let uniqueness`")"
-                          : "\(name): the file has no index on (\(index.columns.joined(separator: ", "))): remove \(list) from `static let indexes`")
+        let declaration: String
+        if !column.notNull { declaration = "var \(column.name): \(type)?" }
+        else if let value = column.defaultValue { declaration = "var \(column.name): \(type) = \(value)" }
+        else { declaration = "@Attribute var \(column.name): \(type)" }
+        return "\(name).\(column.name): the column is not declared: add `\(declaration)`"
+    }
+
+    private static func missingIndexLine(_ index: Schema.Index, table name: String) -> String {
+        if index.hasExpressions {
+            return "\(name): the file has no index \(index.resolvedName(table: name)) \(index.termsDescription): remove it from `static let namedIndexes`, or create it"
         }
-        let declaredStructures = Set(entity.indexes.map(\.structure))
-        for index in table.indexes where index.isUnique && index.origin != .primaryKey && !declaredStructures.contains(index.structure)
-            && !declaredStructures.contains(index.fullStructure) {
-            if index.hasExpressions {
-                result.append("\(name): the unique index \(index.name), `\(index.sql ?? "")`, is not declared: add it to `static let namedIndexes` with `.unique`")
-                continue
-            }
-            let list = "[" + index.columns.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
-            result.append("\(name): the unique index \(index.name) on (\(index.columns.joined(separator: ", "))) is not declared: "
-                          + (index.columns.count == 1 ? "declare `@Attribute(.unique) var \(index.columns[0])`" : "add \(list) to `static let uniqueness`"))
-        }
-        return result
+        let list = "[" + index.columns.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        let columns = index.columns.joined(separator: ", ")
+        return index.isUnique
+            ? "\(name): the file has no unique index on (\(columns)): remove \(index.columns.count == 1 ? "`.unique` from `\(index.columns[0])`" : "\(list) from `static let uniqueness`")"
+            : "\(name): the file has no index on (\(columns)): remove \(list) from `static let indexes`"
     }
 
     private static func deleteRuleAdvice(_ onDelete: String) -> String {
