@@ -23,13 +23,15 @@ struct AcceptedDifferences {
         var differences: Set<SchemaDifference> = []
         var sentences: Set<String> = []
 
-        func contains(_ difference: SchemaDifference) -> Bool {
-            differences.contains(difference) || (!sentences.isEmpty && sentences.contains(difference.description))
-        }
-
         /// The differences among `differences` that no baseline accepted.
-        func unaccepted(_ differences: [SchemaDifference]) -> [SchemaDifference] {
-            differences.filter { !contains($0) }
+        ///
+        /// - Parameter sentence: how this release words a difference; only the rows of earlier
+        ///   releases are matched by it.
+        func unaccepted(_ differences: [SchemaDifference],
+                        renderedAs sentence: (SchemaDifference) -> String = { $0.description }) -> [SchemaDifference] {
+            differences.filter { difference in
+                !self.differences.contains(difference) && (sentences.isEmpty || !sentences.contains(sentence(difference)))
+            }
         }
     }
 
