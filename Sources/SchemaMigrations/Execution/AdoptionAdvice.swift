@@ -79,7 +79,8 @@ enum AdoptionAdvice {
             return "\(name).\(property): the column \(column) has no foreign key onto \(declared.table): "
                 + "declare `\(column): Int?` as a plain attribute, not a relationship"
         case .undeclaredForeignKey(_, _, let live):
-            let onDelete = table?.foreignKeys.first { $0.from.count == 1 && $0.from[0].sqlFolded == column.sqlFolded }?.onDelete ?? "NO ACTION"
+            let key = table?.foreignKeys.first { $0.from.count == 1 && $0.from[0].sqlFolded == column.sqlFolded }
+            let onDelete = key?.onDelete ?? "NO ACTION"
             let relationship = column.hasSuffix("_id") ? String(column.dropLast(3)) : column
             return "\(name).\(column): the column REFERENCES \(live.table) ON DELETE \(onDelete): declare it as a relationship "
                 + "`var \(relationship): \(live.table)?` (its column is named after it plus _id)"
@@ -97,7 +98,8 @@ enum AdoptionAdvice {
         // Beside a declared key (a join table's aside), an "id" column gets no line: such a key cannot be declared yet.
         if !entity.isJoinTable && column.name.sqlFolded == Schema.primaryKeyColumn { return nil }
         guard let type = swiftType(for: column.affinity) else {
-            return "\(name).\(column.name): the column (\(column.declaredType), NUMERIC affinity) is not declared, and no declarable type is stored as NUMERIC yet"
+            return "\(name).\(column.name): the column (\(column.declaredType), NUMERIC affinity) is not declared, "
+                + "and no declarable type is stored as NUMERIC yet"
         }
         let declaration: String
         if !column.notNull { declaration = "var \(column.name): \(type)?" }
@@ -108,13 +110,14 @@ enum AdoptionAdvice {
 
     private static func missingIndexLine(_ index: Schema.Index, table name: String) -> String {
         if index.hasExpressions {
-            return "\(name): the file has no index \(index.resolvedName(table: name)) \(index.termsDescription): remove it from `static let namedIndexes`, or create it"
+            return "\(name): the file has no index \(index.resolvedName(table: name)) \(index.termsDescription): "
+                + "remove it from `static let namedIndexes`, or create it"
         }
         let list = "[" + index.columns.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         let columns = index.columns.joined(separator: ", ")
-        return index.isUnique
-            ? "\(name): the file has no unique index on (\(columns)): remove \(index.columns.count == 1 ? "`.unique` from `\(index.columns[0])`" : "\(list) from `static let uniqueness`")"
-            : "\(name): the file has no index on (\(columns)): remove \(list) from `static let indexes`"
+        guard index.isUnique else { return "\(name): the file has no index on (\(columns)): remove \(list) from `static let indexes`" }
+        let declaration = index.columns.count == 1 ? "`.unique` from `\(index.columns[0])`" : "\(list) from `static let uniqueness`"
+        return "\(name): the file has no unique index on (\(columns)): remove \(declaration)"
     }
 
     private static func deleteRuleAdvice(_ onDelete: String) -> String {

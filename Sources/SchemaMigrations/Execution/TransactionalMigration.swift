@@ -80,7 +80,8 @@ struct TransactionalMigration {
             .differences(declared: target, live: live))
         guard differences.isEmpty else {
             throw MigrationError(.verificationFailed, "after the migration the database does not match version \(target.version); everything was rolled back",
-                                 version: target.version, remedy: "report this as a bug, with the plan and the database schema", details: differences.map(\.description))
+                                 version: target.version, remedy: "report this as a bug, with the plan and the database schema",
+                                 details: differences.map(\.description))
         }
     }
 }

@@ -66,7 +66,8 @@ struct VersionDetection {
         throw MigrationError(.unknownVersion, "the database has no version recorded and its tables match none of the plan's \(plan.schemas.count) versions",
                              version: closest?.schema.version,
                              remedy: "declare what the file has (the lines above), or scaffold a V1 that matches it: `migrate scaffold --database PATH --output FILE` writes its Swift declarations (`migrate snapshot --database PATH --output DIR` its JSON plan; in code: `Schema(introspecting:)`), or record a version with `migrate baseline --version V`",
-                             details: (closest.map { ["closest is \($0.schema.version); to declare what the file has:"] + AdoptionAdvice.lines(for: $0.differences, declared: $0.schema, live: live) } ?? []))
+                             details: closest.map { ["closest is \($0.schema.version); to declare what the file has:"]
+                                 + AdoptionAdvice.lines(for: $0.differences, declared: $0.schema, live: live) } ?? [])
     }
 
     /// The declared schema of a recorded version, refusing unknown, newer and changed versions.

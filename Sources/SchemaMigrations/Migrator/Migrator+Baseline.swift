@@ -96,7 +96,8 @@ enum BaselineCheck {
                 + "\(attribute.storageType.rawValue) (\(attribute.swiftType ?? attribute.valueType.rawValue))"
         case .missingIndex(let table, let index):
             // A later version dropping a missing index could not run: the file must have every declared one.
-            return "\(index.isUnique ? "unique index" : "index") on \(table)\(index.termsDescription) is declared but missing from the file: create it first"
+            let kind = index.isUnique ? "unique index" : "index"
+            return "\(kind) on \(table)\(index.termsDescription) is declared but missing from the file: create it first"
         default:
             return nil
         }

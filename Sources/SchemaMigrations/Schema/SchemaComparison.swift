@@ -126,15 +126,18 @@ struct SchemaComparison {
                     result.append(.check(table: name, column: attribute.name, live: live, declared: check))
                 }
             }
-            if let collation = attribute.collation, let definition, (definition.collation(of: attribute.name) ?? "BINARY").sqlFolded != collation.sqlFolded {
-                result.append(.collation(table: name, column: attribute.name, live: definition.collation(of: attribute.name) ?? "BINARY",
-                                         declared: collation))
+            if let collation = attribute.collation, let definition {
+                let live = definition.collation(of: attribute.name) ?? "BINARY"
+                if live.sqlFolded != collation.sqlFolded {
+                    result.append(.collation(table: name, column: attribute.name, live: live, declared: collation))
+                }
             }
             if let generated = SchemaComparison.generatedDifference(attribute, column: column, table: name, definition: definition) {
                 result.append(generated)
             }
             if checksDefault(name, attribute.name) && !SQLExpressionText.sameDefault(column.defaultValue, attribute.defaultValue) {
-                result.append(.defaultValue(table: name, column: attribute.name, live: column.defaultValue, declared: attribute.defaultValue))
+                result.append(.defaultValue(table: name, column: attribute.name, live: column.defaultValue,
+                                            declared: attribute.defaultValue))
             }
         }
         let declaredNames = Set(((entity.hasImplicitID ? [Schema.primaryKeyColumn] : []) + entity.attributes.map(\.name)).map { $0.sqlFolded })

@@ -50,7 +50,9 @@ extension SchemaDifference: Codable {
 
     /// The difference a baseline stored, or nil when `text` is not one (a sentence an earlier release stored).
     init?(encoded text: String) {
-        guard text.hasPrefix("{"), let decoded = try? JSONDecoder().decode(SchemaDifference.self, from: Data(text.utf8)) else { return nil }
+        guard text.hasPrefix("{"), let decoded = try? JSONDecoder().decode(SchemaDifference.self, from: Data(text.utf8)) else {
+            return nil
+        }
         self = decoded
     }
 
@@ -142,7 +144,8 @@ extension SchemaDifference: Codable {
                                           columns: try container.decode([String].self, forKey: .columns),
                                           sql: try container.decodeIfPresent(String.self, forKey: .sql))
         default:
-            throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "unknown difference kind '\(kind)'")
+            throw DecodingError.dataCorruptedError(forKey: .kind, in: container,
+                                                   debugDescription: "unknown difference kind '\(kind)'")
         }
     }
 }

@@ -132,15 +132,18 @@ extension SchemaDifference: CustomStringConvertible {
         case .columnType(let table, let column, let live, let declared):
             return "column \(table).\(column) is \(live.isEmpty ? "untyped" : live), declared \(declared)"
         case .nullability(let table, let column, let liveNotNull):
-            return "column \(table).\(column) is \(liveNotNull ? "NOT NULL" : "nullable"), declared \(liveNotNull ? "optional" : "non-optional")"
+            let (live, declared) = liveNotNull ? ("NOT NULL", "optional") : ("nullable", "non-optional")
+            return "column \(table).\(column) is \(live), declared \(declared)"
         case .missingForeignKey(let table, let column, let declared):
             return "column \(table).\(column) has no foreign key, declared REFERENCES \(declared.table) ON DELETE \(declared.onDelete ?? "")"
         case .undeclaredForeignKey(let table, let column, let live):
             return "column \(table).\(column) REFERENCES \(live.table), which is not declared"
         case .foreignKeyTarget(let table, let column, let live, let declared):
-            return "column \(table).\(column) REFERENCES \(live.table) ON DELETE \(live.onDelete ?? ""), declared \(declared.table) ON DELETE \(declared.onDelete ?? "")"
+            return "column \(table).\(column) REFERENCES \(live.table) ON DELETE \(live.onDelete ?? ""), "
+                + "declared \(declared.table) ON DELETE \(declared.onDelete ?? "")"
         case .foreignKeyColumn(let table, let column, let live, let declared):
-            return "column \(table).\(column) REFERENCES \(live.table)(\(live.column ?? "")), declared \(declared.table)(\(declared.column ?? ""))"
+            return "column \(table).\(column) REFERENCES \(live.table)(\(live.column ?? "")), "
+                + "declared \(declared.table)(\(declared.column ?? ""))"
         case .foreignKeyOnUpdate(let table, let column, let live, let declared):
             return "column \(table).\(column)'s foreign key is ON UPDATE \(live), declared ON UPDATE \(declared)"
         case .foreignKeyNotDeferred(let table, let column):
@@ -158,7 +161,8 @@ extension SchemaDifference: CustomStringConvertible {
             return "column \(table).\(column) has default \(live ?? "none"), declared \(declared ?? "none")"
         case .missingIndex(let table, let index):
             let kind = index.isUnique ? "unique index" : "index"
-            return "\(kind) \(index.hasExpressions ? "\(index.resolvedName(table: table)) on " : "")\(table)\(index.termsDescription) is missing"
+            let name = index.hasExpressions ? "\(index.resolvedName(table: table)) on " : ""
+            return "\(kind) \(name)\(table)\(index.termsDescription) is missing"
         case .indexName(_, let index, let live):
             return "index \(index.name ?? "")\(index.termsDescription) is named \(live)"
         case .undeclaredUniqueIndex(let table, let index, let columns, let sql):
