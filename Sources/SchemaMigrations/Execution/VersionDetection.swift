@@ -38,7 +38,7 @@ struct VersionDetection {
                 return .recorded(schema.version)
             }
             let live = try LiveSchema.read(from: db, onlyTables: Set(schema.entityNames))
-            let accepted = try AcceptedDifferences(db: db, plan: plan.name).load()  // what a baseline accepted
+            let accepted = try AcceptedDifferences.load(from: db, plan: plan.name)  // what a baseline accepted
             let differences = accepted.unaccepted(SchemaComparison(checksDefaults: false, undeclaredUniqueIndexesDiffer: false)
                 .differences(declared: schema, live: live))
             guard differences.isEmpty else {
@@ -67,7 +67,7 @@ struct VersionDetection {
                              version: closest?.schema.version,
                              remedy: "declare what the file has (the lines above), or scaffold a V1 that matches it: `migrate scaffold --database PATH --output FILE` writes its Swift declarations (`migrate snapshot --database PATH --output DIR` its JSON plan; in code: `Schema(introspecting:)`), or record a version with `migrate baseline --version V`",
                              details: closest.map { ["closest is \($0.schema.version); to declare what the file has:"]
-                                 + AdoptionAdvice.lines(for: $0.differences, declared: $0.schema, live: live) } ?? [])
+                                 + SchemaDifference.adoptionAdvice(for: $0.differences, declared: $0.schema, live: live) } ?? [])
     }
 
     /// The declared schema of a recorded version, refusing unknown, newer and changed versions.

@@ -47,14 +47,14 @@ extension Migrator {
             }
             let live = try LiveSchema.read(from: db)
             let differences = SchemaComparison(checksDefaults: false).differences(declared: schema, live: live)
-            let refusals = differences.compactMap { BaselineCheck.refusal(of: $0, declared: schema) }
+            let refusals = differences.compactMap { $0.baselineRefusal(declared: schema) }
             guard refusals.isEmpty else {
                 throw MigrationError(.unknownVersion, "the database cannot be recorded at version \(version): what the version declares is missing from the file or stored differently (\(refusals.count) difference\(refusals.count == 1 ? "" : "s"))",
                                      version: version,
                                      remedy: "baseline at the version the file really is at, or write one that matches it: `migrate scaffold --database PATH --output FILE` (Swift) or `migrate snapshot --database PATH --output DIR` (JSON)",
                                      details: refusals)
             }
-            try AcceptedDifferences(db: db, plan: plan.name).save(differences)
+            try AcceptedDifferences.save(differences, to: db, plan: plan.name)
             try store.append(.init(version: version, hash: plan.hash(of: version), kind: "baseline", fromVersion: nil,
                                    startedAt: Date(), duration: 0, snapshot: try declared.compactJSON()))
             return BaselineResult(database: url.path, version: version, acceptedDifferences: differences.map(\.description))
@@ -75,13 +75,12 @@ extension Migrator {
     }
 }
 
-/// What a baseline refuses among the differences: a declared table, column or index the file
-/// lacks, a column whose type (affinity) disagrees with what the attribute stores, a table without
-/// the `"id"` key a declared entity has. The others are accepted.
-enum BaselineCheck {
-    /// The refusal of `difference`, in words, or nil when a baseline accepts it.
-    static func refusal(of difference: SchemaDifference, declared: Schema) -> String? {
-        switch difference {
+extension SchemaDifference {
+    /// Why a baseline refuses this difference, in words, or nil when it accepts it. It refuses a
+    /// declared table, column or index the file lacks, a column whose type (affinity) disagrees
+    /// with what the attribute stores, and a table without the `"id"` key a declared entity has.
+    func baselineRefusal(declared: Schema) -> String? {
+        switch self {
         case .missingTable(let table):
             return "table \(table) is declared but missing from the file"
         case .noIntegerPrimaryKey(let table):

@@ -36,7 +36,7 @@ import Testing
                                         #"{"column":"legacy","kind":"undeclaredColumn","table":"Trip"}"#])
 
         // Whatever the words, what the baseline stored accepts the same differences.
-        let accepted = try AcceptedDifferences(db: db.connect(), plan: "default").load()
+        let accepted = try AcceptedDifferences.load(from: db.connect(), plan: "default")
         #expect(accepted.sentences.isEmpty)
         let differences = try Self.differences(db)
         #expect(differences.count == 2)
@@ -58,7 +58,7 @@ import Testing
             INSERT INTO "_schema_migrations_accepted" ("plan", "difference") VALUES ('default', 'column Trip.destination is nullable, declared non-optional');
             INSERT INTO "_schema_migrations_accepted" ("plan", "difference") VALUES ('default', 'column Trip.legacy is not declared');
             """)
-        let accepted = try AcceptedDifferences(db: db.connect(), plan: "default").load()
+        let accepted = try AcceptedDifferences.load(from: db.connect(), plan: "default")
         #expect(accepted.differences.isEmpty && accepted.sentences.count == 2)
         #expect(accepted.unaccepted(try Self.differences(db)) == [])
 
@@ -73,6 +73,18 @@ import Testing
         let migrated = try migrator.migrate(databaseAt: db.url)
         #expect(migrated.fromVersion == Schema.Version(1, 0, 0) && migrated.toVersion == Schema.Version(3, 0, 0))
         #expect(try db.rows("SELECT id, destination, legacy FROM Trip ORDER BY id") == [["1", "'France'", "'a'"], ["2", "NULL", "NULL"]])
+        #expect(try migrator.verify(databaseAt: db.url).isUpToDate)
+    }
+
+    /// The refusal is one of the differences: a column declared with the very SQL type the file
+    /// has is no difference, so it is not refused for an affinity its Swift type stores otherwise.
+    @Test func aColumnOfTheDeclaredSQLTypeIsNotRefused() throws {
+        let db = TemporaryDatabase()
+        try db.execute("CREATE TABLE Event (id INTEGER PRIMARY KEY, at DATETIME NOT NULL, legacy TEXT); INSERT INTO Event VALUES (1, '2026-01-02T03:04:05Z', 'a');")
+        let at = Schema.Attribute(name: "at", valueType: .date, sqlType: "DATETIME", dateStorage: .iso8601Text)
+        let migrator = try PlanBuilder.migrator([PlanBuilder.schema(1, [Schema.Entity(name: "Event", attributes: [at])])])
+        let result = try migrator.baseline(databaseAt: db.url, version: Schema.Version(1, 0, 0))
+        #expect(result.acceptedDifferences == ["column Event.legacy is not declared"])
         #expect(try migrator.verify(databaseAt: db.url).isUpToDate)
     }
 }

@@ -1,22 +1,22 @@
-/// The differences between a declared version and an unversioned database, per table, in the
-/// terms of the declaration API: which property to add, remove or change, and how.
+/// Adoption advice: the differences between a declared version and an unversioned database, in
+/// the terms of the declaration API: which property to add, remove or change, and how.
 ///
 /// ```
 /// Trip.name: the column is NOT NULL: declare it non-optional (String, not String?)
 /// Trip.legacy: the column is not declared: add `var legacy: String?`
 /// ```
-enum AdoptionAdvice {
+extension SchemaDifference {
     /// The advice for each of `differences` (``SchemaComparison``'s, between `declared` and
     /// `live`) that a declaration can resolve; the others have no line.
-    static func lines(for differences: [SchemaDifference], declared: Schema, live: LiveSchema) -> [String] {
+    static func adoptionAdvice(for differences: [SchemaDifference], declared: Schema, live: LiveSchema) -> [String] {
         differences.compactMap { difference in
             guard let entity = declared.entity(named: difference.table) else { return nil }
-            return line(for: difference, entity: entity, table: live.table(named: entity.name))
+            return difference.adoptionAdvice(entity: entity, table: live.table(named: entity.name))
         }
     }
 
     /// The Swift type a declaration uses for a column of this affinity.
-    static func swiftType(for affinity: Schema.StorageType) -> String? {
+    private static func swiftType(for affinity: Schema.StorageType) -> String? {
         switch affinity {
         case .integer: return "Int"
         case .real: return "Double"
@@ -26,9 +26,10 @@ enum AdoptionAdvice {
         }
     }
 
-    private static func line(for difference: SchemaDifference, entity: Schema.Entity, table: LiveSchema.Table?) -> String? {
+    /// The advice on this difference, given the entity it concerns and its table (if the file has it).
+    private func adoptionAdvice(entity: Schema.Entity, table: LiveSchema.Table?) -> String? {
         let name = entity.name
-        switch difference {
+        switch self {
         case .missingTable:
             return "\(name): the file has no such table: remove `\(name)` from the version's models, or this file is at another version"
         case .noIntegerPrimaryKey:
@@ -37,9 +38,9 @@ enum AdoptionAdvice {
                 + "not \"id\" INTEGER PRIMARY KEY, which every declared model has; declaring another key is not possible yet "
                 + "(`migrate snapshot --database` lists what cannot be declared)"
         case .undeclaredColumn(_, let column):
-            return table?.column(named: column).flatMap { undeclaredColumnLine($0, entity: entity) }
+            return table?.column(named: column).flatMap { Self.undeclaredColumnAdvice($0, entity: entity) }
         case .missingIndex(_, let index):
-            return missingIndexLine(index, table: name)
+            return Self.missingIndexAdvice(index, table: name)
         case .undeclaredUniqueIndex(_, let index, let columns, let sql):
             if let sql {
                 return "\(name): the unique index \(index), `\(sql)`, is not declared: add it to `static let namedIndexes` with `.unique`"
@@ -48,18 +49,17 @@ enum AdoptionAdvice {
             return "\(name): the unique index \(index) on (\(columns.joined(separator: ", "))) is not declared: "
                 + (columns.count == 1 ? "declare `@Attribute(.unique) var \(columns[0])`" : "add \(list) to `static let uniqueness`")
         default:
-            guard let column = difference.column, let attribute = entity.attribute(named: column) else { return nil }
-            return attributeLine(for: difference, attribute: attribute, entity: name, table: table)
+            guard let column, let attribute = entity.attribute(named: column) else { return nil }
+            return attributeAdvice(attribute, entity: name, table: table)
         }
     }
 
     /// The advice on a declared attribute's column: missing, typed otherwise, nullable otherwise, or referencing otherwise.
-    private static func attributeLine(for difference: SchemaDifference, attribute: Schema.Attribute, entity name: String,
-                                      table: LiveSchema.Table?) -> String? {
+    private func attributeAdvice(_ attribute: Schema.Attribute, entity name: String, table: LiveSchema.Table?) -> String? {
         let column = attribute.name
         let property = attribute.references == nil ? column : String(column.dropLast(3))
         let declaredType = attribute.swiftType ?? attribute.valueType.swiftTypeName ?? "a Codable type"
-        switch difference {
+        switch self {
         case .missingColumn:
             return attribute.references == nil
                 ? "\(name).\(column): the file has no such column: remove `var \(column)` (or mark it @Transient)"
@@ -68,7 +68,7 @@ enum AdoptionAdvice {
             // Declared by its Swift type, a column is told apart by the values it stores: its affinity.
             let affinity = Schema.StorageType(affinityOf: live)
             guard affinity != attribute.storageType else { return nil }
-            let wanted = swiftType(for: affinity).map { "declare it `\($0)`" } ?? "no declarable type is stored with NUMERIC affinity yet"
+            let wanted = Self.swiftType(for: affinity).map { "declare it `\($0)`" } ?? "no declarable type is stored with NUMERIC affinity yet"
             return "\(name).\(column): the column is \(live.isEmpty ? "untyped" : live), declared \(declaredType) "
                 + "(\(attribute.storageType.rawValue)): \(wanted)"
         case .nullability(_, _, liveNotNull: true):
@@ -87,13 +87,13 @@ enum AdoptionAdvice {
         case .foreignKeyTarget(_, _, let live, let declared):
             let onDelete = live.onDelete ?? ""
             return "\(name).\(property): the column REFERENCES \(live.table) ON DELETE \(onDelete), "
-                + "declared \(declared.table) ON DELETE \(declared.onDelete ?? ""): \(deleteRuleAdvice(onDelete))"
+                + "declared \(declared.table) ON DELETE \(declared.onDelete ?? ""): \(Self.deleteRuleAdvice(onDelete))"
         default:
             return nil
         }
     }
 
-    private static func undeclaredColumnLine(_ column: LiveSchema.Column, entity: Schema.Entity) -> String? {
+    private static func undeclaredColumnAdvice(_ column: LiveSchema.Column, entity: Schema.Entity) -> String? {
         let name = entity.name
         // Beside a declared key (a join table's aside), an "id" column gets no line: such a key cannot be declared yet.
         if !entity.isJoinTable && column.name.sqlFolded == Schema.primaryKeyColumn { return nil }
@@ -108,7 +108,7 @@ enum AdoptionAdvice {
         return "\(name).\(column.name): the column is not declared: add `\(declaration)`"
     }
 
-    private static func missingIndexLine(_ index: Schema.Index, table name: String) -> String {
+    private static func missingIndexAdvice(_ index: Schema.Index, table name: String) -> String {
         if index.hasExpressions {
             return "\(name): the file has no index \(index.resolvedName(table: name)) \(index.termsDescription): "
                 + "remove it from `static let namedIndexes`, or create it"
