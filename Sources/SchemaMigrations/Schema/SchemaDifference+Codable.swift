@@ -9,7 +9,7 @@ import Foundation
 ///
 /// ```json
 /// {"column":"destination","kind":"nullability","live":"NULL","table":"Trip"}
-/// {"declared":{"onDelete":"CASCADE","table":"Trip"},"column":"trip_id","kind":"missingForeignKey","table":"Stop"}
+/// {"column":"trip_id","declared":{"onDelete":"CASCADE","table":"Trip"},"kind":"missingForeignKey","table":"Stop"}
 /// {"declared":{"columns":["name"],"isUnique":false},"kind":"missingIndex","table":"Trip"}
 /// ```
 ///
