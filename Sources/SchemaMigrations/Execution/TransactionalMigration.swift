@@ -75,11 +75,13 @@ struct TransactionalMigration {
     /// The database must now hold exactly the declared target: otherwise everything rolls back, with the diff.
     func verify(_ target: Schema, written: WrittenColumns) throws {
         let live = try LiveSchema.read(from: db, onlyTables: Set(target.entityNames))
-        let accepted = try AcceptedDifferences(db: db, plan: plan.name).load()  // what a baseline accepted and no stage changed
-        let differences = SchemaComparison(checksDefault: written.contains, undeclaredUniqueIndexesDiffer: false).differences(declared: target, live: live).filter { !accepted.contains($0) }
+        let accepted = try AcceptedDifferences.load(from: db, plan: plan.name)  // what a baseline accepted and no stage changed
+        let differences = accepted.unaccepted(SchemaComparison(checksDefault: written.contains, undeclaredUniqueIndexesDiffer: false)
+            .differences(declared: target, live: live))
         guard differences.isEmpty else {
             throw MigrationError(.verificationFailed, "after the migration the database does not match version \(target.version); everything was rolled back",
-                                 version: target.version, remedy: "report this as a bug, with the plan and the database schema", details: differences)
+                                 version: target.version, remedy: "report this as a bug, with the plan and the database schema",
+                                 details: differences.map(\.description))
         }
     }
 }

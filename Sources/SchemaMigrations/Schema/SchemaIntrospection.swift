@@ -98,7 +98,7 @@ public struct SchemaIntrospection: Sendable, Hashable {
                 for entity in stored.entities {
                     let differences = SchemaComparison(checksDefaults: true).differences(entity: entity, table: reader.tablesByName[entity.name.sqlFolded]!,
                                                                                         parsed: reader.definitions[entity.name.sqlFolded])
-                    if !differences.isEmpty { rejected = (entity.name, differences); break }
+                    if !differences.isEmpty { rejected = (entity.name, differences.map(\.description)); break }
                 }
             } catch let error as MigrationError {
                 guard let entity = error.entity else { throw error }

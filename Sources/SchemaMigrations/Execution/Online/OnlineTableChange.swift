@@ -39,7 +39,7 @@ struct OnlineTableChange: Sendable {
     /// The rowid's name free in both the live table and the target (a column may be named `rowid`).
     func rowidName(live: LiveSchema.Table) -> String? {
         ["rowid", "oid", "_rowid_"].first { name in
-            live.column(named: name) == nil && !rebuild.target.attributes.contains { $0.name.isSameSQLName(name) }
+            live.column(named: name) == nil && !rebuild.target.attributes.contains { $0.name.sqlFolded == name.sqlFolded }
         }
     }
 
