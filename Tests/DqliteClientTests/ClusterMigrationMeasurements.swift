@@ -42,13 +42,10 @@ struct ClusterMigrationMeasurements {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             let phases = PhaseLog()
-            ClusterTestSeam.phase = { phase, duration in phases.add(phase, duration) }
             let sent = Locked<[Sent]>([])
-            ClusterTestSeam.sent = { sql, arguments, asQuery in sent.mutate { $0.append(Sent(sql: sql, arguments: arguments, asQuery: asQuery)) } }
-            defer {
-                ClusterTestSeam.phase = nil
-                ClusterTestSeam.sent = nil
-            }
+            let observer = ClusterObserver(
+                sent: { sql, arguments, asQuery in sent.mutate { $0.append(Sent(sql: sql, arguments: arguments, asQuery: asQuery)) } },
+                phase: { phase, duration in phases.add(phase, duration) })
 
             var applies: [Double] = [], loops: [Double] = [], writeLoops: [Double] = []
             for round in 0..<Self.runs {
@@ -67,7 +64,7 @@ struct ClusterMigrationMeasurements {
                 var clock = Stopwatch()
                 phases.clear()
                 sent.mutate { $0.removeAll() }
-                let result = try migrator.migrate(cluster: cluster.addresses, database: applied)
+                let result = try migrator.migrate(cluster: cluster.addresses, database: applied, client: DqliteClient.Options(), observer: observer)
                 let apply = clock.lap().seconds
                 #expect(result.toVersion == TripsSchemaV3.versionIdentifier)
                 let statements = sent.value

@@ -12,9 +12,9 @@ import Foundation
 /// leaves the database as it was.
 ///
 /// 1. "If foreign key constraints are enabled, disable them using PRAGMA foreign_keys=OFF." —
-///    ``ConnectionSettings/applying(to:version:_:)``, before the transaction (the pragma does nothing inside one), read
-///    back: a `DROP TABLE` with foreign keys on would cascade to child rows.
-/// 2. "Start a transaction." — ``inTransaction(_:)``: `BEGIN IMMEDIATE`.
+///    ``MigrationFraming/withSettings(version:_:)``, before the transaction (the pragma does nothing
+///    inside one), read back: a `DROP TABLE` with foreign keys on would cascade to child rows.
+/// 2. "Start a transaction." — ``MigrationFraming/inWriteTransaction(doing:keeping:_:)``: `BEGIN IMMEDIATE`.
 /// 3. "Remember the format of all indexes, triggers, and views associated with table X. This
 ///    information will be needed in step 8 below." — indexes: ``TableRebuild`` reads them from the
 ///    live table; triggers and views: ``setAsideDependents(mentioning:)``, after every rename of the
@@ -35,17 +35,12 @@ import Foundation
 ///    verify that the schema change did not break any foreign key constraints." — ``ForeignKeyGuard``,
 ///    always (the app's connection may have them off and still rely on them), scoped to what the
 ///    stage touched, failing only on violations it introduced.
-/// 11. "Commit the transaction started in step 2." — ``inTransaction(_:)``.
+/// 11. "Commit the transaction started in step 2." — ``MigrationFraming/inWriteTransaction(doing:keeping:_:)``.
 /// 12. "If foreign keys constraints were originally enabled, reenable them now." —
-///    ``ConnectionSettings/applying(to:version:_:)``, which also says when it cannot (a borrowed
+///    ``MigrationFraming/withSettings(version:_:)``, which also says when it cannot (a borrowed
 ///    connection must not silently keep foreign keys off).
 struct AlterTableProcedure {
     let db: any MigrationDatabase
-
-    /// Steps 2 and 11: `body` in one transaction (``WriteTransaction``), rolled back on any error.
-    static func inTransaction<T>(on db: SQLiteConnection, _ body: () throws -> T) throws -> T {
-        try WriteTransaction.run(on: db, doing: "migration", body)
-    }
 
     /// Step 3: drops the triggers and views that depend on `tables`, directly or through a view,
     /// and returns them in the order the database had them.

@@ -4,7 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// One migration of one database: detection, planning, and the stages, in a transaction.
+/// One migration of a local database (a file the library opens, or a connection the app lends):
+/// the up-to-date fast path, the refusals before anything is written, the backup, then the stages
+/// framed by the connection's ``MigrationFraming`` (settings, transaction, metadata), offline or online.
 ///
 /// Follows SQLite's generalized ALTER TABLE procedure, step by step in ``AlterTableProcedure``;
 /// the result is checked against the declared target before commit.
@@ -14,6 +16,9 @@ struct MigrationRun {
     let plan: ResolvedPlan
     let db: SQLiteConnection
     let options: MigrationOptions
+
+    /// Steps 1-2 and 10-12 around the stages: a file's, or a lent connection's.
+    private var framing: any MigrationFraming { db.framing }
 
     /// - Throws: `MigrationError` only: a SQLite error met before the transaction (reading the
     ///   version, an I/O error) is wrapped too, so callers can rely on the error's type.
@@ -45,13 +50,13 @@ struct MigrationRun {
             throw MigrationError(.readOnly, "'\(db.path)' is read-only (the file or its directory cannot be written); a migration is pending and nothing was done",
                                  remedy: "run the migration with write access to the file and its directory")
         }
-        if !db.ownsHandle { try JournalCheck.requireRollback(db) }
+        if framing is LentConnectionFraming { try JournalCheck.requireRollback(db) }
         if let online = options.online, let chunkTarget {
             if let current = try VersionDetection(plan: plan, db: db).detect().version {
                 try OnlineMigration.refuseCustomCode(plan: plan, from: current, to: target.version)
             }
             if let backupURL = options.backupURL { try backup(to: backupURL) }
-            return try ConnectionSettings.applying(to: db, version: target.version) {
+            return try framing.withSettings(version: target.version) {
                 try OnlineMigration(plan: plan, db: db, options: options, online: online, chunkTarget: chunkTarget).run(to: target, started: started)
             }
         }
@@ -59,11 +64,11 @@ struct MigrationRun {
 
         // Steps 1 and 12 of SQLite's procedure (AlterTableProcedure): foreign keys off, read back, and
         // the connection's own settings restored afterwards; steps 2 and 11 around the stages.
-        return try ConnectionSettings.applying(to: db, version: target.version) {
+        return try framing.withSettings(version: target.version) {
             try OnlineMigration.clearForOffline(plan: plan, db: db, options: options)
             switch options.transactionScope {
             case .wholePlan:
-                return try AlterTableProcedure.inTransaction(on: db) { try inTransaction.migrate(to: target, started: started, stageLimit: nil) }
+                return try framing.inWriteTransaction(doing: "migration") { try inTransaction.migrate(to: target, started: started, stageLimit: nil) }
             case .perStage:
                 return try migrateStageByStage(to: target, started: started)
             }
@@ -71,7 +76,7 @@ struct MigrationRun {
     }
 
     /// The stages themselves, on this connection.
-    private var inTransaction: TransactionalMigration { TransactionalMigration(plan: plan, db: db, progress: options.progress) }
+    private var inTransaction: TransactionalMigration { TransactionalMigration(plan: plan, framing: framing, progress: options.progress) }
 
     /// One transaction per stage: each commits before the next begins. A failure rolls back its
     /// own stage only, and says which version the database stays at.
@@ -80,7 +85,7 @@ struct MigrationRun {
         while true {
             let next: MigrationResult
             do {
-                next = try AlterTableProcedure.inTransaction(on: db) { try inTransaction.migrate(to: target, started: started, stageLimit: 1) }
+                next = try framing.inWriteTransaction(doing: "migration") { try inTransaction.migrate(to: target, started: started, stageLimit: 1) }
             } catch var error as MigrationError {
                 if let done {
                     error.message = error.message.replacing("everything was rolled back", with: "this stage was rolled back")
