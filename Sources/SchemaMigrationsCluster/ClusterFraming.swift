@@ -61,18 +61,4 @@ struct ClusterObserver: Sendable {
     var sent: (@Sendable (String, [SQLiteValue], Bool) -> Void)?
     /// Called with each phase of the migration and how long it took (the measurements print them).
     var phase: (@Sendable (String, Duration) -> Void)?
-
-    /// Laps of a monotonic clock, reported to ``phase``.
-    final class PhaseClock {
-        private let report: (@Sendable (String, Duration) -> Void)?
-        private var last = ContinuousClock.now
-
-        init(_ report: (@Sendable (String, Duration) -> Void)?) { self.report = report }
-
-        func lap(_ phase: String) {
-            let now = ContinuousClock.now
-            report?(phase, now - last)
-            last = now
-        }
-    }
 }

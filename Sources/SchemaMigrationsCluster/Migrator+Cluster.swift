@@ -47,26 +47,31 @@ extension Migrator {
     /// ``migrate(cluster:database:client:)``, with `observer` told what is sent and how long each phase took.
     func migrate(cluster: [String], database: String, client: DqliteClient.Options, observer: ClusterObserver) throws -> MigrationResult {
         let started = Date()
-        let clock = ClusterObserver.PhaseClock(observer.phase)
+        var lapStarted = ContinuousClock.now
+        func lap(_ phase: String) {
+            let now = ContinuousClock.now
+            observer.phase?(phase, now - lapStarted)
+            lapStarted = now
+        }
         let connection = try ClusterFailure.mapping { try DqliteClient(nodes: cluster, database: database, options: client) }
         defer { connection.close() }
         connection.afterSending = observer.afterSending
         let leader = ClusterDatabase(client: connection, name: database)
         leader.onSend = observer.sent
         let framing = ClusterFraming(client: connection, leader: leader)
-        clock.lap("connect")
+        lap("connect")
         var result: MigrationResult
         var uncommitted: MigrationResult?
         do {
             result = try ClusterFailure.mapping {
                 try migrate(framedBy: framing, beforeStages: {
-                    clock.lap("settings, BEGIN")
+                    lap("settings, BEGIN")
                     guard let backup = options.backupURL else { return }
                     try ClusterSnapshot.write(try connection.dump(), to: backup)
-                    clock.lap("DUMP written as the backup")
+                    lap("DUMP written as the backup")
                 }, stagesDone: { done in
                     uncommitted = done
-                    clock.lap("stages on the leader")
+                    lap("stages on the leader")
                 })
             }
         } catch {
@@ -74,7 +79,7 @@ extension Migrator {
             uncommitted.duration = Date().timeIntervalSince(started)
             return try outcomeOfLostCommit(lost, result: uncommitted, connection: connection)
         }
-        clock.lap("COMMIT, settings restored")
+        lap("COMMIT, settings restored")
         result.duration = Date().timeIntervalSince(started)
         return result
     }
