@@ -46,7 +46,9 @@ extension MigrationFraming {
         do {
             result = try body()
         } catch var error as MigrationError {
-            if let failure = settings.restoreFailure(database, version: version) { error.details.append(failure.message) }
+            if let failure = settings.restoreFailure(database, version: version) {
+                error.details.append(failure.message)
+            }
             throw error
         } catch {
             _ = settings.restoreFailure(database, version: version)
@@ -63,12 +65,14 @@ extension MigrationFraming {
     /// - Parameters:
     ///   - work: what the transaction does, for messages: "migration", "baseline".
     ///   - keeping: whether to commit what `body` returned; false rolls back (nothing was written).
-    package func inWriteTransaction<T>(doing work: String, keeping: (T) -> Bool = { _ in true }, _ body: () throws -> T) throws -> T {
+    package func inWriteTransaction<T>(doing work: String, keeping: (T) -> Bool = { _ in true },
+                                       _ body: () throws -> T) throws -> T {
         do {
             try beginImmediate()
         } catch let error as SQLiteError {
-            throw MigrationError.wrap(error, message: error.isBusy ? "the database is locked by another connection; waited \(lockWait)"
-                                                                   : "cannot begin the \(work)'s transaction; nothing was written")
+            let message = error.isBusy ? "the database is locked by another connection; waited \(lockWait)"
+                                       : "cannot begin the \(work)'s transaction; nothing was written"
+            throw MigrationError.wrap(error, message: message)
         }
         do {
             let result = try body()

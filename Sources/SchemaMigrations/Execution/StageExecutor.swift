@@ -91,20 +91,23 @@ struct StageExecutor {
         let dropped = Set(steps.filter { $0.op == .dropTable }.map { $0.table.sqlFolded })
         // The tables read in detail: those rendered from the live table, those dropped (their
         // indexes' names are freed), and the shadows an online change swaps in.
-        let detailed = Set(steps.filter { $0.rendersFromLiveTable || $0.op == .dropTable }.map(\.table) + online.values.map(\.shadow))
+        let detailed = Set(steps.filter { $0.rendersFromLiveTable || $0.op == .dropTable }.map(\.table)
+                           + online.values.map(\.shadow))
         var renderer: StepRenderer?
         var parked: [LiveSchema.Dependent]?
         for (index, step) in steps.enumerated() {
             progress?(MigrationProgress(from: from, to: to, stepIndex: index, stepCount: steps.count, summary: step.summary))
             if step.op == .renameTable || step.op == .renameColumn { renderer = nil }
-            if renderer == nil && (step.rendersFromLiveTable || step.op == .dropTable || (step.setsAsideDependents && parked == nil)) {
+            let needsLive = step.rendersFromLiveTable || step.op == .dropTable || (step.setsAsideDependents && parked == nil)
+            if renderer == nil && needsLive {
                 renderer = StepRenderer(live: try LiveSchema.read(from: db, onlyTables: detailed), version: to)
             }
             if step.setsAsideDependents && parked == nil, let live = renderer?.live {
                 parked = try AlterTableProcedure(db: db).setAsideDependents(mentioning: setAside, among: live.dependents)
             }
             let statements: [String]
-            if case .rebuild(let rebuild) = step.action, let change = online[rebuild.table.sqlFolded], let live = renderer?.live {
+            if case .rebuild(let rebuild) = step.action, let change = online[rebuild.table.sqlFolded],
+               let live = renderer?.live {
                 statements = try change.cutOverStatements(live: live, version: to)
             } else {
                 statements = try renderer?.statements(for: step.action) ?? step.action.plannedStatements

@@ -35,7 +35,8 @@ struct StepRenderer {
     func statements(for action: StepAction) throws -> [String] {
         switch action {
         case .dropColumn(let table, let column):
-            return indexes(droppedWith: column, of: table).map { "DROP INDEX \(SQL.quoteIdentifier($0.name))" } + action.plannedStatements
+            let dropped = indexes(droppedWith: column, of: table)
+            return dropped.map { "DROP INDEX \(SQL.quoteIdentifier($0.name))" } + action.plannedStatements
         case .createIndex(let table, let index):
             return [EntitySQL.createIndex(freelyNamed(index, table: table), table: table)]
         case .dropIndex(let table, let index):
@@ -77,11 +78,16 @@ struct StepRenderer {
         case .rebuild(let rebuild):
             // The old table's indexes went with it; those the rebuild wrote (as the old table had
             // them, or declared anew) are the new table's.
-            let written = (try? rendering(of: action))?.parts.indexes ?? rebuild.target.indexes.map { EntitySQL.createIndex($0, table: rebuild.table) }
-            for index in live.table(named: rebuild.table)?.indexes ?? [] { live.objectNames.remove(index.name.sqlFolded) }
+            let written = (try? rendering(of: action))?.parts.indexes
+                ?? rebuild.target.indexes.map { EntitySQL.createIndex($0, table: rebuild.table) }
+            for index in live.table(named: rebuild.table)?.indexes ?? [] {
+                live.objectNames.remove(index.name.sqlFolded)
+            }
             live.tables.removeAll { $0.name.sqlFolded == rebuild.table.sqlFolded }
             for sql in written {
-                if let name = try? OnlineTableChange.renamed(indexSQL: sql, to: "", on: "").name { live.objectNames.insert(name.sqlFolded) }
+                if let name = try? OnlineTableChange.renamed(indexSQL: sql, to: "", on: "").name {
+                    live.objectNames.insert(name.sqlFolded)
+                }
             }
         case .renameTable, .renameColumn, .addColumn:
             break
@@ -92,7 +98,9 @@ struct StepRenderer {
 
     /// The indexes made by `CREATE INDEX` on `column` of `table`: SQLite refuses to drop a column an index uses.
     private func indexes(droppedWith column: String, of table: String) -> [LiveSchema.Index] {
-        live.table(named: table)?.indexes.filter { $0.origin == .createIndex && $0.columns.contains { $0.sqlFolded == column.sqlFolded } } ?? []
+        live.table(named: table)?.indexes.filter { index in
+            index.origin == .createIndex && index.columns.contains { $0.sqlFolded == column.sqlFolded }
+        } ?? []
     }
 
     /// `index`, named: an index kept its name across a rename (`Trip_start` now on `begin`); a new
@@ -112,7 +120,8 @@ struct StepRenderer {
         let declared = index.resolvedName(table: table)
         let structure = index.structure
         let candidates = live.table(named: table)?.indexes.filter { live in
-            live.origin == .createIndex && (structure.terms == nil ? live.structure == structure && !live.isPartial : live.fullStructure == structure)
+            guard live.origin == .createIndex else { return false }
+            return structure.terms == nil ? live.structure == structure && !live.isPartial : live.fullStructure == structure
         } ?? []
         return LiveSchema.Index.madeForDeclaration(among: candidates, named: declared, table: table)?.name ?? declared
     }
