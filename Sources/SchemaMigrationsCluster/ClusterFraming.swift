@@ -50,15 +50,3 @@ final class ClusterFraming: MigrationFraming {
     /// dqlite's leader answers `SQLITE_BUSY` at once, without waiting.
     var lockWait: String { "none: the dqlite leader does not wait for another writer" }
 }
-
-/// What a test or a measurement watches of a cluster migration, passed to
-/// `Migrator.migrate(cluster:database:client:observer:)`: no global state.
-struct ClusterObserver: Sendable {
-    /// Called with the SQL once each request is sent, before its answer is read (a test kills the leader there).
-    var afterSending: (@Sendable (String?) -> Void)?
-    /// Called with each statement the leader ran, its arguments, and whether it went as QUERY
-    /// (the measurements replay them in a bare loop).
-    var sent: (@Sendable (String, [SQLiteValue], Bool) -> Void)?
-    /// Called with each phase of the migration and how long it took (the measurements print them).
-    var phase: (@Sendable (String, Duration) -> Void)?
-}

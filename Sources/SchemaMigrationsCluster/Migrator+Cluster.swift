@@ -41,23 +41,32 @@ extension Migrator {
     /// - Throws: `MigrationError`; the cluster is then at its old version.
     @discardableResult
     public func migrate(cluster: [String], database: String, client: DqliteClient.Options = DqliteClient.Options()) throws -> MigrationResult {
-        try migrate(cluster: cluster, database: database, client: client, observer: ClusterObserver())
+        try migrate(cluster: cluster, database: database, client: client, afterSending: nil)
     }
 
-    /// ``migrate(cluster:database:client:)``, with `observer` told what is sent and how long each phase took.
-    func migrate(cluster: [String], database: String, client: DqliteClient.Options, observer: ClusterObserver) throws -> MigrationResult {
+    /// ``migrate(cluster:database:client:)``, watched by a test or a measurement (no global state):
+    /// - Parameters:
+    ///   - afterSending: called with the SQL once each request is sent, before its answer is read
+    ///     (a test kills the leader there).
+    ///   - sent: called with each statement the leader ran, its arguments, and whether it went as
+    ///     QUERY (the measurements replay them in a bare loop).
+    ///   - phase: called with each phase of the migration and how long it took.
+    func migrate(cluster: [String], database: String, client: DqliteClient.Options,
+                 afterSending: (@Sendable (String?) -> Void)?,
+                 sent: (@Sendable (String, [SQLiteValue], Bool) -> Void)? = nil,
+                 phase: (@Sendable (String, Duration) -> Void)? = nil) throws -> MigrationResult {
         let started = Date()
         var lapStarted = ContinuousClock.now
-        func lap(_ phase: String) {
+        func lap(_ name: String) {
             let now = ContinuousClock.now
-            observer.phase?(phase, now - lapStarted)
+            phase?(name, now - lapStarted)
             lapStarted = now
         }
         let connection = try ClusterFailure.mapping { try DqliteClient(nodes: cluster, database: database, options: client) }
         defer { connection.close() }
-        connection.afterSending = observer.afterSending
+        connection.afterSending = afterSending
         let leader = ClusterDatabase(client: connection, name: database)
-        leader.onSend = observer.sent
+        leader.onSend = sent
         let framing = ClusterFraming(client: connection, leader: leader)
         lap("connect")
         var result: MigrationResult

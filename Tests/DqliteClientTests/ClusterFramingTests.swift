@@ -24,10 +24,8 @@ struct ClusterFramingTests {
         // Given the same data on a file and on the cluster, when each is migrated,
         let sentToLeader = Locked<[String]>([])
         // (A statement sent as QUERY, then as EXEC when it returns no rows, is sent twice, run once.)
-        let observer = ClusterObserver(afterSending: { sql in
-            if let sql { sentToLeader.mutate { if $0.last != sql { $0.append(sql) } } }
-        })
-        let result = try migrator.migrate(cluster: cluster.addresses, database: "framing-settings", client: DqliteClient.Options(), observer: observer)
+        let result = try migrator.migrate(cluster: cluster.addresses, database: "framing-settings", client: DqliteClient.Options(),
+                                          afterSending: { sql in if let sql { sentToLeader.mutate { if $0.last != sql { $0.append(sql) } } } })
         let connection = try SQLiteConnection(path: local.path)
         let recorder = StatementRecorder()
         connection.startRecording(into: recorder)

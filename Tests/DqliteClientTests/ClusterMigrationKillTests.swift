@@ -115,13 +115,9 @@ struct ClusterCommitLostTests {
             try ClusterTrips.createV1(on: cluster, "trips-commit", trips: 2_000)
             let leader = try cluster.leaderIndex()
             let pid = cluster.nodes[leader].pid
-            let observer = ClusterObserver(afterSending: { sql in
-                if sql == "COMMIT" { kill(pid, SIGKILL) }
-            })
-
             let outcome = Result {
                 try Migrator(plan: TripsMigrationPlan.self).migrate(cluster: cluster.addresses, database: "trips-commit", client: DqliteClient.Options(),
-                                                                    observer: observer)
+                                                                    afterSending: { sql in if sql == "COMMIT" { kill(pid, SIGKILL) } })
             }
             cluster.kill(node: leader)  // reaps it
             let live = cluster.addresses.indices.filter { $0 != leader }.map { cluster.addresses[$0] }

@@ -43,9 +43,9 @@ struct ClusterMigrationMeasurements {
             defer { try? FileManager.default.removeItem(at: directory) }
             let phases = PhaseLog()
             let sent = Locked<[Sent]>([])
-            let observer = ClusterObserver(
-                sent: { sql, arguments, asQuery in sent.mutate { $0.append(Sent(sql: sql, arguments: arguments, asQuery: asQuery)) } },
-                phase: { phase, duration in phases.add(phase, duration) })
+            let record: @Sendable (String, [SQLiteValue], Bool) -> Void = { sql, arguments, asQuery in
+                sent.mutate { $0.append(Sent(sql: sql, arguments: arguments, asQuery: asQuery)) }
+            }
 
             var applies: [Double] = [], loops: [Double] = [], writeLoops: [Double] = []
             for round in 0..<Self.runs {
@@ -64,7 +64,8 @@ struct ClusterMigrationMeasurements {
                 var clock = Stopwatch()
                 phases.clear()
                 sent.mutate { $0.removeAll() }
-                let result = try migrator.migrate(cluster: cluster.addresses, database: applied, client: DqliteClient.Options(), observer: observer)
+                let result = try migrator.migrate(cluster: cluster.addresses, database: applied, client: DqliteClient.Options(), afterSending: nil,
+                                                  sent: record, phase: { phase, duration in phases.add(phase, duration) })
                 let apply = clock.lap().seconds
                 #expect(result.toVersion == TripsSchemaV3.versionIdentifier)
                 let statements = sent.value
