@@ -7,7 +7,8 @@ import SchemaMigrations
 /// off, or nothing is done) before `BEGIN IMMEDIATE`, and set back after `COMMIT`, which replicates
 /// the transaction to the other nodes. Each is a setting of this client's connection on the leader,
 /// which the leader's SQLite applies as a file's would (the nodes replicate pages, not statements);
-/// a leader that changes mid-migration ends the connection, and the transaction with it.
+/// a leader that changes mid-migration ends the connection, and the transaction with it. A cluster
+/// takes every setting a file takes: none is left out (`ClusterFramingTests` compares the two).
 ///
 /// When the connection drops after `COMMIT` was sent (``lostCommit``), nothing is rolled back: the
 /// migration reads what the new leader holds instead.
@@ -47,6 +48,6 @@ final class ClusterFraming: MigrationFraming {
         _ = try? client.exec("ROLLBACK")
     }
 
-    /// dqlite's leader answers `SQLITE_BUSY` at once, without waiting.
-    var lockWait: String { "none: the dqlite leader does not wait for another writer" }
+    /// dqlite's leader answers a busy `BEGIN` at once (told as `concurrentChange` by ``ClusterFailure``).
+    var lockWait: String { "no time (the dqlite leader answers at once)" }
 }
