@@ -39,7 +39,7 @@ extension Migrator {
             throw MigrationError(.notADatabase, "there is no database at '\(url.path)' to baseline", remedy: "check the path; an empty database needs no baseline: `migrate` creates the schema")
         }
         let db = try open(url, mode: .readWrite)
-        return try WriteTransaction.run(on: db, doing: "baseline") {
+        return try db.framing.inWriteTransaction(doing: "baseline") {
             let store = MetadataStore(db: db, plan: plan.name)
             if let record = try store.current() {
                 throw MigrationError(.unsupportedChange, "the database already records version \(record.version) of the plan '\(plan.name)'; a baseline is for a database with no version recorded",

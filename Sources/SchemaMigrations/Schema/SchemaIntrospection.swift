@@ -66,14 +66,12 @@ public struct SchemaIntrospection: Sendable, Hashable {
             db = try SQLiteConnection(path: url.path, mode: .readOnly)
             _ = try db.scalar("SELECT count(*) FROM sqlite_schema")
             try db.apply(environment)
-            // One read transaction: one shared lock for the thousands of statements, not one each.
-            try db.execute("BEGIN")
         } catch let error as SQLiteError {
             throw MigrationError.fromOpening(error, path: url.path)
         }
-        defer { try? db.execute("COMMIT") }
         do {
-            try self.init(db: db, version: version)
+            // One read transaction: one shared lock for the thousands of statements, not one each.
+            self = try db.inReadTransaction { try SchemaIntrospection(db: db, version: version) }
         } catch let error as SQLiteError {
             guard let need = SQLEnvironmentNeed(error) else { throw error }
             throw MigrationError(.sqlEnvironment, "reading '\(url.path)' needs \(need), which this connection does not have",
