@@ -5,8 +5,9 @@ import Foundation
 #endif
 import SchemaMigrations
 
-/// The `migrate` command as a library: `status`, `plan`, `apply`, `verify`, `snapshot` and
-/// `help`, with the exit statuses deploy pipelines rely on (``MigrateExitCode``).
+/// The `migrate` command as a library: `status`, `plan`, `apply`, `verify`, `snapshot`,
+/// `history`, `lint`, `baseline`, `scaffold` and `help`, with the exit statuses deploy pipelines
+/// rely on (``MigrateExitCode``).
 ///
 /// An app embeds it in an executable of its own, with its Swift plan (custom stages included),
 /// so that its pipeline needs no `--plan`:

@@ -114,12 +114,14 @@ final class ClusterDatabase: MigrationDatabase {
 
     /// True unless the statement's first word says it returns no rows (`INSERT`, `UPDATE`,
     /// `DELETE`, `CREATE`… without `RETURNING`): those go straight to EXEC, the rest to QUERY first.
+    /// A `PRAGMA` goes to QUERY first even when it sets a value: some answer with the value they
+    /// set (`PRAGMA threads = 4` returns 4), which dqlite refuses as EXEC.
     static func mayReturnRows(_ sql: String) -> Bool {
         let words = sql.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).prefix(1)
         guard let first = words.first?.uppercased() else { return false }
         let noRows: Set<String> = ["INSERT", "UPDATE", "DELETE", "REPLACE", "CREATE", "DROP", "ALTER", "BEGIN", "COMMIT", "END",
                                    "ROLLBACK", "SAVEPOINT", "RELEASE", "ANALYZE", "REINDEX", "VACUUM", "ATTACH", "DETACH"]
-        guard noRows.contains(first) else { return first != "PRAGMA" || !sql.contains("=") }
+        guard noRows.contains(first) else { return true }
         return sql.uppercased().contains("RETURNING")
     }
 

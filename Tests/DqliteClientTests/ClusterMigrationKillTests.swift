@@ -115,13 +115,10 @@ struct ClusterCommitLostTests {
             try ClusterTrips.createV1(on: cluster, "trips-commit", trips: 2_000)
             let leader = try cluster.leaderIndex()
             let pid = cluster.nodes[leader].pid
-            ClusterTestSeam.afterSending = { database, sql in
-                if database == "trips-commit" && sql == "COMMIT" { kill(pid, SIGKILL) }
+            let outcome = Result {
+                try Migrator(plan: TripsMigrationPlan.self).migrate(cluster: cluster.addresses, database: "trips-commit", client: DqliteClient.Options(),
+                                                                    afterSending: { sql in if sql == "COMMIT" { kill(pid, SIGKILL) } })
             }
-            defer { ClusterTestSeam.afterSending = nil }
-
-            let outcome = Result { try Migrator(plan: TripsMigrationPlan.self).migrate(cluster: cluster.addresses, database: "trips-commit") }
-            ClusterTestSeam.afterSending = nil
             cluster.kill(node: leader)  // reaps it
             let live = cluster.addresses.indices.filter { $0 != leader }.map { cluster.addresses[$0] }
             let status = try Migrator(plan: TripsMigrationPlan.self).verify(cluster: live, database: "trips-commit")

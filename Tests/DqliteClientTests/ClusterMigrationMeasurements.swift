@@ -42,12 +42,9 @@ struct ClusterMigrationMeasurements {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             let phases = PhaseLog()
-            ClusterTestSeam.phase = { phase, duration in phases.add(phase, duration) }
             let sent = Locked<[Sent]>([])
-            ClusterTestSeam.sent = { sql, arguments, asQuery in sent.mutate { $0.append(Sent(sql: sql, arguments: arguments, asQuery: asQuery)) } }
-            defer {
-                ClusterTestSeam.phase = nil
-                ClusterTestSeam.sent = nil
+            let record: @Sendable (String, [SQLiteValue], Bool) -> Void = { sql, arguments, asQuery in
+                sent.mutate { $0.append(Sent(sql: sql, arguments: arguments, asQuery: asQuery)) }
             }
 
             var applies: [Double] = [], loops: [Double] = [], writeLoops: [Double] = []
@@ -67,7 +64,8 @@ struct ClusterMigrationMeasurements {
                 var clock = Stopwatch()
                 phases.clear()
                 sent.mutate { $0.removeAll() }
-                let result = try migrator.migrate(cluster: cluster.addresses, database: applied)
+                let result = try migrator.migrate(cluster: cluster.addresses, database: applied, client: DqliteClient.Options(), afterSending: nil,
+                                                  sent: record, phase: { phase, duration in phases.add(phase, duration) })
                 let apply = clock.lap().seconds
                 #expect(result.toVersion == TripsSchemaV3.versionIdentifier)
                 let statements = sent.value

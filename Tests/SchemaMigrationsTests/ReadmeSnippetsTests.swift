@@ -32,6 +32,56 @@ import Testing
         }
     }
 
+    /// The pages that must read as a reference: today's behaviour and figures, no history.
+    static let referencePages = ["README.md", "MIGRATIONS.md", "BENCHMARKS.md", "RELIABILITY.md"]
+
+    /// README stays a newcomer's path, and no page names a commit or an issue: git keeps history.
+    @Test func theDocsReadAsAReferenceWithNoCommitNorIssue() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.filter { $0 == "\n" }.count
+        #expect(lines <= 300, "README.md has \(lines) lines: keep it a newcomer's path, and move reference material to MIGRATIONS.md")
+        for page in Self.referencePages {
+            let text = try String(contentsOf: Self.root.appendingPathComponent(page), encoding: .utf8)
+            #expect(Self.commitLikeWords(in: text).isEmpty, "\(page) names commits: \(Self.commitLikeWords(in: text))")
+            #expect(Self.issueReferences(in: text).isEmpty, "\(page) names issues: \(Self.issueReferences(in: text))")
+        }
+    }
+
+    @Test func theHistoryCheckTellsACommitFromANumberAndAnIssueFromAnAnchor() {
+        #expect(Self.commitLikeWords(in: "Run at 40aace7, before (e34e43d); 5257e02.") == ["40aace7", "e34e43d", "5257e02"])
+        let sha256 = String(repeating: "3f9a", count: 16)
+        #expect(Self.commitLikeWords(in: "`-5.192078619703863e-235`, deadbeef, 1234567, 0x2ab, 1e400, \(sha256), 550e8400-e29b-41d4").isEmpty)
+        #expect(Self.issueReferences(in: "see #21, (issue 6) and Issues 13 and 15") == ["#21", "issue 6", "Issues 13"])
+        #expect(Self.issueReferences(in: "[In process](#1-in-process), &#39;, a `#` in a name, #name, RELIABILITY_SEED=20261122").isEmpty)
+    }
+
+    /// Words that look like a commit: 7 to 40 lowercase hex digits, with a digit and a letter
+    /// (`40aace7`). A word runs over letters, digits, `_`, `.` and `-` and is trimmed of `.` and
+    /// `-`, so `-5.192078619703863e-235` is one word and no commit. A schema's SHA-256 is shown
+    /// whole (64 digits, longer than any commit name), never shortened.
+    static func commitLikeWords(in text: String) -> [String] {
+        let wordCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+        let hexDigits = Set("0123456789abcdef")
+        return text.split { !wordCharacters.contains($0) }
+            .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ".-")) }
+            .filter { word in
+                (7...40).contains(word.count) && word.allSatisfy { hexDigits.contains($0) }
+                    && word.contains(where: \.isNumber) && word.contains(where: \.isLetter)
+            }
+    }
+
+    /// Issue references: `#21` (not a link anchor such as `#1-in-process`, nor `&#39;`), and
+    /// `issue 21` / `issues 13` in any case.
+    static func issueReferences(in text: String) -> [String] {
+        let numbered = text.matches(of: /#[0-9]+(?![A-Za-z0-9_-])/).filter { match in
+            guard match.range.lowerBound > text.startIndex else { return true }
+            let before = text[text.index(before: match.range.lowerBound)]
+            return !(before.isLetter || before.isNumber || before == "&" || before == "_")
+        }
+        let worded = text.matches(of: /\bissues?\s+#?[0-9]+/.ignoresCase())
+        return (numbered.map(\.range) + worded.map(\.range)).sorted { $0.lowerBound < $1.lowerBound }.map { String(text[$0]) }
+    }
+
     @Test(.timeLimit(.minutes(10)))
     func everySwiftSnippetOfTheReadmeCompiles() throws {
         let snippets = try Self.snippets()

@@ -12,19 +12,20 @@ import Foundation
 /// leaves the database as it was.
 ///
 /// 1. "If foreign key constraints are enabled, disable them using PRAGMA foreign_keys=OFF." —
-///    ``ConnectionSettings/applying(to:version:_:)``, before the transaction (the pragma does nothing inside one), read
-///    back: a `DROP TABLE` with foreign keys on would cascade to child rows.
-/// 2. "Start a transaction." — ``inTransaction(_:)``: `BEGIN IMMEDIATE`.
+///    ``MigrationFraming/withSettings(version:_:)``, before the transaction (the pragma does nothing
+///    inside one), read back: a `DROP TABLE` with foreign keys on would cascade to child rows.
+/// 2. "Start a transaction." — ``MigrationFraming/inWriteTransaction(doing:keeping:_:)``: `BEGIN IMMEDIATE`.
 /// 3. "Remember the format of all indexes, triggers, and views associated with table X. This
-///    information will be needed in step 8 below." — indexes: ``TableRebuild`` reads them from the
-///    live table; triggers and views: ``setAsideDependents(mentioning:)``, after every rename of the
-///    stage (SQLite's `RENAME` has rewritten their references by then).
+///    information will be needed in step 8 below." — one snapshot of the live schema per stage
+///    (``StepRenderer``), read after every rename of the stage (SQLite's `RENAME` has rewritten
+///    their references by then): indexes for ``TableRebuild``, triggers and views for
+///    ``setAsideDependents(mentioning:among:)``.
 /// 4. "Use CREATE TABLE to construct a new table "new_X" that is in the desired revised format of table X."
 /// 5. "Transfer content from X into new_X using a statement like: INSERT INTO new_X SELECT ... FROM X."
 /// 6. "Drop the old table X: DROP TABLE X."
 /// 7. "Change the name of new_X to X using: ALTER TABLE new_X RENAME TO X."
 /// 8. "Use CREATE INDEX, CREATE TRIGGER, and CREATE VIEW to reconstruct indexes, triggers, and
-///    views associated with table X." — steps 4 to 8: ``TableRebuild/statements(live:renamesApplied:version:)``,
+///    views associated with table X." — steps 4 to 8: ``TableRebuild/statements(live:renamesApplied:version:newName:)``,
 ///    from the live table's own definition, the indexes as the database had them; the triggers
 ///    and views with step 9.
 /// 9. "If any views refer to table X in a way that is affected by the schema change, then drop
@@ -35,22 +36,17 @@ import Foundation
 ///    verify that the schema change did not break any foreign key constraints." — ``ForeignKeyGuard``,
 ///    always (the app's connection may have them off and still rely on them), scoped to what the
 ///    stage touched, failing only on violations it introduced.
-/// 11. "Commit the transaction started in step 2." — ``inTransaction(_:)``.
+/// 11. "Commit the transaction started in step 2." — ``MigrationFraming/inWriteTransaction(doing:keeping:_:)``.
 /// 12. "If foreign keys constraints were originally enabled, reenable them now." —
-///    ``ConnectionSettings/applying(to:version:_:)``, which also says when it cannot (a borrowed
+///    ``MigrationFraming/withSettings(version:_:)``, which also says when it cannot (a borrowed
 ///    connection must not silently keep foreign keys off).
 struct AlterTableProcedure {
     let db: any MigrationDatabase
 
-    /// Steps 2 and 11: `body` in one transaction (``WriteTransaction``), rolled back on any error.
-    static func inTransaction<T>(on db: SQLiteConnection, _ body: () throws -> T) throws -> T {
-        try WriteTransaction.run(on: db, doing: "migration", body)
-    }
-
     /// Step 3: drops the triggers and views that depend on `tables`, directly or through a view,
     /// and returns them in the order the database had them.
-    func setAsideDependents(mentioning tables: Set<String>) throws -> [LiveSchema.Dependent] {
-        let all = try LiveSchema.read(from: db, onlyTables: []).dependents
+    /// - Parameter all: every trigger and view of the database, in its order (the stage's snapshot).
+    func setAsideDependents(mentioning tables: Set<String>, among all: [LiveSchema.Dependent]) throws -> [LiveSchema.Dependent] {
         let mentions = all.map { SQLTokenizer($0.sql).identifierSet() }
         var affected = tables
         var parked = Array(repeating: false, count: all.count)

@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// The connection settings a migration needs (steps 1 and 12 of ``AlterTableProcedure``), and the
-/// user's, restored afterwards.
+/// user's, restored afterwards: applied by ``MigrationFraming/withSettings(version:_:)``, the same
+/// on a file, a lent connection and a dqlite cluster.
 ///
 /// Besides foreign keys and `legacy_alter_table`, SQLite's sorter may use helper threads
 /// (`PRAGMA threads`) while a rebuild builds its indexes.
@@ -36,29 +37,8 @@ struct ConnectionSettings {
     /// The connection's own values, in the order of ``pragmas``.
     private let saved: [Int64]
 
-    /// Runs `body` with the migration's settings, then restores the connection's own, whether
-    /// `body` returned or threw.
-    /// - Throws: what `body` threw (with a detail when the settings could not be restored
-    ///   either); or, when `body` returned, a `MigrationError` when the settings cannot be
-    ///   restored: a connection the app goes on using must not silently keep foreign keys off.
-    static func applying<T>(to db: SQLiteConnection, version: Schema.Version, _ body: () throws -> T) throws -> T {
-        let settings = try prepare(db)
-        let result: T
-        do {
-            result = try body()
-        } catch var error as MigrationError {
-            if let failure = settings.restoreFailure(db, version: version) { error.details.append(failure.message) }
-            throw error
-        } catch {
-            _ = settings.restoreFailure(db, version: version)
-            throw error
-        }
-        if let failure = settings.restoreFailure(db, version: version, afterMigrating: true) { throw failure }
-        return result
-    }
-
     /// Step 1: reads the connection's values, sets the migration's and reads foreign keys back.
-    static func prepare(_ db: SQLiteConnection) throws -> ConnectionSettings {
+    static func prepare(_ db: any SQLQuerying) throws -> ConnectionSettings {
         let settings = ConnectionSettings(saved: try pragmas.map { try db.pragmaInteger($0.name) })
         for pragma in pragmas { try db.execute(pragma.statement) }
         guard try db.pragmaInteger("foreign_keys") == 0 else {
@@ -71,7 +51,7 @@ struct ConnectionSettings {
 
     /// Step 12: sets every pragma back (all of them are tried), and describes the first that
     /// failed, nil when all were restored.
-    private func restoreFailure(_ db: SQLiteConnection, version: Schema.Version?, afterMigrating: Bool = false) -> MigrationError? {
+    func restoreFailure(_ db: any SQLQuerying, version: Schema.Version?, afterMigrating: Bool = false) -> MigrationError? {
         var failure: MigrationError?
         for (pragma, value) in zip(Self.pragmas, saved) {
             let statement = "PRAGMA \(pragma.name) = \(value)"

@@ -127,7 +127,7 @@ struct SQLEnvironmentCheck {
             for check in Self.checkExpressions(of: table) {
                 needs.formUnion((try? db.compileStandingIn("SELECT \(check) FROM \(quoted) WHERE 0")) ?? [])
             }
-            let triggers = live.dependents.filter { $0.kind == .trigger && $0.tableName.isSameSQLName(table.name) }
+            let triggers = live.dependents.filter { $0.kind == .trigger && $0.tableName.sqlFolded == table.name.sqlFolded }
             for need in needs {
                 let name = need.name.sqlFolded
                 var owners = indexes.filter { SQLTokenizer($0.sql ?? "").identifierSet().contains(name) }

@@ -82,25 +82,40 @@ struct StageExecutor {
     /// briefly missing), with the views over those views and the triggers on them; after the last
     /// step they are recreated in the order the database had them. Steps 3 and 9 of SQLite's
     /// procedure: see ``AlterTableProcedure``.
+    ///
+    /// The live schema is read once, when a step first needs it, and handed to the ``StepRenderer``
+    /// and to the setting aside; the renderer follows the steps' own changes. Only a rename, after
+    /// which SQLite has rewritten names everywhere, makes the next step that needs it read it again.
     func runSteps(_ steps: [MigrationStep], from: Schema.Version?, to: Schema.Version) throws {
         let setAside = Set(steps.filter(\.setsAsideDependents).map { $0.table.sqlFolded })
         let dropped = Set(steps.filter { $0.op == .dropTable }.map { $0.table.sqlFolded })
+        // The tables read in detail: those rendered from the live table, those dropped (their
+        // indexes' names are freed), and the shadows an online change swaps in.
+        let detailed = Set(steps.filter { $0.rendersFromLiveTable || $0.op == .dropTable }.map(\.table)
+                           + online.values.map(\.shadow))
+        var renderer: StepRenderer?
         var parked: [LiveSchema.Dependent]?
         for (index, step) in steps.enumerated() {
             progress?(MigrationProgress(from: from, to: to, stepIndex: index, stepCount: steps.count, summary: step.summary))
-            if step.setsAsideDependents && parked == nil {
-                parked = try AlterTableProcedure(db: db).setAsideDependents(mentioning: setAside)
+            if step.op == .renameTable || step.op == .renameColumn { renderer = nil }
+            let needsLive = step.rendersFromLiveTable || step.op == .dropTable || (step.setsAsideDependents && parked == nil)
+            if renderer == nil && needsLive {
+                renderer = StepRenderer(live: try LiveSchema.read(from: db, onlyTables: detailed), version: to)
             }
-            let live: LiveSchema? = step.rendersFromLiveTable ? try LiveSchema.read(from: db, onlyTables: [step.table]) : nil
+            if step.setsAsideDependents && parked == nil, let live = renderer?.live {
+                parked = try AlterTableProcedure(db: db).setAsideDependents(mentioning: setAside, among: live.dependents)
+            }
             let statements: [String]
-            if case .rebuild(let rebuild) = step.action, let change = online[rebuild.table.sqlFolded] {
-                statements = try change.cutOverStatements(db, version: to)
+            if case .rebuild(let rebuild) = step.action, let change = online[rebuild.table.sqlFolded],
+               let live = renderer?.live {
+                statements = try change.cutOverStatements(live: live, version: to)
             } else {
-                statements = try step.action.statements(live: live, version: to)
+                statements = try renderer?.statements(for: step.action) ?? step.action.plannedStatements
             }
             for sql in statements {
                 try reportingProgress(of: sql, step: step, stepIndex: index, stepCount: steps.count, from: from, to: to) { try execute(sql, step: step) }
             }
+            renderer?.record(step.action)
         }
         try AlterTableProcedure(db: db).recreate(parked ?? [], droppedTables: dropped, version: to)
     }

@@ -8,11 +8,13 @@ import Foundation
 /// version again under the write lock, then creates the target or runs the pending stages, each
 /// checked, executed, verified against its declaration and recorded in the metadata table.
 ///
-/// The transaction, connection settings and backup around it are the caller's: ``MigrationRun``
-/// for a local file, the cluster migration for a dqlite leader reached over the wire.
+/// The transaction and connection settings around it are its ``MigrationFraming``'s (a file, a lent
+/// connection, a dqlite leader reached over the wire), which also reads and writes the metadata;
+/// the backup is the caller's.
 struct TransactionalMigration {
     let plan: ResolvedPlan
-    let db: any MigrationDatabase
+    let framing: any MigrationFraming
+    var db: any MigrationDatabase { framing.database }
     let progress: (@Sendable (MigrationProgress) -> Void)?
 
     /// Inside the transaction: detects the version again under the write lock (another process
@@ -20,7 +22,7 @@ struct TransactionalMigration {
     /// at most `stageLimit` of them, recording each.
     func migrate(to target: Schema, started: Date, stageLimit: Int?) throws -> MigrationResult {
         let state = try VersionDetection(plan: plan, db: db).detect(trustCookie: false)
-        let store = MetadataStore(db: db, plan: plan.name)
+        let store = framing.metadata(plan: plan.name)
         switch state {
         case .empty:
             for entity in target.entities { try DeclaredSQLCheck.check(entity, version: target.version, environment: plan.environment) }
@@ -75,11 +77,13 @@ struct TransactionalMigration {
     /// The database must now hold exactly the declared target: otherwise everything rolls back, with the diff.
     func verify(_ target: Schema, written: WrittenColumns) throws {
         let live = try LiveSchema.read(from: db, onlyTables: Set(target.entityNames))
-        let accepted = try AcceptedDifferences(db: db, plan: plan.name).load()  // what a baseline accepted and no stage changed
-        let differences = SchemaComparison(checksDefault: written.contains, undeclaredUniqueIndexesDiffer: false).differences(declared: target, live: live).filter { !accepted.contains($0) }
+        let accepted = try AcceptedDifferences.load(from: db, plan: plan.name)  // what a baseline accepted and no stage changed
+        let differences = accepted.unaccepted(SchemaComparison(checksDefault: written.contains, undeclaredUniqueIndexesDiffer: false)
+            .differences(declared: target, live: live))
         guard differences.isEmpty else {
             throw MigrationError(.verificationFailed, "after the migration the database does not match version \(target.version); everything was rolled back",
-                                 version: target.version, remedy: "report this as a bug, with the plan and the database schema", details: differences)
+                                 version: target.version, remedy: "report this as a bug, with the plan and the database schema",
+                                 details: differences.map(\.description))
         }
     }
 }

@@ -38,14 +38,14 @@ struct VersionDetection {
                 return .recorded(schema.version)
             }
             let live = try LiveSchema.read(from: db, onlyTables: Set(schema.entityNames))
-            let accepted = try AcceptedDifferences(db: db, plan: plan.name).load()  // what a baseline accepted
-            let differences = SchemaComparison(checksDefaults: false, undeclaredUniqueIndexesDiffer: false).differences(declared: schema, live: live)
-                .filter { !accepted.contains($0) }
+            let accepted = try AcceptedDifferences.load(from: db, plan: plan.name)  // what a baseline accepted
+            let differences = accepted.unaccepted(SchemaComparison(checksDefaults: false, undeclaredUniqueIndexesDiffer: false)
+                .differences(declared: schema, live: live))
             guard differences.isEmpty else {
                 throw MigrationError(.drift, "the database's schema no longer matches version \(schema.version), which its metadata records",
                                      version: schema.version,
                                      remedy: "undo the change made outside the plan, or declare it as a new version",
-                                     details: differences)
+                                     details: differences.map(\.description))
             }
             return .recorded(schema.version)
         }
@@ -53,7 +53,7 @@ struct VersionDetection {
         let ours = plan.allEntityNames
         guard live.userTables.contains(where: { ours.contains($0.name.sqlFolded) }) else { return .empty }
         let present = Set(live.userTables.map { $0.name.sqlFolded }.filter { ours.contains($0) })
-        var closest: (schema: Schema, differences: [String])?
+        var closest: (schema: Schema, differences: [SchemaDifference])?
         var matching: [Schema] = []
         for schema in plan.schemas.reversed() {
             let differences = SchemaComparison(checksDefaults: false).differences(declared: schema, live: live)
@@ -66,7 +66,8 @@ struct VersionDetection {
         throw MigrationError(.unknownVersion, "the database has no version recorded and its tables match none of the plan's \(plan.schemas.count) versions",
                              version: closest?.schema.version,
                              remedy: "declare what the file has (the lines above), or scaffold a V1 that matches it: `migrate scaffold --database PATH --output FILE` writes its Swift declarations (`migrate snapshot --database PATH --output DIR` its JSON plan; in code: `Schema(introspecting:)`), or record a version with `migrate baseline --version V`",
-                             details: (closest.map { ["closest is \($0.schema.version); to declare what the file has:"] + AdoptionAdvice.lines(declared: $0.schema, live: live) } ?? []))
+                             details: closest.map { ["closest is \($0.schema.version); to declare what the file has:"]
+                                 + SchemaDifference.adoptionAdvice(for: $0.differences, declared: $0.schema, live: live) } ?? [])
     }
 
     /// The declared schema of a recorded version, refusing unknown, newer and changed versions.

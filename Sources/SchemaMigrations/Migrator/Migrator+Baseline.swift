@@ -39,25 +39,25 @@ extension Migrator {
             throw MigrationError(.notADatabase, "there is no database at '\(url.path)' to baseline", remedy: "check the path; an empty database needs no baseline: `migrate` creates the schema")
         }
         let db = try open(url, mode: .readWrite)
-        return try WriteTransaction.run(on: db, doing: "baseline") {
+        return try db.framing.inWriteTransaction(doing: "baseline") {
             let store = MetadataStore(db: db, plan: plan.name)
             if let record = try store.current() {
                 throw MigrationError(.unsupportedChange, "the database already records version \(record.version) of the plan '\(plan.name)'; a baseline is for a database with no version recorded",
                                      version: record.version, remedy: "run `migrate status` to see where it stands, and `migrate apply` to move it on")
             }
             let live = try LiveSchema.read(from: db)
-            let refusals = BaselineCheck.refusals(declared: schema, live: live)
+            let differences = SchemaComparison(checksDefaults: false).differences(declared: schema, live: live)
+            let refusals = differences.compactMap { $0.baselineRefusal(declared: schema) }
             guard refusals.isEmpty else {
                 throw MigrationError(.unknownVersion, "the database cannot be recorded at version \(version): what the version declares is missing from the file or stored differently (\(refusals.count) difference\(refusals.count == 1 ? "" : "s"))",
                                      version: version,
                                      remedy: "baseline at the version the file really is at, or write one that matches it: `migrate scaffold --database PATH --output FILE` (Swift) or `migrate snapshot --database PATH --output DIR` (JSON)",
                                      details: refusals)
             }
-            let accepted = SchemaComparison(checksDefaults: false).differences(declared: schema, live: live)
-            try AcceptedDifferences(db: db, plan: plan.name).save(accepted)
+            try AcceptedDifferences.save(differences, to: db, plan: plan.name)
             try store.append(.init(version: version, hash: plan.hash(of: version), kind: "baseline", fromVersion: nil,
                                    startedAt: Date(), duration: 0, snapshot: try declared.compactJSON()))
-            return BaselineResult(database: url.path, version: version, acceptedDifferences: accepted)
+            return BaselineResult(database: url.path, version: version, acceptedDifferences: differences.map(\.description))
         }
     }
 
@@ -75,34 +75,30 @@ extension Migrator {
     }
 }
 
-/// What a baseline refuses: a declared table, column or index the file lacks, a column whose
-/// type (affinity) disagrees, a table without the `"id"` key a declared entity has.
-enum BaselineCheck {
-    static func refusals(declared: Schema, live: LiveSchema) -> [String] {
-        var result: [String] = []
-        for entity in declared.entities {
-            guard let table = live.table(named: entity.name) else {
-                result.append("table \(entity.name) is declared but missing from the file")
-                continue
-            }
-            if entity.primaryKey == nil && !table.hasIntegerPrimaryKey {
-                result.append("table \(entity.name) has no \"id\" INTEGER PRIMARY KEY column, which every declared entity's table has")
-            }
-            for attribute in entity.attributes {
-                guard let column = table.column(named: attribute.name) else {
-                    result.append("column \(entity.name).\(attribute.name) is declared but missing from the file")
-                    continue
-                }
-                if column.affinity != attribute.storageType {
-                    result.append("column \(entity.name).\(attribute.name) is \(column.declaredType.isEmpty ? "untyped" : column.declaredType) in the file, declared \(attribute.storageType.rawValue) (\(attribute.swiftType ?? attribute.valueType.rawValue))")
-                }
-            }
+extension SchemaDifference {
+    /// Why a baseline refuses this difference, in words, or nil when it accepts it. It refuses a
+    /// declared table, column or index the file lacks, a column whose type (affinity) disagrees
+    /// with what the attribute stores, and a table without the `"id"` key a declared entity has.
+    func baselineRefusal(declared: Schema) -> String? {
+        switch self {
+        case .missingTable(let table):
+            return "table \(table) is declared but missing from the file"
+        case .noIntegerPrimaryKey(let table):
+            return "table \(table) has no \"id\" INTEGER PRIMARY KEY column, which every declared entity's table has"
+        case .missingColumn(let table, let column):
+            return "column \(table).\(column) is declared but missing from the file"
+        case .columnType(let table, let column, let live, _):
+            // Types are told apart by the values the column stores: a type of the same affinity works.
+            guard let attribute = declared.entity(named: table)?.attribute(named: column),
+                  Schema.StorageType(affinityOf: live) != attribute.storageType else { return nil }
+            return "column \(table).\(column) is \(live.isEmpty ? "untyped" : live) in the file, declared "
+                + "\(attribute.storageType.rawValue) (\(attribute.swiftType ?? attribute.valueType.rawValue))"
+        case .missingIndex(let table, let index):
             // A later version dropping a missing index could not run: the file must have every declared one.
-            let liveStructures = Set(table.indexes.map(\.structure) + table.indexes.map(\.fullStructure))
-            for index in entity.indexes where !liveStructures.contains(index.structure) {
-                result.append("\(index.isUnique ? "unique index" : "index") on \(entity.name)\(index.termsDescription) is declared but missing from the file: create it first")
-            }
+            let kind = index.isUnique ? "unique index" : "index"
+            return "\(kind) on \(table)\(index.termsDescription) is declared but missing from the file: create it first"
+        default:
+            return nil
         }
-        return result
     }
 }

@@ -35,7 +35,7 @@ extension Migrator {
         let started = Date()
         var simulation = MigrationSimulation(database: url.path, result: nil, error: nil, steps: [], duration: 0)
         do {
-            simulation.result = try MigrationRun(plan: plan, db: copy, options: options).run()
+            simulation.result = try copy.framing.migrate(plan, options: options)
         } catch let error as MigrationError {
             simulation.error = error
         }

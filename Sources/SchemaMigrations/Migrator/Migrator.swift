@@ -61,7 +61,7 @@ public struct Migrator: Sendable {
         _ = try targetVersion(of: plan)  // refused before the file is created
         return try advising(url) {
             let db = try open(url, mode: .readWriteCreate)
-            return try MigrationRun(plan: plan, db: db, options: options).run()
+            return try FileFraming(connection: db).migrate(plan, options: options)
         }
     }
 
@@ -74,13 +74,13 @@ public struct Migrator: Sendable {
     public func migrate(connection handle: OpaquePointer) throws -> MigrationResult {
         let plan = try resolvedPlan()
         let db = SQLiteConnection(borrowing: handle)
-        return try MigrationRun(plan: plan, db: db, options: options).run()
+        return try LentConnectionFraming(connection: db).migrate(plan, options: options)
     }
 
     /// Migrates through a connection of this package's (tests use it to watch what runs).
     @discardableResult
     func migrate(using db: SQLiteConnection) throws -> MigrationResult {
-        try MigrationRun(plan: try resolvedPlan(), db: db, options: options).run()
+        try db.framing.migrate(try resolvedPlan(), options: options)
     }
 
     /// The version the database at `url` is at, nil when it holds none of the plan's tables.

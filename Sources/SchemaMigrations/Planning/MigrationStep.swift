@@ -33,14 +33,14 @@ public struct MigrationStep: Sendable, CustomStringConvertible {
     var rendersFromLiveTable: Bool { [.rebuildTable, .dropColumn, .dropIndex, .createIndex].contains(op) }
     /// The SQL it runs, as planned from the declared schemas. When applied, a rebuild also
     /// recreates the table's own extra indexes and triggers, and the views, that the live database has.
-    public var sql: [String] { (try? action.statements(live: nil)) ?? [] }
+    public var sql: [String] { action.plannedStatements }
 
     let action: StepAction
 
     public var description: String { summary }
 }
 
-/// The internal form of a step, rendered to SQL against the live schema when it runs.
+/// The internal form of a step, rendered to SQL against the live schema when it runs (``StepRenderer``).
 enum StepAction: Sendable {
     case createTable(Schema.Entity)
     case dropTable(String)
@@ -116,11 +116,10 @@ enum StepAction: Sendable {
         "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
     }
 
-    /// The statements this step runs. With `live`, names are resolved against the live schema
-    /// (an index is dropped by its real name) and a rebuild starts from the live table's definition.
-    /// - Parameter renamesApplied: whether the stage's renames have run on `live` (false in a dry run).
-    /// - Throws: `MigrationError` when a rebuild would have to remove something the plan does not name.
-    func statements(live: LiveSchema?, renamesApplied: Bool = true, version: Schema.Version? = nil) throws -> [String] {
+    /// The statements this step runs as planned from the declared schemas alone: an index dropped
+    /// by its declared name, a rebuild from the declared target. When it runs (and in a dry run)
+    /// the step is rendered against the live schema instead (``StepRenderer``).
+    var plannedStatements: [String] {
         switch self {
         case .createTable(let entity):
             return [EntitySQL.createTable(entity)] + entity.indexes.map { EntitySQL.createIndex($0, table: entity.name) }
@@ -131,37 +130,15 @@ enum StepAction: Sendable {
         case .addColumn(let table, let attribute, let forceNullable):
             return ["ALTER TABLE \(SQL.quoteIdentifier(table)) ADD COLUMN \(EntitySQL.columnDefinition(attribute, forceNullable: forceNullable))"]
         case .dropColumn(let table, let column):
-            let indexes = live?.table(named: table)?.indexes.filter { $0.origin == .createIndex && $0.columns.contains { $0.sqlFolded == column.sqlFolded } } ?? []
-            return indexes.map { "DROP INDEX \(SQL.quoteIdentifier($0.name))" }
-                + ["ALTER TABLE \(SQL.quoteIdentifier(table)) DROP COLUMN \(SQL.quoteIdentifier(column))"]
+            return ["ALTER TABLE \(SQL.quoteIdentifier(table)) DROP COLUMN \(SQL.quoteIdentifier(column))"]
         case .renameColumn(let table, let from, let to):
             return ["ALTER TABLE \(SQL.quoteIdentifier(table)) RENAME COLUMN \(SQL.quoteIdentifier(from)) TO \(SQL.quoteIdentifier(to))"]
-        case .createIndex(let table, var index):
-            // An index kept its name across a rename (`Trip_start` now on `begin`); a new one on a
-            // re-added `start` takes the next free name.
-            if let taken = live?.objectNames, index.name == nil, taken.contains(index.defaultName(table: table).sqlFolded) {
-                let base = index.defaultName(table: table)
-                index.name = (2...).lazy.map { "\(base)_\($0)" }.first { !taken.contains($0.sqlFolded) }
-            }
+        case .createIndex(let table, let index):
             return [EntitySQL.createIndex(index, table: table)]
         case .dropIndex(let table, let index):
-            // The index created for the declaration (an index made by hand beside it stays).
-            let declared = index.resolvedName(table: table)
-            let structure = index.structure
-            let candidates = live?.table(named: table)?.indexes.filter { live in
-                live.origin == .createIndex && (structure.terms == nil ? live.structure == structure && !live.isPartial : live.fullStructure == structure)
-            } ?? []
-            let name = LiveSchema.Index.madeForDeclaration(among: candidates, named: declared, table: table)?.name ?? declared
-            return ["DROP INDEX \(SQL.quoteIdentifier(name))"]
+            return ["DROP INDEX \(SQL.quoteIdentifier(index.resolvedName(table: table)))"]
         case .rebuild(let rebuild):
-            return try rendering(live: live, renamesApplied: renamesApplied, version: version)?.statements ?? rebuild.declaredStatements
+            return rebuild.declaredStatements
         }
-    }
-
-    /// For a rebuild with its live table at hand: its statements and what it carries over and removes.
-    func rendering(live: LiveSchema?, renamesApplied: Bool = true, version: Schema.Version? = nil) throws -> TableRebuild.Rendering? {
-        guard case .rebuild(let rebuild) = self,
-              let table = live?.table(named: renamesApplied ? rebuild.table : rebuild.sourceTable) else { return nil }
-        return try rebuild.statements(live: table, renamesApplied: renamesApplied, version: version ?? Schema.Version(0, 0, 0))
     }
 }

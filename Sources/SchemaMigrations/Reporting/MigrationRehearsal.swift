@@ -43,7 +43,7 @@ struct MigrationRehearsal {
         }
         copy.startRecording(into: recorder)
         defer { copy.stopRecording() }
-        let result = try MigrationRun(plan: MigrationRehearsal.announcingCustomCode(of: plan, to: recorder), db: copy, options: rehearsalOptions).run()
+        let result = try FileFraming(connection: copy).migrate(MigrationRehearsal.announcingCustomCode(of: plan, to: recorder), options: rehearsalOptions)
         return Outcome(result: result, schemaCookie: cookie, entries: MigrationRehearsal.writes(in: recorder.entries))
     }
 

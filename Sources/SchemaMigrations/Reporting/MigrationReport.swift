@@ -143,8 +143,9 @@ public struct MigrationReport: Sendable {
                 var reported = Step(step: step, sql: step.sql, impact: impact.isEmpty ? nil : impact)
                 do {
                     // The SQL as it would run on this database: renames shown applied, the rebuild from the live table.
-                    reported.sql = try step.action.statements(live: live, renamesApplied: false, version: planned.to)
-                    if let rendering = try step.action.rendering(live: live, renamesApplied: false, version: planned.to) {
+                    let renderer = StepRenderer(live: live, renamesApplied: false, version: planned.to)
+                    reported.sql = try renderer.statements(for: step.action)
+                    if let rendering = try renderer.rendering(of: step.action) {
                         reported.carriedOver = rendering.carriedOver
                         reported.removes = rendering.removed
                     }

@@ -6,8 +6,8 @@
 /// takes one, so the same stages run on a local file (``SQLiteConnection``) and, statement by
 /// statement, on a replicated database's leader over its wire protocol (the dqlite cluster's
 /// connection conforms in `SchemaMigrationsCluster`). Transactions and connection settings are the
-/// caller's: the local run sets them around the stages (``MigrationRun``), the cluster migration
-/// over the wire.
+/// caller's: the migration's framing (`MigrationFraming`) sets them around the stages, the same
+/// on a file, a lent connection and a cluster.
 package protocol MigrationDatabase: SQLQuerying {
     /// A statement compiled once and run many times with different arguments.
     /// - Throws: `SQLiteError`, with SQLite's extended code and message.

@@ -28,6 +28,14 @@ extension SQLiteConnection {
         }
     }
 
+    /// Runs `body` in one read transaction (`BEGIN … COMMIT`): one shared lock for the many
+    /// statements of an introspection, not one each; ended whether `body` returned or threw.
+    func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN")
+        defer { try? execute("COMMIT") }
+        return try body()
+    }
+
     /// Rolls back the open transaction, if any, ignoring errors (used on failure paths).
     func rollbackQuietly() {
         if !isAutocommit { try? execute("ROLLBACK TRANSACTION") }

@@ -113,7 +113,7 @@ extension IntrospectionReader {
     /// The column's foreign key, nil when it has none or (saying why in `blocking`) when it cannot be declared.
     private func foreignKey(of column: LiveSchema.Column, in table: LiveSchema.Table, definition: TableDefinition,
                             blocking: inout [String], kept: inout [String]) -> Schema.ForeignKey? {
-        let keys = table.foreignKeys.filter { $0.from.count == 1 && $0.from[0].isSameSQLName(column.name) }
+        let keys = table.foreignKeys.filter { $0.from.count == 1 && $0.from[0].sqlFolded == column.name.sqlFolded }
         guard let key = keys.first else { return nil }
         guard keys.count == 1 else {
             blocking.append("column \(column.name) has \(keys.count) foreign keys: a declared column has one")

@@ -70,9 +70,10 @@ struct LiveSchema: Sendable, Hashable {
         var indexes: [Index]
         var foreignKeys: [ForeignKey]
 
-        /// The column so named, ignoring ASCII case as SQLite does.
+        /// The column so named, ignoring ASCII case as SQLite does (`sqlFolded`).
         func column(named name: String) -> Column? {
-            columns.first { $0.name.isSameSQLName(name) }
+            let folded = name.sqlFolded
+            return columns.first { $0.name.sqlFolded == folded }
         }
 
         /// True when the table has `id INTEGER PRIMARY KEY` (a rowid alias).
@@ -101,21 +102,14 @@ struct LiveSchema: Sendable, Hashable {
     /// space and ignore ASCII case).
     var objectNames: Set<String> = []
 
+    /// The table so named, ignoring ASCII case as SQLite does (`sqlFolded`).
     func table(named name: String) -> Table? {
-        tables.first { $0.name.sqlFolded == name.sqlFolded }
+        let folded = name.sqlFolded
+        return tables.first { $0.name.sqlFolded == folded }
     }
 
     /// Tables other than SQLite's own and this package's metadata.
     var userTables: [Table] { tables.filter { !Schema.isReservedTableName($0.name) } }
-}
-
-extension String {
-    /// Whether two SQL names are the same, ignoring ASCII case as SQLite does; no Foundation.
-    func isSameSQLName(_ other: String) -> Bool {
-        utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8) { a, b in
-            (a >= 65 && a <= 90 ? a + 32 : a) == (b >= 65 && b <= 90 ? b + 32 : b)
-        }
-    }
 }
 
 extension LiveSchema.Index {

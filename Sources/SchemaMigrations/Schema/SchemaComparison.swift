@@ -26,17 +26,17 @@ struct SchemaComparison {
         self.undeclaredUniqueIndexesDiffer = undeclaredUniqueIndexesDiffer
     }
 
-    /// The differences between the declared entities and the live tables, in words; empty when they match.
+    /// The differences between the declared entities and the live tables; empty when they match.
     ///
     /// A live table may have extra non-unique indexes, triggers and views: they do not change what
     /// is stored. Clauses the declaration does not speak of (`AUTOINCREMENT`, `WITHOUT ROWID`,
     /// `ON UPDATE`, `DEFERRABLE`, CHECKs, collations) are the database's own; where it does
     /// speak of them, they must be there. Extra columns, extra unique indexes and anything missing are differences.
-    func differences(declared: Schema, live: LiveSchema) -> [String] {
-        var result: [String] = []
+    func differences(declared: Schema, live: LiveSchema) -> [SchemaDifference] {
+        var result: [SchemaDifference] = []
         for entity in declared.entities {
             guard let table = live.table(named: entity.name) else {
-                result.append("table \(entity.name) is missing")
+                result.append(.missingTable(entity.name))
                 continue
             }
             result += differences(entity: entity, table: table)
@@ -45,16 +45,16 @@ struct SchemaComparison {
     }
 
     /// - Parameter parsed: the table's definition when the caller has parsed it already.
-    func differences(entity: Schema.Entity, table: LiveSchema.Table, parsed: TableDefinition? = nil) -> [String] {
-        var result: [String] = []
+    func differences(entity: Schema.Entity, table: LiveSchema.Table, parsed: TableDefinition? = nil) -> [SchemaDifference] {
+        var result: [SchemaDifference] = []
         let name = entity.name
         if let key = entity.primaryKey {
             let live = table.columns.filter { $0.primaryKeyPosition > 0 }.sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }.map { $0.name.sqlFolded }
             if live != key.map({ $0.sqlFolded }) {
-                result.append("\(name)'s primary key is (\(live.joined(separator: ", "))), declared (\(key.joined(separator: ", ")))")
+                result.append(.primaryKey(table: name, live: live, declared: key))
             }
         } else if !table.hasIntegerPrimaryKey {
-            result.append("\(name) has no \"\(Schema.primaryKeyColumn)\" INTEGER PRIMARY KEY column")
+            result.append(.noIntegerPrimaryKey(table: name))
         }
         // The CREATE TABLE text is parsed only for what the pragmas do not say, and only when declared.
         let needsDefinition = entity.primaryKey != nil || entity.isAutoincrement || entity.isWithoutRowID || entity.isStrict
@@ -64,13 +64,13 @@ struct SchemaComparison {
         // are compared where declared, not where the live table has them unasked.
         if let definition {
             if entity.isAutoincrement && !definition.hasAutoincrement {
-                result.append("\(name)'s key is not AUTOINCREMENT, declared AUTOINCREMENT")
+                result.append(.missingTableOption(table: name, .autoincrement))
             }
             if entity.isStrict && !definition.strict {
-                result.append("\(name) is not STRICT, declared STRICT")
+                result.append(.missingTableOption(table: name, .strict))
             }
             if entity.isWithoutRowID && !definition.withoutRowid {
-                result.append("\(name) is not WITHOUT ROWID, declared WITHOUT ROWID")
+                result.append(.missingTableOption(table: name, .withoutRowID))
             }
         }
         // A key column that cannot hold NULL whatever its constraints say: a rowid alias, or any key column of a WITHOUT ROWID table.
@@ -79,75 +79,87 @@ struct SchemaComparison {
         }
         for attribute in entity.attributes {
             guard let column = table.column(named: attribute.name) else {
-                result.append("column \(name).\(attribute.name) is missing")
+                result.append(.missingColumn(table: name, column: attribute.name))
                 continue
             }
             if let sqlType = attribute.sqlType {
                 if SchemaComparison.normalizedType(column.declaredType) != SchemaComparison.normalizedType(sqlType) {
-                    result.append("column \(name).\(attribute.name) is \(column.declaredType.isEmpty ? "untyped" : column.declaredType), declared \(sqlType)")
+                    result.append(.columnType(table: name, column: attribute.name, live: column.declaredType, declared: sqlType))
                 }
             } else if column.affinity != attribute.storageType {
-                result.append("column \(name).\(attribute.name) is \(column.declaredType.isEmpty ? "untyped" : column.declaredType), declared \(attribute.storageType.rawValue)")
+                result.append(.columnType(table: name, column: attribute.name, live: column.declaredType,
+                                          declared: attribute.storageType.rawValue))
             }
             let notNull = column.notNull || keyNeverNull(column)
             if notNull == attribute.isOptional {
-                result.append("column \(name).\(attribute.name) is \(notNull ? "NOT NULL" : "nullable"), declared \(attribute.isOptional ? "optional" : "non-optional")")
+                result.append(.nullability(table: name, column: attribute.name, liveNotNull: notNull))
             }
-            let liveKey = table.foreignKeys.first { $0.from.count == 1 && $0.from[0].isSameSQLName(attribute.name) }
+            let liveKey = table.foreignKeys.first { $0.from.count == 1 && $0.from[0].sqlFolded == attribute.name.sqlFolded }
             switch (attribute.references, liveKey) {
             case (nil, nil): break
             case (let declared?, nil):
-                result.append("column \(name).\(attribute.name) has no foreign key, declared REFERENCES \(declared.table) ON DELETE \(declared.onDelete)")
+                result.append(.missingForeignKey(table: name, column: attribute.name,
+                                                 declared: .init(table: declared.table, onDelete: declared.onDelete)))
             case (nil, let live?):
-                result.append("column \(name).\(attribute.name) REFERENCES \(live.table), which is not declared")
+                result.append(.undeclaredForeignKey(table: name, column: attribute.name, live: .init(table: live.table)))
             case (let declared?, let live?):
                 if live.table.sqlFolded != declared.table.sqlFolded || live.onDelete.uppercased() != declared.onDelete {
-                    result.append("column \(name).\(attribute.name) REFERENCES \(live.table) ON DELETE \(live.onDelete), declared \(declared.table) ON DELETE \(declared.onDelete)")
+                    result.append(.foreignKeyTarget(table: name, column: attribute.name,
+                                                    live: .init(table: live.table, onDelete: live.onDelete),
+                                                    declared: .init(table: declared.table, onDelete: declared.onDelete)))
                 }
                 // A reference without a column list means the parent's primary key, which is what a declaration without a column means too.
                 if let to = live.to.first ?? nil, to.sqlFolded != declared.referencedColumn.sqlFolded {
-                    result.append("column \(name).\(attribute.name) REFERENCES \(live.table)(\(to)), declared \(declared.table)(\(declared.referencedColumn))")
+                    result.append(.foreignKeyColumn(table: name, column: attribute.name, live: .init(table: live.table, column: to),
+                                                    declared: .init(table: declared.table, column: declared.referencedColumn)))
                 }
                 if let onUpdate = declared.onUpdate, live.onUpdate.uppercased() != onUpdate {
-                    result.append("column \(name).\(attribute.name)'s foreign key is ON UPDATE \(live.onUpdate), declared ON UPDATE \(onUpdate)")
+                    result.append(.foreignKeyOnUpdate(table: name, column: attribute.name, live: live.onUpdate, declared: onUpdate))
                 }
                 if declared.isDeferred == true, let definition, !SchemaComparison.isDeferred(column: attribute.name, in: definition) {
-                    result.append("column \(name).\(attribute.name)'s foreign key is not DEFERRABLE INITIALLY DEFERRED, declared deferred")
+                    result.append(.foreignKeyNotDeferred(table: name, column: attribute.name))
                 }
             }
             if let check = attribute.check, let definition {
                 let live = definition.checks(of: attribute.name)
                 if !live.contains(where: { SQLExpressionText.normalized($0) == SQLExpressionText.normalized(check) }) {
-                    result.append("column \(name).\(attribute.name) has " + (live.isEmpty ? "no CHECK" : live.map { "CHECK (\($0))" }.joined(separator: ", ")) + ", declared CHECK (\(check))")
+                    result.append(.check(table: name, column: attribute.name, live: live, declared: check))
                 }
             }
-            if let collation = attribute.collation, let definition, (definition.collation(of: attribute.name) ?? "BINARY").uppercased() != collation.uppercased() {
-                result.append("column \(name).\(attribute.name) is COLLATE \(definition.collation(of: attribute.name) ?? "BINARY"), declared COLLATE \(collation)")
+            if let collation = attribute.collation, let definition {
+                let live = definition.collation(of: attribute.name) ?? "BINARY"
+                if live.sqlFolded != collation.sqlFolded {
+                    result.append(.collation(table: name, column: attribute.name, live: live, declared: collation))
+                }
             }
-            result += SchemaComparison.generatedDifferences(attribute, column: column, table: name, definition: definition)
+            if let generated = SchemaComparison.generatedDifference(attribute, column: column, table: name, definition: definition) {
+                result.append(generated)
+            }
             if checksDefault(name, attribute.name) && !SQLExpressionText.sameDefault(column.defaultValue, attribute.defaultValue) {
-                result.append("column \(name).\(attribute.name) has default \(column.defaultValue ?? "none"), declared \(attribute.defaultValue ?? "none")")
+                result.append(.defaultValue(table: name, column: attribute.name, live: column.defaultValue,
+                                            declared: attribute.defaultValue))
             }
         }
         let declaredNames = Set(((entity.hasImplicitID ? [Schema.primaryKeyColumn] : []) + entity.attributes.map(\.name)).map { $0.sqlFolded })
         for column in table.columns where column.hidden == 0 && !declaredNames.contains(column.name.sqlFolded) {
-            result.append("column \(name).\(column.name) is not declared")
+            result.append(.undeclaredColumn(table: name, column: column.name))
         }
         // A live index's SQL is parsed only when an index is declared by its terms.
         let liveStructures = Set(table.indexes.map(\.structure) + (entity.indexes.contains(where: \.hasExpressions) ? table.indexes.map(\.fullStructure) : []))
         for index in entity.indexes where !liveStructures.contains(index.structure) {
-            result.append("\(index.isUnique ? "unique index" : "index") \(index.hasExpressions ? "\(index.resolvedName(table: name)) on " : "")\(name)\(index.hasExpressions ? index.termsDescription : index.structure.description.replacing("UNIQUE ", with: "")) is missing")
+            result.append(.missingIndex(table: name, index))
         }
         for index in entity.indexes where !entity.isJoinTable {
-            guard let name = index.name, let live = table.indexes.first(where: { $0.matches(index.structure) }),
-                  live.name.sqlFolded != name.sqlFolded,
-                  !table.indexes.contains(where: { $0.matches(index.structure) && $0.name.sqlFolded == name.sqlFolded }) else { continue }
-            result.append("index \(name)\(index.termsDescription) is named \(live.name)")
+            guard let indexName = index.name, let live = table.indexes.first(where: { $0.matches(index.structure) }),
+                  live.name.sqlFolded != indexName.sqlFolded,
+                  !table.indexes.contains(where: { $0.matches(index.structure) && $0.name.sqlFolded == indexName.sqlFolded }) else { continue }
+            result.append(.indexName(table: name, index, live: live.name))
         }
         let declaredStructures = Set(entity.indexes.map(\.structure))
         for index in table.indexes where undeclaredUniqueIndexesDiffer && index.isUnique && index.origin != .primaryKey && !declaredStructures.contains(index.structure)
             && !declaredStructures.contains(index.fullStructure) {
-            result.append("unique index \(index.name) on \(name)" + (!index.hasExpressions ? "(\(index.columns.joined(separator: ", ")))" : ", `\(index.sql ?? "")`,") + " is not declared")
+            result.append(.undeclaredUniqueIndex(table: name, index: index.name, columns: index.columns,
+                                                 sql: index.hasExpressions ? index.sql ?? "" : nil))
         }
         return result
     }

@@ -66,14 +66,12 @@ public struct SchemaIntrospection: Sendable, Hashable {
             db = try SQLiteConnection(path: url.path, mode: .readOnly)
             _ = try db.scalar("SELECT count(*) FROM sqlite_schema")
             try db.apply(environment)
-            // One read transaction: one shared lock for the thousands of statements, not one each.
-            try db.execute("BEGIN")
         } catch let error as SQLiteError {
             throw MigrationError.fromOpening(error, path: url.path)
         }
-        defer { try? db.execute("COMMIT") }
         do {
-            try self.init(db: db, version: version)
+            // One read transaction: one shared lock for the thousands of statements, not one each.
+            self = try db.inReadTransaction { try SchemaIntrospection(db: db, version: version) }
         } catch let error as SQLiteError {
             guard let need = SQLEnvironmentNeed(error) else { throw error }
             throw MigrationError(.sqlEnvironment, "reading '\(url.path)' needs \(need), which this connection does not have",
@@ -98,7 +96,7 @@ public struct SchemaIntrospection: Sendable, Hashable {
                 for entity in stored.entities {
                     let differences = SchemaComparison(checksDefaults: true).differences(entity: entity, table: reader.tablesByName[entity.name.sqlFolded]!,
                                                                                         parsed: reader.definitions[entity.name.sqlFolded])
-                    if !differences.isEmpty { rejected = (entity.name, differences); break }
+                    if !differences.isEmpty { rejected = (entity.name, differences.map(\.description)); break }
                 }
             } catch let error as MigrationError {
                 guard let entity = error.entity else { throw error }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How much the reliability suite runs, and from which seed: quick inside `swift test`, long with
-/// `RELIABILITY_LONG=1` (README, "Reliability"). Every count can be set on its own.
+/// `RELIABILITY_LONG=1` (RELIABILITY.md, "How to run it"). Every count can be set on its own.
 ///
 /// | Variable | Quick | Long |
 /// |---|---|---|

@@ -8,7 +8,7 @@ import Testing
     /// The differences between a declared version and the live file, as adoption and `verify` see them.
     static func differences(_ version: any VersionedSchema.Type, _ db: TemporaryDatabase) throws -> [String] {
         let declared = try StorageLayout.expand(Schema(version))
-        return SchemaComparison(checksDefaults: false).differences(declared: declared, live: try LiveSchema.read(from: db.connect()))
+        return SchemaComparison(checksDefaults: false).differences(declared: declared, live: try LiveSchema.read(from: db.connect())).map(\.description)
     }
 
     static func counts(_ db: TemporaryDatabase) throws -> [String: String] {

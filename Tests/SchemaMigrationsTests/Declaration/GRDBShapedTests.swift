@@ -128,7 +128,7 @@ enum GRDBPlan: SchemaMigrationPlan {
         let db = TemporaryDatabase()
         try db.execute(GRDBShape.sql.replacingOccurrences(of: "\"id\" INTEGER PRIMARY KEY AUTOINCREMENT", with: "\"id\" INTEGER PRIMARY KEY"))
         let declared = try StorageLayout.expand(Schema(GRDBV2.self))
-        let differences = SchemaComparison(checksDefaults: false).differences(declared: declared, live: try LiveSchema.read(from: db.connect()))
+        let differences = SchemaComparison(checksDefaults: false).differences(declared: declared, live: try LiveSchema.read(from: db.connect())).map(\.description)
         #expect(differences.contains("award's key is not AUTOINCREMENT, declared AUTOINCREMENT"))
         #expect(differences.contains("column award.player_id's foreign key is not DEFERRABLE INITIALLY DEFERRED, declared deferred"))
     }

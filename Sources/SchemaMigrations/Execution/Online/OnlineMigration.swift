@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// A migration run as an online change, on a connection outside any transaction with the
-/// migration's settings applied (``ConnectionSettings``): stage by stage, each stage's table
+/// migration's settings applied (``MigrationFraming/withSettings(version:_:)``): stage by stage, each stage's table
 /// rebuilds built in shadow tables while the application writes, then swapped in by one short
 /// cut-over transaction that runs the rest of the stage, checks it and records its version.
 ///
@@ -29,7 +29,10 @@ struct OnlineMigration {
     /// The planner of an online change: dropped columns and added indexes rebuild.
     static let planner = Planner(capabilities: .online)
 
-    private var inTransaction: TransactionalMigration { TransactionalMigration(plan: plan, db: db, progress: options.progress) }
+    /// Each phase's short transaction: the same framing as an offline migration's.
+    private var framing: any MigrationFraming { db.framing }
+
+    private var inTransaction: TransactionalMigration { TransactionalMigration(plan: plan, framing: framing, progress: options.progress) }
 
     /// Runs every pending stage. - Throws: `MigrationError`; a stage that failed is rolled back,
     /// the stages before it stay committed (as with ``MigrationOptions/TransactionScope/perStage``).
@@ -41,7 +44,7 @@ struct OnlineMigration {
             guard case .recorded(let current) = state, current < target.version,
                   let stage = try plan.plannedStages(from: current, to: target.version, planner: Self.planner).first else {
                 // Creation, adoption, or nothing left: the offline path, in one short transaction.
-                let next = try WriteTransaction.run(on: db, doing: "migration") { try inTransaction.migrate(to: target, started: started, stageLimit: 1) }
+                let next = try framing.inWriteTransaction(doing: "migration") { try inTransaction.migrate(to: target, started: started, stageLimit: 1) }
                 let result = done.map { $0.followed(by: next, started: started) } ?? next
                 if next.stages.isEmpty || next.toVersion == target.version { try finishLeftovers(); return result }
                 done = result
@@ -80,7 +83,7 @@ struct OnlineMigration {
 
     /// Takes the database's online change over, or refuses when another run owns it.
     private func claim() throws {
-        try WriteTransaction.run(on: db, doing: "online change") {
+        try framing.inWriteTransaction(doing: "online change") {
             guard var state = try OnlineState.read(from: db) else { return }
             if state.ownerIsAlive && state.owner != OnlineState.thisOwner { throw state.inProgressError() }
             state.owner = OnlineState.thisOwner
@@ -106,7 +109,7 @@ struct OnlineMigration {
         if !decision.runsOnline {
             try abandon()
             // Offline: the stage in one transaction, planned as without the option.
-            return try WriteTransaction.run(on: db, doing: "migration") { try inTransaction.migrate(to: target, started: stageStart, stageLimit: 1) }
+            return try framing.inWriteTransaction(doing: "migration") { try inTransaction.migrate(to: target, started: stageStart, stageLimit: 1) }
         }
         let checked = try QuickCheck.verify(before: stage, db: db)
         var state = try prepare(stage, changes: changes, live: live)
@@ -124,7 +127,7 @@ struct OnlineMigration {
             return state
         }
         try abandon()
-        return try WriteTransaction.run(on: db, doing: "online change's preparation") {
+        return try framing.inWriteTransaction(doing: "online change's preparation") {
             let live = try LiveSchema.read(from: db)
             for change in changes {
                 let (table, parts) = try change.parts(in: live, renamesApplied: false, version: stage.to)
@@ -156,7 +159,7 @@ struct OnlineMigration {
             }
             let chunkStart = Date()
             let rows = chunk.rows
-            let end = try WriteTransaction.run(on: db, doing: "online copy") { () -> Int64? in
+            let end = try framing.inWriteTransaction(doing: "online copy") { () -> Int64? in
                 let end = try change.copyChunk(db, live: table, parts: parts, after: state.highWater, rows: rows)
                 state.heartbeat = Date()
                 if let end { state.highWater = end } else { state.highWater = nil; state.copied = index + 1 }
@@ -189,7 +192,7 @@ struct OnlineMigration {
             if Date().timeIntervalSince(lastHeartbeat) > OnlineState.staleAfter / 3 {
                 var beat = state
                 beat.heartbeat = Date()
-                try WriteTransaction.run(on: db, doing: "online change's heartbeat") { try beat.write(to: db) }
+                try framing.inWriteTransaction(doing: "online change's heartbeat") { try beat.write(to: db) }
                 state = beat
                 lastHeartbeat = Date()
             }
@@ -203,7 +206,7 @@ struct OnlineMigration {
         options.progress?(MigrationProgress(from: stage.from, to: stage.to, stepIndex: 0, stepCount: stage.steps.count,
                                             summary: "Cut over: swap \(changes.map(\.rebuild.table).joined(separator: ", ")) in", activity: .cuttingOver))
         var releasing = state
-        try WriteTransaction.run(on: db, doing: "online cut-over") {
+        try framing.inWriteTransaction(doing: "online cut-over") {
             guard case .recorded(let current) = try VersionDetection(plan: plan, db: db).detect(trustCookie: false), current == stage.from else {
                 throw MigrationError(.concurrentChange, "the database left version \(stage.from) during the online change; the cut-over was rolled back",
                                      version: stage.to, remedy: "run the migration again")
@@ -212,7 +215,7 @@ struct OnlineMigration {
             let online = Dictionary(changes.map { ($0.rebuild.table.sqlFolded, $0) }, uniquingKeysWith: { first, _ in first })
             try StageExecutor(db: db, progress: options.progress, online: online).run(stage, checked: checked)
             try inTransaction.verify(stage.target, written: WrittenColumns(stage.allSteps.map(\.action)))
-            try MetadataStore(db: db, plan: plan.name).append(inTransaction.record(of: stage.to, kind: stage.kind.rawValue, from: stage.from, started: started))
+            try framing.metadata(plan: plan.name).append(inTransaction.record(of: stage.to, kind: stage.kind.rawValue, from: stage.from, started: started))
             releasing.phase = .releasing
             releasing.tables = changes.map(\.released)
             releasing.highWater = nil
@@ -237,7 +240,7 @@ struct OnlineMigration {
             while true {
                 let rows = chunk.rows
                 let chunkStart = Date()
-                let changed = try WriteTransaction.run(on: db, doing: "release of the old table") { () -> Int in
+                let changed = try framing.inWriteTransaction(doing: "release of the old table") { () -> Int in
                     try db.execute("DELETE FROM \(quoted) WHERE rowid IN (SELECT rowid FROM \(quoted) LIMIT \(rows))")
                     return db.changes
                 }
@@ -247,12 +250,12 @@ struct OnlineMigration {
                                                     rowsDone: min(removed, total), rowsTotal: total, activity: .releasingOldTable))
                 if changed < rows { break }
             }
-            try WriteTransaction.run(on: db, doing: "release of the old table") {
+            try framing.inWriteTransaction(doing: "release of the old table") {
                 for sql in OnlineTableChange.dropTriggers(on: table) { try db.execute(sql) }
                 try db.execute("DROP TABLE IF EXISTS \(quoted)")
             }
         }
-        try WriteTransaction.run(on: db, doing: "online change") { try OnlineState.clear(in: db) }
+        try framing.inWriteTransaction(doing: "online change") { try OnlineState.clear(in: db) }
     }
 
     /// Abandons a copy in progress that this run will not finish (another stage's, or one whose
@@ -260,7 +263,7 @@ struct OnlineMigration {
     /// released in chunks like an old table.
     func abandon() throws {
         guard var state = try OnlineState.read(from: db), state.phase == .copying else { return }
-        try WriteTransaction.run(on: db, doing: "online change") {
+        try framing.inWriteTransaction(doing: "online change") {
             for shadow in state.tables {
                 let table = String(shadow.dropFirst(TableNames.onlinePrefix.count))
                 for sql in OnlineTableChange.dropTriggers(on: table) { try db.execute(sql) }

@@ -39,7 +39,7 @@ struct OnlineTableChange: Sendable {
     /// The rowid's name free in both the live table and the target (a column may be named `rowid`).
     func rowidName(live: LiveSchema.Table) -> String? {
         ["rowid", "oid", "_rowid_"].first { name in
-            live.column(named: name) == nil && !rebuild.target.attributes.contains { $0.name.isSameSQLName(name) }
+            live.column(named: name) == nil && !rebuild.target.attributes.contains { $0.name.sqlFolded == name.sqlFolded }
         }
     }
 
@@ -107,8 +107,8 @@ struct OnlineTableChange: Sendable {
     /// Phase 3 (cut-over): the statements that stand for the rebuild step inside the cut-over
     /// transaction, rendered after the stage's renames ran: the counter carried over, the old
     /// table's own indexes dropped, the old table set aside, the shadow renamed, its indexes named.
-    func cutOverStatements(_ db: any SQLQuerying, version: Schema.Version) throws -> [String] {
-        let live = try LiveSchema.read(from: db, onlyTables: [rebuild.table, shadow])
+    /// - Parameter live: the stage's snapshot (``StepRenderer``), with the table and its shadow read in detail.
+    func cutOverStatements(live: LiveSchema, version: Schema.Version) throws -> [String] {
         let (table, parts) = try self.parts(in: live, renamesApplied: true, version: version)
         let shadowIndexes = Set((live.table(named: shadow)?.indexes ?? []).map(\.name))
         guard parts.indexes.indices.allSatisfy({ shadowIndexes.contains(shadowIndex($0)) }) else {
@@ -118,8 +118,7 @@ struct OnlineTableChange: Sendable {
         var statements = parts.sequence
         var schemaEdits: [String] = []
         // The shadow was created before the stage's renames ran: its text as the rebuild writes it now.
-        if let shadowSQL = try db.scalar("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(shadow)])?.stringValue,
-           shadowSQL != parts.createTable {
+        if let shadowSQL = live.table(named: shadow)?.sql, shadowSQL != parts.createTable {
             schemaEdits.append("UPDATE sqlite_schema SET sql = \(SQL.quoteString(parts.createTable)) WHERE type = 'table' AND name = \(SQL.quoteString(shadow))")
         }
         for index in table.indexes where index.origin == .createIndex {

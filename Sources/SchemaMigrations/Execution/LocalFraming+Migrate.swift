@@ -4,28 +4,31 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// One migration of one database: detection, planning, and the stages, in a transaction.
-///
-/// Follows SQLite's generalized ALTER TABLE procedure, step by step in ``AlterTableProcedure``;
-/// the result is checked against the declared target before commit.
-///
-/// Related SQLite documentation: <https://www.sqlite.org/lang_altertable.html#otheralter>
-struct MigrationRun {
-    let plan: ResolvedPlan
-    let db: SQLiteConnection
-    let options: MigrationOptions
-
+extension LocalMigrationFraming {
+    /// One migration of a local database (a file the library opens, or a connection the app
+    /// lends): the up-to-date fast path, the refusals before anything is written, the backup,
+    /// then the stages inside this framing (settings, transaction, metadata), offline or online.
+    ///
+    /// ```swift
+    /// let result = try FileFraming(connection: db).migrate(plan, options: options)
+    /// ```
+    ///
+    /// Follows SQLite's generalized ALTER TABLE procedure, step by step in ``AlterTableProcedure``;
+    /// the result is checked against the declared target before commit.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/lang_altertable.html#otheralter>
     /// - Throws: `MigrationError` only: a SQLite error met before the transaction (reading the
     ///   version, an I/O error) is wrapped too, so callers can rely on the error's type.
-    func run() throws -> MigrationResult {
+    func migrate(_ plan: ResolvedPlan, options: MigrationOptions) throws -> MigrationResult {
         do {
-            return try runUnwrapped()
+            return try migrateUnwrapped(plan, options: options)
         } catch let error as SQLiteError {
             throw MigrationError.wrap(error, message: "cannot read the database's version before migrating; nothing was changed")
         }
     }
 
-    private func runUnwrapped() throws -> MigrationResult {
+    private func migrateUnwrapped(_ plan: ResolvedPlan, options: MigrationOptions) throws -> MigrationResult {
+        let db = connection
         let started = Date()
         guard db.isAutocommit else {
             throw MigrationError(.unsafeConnection, "the connection is inside a transaction; a migration needs its own",
@@ -45,42 +48,40 @@ struct MigrationRun {
             throw MigrationError(.readOnly, "'\(db.path)' is read-only (the file or its directory cannot be written); a migration is pending and nothing was done",
                                  remedy: "run the migration with write access to the file and its directory")
         }
-        if !db.ownsHandle { try JournalCheck.requireRollback(db) }
+        try requireSafeConnection()
         if let online = options.online, let chunkTarget {
             if let current = try VersionDetection(plan: plan, db: db).detect().version {
                 try OnlineMigration.refuseCustomCode(plan: plan, from: current, to: target.version)
             }
-            if let backupURL = options.backupURL { try backup(to: backupURL) }
-            return try ConnectionSettings.applying(to: db, version: target.version) {
+            if let backupURL = options.backupURL { try backup(to: backupURL, plan: plan, options: options) }
+            return try withSettings(version: target.version) {
                 try OnlineMigration(plan: plan, db: db, options: options, online: online, chunkTarget: chunkTarget).run(to: target, started: started)
             }
         }
-        if let backupURL = options.backupURL { try backup(to: backupURL) }
+        if let backupURL = options.backupURL { try backup(to: backupURL, plan: plan, options: options) }
 
         // Steps 1 and 12 of SQLite's procedure (AlterTableProcedure): foreign keys off, read back, and
         // the connection's own settings restored afterwards; steps 2 and 11 around the stages.
-        return try ConnectionSettings.applying(to: db, version: target.version) {
+        let stages = TransactionalMigration(plan: plan, framing: self, progress: options.progress)
+        return try withSettings(version: target.version) {
             try OnlineMigration.clearForOffline(plan: plan, db: db, options: options)
             switch options.transactionScope {
             case .wholePlan:
-                return try AlterTableProcedure.inTransaction(on: db) { try inTransaction.migrate(to: target, started: started, stageLimit: nil) }
+                return try inWriteTransaction(doing: "migration") { try stages.migrate(to: target, started: started, stageLimit: nil) }
             case .perStage:
-                return try migrateStageByStage(to: target, started: started)
+                return try migrateStageByStage(stages, to: target, started: started)
             }
         }
     }
 
-    /// The stages themselves, on this connection.
-    private var inTransaction: TransactionalMigration { TransactionalMigration(plan: plan, db: db, progress: options.progress) }
-
     /// One transaction per stage: each commits before the next begins. A failure rolls back its
     /// own stage only, and says which version the database stays at.
-    private func migrateStageByStage(to target: Schema, started: Date) throws -> MigrationResult {
+    private func migrateStageByStage(_ stages: TransactionalMigration, to target: Schema, started: Date) throws -> MigrationResult {
         var done: MigrationResult?
         while true {
             let next: MigrationResult
             do {
-                next = try AlterTableProcedure.inTransaction(on: db) { try inTransaction.migrate(to: target, started: started, stageLimit: 1) }
+                next = try inWriteTransaction(doing: "migration") { try stages.migrate(to: target, started: started, stageLimit: 1) }
             } catch var error as MigrationError {
                 if let done {
                     error.message = error.message.replacing("everything was rolled back", with: "this stage was rolled back")
@@ -94,9 +95,9 @@ struct MigrationRun {
         }
     }
 
-    private func backup(to url: URL) throws {
+    private func backup(to url: URL, plan: ResolvedPlan, options: MigrationOptions) throws {
         do {
-            try db.backup(toPath: url.path, progress: BackupProgress.reporter(to: options.progress, path: url.path, target: options.targetVersion ?? plan.latest.version))
+            try connection.backup(toPath: url.path, progress: BackupProgress.reporter(to: options.progress, path: url.path, target: options.targetVersion ?? plan.latest.version))
         } catch let error as SQLiteError {
             throw MigrationError(.sqlite, "cannot back up the database to '\(url.path)'; nothing was migrated", remedy: "choose a writable backup path", sqliteError: error)
         }

@@ -1,0 +1,138 @@
+/// The SQL of a stage's steps as they run on this database: rendered against one snapshot of the
+/// live schema, read once for the stage and handed along, never read again here. An index is
+/// dropped under the name the database gave it, a new index takes the next free name, a dropped
+/// column takes its indexes with it, and a rebuild starts from the live table's own definition
+/// (``TableRebuild/statements(live:renamesApplied:version:newName:)``, steps 4 to 8).
+///
+/// ```swift
+/// var renderer = StepRenderer(live: try LiveSchema.read(from: db, onlyTables: tables), version: to)
+/// for step in steps {
+///     let sql = try renderer.statements(for: step.action)
+///     for statement in sql { try db.execute(statement) }
+///     renderer.record(step.action)   // the snapshot follows the stage's own changes
+/// }
+/// ```
+///
+/// The migration renders with the stage's renames applied (they ran before the snapshot was
+/// taken); the dry run, which reads the database before them, renders with them shown applied to
+/// the text, from the same code.
+struct StepRenderer {
+    /// The live schema, as the stage's steps so far left it.
+    private(set) var live: LiveSchema
+    /// Whether the stage's renames have run on ``live`` (false in a dry run).
+    let renamesApplied: Bool
+    /// The version the stage reaches, for messages.
+    let version: Schema.Version
+
+    init(live: LiveSchema, renamesApplied: Bool = true, version: Schema.Version) {
+        self.live = live
+        self.renamesApplied = renamesApplied
+        self.version = version
+    }
+
+    /// The statements `action` runs on the database ``live`` describes.
+    /// - Throws: `MigrationError` when a rebuild would have to remove something the plan does not name.
+    func statements(for action: StepAction) throws -> [String] {
+        switch action {
+        case .dropColumn(let table, let column):
+            let dropped = indexes(droppedWith: column, of: table)
+            return dropped.map { "DROP INDEX \(SQL.quoteIdentifier($0.name))" } + action.plannedStatements
+        case .createIndex(let table, let index):
+            return [EntitySQL.createIndex(freelyNamed(index, table: table), table: table)]
+        case .dropIndex(let table, let index):
+            return ["DROP INDEX \(SQL.quoteIdentifier(liveName(of: index, table: table)))"]
+        case .rebuild(let rebuild):
+            return try rendering(of: action)?.statements ?? rebuild.declaredStatements
+        case .createTable, .dropTable, .renameTable, .addColumn, .renameColumn:
+            return action.plannedStatements
+        }
+    }
+
+    /// For a rebuild whose live table is in the snapshot: its statements and what it carries over
+    /// and removes; nil for any other step.
+    func rendering(of action: StepAction) throws -> TableRebuild.Rendering? {
+        guard case .rebuild(let rebuild) = action,
+              let table = live.table(named: renamesApplied ? rebuild.table : rebuild.sourceTable) else { return nil }
+        return try rebuild.statements(live: table, renamesApplied: renamesApplied, version: version)
+    }
+
+    /// Keeps ``live`` true to the database once `action` ran: the names it freed
+    /// and took, the indexes and tables it dropped. A rename is not followed (SQLite rewrites the
+    /// names in every table, index, trigger and view): the stage reads a new snapshot after it.
+    mutating func record(_ action: StepAction) {
+        switch action {
+        case .dropIndex(let table, let index):
+            remove(indexNamed: liveName(of: index, table: table), from: table)
+        case .dropColumn(let table, let column):
+            for index in indexes(droppedWith: column, of: table) { remove(indexNamed: index.name, from: table) }
+            update(table) { $0.columns.removeAll { $0.name.isSameSQLName(column) } }
+        case .createIndex(let table, let index):
+            live.objectNames.insert(freelyNamed(index, table: table).resolvedName(table: table).sqlFolded)
+        case .createTable(let entity):
+            live.objectNames.insert(entity.name.sqlFolded)
+            for index in entity.indexes { live.objectNames.insert(index.resolvedName(table: entity.name).sqlFolded) }
+        case .dropTable(let table):
+            for index in live.table(named: table)?.indexes ?? [] { live.objectNames.remove(index.name.sqlFolded) }
+            live.objectNames.remove(table.sqlFolded)
+            live.tables.removeAll { $0.name.sqlFolded == table.sqlFolded }
+        case .rebuild(let rebuild):
+            // The old table's indexes went with it; those the rebuild wrote (as the old table had
+            // them, or declared anew) are the new table's.
+            let written = (try? rendering(of: action))?.parts.indexes
+                ?? rebuild.target.indexes.map { EntitySQL.createIndex($0, table: rebuild.table) }
+            for index in live.table(named: rebuild.table)?.indexes ?? [] {
+                live.objectNames.remove(index.name.sqlFolded)
+            }
+            live.tables.removeAll { $0.name.sqlFolded == rebuild.table.sqlFolded }
+            for sql in written {
+                if let name = try? OnlineTableChange.renamed(indexSQL: sql, to: "", on: "").name {
+                    live.objectNames.insert(name.sqlFolded)
+                }
+            }
+        case .renameTable, .renameColumn, .addColumn:
+            break
+        }
+    }
+
+    // MARK: - Names as the database has them
+
+    /// The indexes made by `CREATE INDEX` on `column` of `table`: SQLite refuses to drop a column an index uses.
+    private func indexes(droppedWith column: String, of table: String) -> [LiveSchema.Index] {
+        live.table(named: table)?.indexes.filter { index in
+            index.origin == .createIndex && index.columns.contains { $0.sqlFolded == column.sqlFolded }
+        } ?? []
+    }
+
+    /// `index`, named: an index kept its name across a rename (`Trip_start` now on `begin`); a new
+    /// one on a re-added `start` takes the next free name.
+    private func freelyNamed(_ index: Schema.Index, table: String) -> Schema.Index {
+        var index = index
+        let taken = live.objectNames
+        if index.name == nil, taken.contains(index.defaultName(table: table).sqlFolded) {
+            let base = index.defaultName(table: table)
+            index.name = (2...).lazy.map { "\(base)_\($0)" }.first { !taken.contains($0.sqlFolded) }
+        }
+        return index
+    }
+
+    /// The name of the live index made for the declared `index` (an index made by hand beside it stays).
+    private func liveName(of index: Schema.Index, table: String) -> String {
+        let declared = index.resolvedName(table: table)
+        let structure = index.structure
+        let candidates = live.table(named: table)?.indexes.filter { live in
+            guard live.origin == .createIndex else { return false }
+            return structure.terms == nil ? live.structure == structure && !live.isPartial : live.fullStructure == structure
+        } ?? []
+        return LiveSchema.Index.madeForDeclaration(among: candidates, named: declared, table: table)?.name ?? declared
+    }
+
+    private mutating func remove(indexNamed name: String, from table: String) {
+        live.objectNames.remove(name.sqlFolded)
+        update(table) { $0.indexes.removeAll { $0.name.sqlFolded == name.sqlFolded } }
+    }
+
+    private mutating func update(_ table: String, _ change: (inout LiveSchema.Table) -> Void) {
+        guard let position = live.tables.firstIndex(where: { $0.name.sqlFolded == table.sqlFolded }) else { return }
+        change(&live.tables[position])
+    }
+}

@@ -1,0 +1,198 @@
+/// Steps 4 to 8 of SQLite's generalized ALTER TABLE procedure for one ``TableRebuild``, rendered
+/// against the live table's own definition at execution (and by the dry run, from the same
+/// snapshot): what the plan changes is changed, everything else is written back as the database
+/// had it. ``StepRenderer`` calls it for a rebuild step; an online change for its shadow table.
+extension TableRebuild {
+    /// The statements of one rebuild, and what it keeps and removes, in words.
+    struct Rendering: Sendable {
+        var statements: [String]
+        /// What the live table had that the rebuild writes back: constraints, collations, indexes, the counter.
+        var carriedOver: [String]
+        /// What goes with the dropped columns besides their values.
+        var removed: [String]
+        /// The parts the statements are made of, for a rebuild that copies outside one transaction
+        /// (``OnlineTableChange``): the same definition, column mapping and conversions.
+        var parts: Parts
+    }
+
+    /// The pieces of a rendered rebuild, each as the offline statements use it.
+    struct Parts: Sendable {
+        /// `CREATE TABLE` of the new table, under the name it was rendered for.
+        var createTable: String
+        /// The columns the copy writes, quoted, in order (the rowid first when it is kept apart).
+        var copyTargets: [String]
+        /// The expression over the source table for each of ``copyTargets``, in the column names the
+        /// table has once the stage's renames ran (or, when rendered with them applied, has now).
+        var copySources: [String]
+        /// The same expressions in the column names the live table has now, before the stage's
+        /// renames: what an online change's copy and triggers read while the renames wait for the cut-over.
+        var copySourcesBeforeRenames: [String]
+        /// The source table's name, unquoted, as the copy reads it.
+        var sourceTable: String
+        /// The statements that carry the `AUTOINCREMENT` counter over (empty without one).
+        var sequence: [String]
+        /// `CREATE INDEX` of each index the rebuilt table gets, naming the table by its final name.
+        var indexes: [String]
+        /// Whether the table is `WITHOUT ROWID`.
+        var withoutRowid: Bool
+    }
+
+    /// Steps 4 to 8 of the procedure for the live table `live`.
+    ///
+    /// - Parameter renamesApplied: whether the stage's column renames have already run on `live`
+    ///   (when it runs), or not (the dry run, which shows them applied to the text).
+    /// - Throws: `MigrationError`, before anything is written, when a dropped column is needed by
+    ///   something that stays (a CHECK over other columns too, a generated column, an expression
+    ///   or partial index), or the table's definition cannot be read.
+    /// - Parameter newName: the name the new table is created under (``temporaryName`` offline).
+    func statements(live: LiveSchema.Table, renamesApplied: Bool, version: Schema.Version, newName: String? = nil) throws -> Rendering {
+        let temporaryName = newName ?? self.temporaryName
+        var definition = try live.definition()
+        var substitution: [String: String] = [:]
+        if !renamesApplied {
+            for column in columns { if let source = column.sourceName, source != column.attribute.name { substitution[source.sqlFolded] = column.attribute.name } }
+            if !substitution.isEmpty { definition.renameColumns(substitution) }
+        }
+        var carriedOver = TableRebuild.features(of: definition)
+        // 4. "Use CREATE TABLE to construct a new table "new_X" that is in the desired revised format of table X."
+        for column in columns {
+            let name = column.attribute.name
+            guard column.expression != nil, definition.column(named: name) != nil else {
+                try definition.addColumn(definition: EntitySQL.columnDefinition(column.attribute, forceNullable: nullableColumns.contains(name)))
+                continue
+            }
+            if column.changesType { definition.setType(column.attribute.declaredType, column: name) }
+            if column.changesOptionality || nullableColumns.contains(name) {
+                definition.setNotNull(!column.attribute.isOptional && !nullableColumns.contains(name), column: name)
+            }
+            if column.changesDefault { definition.setDefault(column.attribute.defaultValue, column: name) }
+            if column.changesReference { definition.setReference(column.attribute.references, column: name) }
+            if column.changesCheck { definition.setCheck(column.attribute.check, column: name) }
+            if column.changesCollation { definition.setCollation(column.attribute.collation, column: name) }
+            if column.changesGenerated { definition.setGenerated(column.attribute.generated, column: name) }
+        }
+        var removed: [String] = []
+        for dropped in droppedColumns {
+            removed += try definition.dropColumn(dropped, entity: target.name, version: version).map { "\(table).\(dropped): \($0)" }
+        }
+        carriedOver = carriedOver.filter { feature in !removed.contains { $0.hasSuffix(feature) } }
+        if changesStrict { definition.strict = target.isStrict }
+        var statements = [definition.sql(named: temporaryName)]
+
+        // 5. "Transfer content from X into new_X using a statement like: INSERT INTO new_X SELECT ... FROM X."
+        let expressions = Dictionary(columns.compactMap { column in column.expression.map { (column.attribute.name.sqlFolded, $0) } },
+                                     uniquingKeysWith: { first, _ in first })
+        // New name (folded) → the name the live table has until the renames run.
+        let liveNames = Dictionary(substitution.map { ($0.value.sqlFolded, $0.key) }, uniquingKeysWith: { first, _ in first })
+        var targets: [String] = []
+        var sources: [String] = []
+        var sourcesBeforeRenames: [String] = []
+        for column in definition.columns where !column.isGenerated {
+            let folded = column.name.sqlFolded
+            let liveName = liveNames[folded] ?? column.name
+            guard live.column(named: liveName) != nil else { continue }  // new: takes its default
+            targets.append(SQL.quoteIdentifier(column.name))
+            let expression = expressions[folded] ?? SQL.quoteIdentifier(column.name)
+            sources.append(renamesApplied ? expression : TableDefinition.substitute(substitution, in: expression))
+            sourcesBeforeRenames.append(renamesApplied ? expression : TableDefinition.substitute(liveNames, in: expression))
+        }
+        // A rowid table keeps its rowids even without an INTEGER PRIMARY KEY column (they may be
+        // referenced: full-text search content, the app's own bookkeeping).
+        if !definition.withoutRowid, !live.hasRowidAlias,
+           let rowid = ["rowid", "oid", "_rowid_"].first(where: { name in definition.column(named: name) == nil && live.column(named: name) == nil }) {
+            targets.insert(rowid, at: 0)
+            sources.insert(rowid, at: 0)
+            sourcesBeforeRenames.insert(rowid, at: 0)
+        }
+        let quotedTable = SQL.quoteIdentifier(renamesApplied ? table : sourceTable)
+        let quotedTemporary = SQL.quoteIdentifier(temporaryName)
+        statements.append("INSERT INTO \(quotedTemporary) (\(targets.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(quotedTable)")
+        let sequenceStart = statements.count
+        if definition.hasAutoincrement {
+            // The AUTOINCREMENT counter moves with the table: the highest id ever handed out, not
+            // the highest still present, so a deleted id is never handed out again.
+            let temporary = SQL.quoteString(temporaryName), old = SQL.quoteString(renamesApplied ? table : sourceTable)
+            statements.append("INSERT INTO sqlite_sequence (name, seq) SELECT \(temporary), 0 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = \(temporary))")
+            statements.append("UPDATE sqlite_sequence SET seq = max(seq, IFNULL((SELECT seq FROM sqlite_sequence WHERE name = \(old)), 0)) WHERE name = \(temporary)")
+        }
+        let sequence = Array(statements[sequenceStart...])
+        // 6. "Drop the old table X: DROP TABLE X."
+        statements.append("DROP TABLE \(quotedTable)")
+        // 7. "Change the name of new_X to X using: ALTER TABLE new_X RENAME TO X."
+        statements.append("ALTER TABLE \(quotedTemporary) RENAME TO \(SQL.quoteIdentifier(table))")
+
+        // 8. "Use CREATE INDEX, CREATE TRIGGER, and CREATE VIEW to reconstruct indexes, triggers,
+        //    and views associated with table X." Indexes here, each as the database had it.
+        let droppedNames = Set(droppedColumns.map(\.sqlFolded))
+        // A live index's columns and uniqueness, its columns named as after the renames.
+        func structure(of index: LiveSchema.Index) -> IndexStructure {
+            index.structure.renamingColumns(substitution)
+        }
+        func fullStructure(of index: LiveSchema.Index) -> IndexStructure {
+            index.fullStructure.renamingColumns(substitution)
+        }
+        // A declaration of plain columns retires a live index of those columns only, never a
+        // partial or expression one; a declaration with expressions or a WHERE, the one it says.
+        func retires(_ index: LiveSchema.Index, _ declared: IndexStructure) -> Bool {
+            declared.terms == nil ? !index.isPartial && !index.columns.contains("<expr>") && structure(of: index) == declared
+                                  : fullStructure(of: index) == declared
+        }
+        var retiring = Set<String>()  // the live index each retired declaration stands for: its own name first
+        for retired in retiredIndexes {
+            let candidates = live.indexes.filter { index in
+                index.origin == .createIndex && retires(index, retired.index.structure)
+            }
+            if let chosen = LiveSchema.Index.madeForDeclaration(among: candidates, named: retired.name, table: sourceTable) {
+                retiring.insert(chosen.name)
+            }
+        }
+        var present = Set<IndexStructure>()
+        for index in live.indexes.reversed() {
+            guard index.origin == .createIndex, let sql = index.sql else {
+                present.insert(structure(of: index))  // made by the table's own constraints
+                present.insert(fullStructure(of: index))
+                continue
+            }
+            if retiring.contains(index.name) { continue }
+            let mentioned = SQLTokenizer(sql).indexedColumnNames()
+            if let dropped = droppedNames.first(where: { mentioned.contains($0) }) {
+                if index.isPartial || index.columns.contains("<expr>") {
+                    throw MigrationError(.unsupportedChange, "cannot drop '\(target.name).\(dropped)': the index \(index.name), `\(sql)`, uses it",
+                                         entity: target.name, property: dropped, version: version,
+                                         remedy: "keep the column, or drop the index first in a custom stage's willMigrate")
+                }
+                removed.append("\(table): the index \(index.name) on the dropped column \(dropped)")
+                continue
+            }
+            present.insert(structure(of: index))
+            present.insert(fullStructure(of: index))
+            statements.append(renamesApplied ? sql : TableDefinition.substitute(substitution, in: sql))
+            carriedOver.append("index \(index.name)")
+        }
+        for index in target.indexes where !present.contains(index.structure) {
+            statements.append(EntitySQL.createIndex(index, table: table))
+        }
+        let indexStart = statements.firstIndex { $0.hasPrefix("ALTER TABLE \(quotedTemporary) RENAME TO") }.map { $0 + 1 } ?? statements.count
+        let parts = Parts(createTable: statements[0], copyTargets: targets, copySources: sources, copySourcesBeforeRenames: sourcesBeforeRenames, sourceTable: renamesApplied ? table : sourceTable,
+                          sequence: sequence, indexes: Array(statements[indexStart...]), withoutRowid: definition.withoutRowid)
+        return Rendering(statements: statements, carriedOver: carriedOver, removed: removed, parts: parts)
+    }
+
+    /// The clauses of a definition that a declaration does not speak of, in words.
+    private static func features(of definition: TableDefinition) -> [String] {
+        var features: [String] = []
+        for column in definition.columns {
+            for constraint in column.constraints {
+                switch constraint.kind {
+                case .check, .collate, .generated, .deferrable, .primaryKey(autoincrement: true): features.append("`\(constraint.text)`")
+                case .references: if constraint.text.uppercased().contains("ON UPDATE") || constraint.text.uppercased().contains("DEFERRABLE") { features.append("`\(constraint.text)`") }
+                default: break
+                }
+            }
+        }
+        features += definition.constraints.filter { $0.kind != .name }.map { "`\($0.text)`" }
+        if definition.withoutRowid { features.append("WITHOUT ROWID") }
+        if definition.strict { features.append("STRICT") }
+        return features
+    }
+}
