@@ -65,7 +65,7 @@ struct StepRenderer {
             remove(indexNamed: liveName(of: index, table: table), from: table)
         case .dropColumn(let table, let column):
             for index in indexes(droppedWith: column, of: table) { remove(indexNamed: index.name, from: table) }
-            update(table) { $0.columns.removeAll { $0.name.isSameSQLName(column) } }
+            update(table) { $0.columns.removeAll { $0.name.sqlFolded == column.sqlFolded } }
         case .createIndex(let table, let index):
             live.objectNames.insert(freelyNamed(index, table: table).resolvedName(table: table).sqlFolded)
         case .createTable(let entity):
