@@ -9,9 +9,9 @@ extension StageExecutor {
     /// the rows a rebuild's `INSERT … SELECT` has copied (counted by SQLite as full-scan steps),
     /// or a heartbeat while an index is built. At most ten events a second, then a last one when
     /// the statement is done. Without a progress callback, `body` runs as it is.
-    func reportingProgress(of sql: String, step: MigrationStep, stepIndex: Int, stepCount: Int, from: Schema.Version?, to: Schema.Version,
-                           _ body: () throws -> Void) throws {
-        guard let progress, let activity = Self.activity(of: sql, in: step) else { return try body() }
+    func reportingProgress(of statement: RenderedStatement, step: MigrationStep, stepIndex: Int, stepCount: Int,
+                           from: Schema.Version?, to: Schema.Version, _ body: () throws -> Void) throws {
+        guard let progress, let activity = Self.activity(of: statement, in: step) else { return try body() }
         let total = activity == .copyingRows ? Int(try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(step.table))")?.int64Value ?? 0) : nil
         let started = SystemCalls.monotonicNanoseconds()
         var lastEvent = started
@@ -33,17 +33,13 @@ extension StageExecutor {
 }
 
 extension StageExecutor {
-    /// What a statement of `step` reports while it runs, from the step's cost: a new index's build
-    /// (its one statement reads every row), or, in a step that writes a table anew (a rebuild, a
-    /// new table), the copy of its rows and the build of each index it creates; nil for the rest.
-    static func activity(of sql: String, in step: MigrationStep) -> MigrationProgress.Activity? {
+    /// What a statement of `step` reports while it runs: the work the renderer labelled it with
+    /// (a rebuild's copy, an index's build), when the step's cost says the table is read or
+    /// written anew; nil for the rest (a dropped column's rewrite is one `ALTER`, quick to announce).
+    static func activity(of statement: RenderedStatement, in step: MigrationStep) -> MigrationProgress.Activity? {
         switch step.cost {
-        case .scan: return .buildingIndex
-        case .rebuild, .newTable:
-            guard step.writesTableAnew else { return nil }  // a dropped column's rewrite is one ALTER
-            let head = sql.prefix(24).uppercased()
-            if step.op == .rebuildTable && head.hasPrefix("INSERT INTO") { return .copyingRows }
-            return head.hasPrefix("CREATE INDEX") || head.hasPrefix("CREATE UNIQUE INDEX") ? .buildingIndex : nil
+        case .scan: return statement.work
+        case .rebuild, .newTable: return step.writesTableAnew ? statement.work : nil
         case .dropsRows, .schemaOnly: return nil
         }
     }

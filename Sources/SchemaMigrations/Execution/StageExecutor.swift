@@ -105,15 +105,18 @@ struct StageExecutor {
             if step.setsAsideDependents && parked == nil, let live = renderer?.live {
                 parked = try AlterTableProcedure(db: db).setAsideDependents(mentioning: setAside, among: live.dependents)
             }
-            let statements: [String]
+            let statements: [RenderedStatement]
             if case .rebuild(let rebuild) = step.action, let change = online[rebuild.table.sqlFolded],
                let live = renderer?.live {
-                statements = try change.cutOverStatements(live: live, version: to)
+                // The rows were copied and the indexes built online: the cut-over only renames.
+                statements = try change.cutOverStatements(live: live, version: to).map { RenderedStatement($0) }
             } else {
-                statements = try renderer?.statements(for: step.action) ?? step.action.plannedStatements
+                statements = try renderer?.renderedStatements(for: step.action) ?? RenderedStatement.planned(step.action)
             }
-            for sql in statements {
-                try reportingProgress(of: sql, step: step, stepIndex: index, stepCount: steps.count, from: from, to: to) { try execute(sql, step: step) }
+            for statement in statements {
+                try reportingProgress(of: statement, step: step, stepIndex: index, stepCount: steps.count, from: from, to: to) {
+                    try execute(statement.sql, step: step)
+                }
             }
             renderer?.record(step.action)
         }

@@ -33,18 +33,28 @@ struct StepRenderer {
     /// The statements `action` runs on the database ``live`` describes.
     /// - Throws: `MigrationError` when a rebuild would have to remove something the plan does not name.
     func statements(for action: StepAction) throws -> [String] {
+        try renderedStatements(for: action).map(\.sql)
+    }
+
+    /// The statements `action` runs on the database ``live`` describes, each with the long work it
+    /// does that progress reports: the rebuild's copy, an index's build.
+    func renderedStatements(for action: StepAction) throws -> [RenderedStatement] {
         switch action {
         case .dropColumn(let table, let column):
             let dropped = indexes(droppedWith: column, of: table)
-            return dropped.map { "DROP INDEX \(SQL.quoteIdentifier($0.name))" } + action.plannedStatements
+            return (dropped.map { "DROP INDEX \(SQL.quoteIdentifier($0.name))" } + action.plannedStatements).map { RenderedStatement($0) }
         case .createIndex(let table, let index):
-            return [EntitySQL.createIndex(freelyNamed(index, table: table), table: table)]
+            return [RenderedStatement(EntitySQL.createIndex(freelyNamed(index, table: table), table: table), work: .buildingIndex)]
         case .dropIndex(let table, let index):
-            return ["DROP INDEX \(SQL.quoteIdentifier(liveName(of: index, table: table)))"]
-        case .rebuild(let rebuild):
-            return try rendering(of: action)?.statements ?? rebuild.declaredStatements
+            return [RenderedStatement("DROP INDEX \(SQL.quoteIdentifier(liveName(of: index, table: table)))")]
+        case .rebuild:
+            guard let rendering = try rendering(of: action) else { return RenderedStatement.planned(action) }
+            return rendering.statements.enumerated().map { position, sql in
+                RenderedStatement(sql, work: position == rendering.copyPosition ? .copyingRows
+                                      : rendering.indexPositions.contains(position) ? .buildingIndex : nil)
+            }
         case .createTable, .dropTable, .renameTable, .addColumn, .renameColumn:
-            return action.plannedStatements
+            return RenderedStatement.planned(action)
         }
     }
 
@@ -134,5 +144,35 @@ struct StepRenderer {
     private mutating func update(_ table: String, _ change: (inout LiveSchema.Table) -> Void) {
         guard let position = live.tables.firstIndex(where: { $0.name.sqlFolded == table.sqlFolded }) else { return }
         change(&live.tables[position])
+    }
+}
+
+/// One statement of a step as it runs, and the long work it does that progress reports (nil for
+/// a statement that is quick whatever the table's size).
+struct RenderedStatement: Equatable {
+    var sql: String
+    var work: MigrationProgress.Activity?
+
+    init(_ sql: String, work: MigrationProgress.Activity? = nil) {
+        self.sql = sql
+        self.work = work
+    }
+
+    /// `action`'s statements as planned from the declared schemas, labelled by how they are built:
+    /// a new table's indexes, a rebuild's copy (the second statement) and its indexes (after the
+    /// rename), a new index.
+    static func planned(_ action: StepAction) -> [RenderedStatement] {
+        let statements = action.plannedStatements
+        switch action {
+        case .createTable:
+            return statements.enumerated().map { RenderedStatement($1, work: $0 == 0 ? nil : .buildingIndex) }
+        case .rebuild:
+            // create, copy, drop, rename, then the indexes (TableRebuild.declaredStatements)
+            return statements.enumerated().map { RenderedStatement($1, work: $0 == 1 ? .copyingRows : $0 >= 4 ? .buildingIndex : nil) }
+        case .createIndex:
+            return statements.map { RenderedStatement($0, work: .buildingIndex) }
+        case .dropTable, .renameTable, .addColumn, .renameColumn, .dropColumn, .dropIndex:
+            return statements.map { RenderedStatement($0) }
+        }
     }
 }

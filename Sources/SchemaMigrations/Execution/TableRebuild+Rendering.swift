@@ -6,6 +6,10 @@ extension TableRebuild {
     /// The statements of one rebuild, and what it keeps and removes, in words.
     struct Rendering: Sendable {
         var statements: [String]
+        /// The position in ``statements`` of the copy (`INSERT INTO new_X … SELECT … FROM X`).
+        var copyPosition: Int
+        /// The positions in ``statements`` of the indexes the new table gets (step 8).
+        var indexPositions: Range<Int>
         /// What the live table had that the rebuild writes back: constraints, collations, indexes, the counter.
         var carriedOver: [String]
         /// What goes with the dropped columns besides their values.
@@ -106,6 +110,7 @@ extension TableRebuild {
         }
         let quotedTable = SQL.quoteIdentifier(renamesApplied ? table : sourceTable)
         let quotedTemporary = SQL.quoteIdentifier(temporaryName)
+        let copyPosition = statements.count
         statements.append("INSERT INTO \(quotedTemporary) (\(targets.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(quotedTable)")
         let sequenceStart = statements.count
         if definition.hasAutoincrement {
@@ -120,6 +125,7 @@ extension TableRebuild {
         statements.append("DROP TABLE \(quotedTable)")
         // 7. "Change the name of new_X to X using: ALTER TABLE new_X RENAME TO X."
         statements.append("ALTER TABLE \(quotedTemporary) RENAME TO \(SQL.quoteIdentifier(table))")
+        let indexStart = statements.count
 
         // 8. "Use CREATE INDEX, CREATE TRIGGER, and CREATE VIEW to reconstruct indexes, triggers,
         //    and views associated with table X." Indexes here, each as the database had it.
@@ -172,10 +178,10 @@ extension TableRebuild {
         for index in target.indexes where !present.contains(index.structure) {
             statements.append(EntitySQL.createIndex(index, table: table))
         }
-        let indexStart = statements.firstIndex { $0.hasPrefix("ALTER TABLE \(quotedTemporary) RENAME TO") }.map { $0 + 1 } ?? statements.count
         let parts = Parts(createTable: statements[0], copyTargets: targets, copySources: sources, copySourcesBeforeRenames: sourcesBeforeRenames, sourceTable: renamesApplied ? table : sourceTable,
                           sequence: sequence, indexes: Array(statements[indexStart...]), withoutRowid: definition.withoutRowid)
-        return Rendering(statements: statements, carriedOver: carriedOver, removed: removed, parts: parts)
+        return Rendering(statements: statements, copyPosition: copyPosition, indexPositions: indexStart..<statements.count,
+                         carriedOver: carriedOver, removed: removed, parts: parts)
     }
 
     /// The clauses of a definition that a declaration does not speak of, in words.
