@@ -36,6 +36,59 @@ import Testing
         #expect(all.filter { $0.activity == .step }.map { String($0.summary.prefix(14)) } == ["Rename column ", "Rename column ", "Rebuild table "])
     }
 
+    enum CounterV1: VersionedSchema {
+        static let versionIdentifier = Schema.Version(1, 0, 0)
+        static let models: [any PersistentModel.Type] = [Ticket.self]
+        final class Ticket: PersistentModel {
+            @Attribute(.autoincrement) var id: Int
+            var title = ""
+            var score = 0
+            init() {}
+        }
+    }
+
+    enum CounterV2: VersionedSchema {
+        static let versionIdentifier = Schema.Version(2, 0, 0)
+        static let models: [any PersistentModel.Type] = [Ticket.self]
+        final class Ticket: PersistentModel {
+            static let indexes: [[String]] = [["title"]]
+            @Attribute(.autoincrement) var id: Int
+            var title = ""
+            var score: Double = 0
+            init() {}
+        }
+    }
+
+    enum CounterPlan: SchemaMigrationPlan {
+        static let schemas: [any VersionedSchema.Type] = [CounterV1.self, CounterV2.self]
+        static let stages: [MigrationStage] = [.lightweight(fromVersion: CounterV1.self, toVersion: CounterV2.self)]
+    }
+
+    /// What a statement reports comes from the renderer, not from its text: the rebuild of an
+    /// AUTOINCREMENT table copies its rows once, and its `INSERT INTO sqlite_sequence` (which the
+    /// text of an `INSERT INTO` could not tell from the copy) reports nothing.
+    @Test func aRebuildReportsItsCopyOnceAndItsCounterNever() throws {
+        let scratch = TemporaryDatabase("tickets.sqlite")
+        let database = scratch.url
+        try Migrator(plan: CounterPlan.self, options: MigrationOptions(targetVersion: CounterV1.versionIdentifier)).migrate(databaseAt: database)
+        do {
+            let db = try SQLiteConnection(path: database.path)
+            try db.execute("WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 500) INSERT INTO Ticket (title, score) SELECT 't' || x, x FROM n")
+        }
+        let events = Events()
+        try Migrator(plan: CounterPlan.self, options: MigrationOptions(progress: { events.add($0) })).migrate(databaseAt: database)
+        let copies = events.all.filter { $0.activity == .copyingRows }
+        #expect(copies.map(\.summary).filter { $0.hasSuffix("rows copied") }.last == "Ticket: 500 / 500 rows copied")
+        #expect(copies.filter(\.isFinished).count == 1, "one copy, finished once: \(copies.map(\.summary))")
+        #expect(events.all.contains { $0.activity == .buildingIndex }, "the new index on title is built and reported")
+    }
+
+    @Test func plannedStatementsAreLabelledByWhatTheyBuild() throws {
+        let index = Schema.Index(["title"])
+        #expect(RenderedStatement.planned(.createIndex(table: "Ticket", index: index)).map(\.work) == [.buildingIndex])
+        #expect(RenderedStatement.planned(.dropTable("Ticket")).map(\.work) == [nil])
+    }
+
     enum SlowV1: VersionedSchema {
         static let versionIdentifier = Schema.Version(1, 0, 0)
         static let models: [any PersistentModel.Type] = [Tally.self]
