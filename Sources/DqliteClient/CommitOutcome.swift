@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Whether a lost answer means the outcome of a commit is unknown.
@@ -16,7 +16,8 @@ enum CommitOutcome {
         guard uncertain.contains(error.code), endsTransaction(sql) else { return error }
         return DqliteError(
             code: .commitOutcomeUnknown, sqliteCode: error.sqliteCode,
-            message: "\(error.message); the transaction may or may not have been committed: reconnect and read the data to know",
+            message:
+                "\(error.message); the transaction may or may not have been committed: reconnect and read the data to know",
             address: error.address, sql: sql)
     }
 
@@ -27,4 +28,3 @@ enum CommitOutcome {
         return last.hasPrefix("COMMIT") || last.hasPrefix("END")
     }
 }
-

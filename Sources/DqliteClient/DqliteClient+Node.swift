@@ -12,21 +12,24 @@ extension DqliteClient {
     /// The database `name` as the node at `address` holds it, leader or not: comparing every
     /// node's dump shows whether the replicas agree.
     public static func dump(_ name: String, at address: String, options: Options = Options()) throws -> DqliteDump {
-        let node = try NodeConnection(address: address, connectTimeout: options.connectTimeout, requestTimeout: options.requestTimeout)
+        let node = try NodeConnection(
+            address: address, connectTimeout: options.connectTimeout, requestTimeout: options.requestTimeout)
         defer { node.close() }
         return try node.dump(name)
     }
 
     /// The cluster's nodes and their roles, as the node at `address` knows them.
     public static func cluster(at address: String, options: Options = Options()) throws -> [DqliteNode] {
-        let node = try NodeConnection(address: address, connectTimeout: options.connectTimeout, requestTimeout: options.requestTimeout)
+        let node = try NodeConnection(
+            address: address, connectTimeout: options.connectTimeout, requestTimeout: options.requestTimeout)
         defer { node.close() }
         return try node.cluster()
     }
 
     /// Which node the node at `address` believes leads the cluster (nil: it knows of none).
     public static func leader(accordingTo address: String, options: Options = Options()) throws -> String? {
-        let node = try NodeConnection(address: address, connectTimeout: options.connectTimeout, requestTimeout: options.requestTimeout)
+        let node = try NodeConnection(
+            address: address, connectTimeout: options.connectTimeout, requestTimeout: options.requestTimeout)
         defer { node.close() }
         return try node.leader()
     }

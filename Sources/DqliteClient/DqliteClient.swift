@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// A connection to the leader of a dqlite cluster, with one database open, speaking dqlite's
@@ -117,7 +117,8 @@ public final class DqliteClient {
     @discardableResult
     public func exec(_ sql: String, _ parameters: [DqliteValue] = []) throws -> DqliteResult {
         let node = try leader(sql)
-        let response = try send(.execSQL(database: databaseID, sql: sql, parameters: try checked(parameters, sql)), sql, on: node)
+        let response = try send(
+            .execSQL(database: databaseID, sql: sql, parameters: try checked(parameters, sql)), sql, on: node)
         guard case .result(let result) = response else { throw node.unexpected("EXEC_SQL") }
         return result
     }
@@ -126,7 +127,8 @@ public final class DqliteClient {
     /// - Throws: `DqliteError`; `.wrongStatementKind` for a statement without result columns.
     public func query(_ sql: String, _ parameters: [DqliteValue] = []) throws -> DqliteRows {
         let node = try leader(sql)
-        let first = try sendQuery(.querySQL(database: databaseID, sql: sql, parameters: try checked(parameters, sql)), sql, on: node)
+        let first = try sendQuery(
+            .querySQL(database: databaseID, sql: sql, parameters: try checked(parameters, sql)), sql, on: node)
         return try gather(first, sql, on: node)
     }
 
@@ -135,7 +137,8 @@ public final class DqliteClient {
     /// Compiles one statement on the leader, to be run many times with different parameters.
     public func prepare(_ sql: String) throws -> DqliteStatement {
         let node = try leader(sql)
-        guard case .statement(_, let id, let count) = try send(.prepare(database: databaseID, sql: sql), sql, on: node) else {
+        guard case .statement(_, let id, let count) = try send(.prepare(database: databaseID, sql: sql), sql, on: node)
+        else {
             throw node.unexpected("PREPARE")
         }
         return DqliteStatement(id: id, sql: sql, parameterCount: Int(count), generation: generation)
@@ -145,22 +148,27 @@ public final class DqliteClient {
     @discardableResult
     public func exec(_ statement: DqliteStatement, _ parameters: [DqliteValue] = []) throws -> DqliteResult {
         let node = try leader(statement)
-        let request = Request.exec(database: databaseID, statement: statement.id, parameters: try checked(parameters, statement.sql))
-        guard case .result(let result) = try send(request, statement.sql, on: node) else { throw node.unexpected("EXEC") }
+        let request = Request.exec(
+            database: databaseID, statement: statement.id, parameters: try checked(parameters, statement.sql))
+        guard case .result(let result) = try send(request, statement.sql, on: node) else {
+            throw node.unexpected("EXEC")
+        }
         return result
     }
 
     /// Runs a prepared statement that returns rows, and gathers every row.
     public func query(_ statement: DqliteStatement, _ parameters: [DqliteValue] = []) throws -> DqliteRows {
         let node = try leader(statement)
-        let request = Request.query(database: databaseID, statement: statement.id, parameters: try checked(parameters, statement.sql))
+        let request = Request.query(
+            database: databaseID, statement: statement.id, parameters: try checked(parameters, statement.sql))
         return try gather(try sendQuery(request, statement.sql, on: node), statement.sql, on: node)
     }
 
     /// Releases a prepared statement on the server.
     public func finalize(_ statement: DqliteStatement) throws {
         let node = try leader(statement)
-        guard case .empty = try send(.finalize(database: databaseID, statement: statement.id), statement.sql, on: node) else {
+        guard case .empty = try send(.finalize(database: databaseID, statement: statement.id), statement.sql, on: node)
+        else {
             throw node.unexpected("FINALIZE")
         }
     }
@@ -200,7 +208,8 @@ public final class DqliteClient {
     private func checked(_ parameters: [DqliteValue], _ sql: String) throws -> [DqliteValue] {
         guard parameters.count <= Request.maximumParameterCount else {
             throw DqliteError(
-                code: .misuse, message: "\(parameters.count) parameters: at most \(Request.maximumParameterCount) per statement",
+                code: .misuse,
+                message: "\(parameters.count) parameters: at most \(Request.maximumParameterCount) per statement",
                 sql: sql)
         }
         return parameters

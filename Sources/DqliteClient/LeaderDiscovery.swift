@@ -1,12 +1,12 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Finds the leader of a cluster from a list of node addresses, any of which may be a follower
@@ -37,7 +37,8 @@ struct LeaderDiscovery {
             sleepThread(options.leaderSearchInterval)
         }
         let summary = addresses.map { "\($0): \(answers[$0] ?? "no answer")" }.joined(separator: "; ")
-        throw DqliteError(code: .noLeader, message: "no leader found within \(options.leaderSearchTimeout) (\(summary))")
+        throw DqliteError(
+            code: .noLeader, message: "no leader found within \(options.leaderSearchTimeout) (\(summary))")
     }
 
     /// Asks `address`; follows its answer once when it names another node.
@@ -59,7 +60,8 @@ struct LeaderDiscovery {
     }
 
     private func open(_ address: String) throws -> NodeConnection {
-        try NodeConnection(address: address, connectTimeout: options.connectTimeout, requestTimeout: options.requestTimeout)
+        try NodeConnection(
+            address: address, connectTimeout: options.connectTimeout, requestTimeout: options.requestTimeout)
     }
 
     private func register(_ node: NodeConnection, clientID: UInt64) throws -> NodeConnection {

@@ -36,14 +36,17 @@ enum Response {
             let count = try reader.uint64()
             var nodes: [DqliteNode] = []
             for _ in 0..<count {
-                let id = try reader.uint64(), nodeAddress = try reader.text(), role = try reader.uint64()
+                let id = try reader.uint64()
+                let nodeAddress = try reader.text()
+                let role = try reader.uint64()
                 nodes.append(DqliteNode(id: id, address: nodeAddress, role: DqliteNode.Role(rawValue: role)))
             }
             self = .nodes(nodes)
         case 4:
             self = .database(id: try reader.uint32())
         case 5:
-            self = .statement(database: try reader.uint32(), id: try reader.uint32(), parameterCount: try reader.uint64())
+            self = .statement(
+                database: try reader.uint32(), id: try reader.uint32(), parameterCount: try reader.uint64())
         case 6:
             let lastInsertID = Int64(bitPattern: try reader.uint64())
             let rowsAffected = Int64(bitPattern: try reader.uint64())

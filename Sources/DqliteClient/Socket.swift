@@ -4,9 +4,9 @@
     import Darwin
 #endif
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// A blocking TCP connection with a connect timeout and per-call deadlines, over POSIX sockets
@@ -32,7 +32,9 @@ final class Socket {
         var info: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, port, &hints, &info)
         guard status == 0, let first = info else {
-            throw DqliteError(code: .misuse, message: "cannot resolve \(host): \(String(cString: gai_strerror(status)))", address: address)
+            throw DqliteError(
+                code: .misuse, message: "cannot resolve \(host): \(String(cString: gai_strerror(status)))",
+                address: address)
         }
         defer { freeaddrinfo(info) }
         descriptor = socket(first.pointee.ai_family, Socket.streamType, 0)
@@ -70,7 +72,9 @@ final class Socket {
             try checkOpen()
             let written = bytes.withUnsafeBytes { buffer in
                 #if canImport(Glibc)
-                    Glibc.send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                    Glibc.send(
+                        descriptor, buffer.baseAddress! + offset, buffer.count - offset,
+                        Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
                 #else
                     Darwin.send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, MSG_DONTWAIT)
                 #endif
@@ -96,12 +100,15 @@ final class Socket {
         if count - buffered >= buffer.count {
             return try [UInt8](unsafeUninitializedCapacity: count) { bytes, initialized in
                 buffer.withUnsafeBytes { source in
-                    UnsafeMutableRawBufferPointer(bytes).copyMemory(from: UnsafeRawBufferPointer(rebasing: source[bufferStart..<(bufferStart + buffered)]))
+                    UnsafeMutableRawBufferPointer(bytes).copyMemory(
+                        from: UnsafeRawBufferPointer(rebasing: source[bufferStart..<(bufferStart + buffered)]))
                 }
                 bufferStart += buffered
                 initialized = buffered
                 while initialized < count {
-                    initialized += try read(into: UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(bytes)[initialized..<count]), deadline: deadline)
+                    initialized += try read(
+                        into: UnsafeMutableRawBufferPointer(
+                            rebasing: UnsafeMutableRawBufferPointer(bytes)[initialized..<count]), deadline: deadline)
                 }
             }
         }
@@ -127,7 +134,8 @@ final class Socket {
     /// Splits "host:port" (or "[v6]:port").
     private static func split(_ address: String) throws -> (String, String) {
         guard let colon = address.lastIndex(of: ":"), let port = UInt16(address[address.index(after: colon)...]) else {
-            throw DqliteError(code: .misuse, message: "a node address is host:port, not \"\(address)\"", address: address)
+            throw DqliteError(
+                code: .misuse, message: "a node address is host:port, not \"\(address)\"", address: address)
         }
         var host = String(address[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
@@ -175,7 +183,8 @@ final class Socket {
 
     /// Reads what has arrived into `destination` (at most its size), waiting for something when
     /// nothing has; returns how many bytes were read.
-    private func read(into destination: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant) throws -> Int {
+    private func read(into destination: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant) throws -> Int
+    {
         while true {
             try checkOpen()
             let read = recv(descriptor, destination.baseAddress!, destination.count, Int32(MSG_DONTWAIT))
@@ -205,7 +214,11 @@ final class Socket {
         try checkOpen()
         while true {
             let remaining = deadline - .now
-            let milliseconds = max(0, Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
+            let milliseconds = max(
+                0,
+                Int32(
+                    clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds
+                        / 1_000_000_000_000_000))
             var entry = pollfd(fd: descriptor, events: events, revents: 0)
             let ready = poll(&entry, 1, milliseconds)
             if ready > 0 { return }

@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SchemaMigrations
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The `migrate` command as a library: `status`, `plan`, `apply`, `verify`, `snapshot`,
 /// `history`, `lint`, `baseline`, `scaffold` and `help`, with the exit statuses deploy pipelines
@@ -39,12 +40,15 @@ public struct MigrateCommand: Sendable {
     ///   - name: the name in help and messages; by default the executable's file name.
     ///   - sqlEnvironment: the app's collations, functions and extensions (``SQLEnvironment``).
     ///   - extraSubcommands: the app's own subcommands, listed after the built-in ones.
-    public init(plan: (any SchemaMigrationPlan.Type)? = nil, name: String? = nil, sqlEnvironment: SQLEnvironment = .none,
-                extraSubcommands: [Subcommand] = []) {
+    public init(
+        plan: (any SchemaMigrationPlan.Type)? = nil, name: String? = nil, sqlEnvironment: SQLEnvironment = .none,
+        extraSubcommands: [Subcommand] = []
+    ) {
         self.plan = plan
         self.name = name ?? CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "migrate"
         self.sqlEnvironment = sqlEnvironment
-        self.subcommands = ClusterSubcommands.noting(BuiltInSubcommands.all(hasSwiftPlan: plan != nil)) + extraSubcommands
+        self.subcommands =
+            ClusterSubcommands.noting(BuiltInSubcommands.all(hasSwiftPlan: plan != nil)) + extraSubcommands
     }
 
     /// Runs the command on the process's arguments and exits with its status.
@@ -53,9 +57,12 @@ public struct MigrateCommand: Sendable {
     /// MigrateCommand.main(plan: AppMigrationPlan.self,
     ///                     sqlEnvironment: SQLEnvironment(collations: [SQLCollation("unicase", AppText.compareFolded)]))
     /// ```
-    public static func main(plan: (any SchemaMigrationPlan.Type)? = nil, sqlEnvironment: SQLEnvironment = .none,
-                            extraSubcommands: [Subcommand] = []) -> Never {
-        let status = MigrateCommand(plan: plan, sqlEnvironment: sqlEnvironment, extraSubcommands: extraSubcommands).run(Array(CommandLine.arguments.dropFirst()))
+    public static func main(
+        plan: (any SchemaMigrationPlan.Type)? = nil, sqlEnvironment: SQLEnvironment = .none,
+        extraSubcommands: [Subcommand] = []
+    ) -> Never {
+        let status = MigrateCommand(plan: plan, sqlEnvironment: sqlEnvironment, extraSubcommands: extraSubcommands).run(
+            Array(CommandLine.arguments.dropFirst()))
         SystemCalls.exitProcess(status.rawValue)
     }
 
@@ -74,21 +81,29 @@ public struct MigrateCommand: Sendable {
     ///   - environment: where options not on the command line come from (`MIGRATE_DATABASE`…).
     /// - Returns: the exit status; output and errors went to `console`. With `--format json`
     ///   (or `MIGRATE_FORMAT=json`), every status prints one JSON object, usage errors included.
-    public func run(_ arguments: [String], console: Console = .standard,
-                    environment: [String: String] = ProcessInfo.processInfo.environment) -> MigrateExitCode {
-        let help = HelpText(commandName: name, subcommands: subcommands,
-                            planDescription: plan.map { "the plan '\($0.name)' it embeds (or a JSON plan directory: --plan DIR)" } ?? "a JSON plan directory (--plan DIR)")
-        let errors = CommandErrorOutput(console: console, json: EnvironmentDefaults.format(in: arguments, environment: environment) == "json")
+    public func run(
+        _ arguments: [String], console: Console = .standard,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> MigrateExitCode {
+        let help = HelpText(
+            commandName: name, subcommands: subcommands,
+            planDescription: plan.map { "the plan '\($0.name)' it embeds (or a JSON plan directory: --plan DIR)" }
+                ?? "a JSON plan directory (--plan DIR)")
+        let errors = CommandErrorOutput(
+            console: console, json: EnvironmentDefaults.format(in: arguments, environment: environment) == "json")
         let names = subcommands.map(\.name) + ["help"]
         guard let first = arguments.first else {
-            return errors.usage(UsageError("missing subcommand", remedy: "one of: " + names.joined(separator: ", ")), usage: help.general)
+            return errors.usage(
+                UsageError("missing subcommand", remedy: "one of: " + names.joined(separator: ", ")),
+                usage: help.general)
         }
         switch first {
         case "--help", "-h":
             console.output(help.general)
             return .success
         case "--version":
-            console.output("\(name) \(MigrateCommand.version) (SchemaMigrations, SQLite \(MigrateCommand.sqliteVersion))\n")
+            console.output(
+                "\(name) \(MigrateCommand.version) (SchemaMigrations, SQLite \(MigrateCommand.sqliteVersion))\n")
             return .success
         case "help":
             return showHelp(Array(arguments.dropFirst()), help: help, errors: errors, console: console)
@@ -96,8 +111,11 @@ public struct MigrateCommand: Sendable {
             break
         }
         guard var subcommand = subcommands.first(where: { $0.name == first }) else {
-            return errors.usage(UsageError("unknown subcommand '\(first)'", remedy: Suggestion.remedy(for: first, among: names + ["--version", "--help"])),
-                                usage: help.general)
+            return errors.usage(
+                UsageError(
+                    "unknown subcommand '\(first)'",
+                    remedy: Suggestion.remedy(for: first, among: names + ["--version", "--help"])),
+                usage: help.general)
         }
         let words = Array(arguments.dropFirst())
         do {
@@ -115,10 +133,13 @@ public struct MigrateCommand: Sendable {
         }
         do {
             let parsed = try ArgumentParser.parse(words, for: subcommand, environment: environment)
-            return try subcommand.run(Invocation(arguments: parsed, console: console, commandName: name, plan: plan, environment: environment,
-                                                 sqlEnvironment: sqlEnvironment))
+            return try subcommand.run(
+                Invocation(
+                    arguments: parsed, console: console, commandName: name, plan: plan, environment: environment,
+                    sqlEnvironment: sqlEnvironment))
         } catch let error as UsageError {
-            return errors.usage(error, usage: help.usage(of: subcommands.first { $0.name == error.subcommand } ?? subcommand))
+            return errors.usage(
+                error, usage: help.usage(of: subcommands.first { $0.name == error.subcommand } ?? subcommand))
         } catch let failure as CommandFailure {
             return errors.failure(failure.status, message: failure.message, error: failure.error)
         } catch {
@@ -126,8 +147,11 @@ public struct MigrateCommand: Sendable {
         }
     }
 
-    private func showHelp(_ words: [String], help: HelpText, errors: CommandErrorOutput, console: Console) -> MigrateExitCode {
-        let words = words.filter { $0 != "--help" && $0 != "-h" }  // `help --help`, `help plan --help`: help all the same
+    private func showHelp(_ words: [String], help: HelpText, errors: CommandErrorOutput, console: Console)
+        -> MigrateExitCode
+    {
+        // `help --help`, `help plan --help`: help all the same
+        let words = words.filter { $0 != "--help" && $0 != "-h" }
         switch words.count {
         case 0:
             console.output(help.general)
@@ -138,13 +162,17 @@ public struct MigrateCommand: Sendable {
                     console.output(help.general)
                     return .success
                 }
-                return errors.usage(UsageError("unknown subcommand '\(words[0])'", remedy: Suggestion.remedy(for: words[0], among: subcommands.map(\.name))),
-                                    usage: help.general)
+                return errors.usage(
+                    UsageError(
+                        "unknown subcommand '\(words[0])'",
+                        remedy: Suggestion.remedy(for: words[0], among: subcommands.map(\.name))),
+                    usage: help.general)
             }
             console.output(help.usage(of: subcommand))
             return .success
         default:
-            return errors.usage(UsageError("help takes one subcommand, not '\(words.joined(separator: " "))'"), usage: help.general)
+            return errors.usage(
+                UsageError("help takes one subcommand, not '\(words.joined(separator: " "))'"), usage: help.general)
         }
     }
 }

@@ -26,11 +26,13 @@ public enum MigrateExitCode: Int32, Sendable, CaseIterable, CustomStringConverti
         switch error.code {
         case .drift:
             self = .drift
-        case .newerVersion, .unknownVersion, .notADatabase, .unsupportedChange, .invalidPlan, .invalidSchema, .unsupportedType, .sqlEnvironment, .onlineRefused:
+        case .newerVersion, .unknownVersion, .notADatabase, .unsupportedChange, .invalidPlan, .invalidSchema,
+            .unsupportedType, .sqlEnvironment, .onlineRefused:
             self = .refused
         case .invalidOption:
             self = .usageError
-        default:  // dataViolation, customStageFailed, sqlite (a lock, too), verificationFailed, concurrentChange, readOnly
+        // dataViolation, customStageFailed, sqlite (a lock, too), verificationFailed, concurrentChange, readOnly
+        default:
             self = .failed
         }
     }

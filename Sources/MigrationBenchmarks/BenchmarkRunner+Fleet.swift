@@ -21,9 +21,12 @@ extension BenchmarkRunner {
         }
         let silent = Console(output: { _ in }, error: { _ in }, errorIsTerminal: false)
         let command = MigrateCommand(plan: BenchPlan.self, name: "bench-migrate")
-        let arguments = ["apply", "--database", dir.path + "/tenant-*.sqlite", "--to", BenchTripV2.versionIdentifier.description,
-                         "--jobs", "\(jobs)", "--backup", configuration.directory.appendingPathComponent("fleet-backups").path]
-        var ours: [Double] = [], reference: [Double] = []
+        let arguments = [
+            "apply", "--database", dir.path + "/tenant-*.sqlite", "--to", BenchTripV2.versionIdentifier.description,
+            "--jobs", "\(jobs)", "--backup", configuration.directory.appendingPathComponent("fleet-backups").path,
+        ]
+        var ours: [Double] = []
+        var reference: [Double] = []
         Measure.resetPeakResident()
         for round in 0..<configuration.runs {
             func timeOurs() throws {
@@ -35,15 +38,26 @@ extension BenchmarkRunner {
             }
             func timeReference() throws {
                 try freshFleet()
-                let migrator = Migrator(plan: BenchPlan.self, options: MigrationOptions(targetVersion: BenchTripV2.versionIdentifier))
+                let migrator = Migrator(
+                    plan: BenchPlan.self, options: MigrationOptions(targetVersion: BenchTripV2.versionIdentifier))
                 reference.append(try Measure.seconds { for file in files { try migrator.migrate(databaseAt: file) } })
             }
-            if round % 2 == 0 { try timeOurs(); try timeReference() } else { try timeReference(); try timeOurs() }
+            if round % 2 == 0 {
+                try timeOurs()
+                try timeReference()
+            } else {
+                try timeReference()
+                try timeOurs()
+            }
         }
         let perFile = Timing(samples: ours).median / Double(count) * 1000
-        rows.append(Row(name: "fleet: \(count) files of 10 trips, migrate apply --jobs \(jobs) with backups (\(String(format: "%.2f", perFile)) ms per file)",
-                        ours: Timing(samples: ours), reference: Timing(samples: reference),
-                        referenceName: "Migrator.migrate, one file after another, no backup", peakMiB: Measure.peakResidentMiB()))
+        rows.append(
+            Row(
+                name:
+                    "fleet: \(count) files of 10 trips, migrate apply --jobs \(jobs) with backups (\(String(format: "%.2f", perFile)) ms per file)",
+                ours: Timing(samples: ours), reference: Timing(samples: reference),
+                referenceName: "Migrator.migrate, one file after another, no backup", peakMiB: Measure.peakResidentMiB()
+            ))
         log(rows.last!.formatted)
         try? FileManager.default.removeItem(at: dir)
         try? FileManager.default.removeItem(at: configuration.directory.appendingPathComponent("fleet-backups"))
@@ -54,14 +68,22 @@ extension BenchmarkRunner {
     mutating func progressCase(size: Int, template: URL, log: (String) -> Void) throws {
         let dir = configuration.directory
         let events = EventCounter()
-        try pairedCase("rebuild \(size) rows with a progress callback", referenceName: "the same without one", check: "progress \(size)", against: "without progress",
-                       from: template, ours: dir.appendingPathComponent("progress-ours-\(size).sqlite"), reference: dir.appendingPathComponent("progress-reference-\(size).sqlite"),
-                       runOurs: { url in
-                           let options = MigrationOptions(targetVersion: BenchTripV2.versionIdentifier, progress: { _ in events.add() })
-                           try Migrator(plan: BenchPlan.self, options: options).migrate(databaseAt: url)
-                       },
-                       runReference: { try Migrator(plan: BenchPlan.self, options: MigrationOptions(targetVersion: BenchTripV2.versionIdentifier)).migrate(databaseAt: $0) },
-                       log: log)
+        try pairedCase(
+            "rebuild \(size) rows with a progress callback", referenceName: "the same without one",
+            check: "progress \(size)", against: "without progress",
+            from: template, ours: dir.appendingPathComponent("progress-ours-\(size).sqlite"),
+            reference: dir.appendingPathComponent("progress-reference-\(size).sqlite"),
+            runOurs: { url in
+                let options = MigrationOptions(
+                    targetVersion: BenchTripV2.versionIdentifier, progress: { _ in events.add() })
+                try Migrator(plan: BenchPlan.self, options: options).migrate(databaseAt: url)
+            },
+            runReference: {
+                try Migrator(
+                    plan: BenchPlan.self, options: MigrationOptions(targetVersion: BenchTripV2.versionIdentifier)
+                ).migrate(databaseAt: $0)
+            },
+            log: log)
         log("  (\(events.count / max(1, configuration.runs)) progress events per migration)")
     }
 }

@@ -40,7 +40,9 @@ public struct BenchmarkRunner {
         /// so a slow moment of a noisy machine weighs on both sides of a ratio rather than on one
         /// median. The ratio of the medians when the sample counts differ.
         public var ratio: Double {
-            guard ours.samples.count == reference.samples.count, !ours.samples.isEmpty else { return ours.median / reference.median }
+            guard ours.samples.count == reference.samples.count, !ours.samples.isEmpty else {
+                return ours.median / reference.median
+            }
             return Timing(samples: zip(ours.samples, reference.samples).map { $0 / $1 }).median
         }
     }
@@ -75,10 +77,14 @@ public struct BenchmarkRunner {
                 // The later cases start from V2: migrate once, untimed.
                 let v2 = dir.appendingPathComponent("ours-v2-\(size).sqlite")
                 try Measure.freshCopy(of: template, to: v2)
-                try Migrator(plan: BenchPlan.self, options: MigrationOptions(targetVersion: BenchTripV2.versionIdentifier)).migrate(databaseAt: v2)
+                try Migrator(
+                    plan: BenchPlan.self, options: MigrationOptions(targetVersion: BenchTripV2.versionIdentifier)
+                ).migrate(databaseAt: v2)
             }
             if cases.contains(.alter) { try alterCase(size: size, template: template, log: log) }
-            if cases.contains(.addcolumn) || cases.contains(.uptodate) { try addColumnCase(size: size, log: log, record: cases.contains(.addcolumn)) }
+            if cases.contains(.addcolumn) || cases.contains(.uptodate) {
+                try addColumnCase(size: size, log: log, record: cases.contains(.addcolumn))
+            }
             if cases.contains(.custom) { try customStageCase(size: size, log: log) }
             if cases.contains(.uptodate) { try upToDateCase(size: size, log: log) }
         }
@@ -86,30 +92,43 @@ public struct BenchmarkRunner {
 
     private mutating func rebuildCase(size: Int, template: URL, log: (String) -> Void) throws {
         let dir = configuration.directory
-        try pairedCase("rebuild \(size) rows (+\(2 * size) children)", referenceName: "hand-written 12-step SQL", check: "rebuild \(size)", against: "the hand-written SQL",
-                       from: template, ours: dir.appendingPathComponent("ours-v2-\(size).sqlite"), reference: dir.appendingPathComponent("reference-v2-\(size).sqlite"),
-                       runOurs: { try Migrator(plan: BenchPlan.self, options: MigrationOptions(targetVersion: BenchTripV2.versionIdentifier)).migrate(databaseAt: $0) },
-                       runReference: BenchmarkWorkload.runHandWrittenV2, log: log)
+        try pairedCase(
+            "rebuild \(size) rows (+\(2 * size) children)", referenceName: "hand-written 12-step SQL",
+            check: "rebuild \(size)", against: "the hand-written SQL",
+            from: template, ours: dir.appendingPathComponent("ours-v2-\(size).sqlite"),
+            reference: dir.appendingPathComponent("reference-v2-\(size).sqlite"),
+            runOurs: {
+                try Migrator(
+                    plan: BenchPlan.self, options: MigrationOptions(targetVersion: BenchTripV2.versionIdentifier)
+                ).migrate(databaseAt: $0)
+            },
+            runReference: BenchmarkWorkload.runHandWrittenV2, log: log)
     }
 
     /// "Cheaper than the recipe": a V1 → V2 whose every change `ALTER TABLE` and `CREATE INDEX`
     /// make in place, against the same changes written as SQLite's 12-step rebuild.
     private mutating func alterCase(size: Int, template: URL, log: (String) -> Void) throws {
         let dir = configuration.directory
-        try pairedCase("no rebuild needed: renames, drop, add, index, \(size) rows", referenceName: "the same as hand-written 12-step SQL", check: "no rebuild \(size)",
-                       against: "the hand-written SQL", from: template,
-                       ours: dir.appendingPathComponent("alter-ours-\(size).sqlite"), reference: dir.appendingPathComponent("alter-reference-\(size).sqlite"),
-                       runOurs: { try Migrator(plan: BenchAlterPlan.self).migrate(databaseAt: $0) },
-                       runReference: BenchmarkWorkload.runHandWrittenAlterRecipe, log: log)
+        try pairedCase(
+            "no rebuild needed: renames, drop, add, index, \(size) rows",
+            referenceName: "the same as hand-written 12-step SQL", check: "no rebuild \(size)",
+            against: "the hand-written SQL", from: template,
+            ours: dir.appendingPathComponent("alter-ours-\(size).sqlite"),
+            reference: dir.appendingPathComponent("alter-reference-\(size).sqlite"),
+            runOurs: { try Migrator(plan: BenchAlterPlan.self).migrate(databaseAt: $0) },
+            runReference: BenchmarkWorkload.runHandWrittenAlterRecipe, log: log)
     }
 
     /// Runs ours and the reference on fresh copies of `source`, `runs` rounds, alternating which
     /// goes first; adds the row (peak memory of our runs) and whether both reached the same rows
     /// and schema.
-    mutating func pairedCase(_ name: String, referenceName: String, check: String, against: String, from source: URL,
-                                     ours: URL, reference: URL, runOurs: (URL) throws -> Void, runReference: (URL) throws -> Void,
-                                     log: (String) -> Void) throws {
-        var oursTimes: [Double] = [], referenceTimes: [Double] = []
+    mutating func pairedCase(
+        _ name: String, referenceName: String, check: String, against: String, from source: URL,
+        ours: URL, reference: URL, runOurs: (URL) throws -> Void, runReference: (URL) throws -> Void,
+        log: (String) -> Void
+    ) throws {
+        var oursTimes: [Double] = []
+        var referenceTimes: [Double] = []
         var peak: Double?
         for round in 0..<configuration.runs {
             try Measure.freshCopy(of: source, to: ours)
@@ -120,9 +139,18 @@ public struct BenchmarkRunner {
                 peak = Swift.max(peak ?? 0, Measure.peakResidentMiB() ?? 0)
             }
             func timeReference() throws { referenceTimes.append(try Measure.seconds { try runReference(reference) }) }
-            if round % 2 == 0 { try timeOurs(); try timeReference() } else { try timeReference(); try timeOurs() }
+            if round % 2 == 0 {
+                try timeOurs()
+                try timeReference()
+            } else {
+                try timeReference()
+                try timeOurs()
+            }
         }
-        rows.append(Row(name: name, ours: Timing(samples: oursTimes), reference: Timing(samples: referenceTimes), referenceName: referenceName, peakMiB: peak))
+        rows.append(
+            Row(
+                name: name, ours: Timing(samples: oursTimes), reference: Timing(samples: referenceTimes),
+                referenceName: referenceName, peakMiB: peak))
         let same = try Fingerprint.of(ours) == Fingerprint.of(reference)
         verification.append("\(check): data and schema \(same ? "same" : "DIFF") as \(against)")
         log(rows.last!.formatted)
@@ -131,29 +159,45 @@ public struct BenchmarkRunner {
     /// The dry run of V1 → V2 with its impact figures (rows rewritten, non-empty values dropped,
     /// NULLs taking a default), against one full scan of the table.
     private mutating func dryRunCase(size: Int, template: URL, log: (String) -> Void) throws {
-        let migrator = Migrator(plan: BenchPlan.self, options: MigrationOptions(targetVersion: BenchTripV2.versionIdentifier))
-        var ours: [Double] = [], scan: [Double] = []
+        let migrator = Migrator(
+            plan: BenchPlan.self, options: MigrationOptions(targetVersion: BenchTripV2.versionIdentifier))
+        var ours: [Double] = []
+        var scan: [Double] = []
         var lost: Int64 = 0
         Measure.resetPeakResident()
         for _ in 0..<max(configuration.runs, 5) {
-            ours.append(try Measure.seconds { lost = try migrator.plan(databaseAt: template).stages[0].steps.compactMap(\.impact).reduce(0) { $0 + $1.lostValues } })
-            scan.append(try Measure.seconds {
-                _ = try SQLiteConnection(path: template.path, mode: .readOnly).scalar("SELECT sum(length(destination)) FROM trip")
-            })
+            ours.append(
+                try Measure.seconds {
+                    lost = try migrator.plan(databaseAt: template).stages[0].steps.compactMap(\.impact).reduce(0) {
+                        $0 + $1.lostValues
+                    }
+                })
+            scan.append(
+                try Measure.seconds {
+                    _ = try SQLiteConnection(path: template.path, mode: .readOnly).scalar(
+                        "SELECT sum(length(destination)) FROM trip")
+                })
         }
-        rows.append(Row(name: "dry run with impact, \(size) rows (\(lost) values would be lost)", ours: Timing(samples: ours), reference: Timing(samples: scan),
-                        referenceName: "one full scan of the table", peakMiB: Measure.peakResidentMiB()))
+        rows.append(
+            Row(
+                name: "dry run with impact, \(size) rows (\(lost) values would be lost)", ours: Timing(samples: ours),
+                reference: Timing(samples: scan),
+                referenceName: "one full scan of the table", peakMiB: Measure.peakResidentMiB()))
         log(rows.last!.formatted)
     }
 
     /// Also leaves `v3-<size>.sqlite` for the up-to-date case; `record: false` skips the table row.
     private mutating func addColumnCase(size: Int, log: (String) -> Void, record: Bool) throws {
         let dir = configuration.directory
-        let v2 = dir.appendingPathComponent("ours-v2-\(size).sqlite"), work = dir.appendingPathComponent("v3-\(size).sqlite")
-        let empty = dir.appendingPathComponent("empty-v2.sqlite"), emptyWork = dir.appendingPathComponent("empty-v3.sqlite")
+        let v2 = dir.appendingPathComponent("ours-v2-\(size).sqlite")
+        let work = dir.appendingPathComponent("v3-\(size).sqlite")
+        let empty = dir.appendingPathComponent("empty-v2.sqlite")
+        let emptyWork = dir.appendingPathComponent("empty-v3.sqlite")
         try? FileManager.default.removeItem(at: empty)
-        try Migrator(plan: BenchPlan.self, options: MigrationOptions(targetVersion: BenchTripV2.versionIdentifier)).migrate(databaseAt: empty)
-        var full: [Double] = [], none: [Double] = []
+        try Migrator(plan: BenchPlan.self, options: MigrationOptions(targetVersion: BenchTripV2.versionIdentifier))
+            .migrate(databaseAt: empty)
+        var full: [Double] = []
+        var none: [Double] = []
         Measure.resetPeakResident()
         for _ in 0..<max(configuration.runs, 5) {
             try Measure.freshCopy(of: v2, to: work)
@@ -162,8 +206,11 @@ public struct BenchmarkRunner {
             none.append(try Measure.seconds { try Migrator(plan: BenchPlan.self).migrate(databaseAt: emptyWork) })
         }
         guard record else { return }
-        rows.append(Row(name: "add optional column, \(size) rows", ours: Timing(samples: full), reference: Timing(samples: none),
-                        referenceName: "the same on an empty table", peakMiB: Measure.peakResidentMiB()))
+        rows.append(
+            Row(
+                name: "add optional column, \(size) rows", ours: Timing(samples: full),
+                reference: Timing(samples: none),
+                referenceName: "the same on an empty table", peakMiB: Measure.peakResidentMiB()))
         log(rows.last!.formatted)
     }
 
@@ -172,61 +219,94 @@ public struct BenchmarkRunner {
         try customStageCase(size: size, plan: BenchCustomPlanEveryProperty.self, label: "every property read", log: log)
     }
 
-    private mutating func customStageCase(size: Int, plan: any SchemaMigrationPlan.Type, label: String, log: (String) -> Void) throws {
+    private mutating func customStageCase(
+        size: Int, plan: any SchemaMigrationPlan.Type, label: String, log: (String) -> Void
+    ) throws {
         let dir = configuration.directory
-        try pairedCase("custom stage enumerates + updates \(size) rows (\(label))", referenceName: "hand-written prepared-statement loop",
-                       check: "custom stage \(size) (\(label))", against: "the hand-written loop", from: dir.appendingPathComponent("ours-v2-\(size).sqlite"),
-                       ours: dir.appendingPathComponent("custom-ours-\(size).sqlite"), reference: dir.appendingPathComponent("custom-reference-\(size).sqlite"),
-                       runOurs: { try Migrator(plan: plan).migrate(databaseAt: $0) }, runReference: BenchmarkWorkload.runHandWrittenFill, log: log)
+        try pairedCase(
+            "custom stage enumerates + updates \(size) rows (\(label))",
+            referenceName: "hand-written prepared-statement loop",
+            check: "custom stage \(size) (\(label))", against: "the hand-written loop",
+            from: dir.appendingPathComponent("ours-v2-\(size).sqlite"),
+            ours: dir.appendingPathComponent("custom-ours-\(size).sqlite"),
+            reference: dir.appendingPathComponent("custom-reference-\(size).sqlite"),
+            runOurs: { try Migrator(plan: plan).migrate(databaseAt: $0) },
+            runReference: BenchmarkWorkload.runHandWrittenFill, log: log)
     }
 
     /// Planner at scale: two 500-entity × 40-attribute schemas, 10% of the entities changed.
     private mutating func plannerCase(log: (String) -> Void) throws {
         let (source, target) = PlannerScaleCase.schemas(entities: configuration.plannerEntities, attributes: 40)
-        var times: [Double] = [], hashing: [Double] = []
+        var times: [Double] = []
+        var hashing: [Double] = []
         var steps = 0
         Measure.resetPeakResident()
         for _ in 0..<max(configuration.runs, 5) {
             times.append(try Measure.seconds { steps = try source.migrationStage(to: target).steps.count })
-            hashing.append(Measure.seconds { _ = source.versionHash; _ = target.versionHash })
+            hashing.append(
+                Measure.seconds {
+                    _ = source.versionHash
+                    _ = target.versionHash
+                })
         }
-        rows.append(Row(name: "planner: \(configuration.plannerEntities) entities × 40 attributes, 10% changed (\(steps) steps)", ours: Timing(samples: times),
-                        reference: Timing(samples: hashing), referenceName: "hashing both schemas", peakMiB: Measure.peakResidentMiB()))
+        rows.append(
+            Row(
+                name:
+                    "planner: \(configuration.plannerEntities) entities × 40 attributes, 10% changed (\(steps) steps)",
+                ours: Timing(samples: times),
+                reference: Timing(samples: hashing), referenceName: "hashing both schemas",
+                peakMiB: Measure.peakResidentMiB()))
         log(rows.last!.formatted)
     }
 
     private mutating func upToDateCase(size: Int, log: (String) -> Void) throws {
         let current = configuration.directory.appendingPathComponent("v3-\(size).sqlite")
-        var ours: [Double] = [], withInit: [Double] = [], reference: [Double] = []
+        var ours: [Double] = []
+        var withInit: [Double] = []
+        var reference: [Double] = []
         Measure.resetPeakResident()
         let migrator = Migrator(plan: BenchPlan.self)  // an app makes its migrator once
         for _ in 0..<configuration.upToDateRuns {
-            ours.append(try Measure.seconds {
-                let result = try migrator.migrate(databaseAt: current)
-                precondition(result.outcome == .upToDate)
-            })
-            withInit.append(try Measure.seconds {
-                let result = try Migrator(plan: BenchPlan.self).migrate(databaseAt: current)
-                precondition(result.outcome == .upToDate)
-            })
-            reference.append(try Measure.seconds {
-                _ = try SQLiteConnection(path: current.path, mode: .readWrite).scalar("PRAGMA user_version")
-            })
+            ours.append(
+                try Measure.seconds {
+                    let result = try migrator.migrate(databaseAt: current)
+                    precondition(result.outcome == .upToDate)
+                })
+            withInit.append(
+                try Measure.seconds {
+                    let result = try Migrator(plan: BenchPlan.self).migrate(databaseAt: current)
+                    precondition(result.outcome == .upToDate)
+                })
+            reference.append(
+                try Measure.seconds {
+                    _ = try SQLiteConnection(path: current.path, mode: .readWrite).scalar("PRAGMA user_version")
+                })
         }
-        rows.append(Row(name: "up-to-date check, \(size) rows", ours: Timing(samples: ours), reference: Timing(samples: reference),
-                        referenceName: "open + PRAGMA user_version", peakMiB: Measure.peakResidentMiB()))
+        rows.append(
+            Row(
+                name: "up-to-date check, \(size) rows", ours: Timing(samples: ours),
+                reference: Timing(samples: reference),
+                referenceName: "open + PRAGMA user_version", peakMiB: Measure.peakResidentMiB()))
         log(rows.last!.formatted)
-        rows.append(Row(name: "up-to-date check incl. Migrator(plan:), \(size) rows", ours: Timing(samples: withInit), reference: Timing(samples: reference),
-                        referenceName: "open + PRAGMA user_version", peakMiB: Measure.peakResidentMiB()))
+        rows.append(
+            Row(
+                name: "up-to-date check incl. Migrator(plan:), \(size) rows", ours: Timing(samples: withInit),
+                reference: Timing(samples: reference),
+                referenceName: "open + PRAGMA user_version", peakMiB: Measure.peakResidentMiB()))
         log(rows.last!.formatted)
     }
 
     /// The results as a Markdown table.
     public var table: String {
-        var lines = ["| case | ours median (min–max) | reference | reference median | ratio | peak RSS |", "|---|---|---|---|---|---|"]
+        var lines = [
+            "| case | ours median (min–max) | reference | reference median | ratio | peak RSS |",
+            "|---|---|---|---|---|---|",
+        ]
         for row in rows {
             let unit = row.ours.median
-            lines.append("| \(row.name) | \(Self.format(row.ours.median)) (\(Self.format(row.ours.min, like: unit))–\(Self.format(row.ours.max, like: unit))) | \(row.referenceName) | \(Self.format(row.reference.median)) | \(String(format: "%.2f×", row.ratio)) | \(row.peakMiB.map { String(format: "%.0f MiB", $0) } ?? "n/a") |")
+            lines.append(
+                "| \(row.name) | \(Self.format(row.ours.median)) (\(Self.format(row.ours.min, like: unit))–\(Self.format(row.ours.max, like: unit))) | \(row.referenceName) | \(Self.format(row.reference.median)) | \(String(format: "%.2f×", row.ratio)) | \(row.peakMiB.map { String(format: "%.0f MiB", $0) } ?? "n/a") |"
+            )
         }
         return lines.joined(separator: "\n")
     }
@@ -251,18 +331,27 @@ enum Fingerprint {
         let db = try SQLiteConnection(path: url.path, mode: .readOnly)
         var hasher = RowDigest()
         for table in ["trip", "bucket_item"] {
-            let columns = try db.rows("SELECT name FROM pragma_table_info(?) ORDER BY name", [.text(table)]).map { $0[0].stringValue! }
+            let columns = try db.rows("SELECT name FROM pragma_table_info(?) ORDER BY name", [.text(table)]).map {
+                $0[0].stringValue!
+            }
             hasher.add(table + ":" + columns.joined(separator: ","))
-            let statement = try db.prepare("SELECT \(columns.map { "quote(\(SQL.quoteIdentifier($0)))" }.joined(separator: " || '|' || ")) FROM \(table) ORDER BY id")
+            let statement = try db.prepare(
+                "SELECT \(columns.map { "quote(\(SQL.quoteIdentifier($0)))" }.joined(separator: " || '|' || ")) FROM \(table) ORDER BY id"
+            )
             while try statement.step() { hasher.add(statement.column(0).stringValue ?? "") }
             // Indexes by their columns and uniqueness, not their names, which a rebuild may choose differently.
             var indexes: [String] = []
             for index in try db.rows("SELECT name, \"unique\" FROM pragma_index_list(?)", [.text(table)]) {
-                let info = try db.rows("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [index[0]]).map { $0[0].stringValue ?? "" }
-                indexes.append("index(" + info.joined(separator: ",") + ")" + (index[1].int64Value == 1 ? " unique" : ""))
+                let info = try db.rows("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [index[0]]).map {
+                    $0[0].stringValue ?? ""
+                }
+                indexes.append(
+                    "index(" + info.joined(separator: ",") + ")" + (index[1].int64Value == 1 ? " unique" : ""))
             }
-            indexes.sorted().forEach { hasher.add($0) }
-            for column in try db.rows("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?) ORDER BY name", [.text(table)]) {
+            for index in indexes.sorted() { hasher.add(index) }
+            for column in try db.rows(
+                "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?) ORDER BY name", [.text(table)]
+            ) {
                 hasher.add(column.map(\.sqlLiteral).joined(separator: " "))
             }
         }
@@ -272,10 +361,10 @@ enum Fingerprint {
 
 /// A running digest (FNV-1a 64, enough to tell two results apart in a benchmark).
 struct RowDigest {
-    private var state: UInt64 = 0xcbf29ce484222325
+    private var state: UInt64 = 0xcbf2_9ce4_8422_2325
     mutating func add(_ text: String) {
-        for byte in text.utf8 { state = (state ^ UInt64(byte)) &* 0x100000001b3 }
-        state = (state ^ 0x0A) &* 0x100000001b3
+        for byte in text.utf8 { state = (state ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        state = (state ^ 0x0A) &* 0x100_0000_01b3
     }
     var hex: String { String(state, radix: 16) }
 }

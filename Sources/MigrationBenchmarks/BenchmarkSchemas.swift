@@ -109,9 +109,11 @@ public enum BenchCustomPlan: SchemaMigrationPlan {
     public static let name = "bench"
     public static let schemas: [any VersionedSchema.Type] = [BenchTripV1.self, BenchTripV2.self, BenchTripV3.self]
     public static let stages: [MigrationStage] = [
-        .custom(fromVersion: BenchTripV2.self, toVersion: BenchTripV3.self, willMigrate: nil, didMigrate: { context in
-            try fillExtra(context, properties: ["name", "budget"])
-        }),
+        .custom(
+            fromVersion: BenchTripV2.self, toVersion: BenchTripV3.self, willMigrate: nil,
+            didMigrate: { context in
+                try fillExtra(context, properties: ["name", "budget"])
+            })
     ]
 
     static func fillExtra(_ context: MigrationContext, properties: [String]?) throws {
@@ -128,8 +130,10 @@ public enum BenchCustomPlanEveryProperty: SchemaMigrationPlan {
     public static let name = "bench"
     public static let schemas: [any VersionedSchema.Type] = [BenchTripV1.self, BenchTripV2.self, BenchTripV3.self]
     public static let stages: [MigrationStage] = [
-        .custom(fromVersion: BenchTripV2.self, toVersion: BenchTripV3.self, willMigrate: nil, didMigrate: { context in
-            try BenchCustomPlan.fillExtra(context, properties: nil)
-        }),
+        .custom(
+            fromVersion: BenchTripV2.self, toVersion: BenchTripV3.self, willMigrate: nil,
+            didMigrate: { context in
+                try BenchCustomPlan.fillExtra(context, properties: nil)
+            })
     ]
 }

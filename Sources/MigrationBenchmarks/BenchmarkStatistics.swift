@@ -6,7 +6,8 @@ public struct Timing: Sendable {
     public var median: Double {
         let sorted = samples.sorted()
         guard !sorted.isEmpty else { return .nan }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        return sorted.count % 2 == 1
+            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
     public var min: Double { samples.min() ?? .nan }
     public var max: Double { samples.max() ?? .nan }
@@ -23,8 +24,9 @@ enum Measure {
     /// Peak resident set size of this process so far, in MiB (`VmHWM`), or nil where /proc is missing.
     static func peakResidentMiB() -> Double? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kib = Double(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kib = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
         return kib / 1024
     }
 

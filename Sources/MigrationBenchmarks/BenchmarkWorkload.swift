@@ -18,7 +18,8 @@ public enum BenchmarkWorkload {
         try? FileManager.default.removeItem(at: url)
         let db = try SQLiteConnection(path: url.path)
         try db.execute(v1Schema)
-        try db.execute("""
+        try db.execute(
+            """
             BEGIN;
             WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < \(trips)),
             hh AS (SELECT i, (i * 2654435761) % 4294967296 AS h, (i * 2246822519 + 374761393) % 4294967296 AS g FROM c),
@@ -41,7 +42,8 @@ public enum BenchmarkWorkload {
             COMMIT;
             """)
         // Adopt the hand-made database as V1, so timed runs start from a recorded version.
-        try Migrator(plan: BenchPlan.self, options: MigrationOptions(targetVersion: BenchTripV1.versionIdentifier)).migrate(databaseAt: url)
+        try Migrator(plan: BenchPlan.self, options: MigrationOptions(targetVersion: BenchTripV1.versionIdentifier))
+            .migrate(databaseAt: url)
     }
 
     /// The V1 → V2 migration written by hand, SQLite's 12-step procedure, producing the same
@@ -108,7 +110,9 @@ public enum BenchmarkWorkload {
         let select = try db.prepare("SELECT id, name, budget FROM trip ORDER BY id")
         let update = try db.prepare("UPDATE trip SET extra = ? WHERE id = ?")
         while try select.step() {
-            let id = select.column(0), name = select.column(1).stringValue ?? "", budget = select.column(2).int64Value ?? 0
+            let id = select.column(0)
+            let name = select.column(1).stringValue ?? ""
+            let budget = select.column(2).int64Value ?? 0
             update.reset()
             try update.bind([.text("\(name) / \(budget)"), id])
             try update.step()

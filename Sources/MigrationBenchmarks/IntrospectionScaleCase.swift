@@ -17,8 +17,15 @@ public enum IntrospectionScaleCase {
         try db.execute("BEGIN")
         for table in 0..<tables {
             let name = "Table\(table)"
-            var definitions = ["\"\(name)Id\" INTEGER NOT NULL", "\"Title\" NVARCHAR(160) NOT NULL COLLATE NOCASE CHECK (length(\"Title\") > 0)"]
-            if table > 0 { definitions.append("\"Table\(table - 1)Id\" INTEGER REFERENCES \"Table\(table - 1)\" (\"Table\(table - 1)Id\") ON DELETE CASCADE") }
+            var definitions = [
+                "\"\(name)Id\" INTEGER NOT NULL",
+                "\"Title\" NVARCHAR(160) NOT NULL COLLATE NOCASE CHECK (length(\"Title\") > 0)",
+            ]
+            if table > 0 {
+                definitions.append(
+                    "\"Table\(table - 1)Id\" INTEGER REFERENCES \"Table\(table - 1)\" (\"Table\(table - 1)Id\") ON DELETE CASCADE"
+                )
+            }
             var column = definitions.count
             while column < columns {
                 switch column % 5 {
@@ -33,7 +40,8 @@ public enum IntrospectionScaleCase {
             definitions.append("CONSTRAINT \"PK_\(name)\" PRIMARY KEY (\"\(name)Id\")")
             try db.execute("CREATE TABLE \"\(name)\" (\(definitions.joined(separator: ", ")))")
             try db.execute("CREATE INDEX \"IFK_\(name)Title\" ON \"\(name)\" (\"Title\")")
-            try db.execute("INSERT INTO \"\(name)\" (\"\(name)Id\", \"Title\") VALUES (1, 'one'), (2, 'two'), (3, 'three')")
+            try db.execute(
+                "INSERT INTO \"\(name)\" (\"\(name)Id\", \"Title\") VALUES (1, 'one'), (2, 'two'), (3, 'three')")
         }
         try db.execute("COMMIT")
     }
@@ -43,16 +51,20 @@ public enum IntrospectionScaleCase {
     /// - Returns: the timings, and the last result.
     /// - Returns: the wall-clock timings, the CPU time of each run (what a loaded machine does
     ///   not inflate), and the last result.
-    public static func time(_ url: URL, runs: Int, then: (SchemaIntrospection) throws -> Void = { _ in }) throws -> (Timing, cpu: Timing, SchemaIntrospection) {
-        var samples: [Double] = [], cpu: [Double] = []
+    public static func time(_ url: URL, runs: Int, then: (SchemaIntrospection) throws -> Void = { _ in }) throws -> (
+        Timing, cpu: Timing, SchemaIntrospection
+    ) {
+        var samples: [Double] = []
+        var cpu: [Double] = []
         var last: SchemaIntrospection?
         for _ in 0..<runs {
             let cpuStart = threadCPUSeconds()
-            samples.append(try Measure.seconds {
-                let found = try SchemaIntrospection(databaseAt: url)
-                try then(found)
-                last = found
-            })
+            samples.append(
+                try Measure.seconds {
+                    let found = try SchemaIntrospection(databaseAt: url)
+                    try then(found)
+                    last = found
+                })
             cpu.append(threadCPUSeconds() - cpuStart)
         }
         return (Timing(samples: samples), Timing(samples: cpu), last!)
@@ -70,15 +82,16 @@ public enum IntrospectionScaleCase {
     public static func timePragmas(_ url: URL, runs: Int) throws -> Timing {
         var samples: [Double] = []
         for _ in 0..<runs {
-            samples.append(try Measure.seconds {
-                let db = try SQLiteConnection(path: url.path, mode: .readOnly)
-                for row in try db.rows("SELECT name FROM sqlite_schema WHERE type = 'table'") {
-                    let name = SQL.quoteString(row[0].stringValue ?? "")
-                    _ = try db.rows("SELECT * FROM pragma_table_xinfo(\(name))")
-                    _ = try db.rows("SELECT * FROM pragma_index_list(\(name))")
-                    _ = try db.rows("SELECT * FROM pragma_foreign_key_list(\(name))")
-                }
-            })
+            samples.append(
+                try Measure.seconds {
+                    let db = try SQLiteConnection(path: url.path, mode: .readOnly)
+                    for row in try db.rows("SELECT name FROM sqlite_schema WHERE type = 'table'") {
+                        let name = SQL.quoteString(row[0].stringValue ?? "")
+                        _ = try db.rows("SELECT * FROM pragma_table_xinfo(\(name))")
+                        _ = try db.rows("SELECT * FROM pragma_index_list(\(name))")
+                        _ = try db.rows("SELECT * FROM pragma_foreign_key_list(\(name))")
+                    }
+                })
         }
         return Timing(samples: samples)
     }
@@ -88,18 +101,29 @@ extension BenchmarkRunner {
     /// `introspect`: `SchemaIntrospection` of a database of ``Configuration/introspectTables``
     /// tables × ``Configuration/introspectColumns`` columns, in process; every table must come out declared.
     mutating func introspectCase(log: (String) -> Void) throws {
-        let tables = configuration.introspectTables, columns = configuration.introspectColumns
+        let tables = configuration.introspectTables
+        let columns = configuration.introspectColumns
         let url = configuration.directory.appendingPathComponent("introspect-\(tables)x\(columns).sqlite")
         try IntrospectionScaleCase.createDatabase(at: url, tables: tables, columns: columns)
         let runs = max(configuration.runs, 5)
         Measure.resetPeakResident()
         let (ours, cpu, found) = try IntrospectionScaleCase.time(url, runs: runs)
         guard found.undeclarable.isEmpty, found.schema.entities.count == tables else {
-            throw IntrospectionScaleCase.Failure(description: "introspect: \(found.undeclarable.count) tables left out: \(found.undeclarable.first.map { "\($0.table): \($0.notes)" } ?? "")")
+            throw IntrospectionScaleCase.Failure(
+                description:
+                    "introspect: \(found.undeclarable.count) tables left out: \(found.undeclarable.first.map { "\($0.table): \($0.notes)" } ?? "")"
+            )
         }
         let reference = try IntrospectionScaleCase.timePragmas(url, runs: runs)
-        rows.append(Row(name: "introspect: \(tables) tables × \(columns) columns (\(tables * columns) columns), every table declared", ours: ours,
-                        reference: reference, referenceName: "the pragmas alone (table_xinfo, index_list, foreign_key_list)", peakMiB: Measure.peakResidentMiB()))
-        log(rows.last!.formatted + String(format: " (CPU time: median %.1f ms, min %.1f ms)", cpu.median * 1000, cpu.min * 1000))
+        rows.append(
+            Row(
+                name:
+                    "introspect: \(tables) tables × \(columns) columns (\(tables * columns) columns), every table declared",
+                ours: ours,
+                reference: reference, referenceName: "the pragmas alone (table_xinfo, index_list, foreign_key_list)",
+                peakMiB: Measure.peakResidentMiB()))
+        log(
+            rows.last!.formatted
+                + String(format: " (CPU time: median %.1f ms, min %.1f ms)", cpu.median * 1000, cpu.min * 1000))
     }
 }

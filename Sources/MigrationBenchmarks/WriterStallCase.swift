@@ -89,8 +89,11 @@ public struct WriterStallResult: Sendable {
 
     var line: String {
         let sorted = writes.sorted()
-        func at(_ fraction: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * fraction))] * 1000 }
-        return "\(change), \(mode): migration \(String(format: "%.2f", migrationSeconds)) s; \(writes.count) app writes: median \(String(format: "%.1f", at(0.5))) ms, "
+        func at(_ fraction: Double) -> Double {
+            sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * fraction))] * 1000
+        }
+        return
+            "\(change), \(mode): migration \(String(format: "%.2f", migrationSeconds)) s; \(writes.count) app writes: median \(String(format: "%.1f", at(0.5))) ms, "
             + "p99 \(String(format: "%.1f", at(0.99))) ms, max \(String(format: "%.1f", at(1))) ms; every write present: \(allWritesPresent ? "yes" : "NO")"
     }
 }
@@ -100,8 +103,10 @@ extension BenchmarkRunner {
     /// database: one connection of its own inserting, updating and deleting trips and bucket items
     /// about 200 times a second.
     mutating func writerStallCase(size: Int, template: URL, log: (String) -> Void) throws {
-        let changes: [(String, any SchemaMigrationPlan.Type)] = [("rebuild (destination non-optional)", BenchStallPlan.self),
-                                                                 ("add an index", BenchStallIndexPlan.self), ("drop a column", BenchStallDropPlan.self)]
+        let changes: [(String, any SchemaMigrationPlan.Type)] = [
+            ("rebuild (destination non-optional)", BenchStallPlan.self),
+            ("add an index", BenchStallIndexPlan.self), ("drop a column", BenchStallDropPlan.self),
+        ]
         for (change, plan) in changes {
             for online in [false, true] {
                 let url = configuration.directory.appendingPathComponent("stall-\(size).sqlite")
@@ -113,7 +118,9 @@ extension BenchmarkRunner {
         }
     }
 
-    static func stall(change: String, plan: any SchemaMigrationPlan.Type, online: Bool, size: Int, at url: URL) throws -> WriterStallResult {
+    static func stall(change: String, plan: any SchemaMigrationPlan.Type, online: Bool, size: Int, at url: URL) throws
+        -> WriterStallResult
+    {
         try SQLiteConnection(path: url.path).execute("PRAGMA journal_mode = WAL")
         let writer = AppWriter(path: url.path, size: size)
         let thread = Thread { writer.run() }
@@ -125,7 +132,9 @@ extension BenchmarkRunner {
         Thread.sleep(forTimeInterval: 0.2)
         writer.stop()
         let (latencies, present) = try writer.finish()
-        return WriterStallResult(change: change, mode: online ? "online" : "offline", migrationSeconds: seconds, writes: latencies, allWritesPresent: present)
+        return WriterStallResult(
+            change: change, mode: online ? "online" : "offline", migrationSeconds: seconds, writes: latencies,
+            allWritesPresent: present)
     }
 }
 
@@ -162,7 +171,9 @@ final class AppWriter: @unchecked Sendable {
                 let started = Date()
                 switch operation % 4 {
                 case 0:
-                    try db.execute("INSERT INTO trip (name, start_date, end_date, is_public, created_at) VALUES (?, 1.0, 2.0, 0, 3.0)", [.text("app trip \(operation)")])
+                    try db.execute(
+                        "INSERT INTO trip (name, start_date, end_date, is_public, created_at) VALUES (?, 1.0, 2.0, 0, 3.0)",
+                        [.text("app trip \(operation)")])
                     insertedTrips += 1
                 case 1:
                     let id = Int64.random(in: 1...Int64(max(1, size / 2)), using: &random)
@@ -175,7 +186,9 @@ final class AppWriter: @unchecked Sendable {
                     deletedItems.insert(id)
                 default:
                     let trip = Int64.random(in: 1...Int64(max(1, size / 2)), using: &random)
-                    try db.execute("INSERT INTO bucket_item (trip_id, title) VALUES (?, ?)", [.integer(trip), .text("app item \(operation)")])
+                    try db.execute(
+                        "INSERT INTO bucket_item (trip_id, title) VALUES (?, ?)",
+                        [.integer(trip), .text("app item \(operation)")])
                     insertedItems += 1
                 }
                 let took = Date().timeIntervalSince(started)

@@ -8,9 +8,12 @@ enum FixtureSubcommand {
         Subcommand(
             name: "fixture",
             abstract: "Creates a populated V1 SampleTrips database to try the other subcommands on",
-            discussion: "Replaces any file at PATH. Every fourth trip shares the name of the one before, so V2's unique name needs the custom stage.",
-            options: [.value("--database", "PATH", required: true, help: "the database file to create"),
-                      .value("--trips", "N", help: "how many trips (default 1000)")],
+            discussion:
+                "Replaces any file at PATH. Every fourth trip shares the name of the one before, so V2's unique name needs the custom stage.",
+            options: [
+                .value("--database", "PATH", required: true, help: "the database file to create"),
+                .value("--trips", "N", help: "how many trips (default 1000)"),
+            ],
             run: run)
     }
 
@@ -22,7 +25,8 @@ enum FixtureSubcommand {
             try? FileManager.default.removeItem(atPath: url.path + suffix)
         }
         try SampleTripsFixture.createV1(at: url, trips: trips)
-        invocation.console.output("created a V1 SampleTrips database with \(trips) trips (every fourth shares a name) at \(url.path)\n")
+        invocation.console.output(
+            "created a V1 SampleTrips database with \(trips) trips (every fourth shares a name) at \(url.path)\n")
         return .success
     }
 }

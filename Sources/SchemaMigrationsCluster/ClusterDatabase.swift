@@ -41,13 +41,16 @@ final class ClusterDatabase: MigrationDatabase {
 
     func execute(_ sql: String, _ arguments: [SQLiteValue]) throws {
         try statementCheck?(sql)
-        _ = try send(sql, arguments, mayReturnRows: Self.mayReturnRows(sql),
-                     query: { try client.query(sql, $0) }, exec: { try client.exec(sql, $0) })
+        _ = try send(
+            sql, arguments, mayReturnRows: Self.mayReturnRows(sql),
+            query: { try client.query(sql, $0) }, exec: { try client.exec(sql, $0) })
     }
 
     func rows(_ sql: String, _ arguments: [SQLiteValue]) throws -> [[SQLiteValue]] {
         try statementCheck?(sql)
-        let rows = try translatingErrors { try client.query(sql, arguments.map(DqliteValue.init)).rows.map { $0.map(SQLiteValue.init) } }
+        let rows = try translatingErrors {
+            try client.query(sql, arguments.map(DqliteValue.init)).rows.map { $0.map(SQLiteValue.init) }
+        }
         onSend?(sql, arguments, true)
         return rows
     }
@@ -70,7 +73,9 @@ final class ClusterDatabase: MigrationDatabase {
         return try body()
     }
 
-    func withProgressHandler<T>(every instructions: Int32, _ handler: @escaping () -> Void, _ body: () throws -> T) rethrows -> T {
+    func withProgressHandler<T>(every instructions: Int32, _ handler: @escaping () -> Void, _ body: () throws -> T)
+        rethrows -> T
+    {
         try body()  // the statements run on the leader: no progress from inside them
     }
 
@@ -78,16 +83,19 @@ final class ClusterDatabase: MigrationDatabase {
 
     /// Runs a prepared statement, as ``send(_:_:mayReturnRows:query:exec:)`` says.
     func run(_ statement: DqliteStatement, _ arguments: [SQLiteValue], mayReturnRows: Bool) throws -> DqliteRows? {
-        try send(statement.sql, arguments, mayReturnRows: mayReturnRows,
-                 query: { try client.query(statement, $0) }, exec: { try client.exec(statement, $0) })
+        try send(
+            statement.sql, arguments, mayReturnRows: mayReturnRows,
+            query: { try client.query(statement, $0) }, exec: { try client.exec(statement, $0) })
     }
 
     /// One statement: as QUERY when it may return rows, then as EXEC when the server says it
     /// returns none (dqlite does not run a statement without result columns sent as QUERY, so
     /// nothing runs twice); as EXEC straight away otherwise.
     /// - Returns: the rows, or nil when it ran as EXEC.
-    private func send(_ sql: String, _ arguments: [SQLiteValue], mayReturnRows: Bool,
-                      query: ([DqliteValue]) throws -> DqliteRows, exec: ([DqliteValue]) throws -> DqliteResult) throws -> DqliteRows? {
+    private func send(
+        _ sql: String, _ arguments: [SQLiteValue], mayReturnRows: Bool,
+        query: ([DqliteValue]) throws -> DqliteRows, exec: ([DqliteValue]) throws -> DqliteResult
+    ) throws -> DqliteRows? {
         let values = arguments.map(DqliteValue.init)
         if mayReturnRows {
             do {
@@ -119,8 +127,10 @@ final class ClusterDatabase: MigrationDatabase {
     static func mayReturnRows(_ sql: String) -> Bool {
         let words = sql.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).prefix(1)
         guard let first = words.first?.uppercased() else { return false }
-        let noRows: Set<String> = ["INSERT", "UPDATE", "DELETE", "REPLACE", "CREATE", "DROP", "ALTER", "BEGIN", "COMMIT", "END",
-                                   "ROLLBACK", "SAVEPOINT", "RELEASE", "ANALYZE", "REINDEX", "VACUUM", "ATTACH", "DETACH"]
+        let noRows: Set<String> = [
+            "INSERT", "UPDATE", "DELETE", "REPLACE", "CREATE", "DROP", "ALTER", "BEGIN", "COMMIT", "END",
+            "ROLLBACK", "SAVEPOINT", "RELEASE", "ANALYZE", "REINDEX", "VACUUM", "ATTACH", "DETACH",
+        ]
         guard noRows.contains(first) else { return true }
         return sql.uppercased().contains("RETURNING")
     }
@@ -136,7 +146,9 @@ final class ClusterDatabase: MigrationDatabase {
     /// A statement the server refused, as the `SQLiteError` it carries; anything else (the
     /// connection lost, no leader) as it is.
     private func translated(_ error: DqliteError) -> Error {
-        guard !ClusterFailure.leaderUnavailable.contains(error.code), error.code != .commitOutcomeUnknown, let code = error.sqliteCode else { return error }
+        guard !ClusterFailure.leaderUnavailable.contains(error.code), error.code != .commitOutcomeUnknown,
+            let code = error.sqliteCode
+        else { return error }
         return SQLiteError(extendedCode: Int32(truncatingIfNeeded: code), message: error.message, sql: error.sql)
     }
 }

@@ -1,15 +1,16 @@
+import DqliteClient
+import SchemaMigrations
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import DqliteClient
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
-import SchemaMigrations
 
 /// A dqlite node's DUMP as local SQLite files: the database and its write-ahead log, as the node
 /// holds them, which SQLite reads as one database.
@@ -25,16 +26,19 @@ enum ClusterSnapshot {
             defer { removeFiles(at: partial) }
             try writeFiles(dump, at: partial)
             try fold(partial)
-            removeFiles(at: path, suffixes: ["-wal", "-shm", "-journal"])  // a stale log must not be read with the new file
+            // a stale log must not be read with the new file
+            removeFiles(at: path, suffixes: ["-wal", "-shm", "-journal"])
             guard rename(partial, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
         } catch let error as SQLiteError {
-            throw MigrationError(.notADatabase, "the cluster's DUMP could not be opened as a SQLite database at '\(path)'",
-                                 remedy: "check that the name is a dqlite database of this cluster", sqliteError: error)
+            throw MigrationError(
+                .notADatabase, "the cluster's DUMP could not be opened as a SQLite database at '\(path)'",
+                remedy: "check that the name is a dqlite database of this cluster", sqliteError: error)
         } catch let error as MigrationError {
             throw error
         } catch {
-            throw MigrationError(.sqlite, "the cluster's DUMP could not be written to '\(path)': \(error)",
-                                 remedy: "check the free space and permissions of the folder")
+            throw MigrationError(
+                .sqlite, "the cluster's DUMP could not be written to '\(path)': \(error)",
+                remedy: "check the free space and permissions of the folder")
         }
     }
 
@@ -50,7 +54,8 @@ enum ClusterSnapshot {
 
     /// Runs `body` with a new temporary directory, removed afterwards.
     static func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("schemamigrations-cluster-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "schemamigrations-cluster-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         return try body(directory)

@@ -37,7 +37,8 @@ final class ClusterStatement: PreparedStatement {
     func bind(_ value: SQLiteValue, at index: Int) throws {
         reset()
         guard (1...max(1, statement.parameterCount)).contains(index), statement.parameterCount > 0 else {
-            throw SQLiteError(extendedCode: 25, message: "column index out of range", sql: statement.sql)  // SQLITE_RANGE
+            // SQLITE_RANGE
+            throw SQLiteError(extendedCode: 25, message: "column index out of range", sql: statement.sql)
         }
         if arguments.count < index { arguments += Array(repeating: .null, count: index - arguments.count) }
         arguments[index - 1] = value

@@ -1,10 +1,11 @@
 import DqliteClient
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SchemaMigrations
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Migrator {
     /// Migrates the database `database` of a dqlite cluster, reached through any of its nodes.
@@ -40,7 +41,9 @@ extension Migrator {
     ///   - client: timeouts of the connection to the cluster.
     /// - Throws: `MigrationError`; the cluster is then at its old version.
     @discardableResult
-    public func migrate(cluster: [String], database: String, client: DqliteClient.Options = DqliteClient.Options()) throws -> MigrationResult {
+    public func migrate(cluster: [String], database: String, client: DqliteClient.Options = DqliteClient.Options())
+        throws -> MigrationResult
+    {
         try migrate(cluster: cluster, database: database, client: client, afterSending: nil)
     }
 
@@ -51,10 +54,12 @@ extension Migrator {
     ///   - sent: called with each statement the leader ran, its arguments, and whether it went as
     ///     QUERY (the measurements replay them in a bare loop).
     ///   - phase: called with each phase of the migration and how long it took.
-    func migrate(cluster: [String], database: String, client: DqliteClient.Options,
-                 afterSending: (@Sendable (String?) -> Void)?,
-                 sent: (@Sendable (String, [SQLiteValue], Bool) -> Void)? = nil,
-                 phase: (@Sendable (String, Duration) -> Void)? = nil) throws -> MigrationResult {
+    func migrate(
+        cluster: [String], database: String, client: DqliteClient.Options,
+        afterSending: (@Sendable (String?) -> Void)?,
+        sent: (@Sendable (String, [SQLiteValue], Bool) -> Void)? = nil,
+        phase: (@Sendable (String, Duration) -> Void)? = nil
+    ) throws -> MigrationResult {
         let started = Date()
         var lapStarted = ContinuousClock.now
         func lap(_ name: String) {
@@ -62,7 +67,9 @@ extension Migrator {
             phase?(name, now - lapStarted)
             lapStarted = now
         }
-        let connection = try ClusterFailure.mapping { try DqliteClient(nodes: cluster, database: database, options: client) }
+        let connection = try ClusterFailure.mapping {
+            try DqliteClient(nodes: cluster, database: database, options: client)
+        }
         defer { connection.close() }
         connection.afterSending = afterSending
         let leader = ClusterDatabase(client: connection, name: database)
@@ -73,15 +80,18 @@ extension Migrator {
         var uncommitted: MigrationResult?
         do {
             result = try ClusterFailure.mapping {
-                try migrate(framedBy: framing, beforeStages: {
-                    lap("settings, BEGIN")
-                    guard let backup = options.backupURL else { return }
-                    try ClusterSnapshot.write(try connection.dump(), to: backup)
-                    lap("DUMP written as the backup")
-                }, stagesDone: { done in
-                    uncommitted = done
-                    lap("stages on the leader")
-                })
+                try migrate(
+                    framedBy: framing,
+                    beforeStages: {
+                        lap("settings, BEGIN")
+                        guard let backup = options.backupURL else { return }
+                        try ClusterSnapshot.write(try connection.dump(), to: backup)
+                        lap("DUMP written as the backup")
+                    },
+                    stagesDone: { done in
+                        uncommitted = done
+                        lap("stages on the leader")
+                    })
             }
         } catch {
             guard let lost = framing.lostCommit, var uncommitted else { throw error }
@@ -94,7 +104,9 @@ extension Migrator {
     }
 
     /// The connection dropped after `COMMIT` was sent: reads the version on the new leader.
-    private func outcomeOfLostCommit(_ error: DqliteError, result: MigrationResult, connection: DqliteClient) throws -> MigrationResult {
+    private func outcomeOfLostCommit(_ error: DqliteError, result: MigrationResult, connection: DqliteClient) throws
+        -> MigrationResult
+    {
         let target = result.toVersion
         let found: Schema.Version?
         do {
@@ -102,14 +114,17 @@ extension Migrator {
             let leader = ClusterDatabase(client: connection, name: connection.database)
             found = try ClusterFraming(client: connection, leader: leader).recordedVersion(plan: planName())
         } catch let again as DqliteError {
-            throw MigrationError(.clusterUnavailable,
-                                 "the connection to the leader dropped while COMMIT was in flight, and the cluster could not be read afterwards: whether the migration to \(target) was committed is unknown",
-                                 remedy: "run `migrate status --cluster …` when the cluster has a leader again; do not assume either outcome",
-                                 underlying: "\(error); then \(again)")
+            throw MigrationError(
+                .clusterUnavailable,
+                "the connection to the leader dropped while COMMIT was in flight, and the cluster could not be read afterwards: whether the migration to \(target) was committed is unknown",
+                remedy:
+                    "run `migrate status --cluster …` when the cluster has a leader again; do not assume either outcome",
+                underlying: "\(error); then \(again)")
         }
         if found == target { return result }
-        throw MigrationError(.clusterUnavailable,
-                             "the connection to the leader dropped while COMMIT was in flight; the new leader \(connection.leaderAddress ?? "") is at \(found.map(\.description) ?? "no recorded version"): the migration to \(target) was not committed, nothing was changed",
-                             version: found, remedy: "run the migration again", underlyingError: error)
+        throw MigrationError(
+            .clusterUnavailable,
+            "the connection to the leader dropped while COMMIT was in flight; the new leader \(connection.leaderAddress ?? "") is at \(found.map(\.description) ?? "no recorded version"): the migration to \(target) was not committed, nothing was changed",
+            version: found, remedy: "run the migration again", underlyingError: error)
     }
 }

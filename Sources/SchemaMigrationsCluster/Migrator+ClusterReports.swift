@@ -1,10 +1,11 @@
 import DqliteClient
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SchemaMigrations
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Migrator {
     /// The version the cluster's database is at and the stages pending, read on the leader over
@@ -16,20 +17,26 @@ extension Migrator {
     /// print(status.currentVersion, status.pendingStages)
     /// ```
     /// - Throws: `MigrationError` as ``status(databaseAt:)``, or `clusterUnavailable`.
-    public func status(cluster: [String], database: String, client: DqliteClient.Options = DqliteClient.Options()) throws -> MigrationStatus {
+    public func status(cluster: [String], database: String, client: DqliteClient.Options = DqliteClient.Options())
+        throws -> MigrationStatus
+    {
         try onLeader(cluster, database, client) { db in try status(reading: db, introspecting: false) }
     }
 
     /// Checks that the cluster's database matches the version it records, as
     /// ``verify(databaseAt:)`` does, introspecting every table on the leader over the wire.
     /// - Throws: `MigrationError` `drift` listing the differences, or as ``status(cluster:database:client:)``.
-    public func verify(cluster: [String], database: String, client: DqliteClient.Options = DqliteClient.Options()) throws -> MigrationStatus {
+    public func verify(cluster: [String], database: String, client: DqliteClient.Options = DqliteClient.Options())
+        throws -> MigrationStatus
+    {
         try onLeader(cluster, database, client) { db in try status(reading: db, introspecting: true) }
     }
 
     /// A dry run on a DUMP of the leader's database opened locally: the report
     /// ``plan(databaseAt:)`` gives, measured against the cluster's data. The cluster is only read.
-    public func plan(cluster: [String], database: String, client: DqliteClient.Options = DqliteClient.Options()) throws -> MigrationReport {
+    public func plan(cluster: [String], database: String, client: DqliteClient.Options = DqliteClient.Options()) throws
+        -> MigrationReport
+    {
         var report = try onLeaderDump(cluster, database, client) { url in try plan(databaseAt: url) }
         report.database = database  // not the temporary copy's path
         return report
@@ -40,7 +47,9 @@ extension Migrator {
     /// before anything is sent to the cluster, which is only read.
     /// - Throws: `MigrationError` when the cluster cannot be read; a migration that fails on the
     ///   copy is reported in ``MigrationSimulation/error``, not thrown.
-    public func simulate(cluster: [String], database: String, client: DqliteClient.Options = DqliteClient.Options()) throws -> MigrationSimulation {
+    public func simulate(cluster: [String], database: String, client: DqliteClient.Options = DqliteClient.Options())
+        throws -> MigrationSimulation
+    {
         var simulation = try onLeaderDump(cluster, database, client) { url in try simulate(databaseAt: url) }
         simulation.database = database  // not the temporary copy's path
         return simulation
@@ -48,21 +57,33 @@ extension Migrator {
 
     /// Writes the leader's database, as a DUMP, to `url` as an ordinary SQLite file: a backup,
     /// or a copy to try a migration on with the library's local entry points.
-    public func dump(cluster: [String], database: String, to url: URL, client: DqliteClient.Options = DqliteClient.Options()) throws {
-        let connection = try ClusterFailure.mapping { try DqliteClient(nodes: cluster, database: database, options: client) }
+    public func dump(
+        cluster: [String], database: String, to url: URL, client: DqliteClient.Options = DqliteClient.Options()
+    ) throws {
+        let connection = try ClusterFailure.mapping {
+            try DqliteClient(nodes: cluster, database: database, options: client)
+        }
         defer { connection.close() }
         try ClusterSnapshot.write(try ClusterFailure.mapping { try connection.dump() }, to: url)
     }
 
-    private func onLeader(_ cluster: [String], _ database: String, _ client: DqliteClient.Options,
-                          _ body: (ClusterDatabase) throws -> MigrationStatus) throws -> MigrationStatus {
-        let connection = try ClusterFailure.mapping { try DqliteClient(nodes: cluster, database: database, options: client) }
+    private func onLeader(
+        _ cluster: [String], _ database: String, _ client: DqliteClient.Options,
+        _ body: (ClusterDatabase) throws -> MigrationStatus
+    ) throws -> MigrationStatus {
+        let connection = try ClusterFailure.mapping {
+            try DqliteClient(nodes: cluster, database: database, options: client)
+        }
         defer { connection.close() }
         return try ClusterFailure.mapping { try body(ClusterDatabase(client: connection, name: database)) }
     }
 
-    private func onLeaderDump<T>(_ cluster: [String], _ database: String, _ client: DqliteClient.Options, _ body: (URL) throws -> T) throws -> T {
-        let connection = try ClusterFailure.mapping { try DqliteClient(nodes: cluster, database: database, options: client) }
+    private func onLeaderDump<T>(
+        _ cluster: [String], _ database: String, _ client: DqliteClient.Options, _ body: (URL) throws -> T
+    ) throws -> T {
+        let connection = try ClusterFailure.mapping {
+            try DqliteClient(nodes: cluster, database: database, options: client)
+        }
         defer { connection.close() }
         return try ClusterSnapshot.withLocalCopy(of: connection, body)
     }

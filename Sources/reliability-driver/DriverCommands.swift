@@ -22,15 +22,19 @@ enum DriverCommands {
         let db = try SQLiteConnection(path: url.path, mode: .readWrite)
         if let journal = options["--journal"] { try db.execute("PRAGMA journal_mode = \(journal)") }
         try db.transaction {
-            let item = try db.prepare("INSERT INTO Item (id, name, category, price, weight, created_at, legacy, flag) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            let item = try db.prepare(
+                "INSERT INTO Item (id, name, category, price, weight, created_at, legacy, flag) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            )
             let note = try db.prepare("INSERT INTO Note (text, item_id) VALUES (?, ?)")
             for id in 1...max(1, rows) {
                 let n = Int64(id)
                 item.reset()
-                try item.bind([.integer(n), .text("item \(id) \(String(repeating: "x", count: id % 23))"),
-                               id % 7 == 0 ? .null : .text("category \(id % 50)"), .integer(n * 37 % 10_000),
-                               id % 3 == 0 ? .null : .real(Double(id) / 8), .real(1_700_000_000 + Double(id)),
-                               id % 2 == 0 ? .text("legacy \(id)") : .null, .integer(n % 2)])
+                try item.bind([
+                    .integer(n), .text("item \(id) \(String(repeating: "x", count: id % 23))"),
+                    id % 7 == 0 ? .null : .text("category \(id % 50)"), .integer(n * 37 % 10_000),
+                    id % 3 == 0 ? .null : .real(Double(id) / 8), .real(1_700_000_000 + Double(id)),
+                    id % 2 == 0 ? .text("legacy \(id)") : .null, .integer(n % 2),
+                ])
                 try item.step()
                 if id % 5 == 0 {
                     note.reset()
@@ -49,7 +53,9 @@ enum DriverCommands {
         let url = URL(fileURLWithPath: try options.require("--database"))
         var migratorOptions = MigrationOptions()
         if let to = options["--to"] {
-            guard let version = Schema.Version(to) else { throw DriverOptions.UsageError(message: "--to takes a version like 2.0.0") }
+            guard let version = Schema.Version(to) else {
+                throw DriverOptions.UsageError(message: "--to takes a version like 2.0.0")
+            }
             migratorOptions.targetVersion = version
         }
         if let timeout = options["--busy-timeout"] { migratorOptions.busyTimeout = Double(timeout) ?? 5 }
@@ -58,14 +64,18 @@ enum DriverCommands {
             migratorOptions.progress = { progress in DriverOutput.line("progress \(progress)") }
         }
         if options.flag("--online") { migratorOptions.online = OnlineRebuildOptions(chunkTargetMilliseconds: 5) }
-        let migrator = Migrator(plan: options.flag("--online") ? ReliabilityOnlinePlan.self : ReliabilityPlan.self, options: migratorOptions)
+        let migrator = Migrator(
+            plan: options.flag("--online") ? ReliabilityOnlinePlan.self : ReliabilityPlan.self, options: migratorOptions
+        )
         if options.flag("--write-load") {
             DriverWriteLoad(url: url).start()
             Thread.sleep(forTimeInterval: 0.05)
         }
         DriverOutput.line("started")
         let result = try migrator.migrate(databaseAt: url)
-        DriverOutput.line("outcome=\(result.outcome.rawValue) from=\(result.fromVersion?.description ?? "none") to=\(result.toVersion)")
+        DriverOutput.line(
+            "outcome=\(result.outcome.rawValue) from=\(result.fromVersion?.description ?? "none") to=\(result.toVersion)"
+        )
     }
 }
 

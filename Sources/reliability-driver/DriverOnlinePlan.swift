@@ -31,7 +31,9 @@ enum ReliabilityOnlineV2: VersionedSchema {
 enum ReliabilityOnlinePlan: SchemaMigrationPlan {
     static let name = "reliability"
     static let schemas: [any VersionedSchema.Type] = [ReliabilityV1.self, ReliabilityOnlineV2.self]
-    static let stages: [MigrationStage] = [.lightweight(fromVersion: ReliabilityV1.self, toVersion: ReliabilityOnlineV2.self)]
+    static let stages: [MigrationStage] = [
+        .lightweight(fromVersion: ReliabilityV1.self, toVersion: ReliabilityOnlineV2.self)
+    ]
 }
 
 /// The application's writes during an online migration: its own connection, inserting, updating
@@ -46,15 +48,20 @@ final class DriverWriteLoad: @unchecked Sendable {
     func start() {
         let url = self.url
         Thread.detachNewThread {
-            guard let db = try? SQLiteConnection(path: url.path, mode: .readWrite, busyTimeout: 30), (try? db.execute("PRAGMA foreign_keys = ON")) != nil else { return }
+            guard let db = try? SQLiteConnection(path: url.path, mode: .readWrite, busyTimeout: 30),
+                (try? db.execute("PRAGMA foreign_keys = ON")) != nil
+            else { return }
             var n: Int64 = 0
             while true {
                 n += 1
-                let id = 10_000_000 + n, target = 1 + (n * 7919) % 40_000
+                let id = 10_000_000 + n
+                let target = 1 + (n * 7919) % 40_000
                 do {
                     switch n % 3 {
                     case 0:
-                        try db.execute("INSERT INTO Item (id, name, price, created_at, flag) VALUES (\(id), 'app \(n)', \(n), 0, 0)")
+                        try db.execute(
+                            "INSERT INTO Item (id, name, price, created_at, flag) VALUES (\(id), 'app \(n)', \(n), 0, 0)"
+                        )
                         try db.execute("INSERT INTO Note (text, item_id) VALUES ('app note', \(id))")
                         DriverOutput.line("write insert \(id)")
                     case 1:

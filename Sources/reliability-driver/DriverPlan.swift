@@ -89,29 +89,37 @@ enum ReliabilityPlan: SchemaMigrationPlan {
     static let name = "reliability"
     static let schemas: [any VersionedSchema.Type] = [ReliabilityV1.self, ReliabilityV2.self, ReliabilityV3.self]
     static let stages: [MigrationStage] = [
-        .custom(fromVersion: ReliabilityV1.self, toVersion: ReliabilityV2.self, willMigrate: { _ in
-            DriverHold.holdIfAsked(at: .start)
-        }, didMigrate: nil),
-        .custom(fromVersion: ReliabilityV2.self, toVersion: ReliabilityV3.self, willMigrate: nil, didMigrate: { context in
-            try context.forEach("Item", batchSize: 2000) { item in
-                let name: String = try item.value("name")
-                let amount: Double = try item.value("amount")
-                try context.update("Item", id: item.id, values: ["score": name.utf8.count * 1000 + Int(amount)])
-            }
-            DriverHold.holdIfAsked(at: .end)
-        }),
+        .custom(
+            fromVersion: ReliabilityV1.self, toVersion: ReliabilityV2.self,
+            willMigrate: { _ in
+                DriverHold.holdIfAsked(at: .start)
+            }, didMigrate: nil),
+        .custom(
+            fromVersion: ReliabilityV2.self, toVersion: ReliabilityV3.self, willMigrate: nil,
+            didMigrate: { context in
+                try context.forEach("Item", batchSize: 2000) { item in
+                    let name: String = try item.value("name")
+                    let amount: Double = try item.value("amount")
+                    try context.update("Item", id: item.id, values: ["score": name.utf8.count * 1000 + Int(amount)])
+                }
+                DriverHold.holdIfAsked(at: .end)
+            }),
     ]
 }
 
 /// Where a migration waits, inside its transaction, when `--hold-start` or `--hold-end` asks it to.
 enum DriverHold {
-    enum Point: String { case start = "--hold-start", end = "--hold-end" }
+    enum Point: String {
+        case start = "--hold-start"
+        case end = "--hold-end"
+    }
 
     /// Prints `holding start` (or `end`) and sleeps the seconds given on the command line.
     static func holdIfAsked(at point: Point) {
         let arguments = ProcessInfo.processInfo.arguments
         guard let index = arguments.firstIndex(of: point.rawValue), index + 1 < arguments.count,
-              let seconds = Double(arguments[index + 1]) else { return }
+            let seconds = Double(arguments[index + 1])
+        else { return }
         DriverOutput.line("holding \(point == .start ? "start" : "end")")
         Thread.sleep(forTimeInterval: seconds)
     }

@@ -18,7 +18,8 @@ do {
     case "populate": try DriverCommands.populate(options)
     case "migrate": try DriverCommands.migrate(options)
     case "launch": try DriverCommands.launch(options)
-    default: throw DriverOptions.UsageError(message: "usage: reliability-driver populate|migrate|launch --database PATH …")
+    default:
+        throw DriverOptions.UsageError(message: "usage: reliability-driver populate|migrate|launch --database PATH …")
     }
     exit(0)
 } catch let error as MigrationError {

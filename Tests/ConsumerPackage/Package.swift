@@ -9,10 +9,15 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [.package(name: "SchemaMigrations", path: "../..")],
     targets: [
-        .executableTarget(name: "Consumer", dependencies: [.product(name: "SchemaMigrations", package: "SchemaMigrations")]),
+        .executableTarget(
+            name: "Consumer", dependencies: [.product(name: "SchemaMigrations", package: "SchemaMigrations")]),
         // The migrate command embedded with the user's plan (README, "The migrate command").
-        .executableTarget(name: "ConsumerMigrate", dependencies: [.product(name: "MigrateCommand", package: "SchemaMigrations"),
-                                                                  .product(name: "SchemaMigrations", package: "SchemaMigrations")]),
+        .executableTarget(
+            name: "ConsumerMigrate",
+            dependencies: [
+                .product(name: "MigrateCommand", package: "SchemaMigrations"),
+                .product(name: "SchemaMigrations", package: "SchemaMigrations"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,11 +9,14 @@ import Testing
 /// Custom stages run on the leader over the wire: every call of the data API, raw SQL of several
 /// statements, a refused statement, and code that throws. The cluster ends exactly where the
 /// same plan takes a local copy of the same data, or, on failure, unchanged.
-@Suite("Custom stages on a dqlite cluster", .serialized, .enabled(if: DqliteBinaries.available, DqliteBinaries.skipReason))
+@Suite(
+    "Custom stages on a dqlite cluster", .serialized, .enabled(if: DqliteBinaries.available, DqliteBinaries.skipReason))
 struct ClusterCustomStageTests {
     static let trips = 600
 
-    @Test("forEach, update, insert, count, fetch and multi-statement SQL: every node ends with what a local migration of the same data writes")
+    @Test(
+        "forEach, update, insert, count, fetch and multi-statement SQL: every node ends with what a local migration of the same data writes"
+    )
     func dataAPIOverTheWire() throws {
         let cluster = try ClusterTrips.sharedCluster()
         try ClusterTrips.createV1(on: cluster, "custom-api", trips: Self.trips)
@@ -32,7 +35,8 @@ struct ClusterCustomStageTests {
         let contents = try cluster.contents(of: "custom-api")
         #expect(Set(contents).count == 1, "the nodes hold different content")
         let metadata: Set<String> = [Migrator.metadataTable]
-        let clusterRows = try DumpContent.render(DqliteClient.dump("custom-api", at: cluster.addresses[0]), excluding: metadata)
+        let clusterRows = try DumpContent.render(
+            DqliteClient.dump("custom-api", at: cluster.addresses[0]), excluding: metadata)
         #expect(clusterRows == (try DumpContent.render(fileAt: local.path, excluding: metadata)))
 
         let client = try DqliteClient(nodes: cluster.addresses, database: "custom-api")
@@ -40,13 +44,19 @@ struct ClusterCustomStageTests {
         let kept = Self.trips * 3 / 4
         #expect(try client.query("SELECT count(*) FROM Trip WHERE notes IS NULL").scalar == .integer(0))
         #expect(try client.query("SELECT notes FROM Trip WHERE name = 'Trip 1'").scalar == .text("Trip 1 → Kyoto"))
-        #expect(try client.query("SELECT destination, notes FROM Trip WHERE name = 'Added over the wire'").rows == [[.text("Lyon"), .text("inserted after \(kept) trips")]])
-        #expect(try client.query("SELECT count(*) FROM Trip WHERE destination = 'PARIS'").scalar == client.query("SELECT count(*) FROM Trip WHERE id % 5 = 0 AND destination <> 'Lyon'").scalar)
+        #expect(
+            try client.query("SELECT destination, notes FROM Trip WHERE name = 'Added over the wire'").rows == [
+                [.text("Lyon"), .text("inserted after \(kept) trips")]
+            ])
+        #expect(
+            try client.query("SELECT count(*) FROM Trip WHERE destination = 'PARIS'").scalar
+                == client.query("SELECT count(*) FROM Trip WHERE id % 5 = 0 AND destination <> 'Lyon'").scalar)
         #expect(try client.query("SELECT count(*) FROM Trip WHERE destination = 'Paris'").scalar == .integer(0))
         #expect(try client.query("SELECT count(*) FROM BucketListItem WHERE title = 'Item 1;'").scalar == .integer(1))
     }
 
-    @Test("Custom code that runs COMMIT is refused with the exact error; the cluster is unchanged and takes writes again")
+    @Test(
+        "Custom code that runs COMMIT is refused with the exact error; the cluster is unchanged and takes writes again")
     func commitIsRefused() throws {
         let cluster = try ClusterTrips.sharedCluster()
         try ClusterTrips.createV1(on: cluster, "custom-commit", trips: 40)
@@ -56,7 +66,8 @@ struct ClusterCustomStageTests {
             try Migrator(plan: CommittingPlan.self).migrate(cluster: cluster.addresses, database: "custom-commit")
         }
         #expect(error.code == .customStageFailed)
-        #expect(error.message == "custom code may not run COMMIT inside the migration's transaction; nothing was changed")
+        #expect(
+            error.message == "custom code may not run COMMIT inside the migration's transaction; nothing was changed")
         #expect(try cluster.contents(of: "custom-commit") == before)
         let client = try DqliteClient(nodes: cluster.addresses, database: "custom-commit")
         defer { client.close() }
@@ -85,24 +96,29 @@ enum NotesPlan: SchemaMigrationPlan {
     static let schemas: [any VersionedSchema.Type] = [TripsSchemaV1.self, TripsSchemaV2.self, TripsSchemaV3.self]
     static let stages: [MigrationStage] = [
         TripsMigrationPlan.stages[0],
-        .custom(fromVersion: TripsSchemaV2.self, toVersion: TripsSchemaV3.self, willMigrate: nil, didMigrate: { context in
-            // Batches of 100, so the paging after the last id is exercised.
-            try context.forEach("Trip", properties: ["name", "destination"], batchSize: 100) { trip in
-                let note = "\(try trip.value("name", as: String.self)) → \(try trip.value("destination", as: String.self))"
-                try context.update("Trip", id: trip.id, values: ["notes": note])
-            }
-            // Several statements in one string, a semicolon inside a literal, and SELECTs through execute.
-            try context.execute("UPDATE Trip SET destination = upper(destination) WHERE id % 5 = 0; UPDATE BucketListItem SET title = title || ';' WHERE id = 1")
-            let count = try context.count("Trip")
-            let id = try context.insert("Trip", values: ["name": "Added over the wire", "destination": "Lyon"])
-            try context.update("Trip", id: id, values: ["notes": "inserted after \(count) trips"])
-            try context.execute("SELECT count(*) FROM Trip")
-            try context.execute("SELECT ? + 1", arguments: [.integer(1)])
-            let fetched = try context.fetch("Trip", where: "id = ?", arguments: [.integer(id)])
-            guard fetched.count == 1, try fetched[0].value("destination", as: String.self) == "Lyon" else {
-                throw ImportFailure(row: Int(id))
-            }
-        }),
+        .custom(
+            fromVersion: TripsSchemaV2.self, toVersion: TripsSchemaV3.self, willMigrate: nil,
+            didMigrate: { context in
+                // Batches of 100, so the paging after the last id is exercised.
+                try context.forEach("Trip", properties: ["name", "destination"], batchSize: 100) { trip in
+                    let note =
+                        "\(try trip.value("name", as: String.self)) → \(try trip.value("destination", as: String.self))"
+                    try context.update("Trip", id: trip.id, values: ["notes": note])
+                }
+                // Several statements in one string, a semicolon inside a literal, and SELECTs through execute.
+                try context.execute(
+                    "UPDATE Trip SET destination = upper(destination) WHERE id % 5 = 0; UPDATE BucketListItem SET title = title || ';' WHERE id = 1"
+                )
+                let count = try context.count("Trip")
+                let id = try context.insert("Trip", values: ["name": "Added over the wire", "destination": "Lyon"])
+                try context.update("Trip", id: id, values: ["notes": "inserted after \(count) trips"])
+                try context.execute("SELECT count(*) FROM Trip")
+                try context.execute("SELECT ? + 1", arguments: [.integer(1)])
+                let fetched = try context.fetch("Trip", where: "id = ?", arguments: [.integer(id)])
+                guard fetched.count == 1, try fetched[0].value("destination", as: String.self) == "Lyon" else {
+                    throw ImportFailure(row: Int(id))
+                }
+            }),
     ]
 }
 
@@ -112,10 +128,12 @@ enum CommittingPlan: SchemaMigrationPlan {
     static let schemas: [any VersionedSchema.Type] = [TripsSchemaV1.self, TripsSchemaV2.self, TripsSchemaV3.self]
     static let stages: [MigrationStage] = [
         TripsMigrationPlan.stages[0],
-        .custom(fromVersion: TripsSchemaV2.self, toVersion: TripsSchemaV3.self, willMigrate: { context in
-            try context.execute("UPDATE Trip SET destination = 'Nowhere'")
-            try context.execute("COMMIT")
-        }, didMigrate: nil),
+        .custom(
+            fromVersion: TripsSchemaV2.self, toVersion: TripsSchemaV3.self,
+            willMigrate: { context in
+                try context.execute("UPDATE Trip SET destination = 'Nowhere'")
+                try context.execute("COMMIT")
+            }, didMigrate: nil),
     ]
 }
 
@@ -125,10 +143,12 @@ enum ThrowingPlan: SchemaMigrationPlan {
     static let schemas: [any VersionedSchema.Type] = [TripsSchemaV1.self, TripsSchemaV2.self, TripsSchemaV3.self]
     static let stages: [MigrationStage] = [
         TripsMigrationPlan.stages[0],
-        .custom(fromVersion: TripsSchemaV2.self, toVersion: TripsSchemaV3.self, willMigrate: nil, didMigrate: { context in
-            try context.execute("UPDATE Trip SET notes = 'half done'")
-            throw ImportFailure(row: 7)
-        }),
+        .custom(
+            fromVersion: TripsSchemaV2.self, toVersion: TripsSchemaV3.self, willMigrate: nil,
+            didMigrate: { context in
+                try context.execute("UPDATE Trip SET notes = 'half done'")
+                throw ImportFailure(row: 7)
+            }),
     ]
 }
 

@@ -9,7 +9,9 @@ import Testing
 /// column declared `DATETIME`, `DATE` or `TIMESTAMP`. The migration's own queries and the custom
 /// stage's data API select such columns through an expression (`+"when"`), which dqlite does not
 /// inspect: every node stays up. Each test runs on a cluster of its own, since a failure kills a node.
-@Suite("DATETIME columns on a dqlite cluster", .serialized, .enabled(if: DqliteBinaries.available, DqliteBinaries.skipReason))
+@Suite(
+    "DATETIME columns on a dqlite cluster", .serialized,
+    .enabled(if: DqliteBinaries.available, DqliteBinaries.skipReason))
 struct ClusterDateColumnTests {
     @Test("A custom stage reads a DATETIME column holding REAL values with forEach and fetch: migrated, every node up")
     func customStageReadsDates() throws {
@@ -22,10 +24,15 @@ struct ClusterDateColumnTests {
         #expect(Set(contents).count == 1)
         let client = try DqliteClient(nodes: cluster.addresses, database: "events")
         defer { client.close() }
-        #expect(try client.query("SELECT label FROM Event ORDER BY id").rows == [[.text("launch 1970-01-02")], [.text("review 1970-01-02")], [.text("retro 1970-01-03")]])
+        #expect(
+            try client.query("SELECT label FROM Event ORDER BY id").rows == [
+                [.text("launch 1970-01-02")], [.text("review 1970-01-02")], [.text("retro 1970-01-03")],
+            ])
     }
 
-    @Test("Making a DATETIME column unique meets duplicates: refused naming the value, every node up, the cluster unchanged")
+    @Test(
+        "Making a DATETIME column unique meets duplicates: refused naming the value, every node up, the cluster unchanged"
+    )
     func uniquenessRefusalListsDates() throws {
         let cluster = try DqliteCluster()
         defer { cluster.stop() }
@@ -41,10 +48,13 @@ struct ClusterDateColumnTests {
 
     /// Fractional seconds: NUMERIC affinity (`DATETIME`) would store a whole number as an INTEGER.
     static func createV1(on cluster: DqliteCluster, _ database: String) throws {
-        try Migrator(plan: EventsPlan.self, options: MigrationOptions(targetVersion: EventsV1.versionIdentifier)).migrate(cluster: cluster.addresses, database: database)
+        try Migrator(plan: EventsPlan.self, options: MigrationOptions(targetVersion: EventsV1.versionIdentifier))
+            .migrate(cluster: cluster.addresses, database: database)
         let client = try DqliteClient(nodes: cluster.addresses, database: database)
         defer { client.close() }
-        try client.exec("INSERT INTO Event (id, name, \"when\") VALUES (1, 'launch', 86400.5), (2, 'review', 86400.5), (3, 'retro', 172800.25)")
+        try client.exec(
+            "INSERT INTO Event (id, name, \"when\") VALUES (1, 'launch', 86400.5), (2, 'review', 86400.5), (3, 'retro', 172800.25)"
+        )
     }
 }
 
@@ -76,16 +86,20 @@ enum EventsPlan: SchemaMigrationPlan {
     static let name = "events"
     static let schemas: [any VersionedSchema.Type] = [EventsV1.self, EventsV2.self]
     static let stages: [MigrationStage] = [
-        .custom(fromVersion: EventsV1.self, toVersion: EventsV2.self, willMigrate: nil, didMigrate: { context in
-            let format = DateFormatter()
-            format.dateFormat = "yyyy-MM-dd"
-            format.timeZone = TimeZone(identifier: "UTC")
-            try context.forEach("Event") { event in
-                let date: Date = try event.value("when")
-                try context.update("Event", id: event.id, values: ["label": "\(try event.value("name", as: String.self)) \(format.string(from: date))"])
-            }
-            _ = try context.fetch("Event", properties: ["when"])
-        }),
+        .custom(
+            fromVersion: EventsV1.self, toVersion: EventsV2.self, willMigrate: nil,
+            didMigrate: { context in
+                let format = DateFormatter()
+                format.dateFormat = "yyyy-MM-dd"
+                format.timeZone = TimeZone(identifier: "UTC")
+                try context.forEach("Event") { event in
+                    let date: Date = try event.value("when")
+                    try context.update(
+                        "Event", id: event.id,
+                        values: ["label": "\(try event.value("name", as: String.self)) \(format.string(from: date))"])
+                }
+                _ = try context.fetch("Event", properties: ["when"])
+            })
     ]
 }
 

@@ -16,7 +16,8 @@ struct ClusterMeasurements {
     func insertAndRebuild() async throws {
         try await DqliteCluster.with { cluster in
             let client = try DqliteClient(nodes: cluster.addresses, database: "measure")
-            try client.exec("""
+            try client.exec(
+                """
                 CREATE TABLE trip(id INTEGER PRIMARY KEY, name TEXT NOT NULL, cost REAL, notes TEXT);
                 CREATE INDEX trip_name ON trip(name);
                 """)
@@ -25,7 +26,12 @@ struct ClusterMeasurements {
             let insert = try client.prepare("INSERT INTO trip(id, name, cost, notes) VALUES (?, ?, ?, ?)")
             try client.exec("BEGIN IMMEDIATE")
             for id in 1...rows {
-                try client.exec(insert, [.integer(Int64(id)), .text("trip \(id)"), .real(Double(id) * 1.25), id % 3 == 0 ? .null : .text("note \(id)")])
+                try client.exec(
+                    insert,
+                    [
+                        .integer(Int64(id)), .text("trip \(id)"), .real(Double(id) * 1.25),
+                        id % 3 == 0 ? .null : .text("note \(id)"),
+                    ])
             }
             let insertStatements = clock.lap()
             try client.exec("COMMIT")
@@ -35,8 +41,12 @@ struct ClusterMeasurements {
 
             try client.exec("PRAGMA foreign_keys=OFF")
             try client.exec("BEGIN IMMEDIATE")
-            try client.exec("CREATE TABLE new_trip(id INTEGER PRIMARY KEY, name TEXT NOT NULL, price INTEGER NOT NULL DEFAULT 0, notes TEXT)")
-            try client.exec("INSERT INTO new_trip(id, name, price, notes) SELECT id, name, CAST(round(coalesce(cost, 0)) AS INTEGER), notes FROM trip")
+            try client.exec(
+                "CREATE TABLE new_trip(id INTEGER PRIMARY KEY, name TEXT NOT NULL, price INTEGER NOT NULL DEFAULT 0, notes TEXT)"
+            )
+            try client.exec(
+                "INSERT INTO new_trip(id, name, price, notes) SELECT id, name, CAST(round(coalesce(cost, 0)) AS INTEGER), notes FROM trip"
+            )
             try client.exec("DROP TABLE trip")
             try client.exec("ALTER TABLE new_trip RENAME TO trip")
             try client.exec("CREATE INDEX trip_name ON trip(name)")

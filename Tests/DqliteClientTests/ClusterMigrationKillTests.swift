@@ -3,13 +3,16 @@ import DqliteTestCluster
 import Foundation
 import SampleTripsPlan
 import SchemaMigrations
-@testable import SchemaMigrationsCluster
 import Testing
+
+@testable import SchemaMigrationsCluster
 
 /// The leader killed (SIGKILL, by PID) at moments spread over a cluster migration: afterwards the
 /// cluster is at V1 or V3, never between, and a second apply finishes. Three kills here; the
 /// family of 20 at random moments with `RELIABILITY_LONG=1`.
-@Suite("Migrating a dqlite cluster while its leader dies", .serialized, .enabled(if: DqliteBinaries.available, DqliteBinaries.skipReason))
+@Suite(
+    "Migrating a dqlite cluster while its leader dies", .serialized,
+    .enabled(if: DqliteBinaries.available, DqliteBinaries.skipReason))
 struct ClusterMigrationKillTests {
     static let trips = 2_000
     static let v1 = TripsSchemaV1.versionIdentifier
@@ -20,7 +23,9 @@ struct ClusterMigrationKillTests {
         try await killDuringApply(at: [0.2, 0.6, 0.95])
     }
 
-    @Test("20 kills at random moments", .enabled(if: ProcessInfo.processInfo.environment["RELIABILITY_LONG"] == "1", "set RELIABILITY_LONG=1 to run"))
+    @Test(
+        "20 kills at random moments",
+        .enabled(if: ProcessInfo.processInfo.environment["RELIABILITY_LONG"] == "1", "set RELIABILITY_LONG=1 to run"))
     func twentyKills() async throws {
         try await killDuringApply(at: (0..<20).map { _ in Double.random(in: 0...1.1) })
     }
@@ -51,10 +56,18 @@ struct ClusterMigrationKillTests {
                 let first = run.wait()
 
                 let live = cluster.addresses.indices.filter { $0 != leader }.map { cluster.addresses[$0] }
-                let status = try migrator.verify(cluster: live, database: database)  // throws on drift: a half-applied schema
-                #expect([Self.v1, Self.v3].contains(status.currentVersion), "round \(round): at \(String(describing: status.currentVersion))")
-                if case .success = first { #expect(status.currentVersion == Self.v3, "round \(round): apply succeeded but the cluster is not at 3.0.0") }
-                outcomes.append("\(fraction): \(status.currentVersion.map(\.description) ?? "nil") (\(Self.describe(first)))")
+                // throws on drift: a half-applied schema
+                let status = try migrator.verify(cluster: live, database: database)
+                #expect(
+                    [Self.v1, Self.v3].contains(status.currentVersion),
+                    "round \(round): at \(String(describing: status.currentVersion))")
+                if case .success = first {
+                    #expect(
+                        status.currentVersion == Self.v3,
+                        "round \(round): apply succeeded but the cluster is not at 3.0.0")
+                }
+                outcomes.append(
+                    "\(fraction): \(status.currentVersion.map(\.description) ?? "nil") (\(Self.describe(first)))")
 
                 try cluster.restart(node: leader)
                 let second = try migrator.migrate(cluster: cluster.addresses, database: database)
@@ -63,12 +76,15 @@ struct ClusterMigrationKillTests {
                 #expect(Set(contents).count == 1, "round \(round): the nodes differ")
                 for address in cluster.addresses {
                     let node = try ClusterTrips.state(of: database, at: address)
-                    #expect(node.version == Self.v3 && node.integrity == "ok" && node.foreignKeyViolations == 0, "round \(round) at \(address): \(node)")
+                    #expect(
+                        node.version == Self.v3 && node.integrity == "ok" && node.foreignKeyViolations == 0,
+                        "round \(round) at \(address): \(node)")
                     #expect(node.rowsPerTable["Trip"] == Self.trips * 3 / 4)
                 }
             }
-            print("apply took \(String(format: "%.3f", duration)) s undisturbed; \(duringApply) of \(fractions.count) kills while apply ran; kills: "
-                + outcomes.joined(separator: "; "))
+            print(
+                "apply took \(String(format: "%.3f", duration)) s undisturbed; \(duringApply) of \(fractions.count) kills while apply ran; kills: "
+                    + outcomes.joined(separator: "; "))
         }
     }
 
@@ -107,17 +123,22 @@ final class BackgroundMigration: @unchecked Sendable {
 
 /// The leader killed the moment `COMMIT` is on the wire, before its answer: the migration cannot
 /// know whether it committed, reconnects and reads `_schema_migrations` on the new leader.
-@Suite("A cluster migration whose COMMIT answer is lost", .serialized, .enabled(if: DqliteBinaries.available, DqliteBinaries.skipReason))
+@Suite(
+    "A cluster migration whose COMMIT answer is lost", .serialized,
+    .enabled(if: DqliteBinaries.available, DqliteBinaries.skipReason))
 struct ClusterCommitLostTests {
-    @Test("Leader killed just after COMMIT was sent: the migration reports what the new leader holds, and the cluster agrees")
+    @Test(
+        "Leader killed just after COMMIT was sent: the migration reports what the new leader holds, and the cluster agrees"
+    )
     func commitAnswerLost() async throws {
         try await DqliteCluster.with { cluster in
             try ClusterTrips.createV1(on: cluster, "trips-commit", trips: 2_000)
             let leader = try cluster.leaderIndex()
             let pid = cluster.nodes[leader].pid
             let outcome = Result {
-                try Migrator(plan: TripsMigrationPlan.self).migrate(cluster: cluster.addresses, database: "trips-commit", client: DqliteClient.Options(),
-                                                                    afterSending: { sql in if sql == "COMMIT" { kill(pid, SIGKILL) } })
+                try Migrator(plan: TripsMigrationPlan.self).migrate(
+                    cluster: cluster.addresses, database: "trips-commit", client: DqliteClient.Options(),
+                    afterSending: { sql in if sql == "COMMIT" { kill(pid, SIGKILL) } })
             }
             cluster.kill(node: leader)  // reaps it
             let live = cluster.addresses.indices.filter { $0 != leader }.map { cluster.addresses[$0] }
@@ -133,10 +154,15 @@ struct ClusterCommitLostTests {
             case .failure(let error):
                 Issue.record("unexpected \(error)")
             }
-            print("COMMIT answer lost: \(outcome.map { "\($0.outcome) at \($0.toVersion)" }), cluster at \(String(describing: status.currentVersion))")
+            print(
+                "COMMIT answer lost: \(outcome.map { "\($0.outcome) at \($0.toVersion)" }), cluster at \(String(describing: status.currentVersion))"
+            )
 
             try cluster.restart(node: leader)
-            #expect(try Migrator(plan: TripsMigrationPlan.self).migrate(cluster: cluster.addresses, database: "trips-commit").toVersion == TripsSchemaV3.versionIdentifier)
+            #expect(
+                try Migrator(plan: TripsMigrationPlan.self).migrate(
+                    cluster: cluster.addresses, database: "trips-commit"
+                ).toVersion == TripsSchemaV3.versionIdentifier)
             #expect(Set(try cluster.contents(of: "trips-commit", timeout: 20)).count == 1)
         }
     }

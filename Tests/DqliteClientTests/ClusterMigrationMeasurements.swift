@@ -3,8 +3,9 @@ import DqliteTestCluster
 import Foundation
 import SampleTripsPlan
 import SchemaMigrations
-@testable import SchemaMigrationsCluster
 import Testing
+
+@testable import SchemaMigrationsCluster
 
 /// The cluster migration against a minimal hand-written loop sending the same statements over the
 /// same client, on a fresh 3-node loopback cluster; run with
@@ -34,11 +35,14 @@ struct ClusterMigrationMeasurements {
         var asQuery: Bool
     }
 
-    @Test("SampleTrips V1 → V3: Migrator.migrate(cluster:) vs the same statements in a bare loop, and vs the writes alone")
+    @Test(
+        "SampleTrips V1 → V3: Migrator.migrate(cluster:) vs the same statements in a bare loop, and vs the writes alone"
+    )
     func applyVersusLoop() async throws {
         do {
             let migrator = Migrator(plan: TripsMigrationPlan.self)
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cluster-measure-\(UUID().uuidString)")
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "cluster-measure-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             let phases = PhaseLog()
@@ -47,13 +51,19 @@ struct ClusterMigrationMeasurements {
                 sent.mutate { $0.append(Sent(sql: sql, arguments: arguments, asQuery: asQuery)) }
             }
 
-            var applies: [Double] = [], loops: [Double] = [], writeLoops: [Double] = []
+            var applies: [Double] = []
+            var loops: [Double] = []
+            var writeLoops: [Double] = []
             for round in 0..<Self.runs {
                 // A fresh cluster each round: the nodes keep every database in memory.
                 let cluster = try DqliteCluster()
                 defer { cluster.stop() }
-                let applied = "measure-apply-\(round)", looped = "measure-loop-\(round)", writesOnly = "measure-writes-\(round)"
-                for database in [applied, looped, writesOnly] { try ClusterTrips.createV1(on: cluster, database, trips: Self.trips) }
+                let applied = "measure-apply-\(round)"
+                let looped = "measure-loop-\(round)"
+                let writesOnly = "measure-writes-\(round)"
+                for database in [applied, looped, writesOnly] {
+                    try ClusterTrips.createV1(on: cluster, database, trips: Self.trips)
+                }
                 // The writes alone: the script a rehearsal on a DUMP of the same data records, outside the timing.
                 let file = directory.appendingPathComponent("statements-\(round).sqlite")
                 try migrator.dump(cluster: cluster.addresses, database: writesOnly, to: file)
@@ -64,8 +74,9 @@ struct ClusterMigrationMeasurements {
                 var clock = Stopwatch()
                 phases.clear()
                 sent.mutate { $0.removeAll() }
-                let result = try migrator.migrate(cluster: cluster.addresses, database: applied, client: DqliteClient.Options(), afterSending: nil,
-                                                  sent: record, phase: { phase, duration in phases.add(phase, duration) })
+                let result = try migrator.migrate(
+                    cluster: cluster.addresses, database: applied, client: DqliteClient.Options(), afterSending: nil,
+                    sent: record, phase: { phase, duration in phases.add(phase, duration) })
                 let apply = clock.lap().seconds
                 #expect(result.toVersion == TripsSchemaV3.versionIdentifier)
                 let statements = sent.value
@@ -75,14 +86,18 @@ struct ClusterMigrationMeasurements {
                 applies.append(apply)
                 loops.append(loop)
                 writeLoops.append(writeLoop)
-                print("round \(round): \(Self.trips) trips: apply \(Self.ms(apply)) (\(phases.summary)); "
-                    + "bare loop of its \(statements.count) statements \(Self.ms(loop)), of the \(writes.count) writes alone \(Self.ms(writeLoop)); "
-                    + "apply / loop \(Self.ratio(apply, loop)), apply / writes \(Self.ratio(apply, writeLoop))")
+                print(
+                    "round \(round): \(Self.trips) trips: apply \(Self.ms(apply)) (\(phases.summary)); "
+                        + "bare loop of its \(statements.count) statements \(Self.ms(loop)), of the \(writes.count) writes alone \(Self.ms(writeLoop)); "
+                        + "apply / loop \(Self.ratio(apply, loop)), apply / writes \(Self.ratio(apply, writeLoop))")
                 try Self.expectMigratedEverywhere(cluster, [applied, looped, writesOnly])
             }
-            let apply = Self.median(applies), loop = Self.median(loops), writeLoop = Self.median(writeLoops)
-            print("median of \(Self.runs): apply \(Self.ms(apply)), bare loop of the same statements \(Self.ms(loop)), of the writes alone \(Self.ms(writeLoop)); "
-                + "apply / loop \(Self.ratio(apply, loop)), apply / writes \(Self.ratio(apply, writeLoop))")
+            let apply = Self.median(applies)
+            let loop = Self.median(loops)
+            let writeLoop = Self.median(writeLoops)
+            print(
+                "median of \(Self.runs): apply \(Self.ms(apply)), bare loop of the same statements \(Self.ms(loop)), of the writes alone \(Self.ms(writeLoop)); "
+                    + "apply / loop \(Self.ratio(apply, loop)), apply / writes \(Self.ratio(apply, writeLoop))")
         }
     }
 
@@ -98,12 +113,18 @@ struct ClusterMigrationMeasurements {
         for statement in statements {
             var each = Stopwatch()
             let arguments = statement.arguments.map(DqliteValue.init)
-            if statement.asQuery { _ = try client.query(statement.sql, arguments) } else { try client.exec(statement.sql, arguments) }
+            if statement.asQuery {
+                _ = try client.query(statement.sql, arguments)
+            } else {
+                try client.exec(statement.sql, arguments)
+            }
             if verbose { slowest.append((each.lap().seconds, String(statement.sql.prefix(110)))) }
         }
         try client.exec("COMMIT")
         if verbose {
-            print("the loop's slowest statements: " + slowest.sorted { $0.0 > $1.0 }.prefix(12).map { "\(ms($0.0)) \($0.1)" }.joined(separator: "\n  "))
+            print(
+                "the loop's slowest statements: "
+                    + slowest.sorted { $0.0 > $1.0 }.prefix(12).map { "\(ms($0.0)) \($0.1)" }.joined(separator: "\n  "))
         }
         return clock.lap().seconds
     }
@@ -146,7 +167,9 @@ final class PhaseLog: @unchecked Sendable {
     func add(_ phase: String, _ duration: Duration) { lock.withLock { phases.append((phase, duration)) } }
     func clear() { lock.withLock { phases.removeAll() } }
     var summary: String {
-        lock.withLock { phases.map { "\($0.0) \(ClusterMigrationMeasurements.ms($0.1.seconds))" }.joined(separator: ", ") }
+        lock.withLock {
+            phases.map { "\($0.0) \(ClusterMigrationMeasurements.ms($0.1.seconds))" }.joined(separator: ", ")
+        }
     }
 }
 

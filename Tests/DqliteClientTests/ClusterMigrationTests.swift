@@ -13,12 +13,15 @@ struct ClusterMigrationTests {
     static let trips = 2_000
     static let v3 = TripsSchemaV3.versionIdentifier
 
-    @Test("V1 → V3 with its custom stage: every node at 3.0.0 with identical content, checks clean; a second apply writes nothing")
+    @Test(
+        "V1 → V3 with its custom stage: every node at 3.0.0 with identical content, checks clean; a second apply writes nothing"
+    )
     func migratesEveryNode() throws {
         let cluster = try ClusterTrips.sharedCluster()
         try ClusterTrips.createV1(on: cluster, "trips-apply", trips: Self.trips)
 
-        let result = try Migrator(plan: TripsMigrationPlan.self).migrate(cluster: cluster.addresses, database: "trips-apply")
+        let result = try Migrator(plan: TripsMigrationPlan.self).migrate(
+            cluster: cluster.addresses, database: "trips-apply")
         #expect(result.outcome == .migrated)
         #expect(result.fromVersion == TripsSchemaV1.versionIdentifier && result.toVersion == Self.v3)
 
@@ -27,16 +30,20 @@ struct ClusterMigrationTests {
         for address in cluster.addresses {
             let node = try ClusterTrips.state(of: "trips-apply", at: address)
             #expect(node.version == Self.v3)
-            #expect(node.rowsPerTable["Trip"] == Self.trips * 3 / 4, "every fourth trip was a duplicate name the custom stage deletes")
+            #expect(
+                node.rowsPerTable["Trip"] == Self.trips * 3 / 4,
+                "every fourth trip was a duplicate name the custom stage deletes")
             #expect(node.rowsPerTable["BucketListItem"] == 2 * Self.trips * 3 / 4)
             #expect(node.integrity == "ok")
             #expect(node.foreignKeyViolations == 0)
         }
 
-        let again = try Migrator(plan: TripsMigrationPlan.self).migrate(cluster: cluster.addresses, database: "trips-apply")
+        let again = try Migrator(plan: TripsMigrationPlan.self).migrate(
+            cluster: cluster.addresses, database: "trips-apply")
         #expect(again.outcome == .upToDate)
         #expect(try cluster.contents(of: "trips-apply") == contents)
-        let status = try Migrator(plan: TripsMigrationPlan.self).verify(cluster: cluster.addresses, database: "trips-apply")
+        let status = try Migrator(plan: TripsMigrationPlan.self).verify(
+            cluster: cluster.addresses, database: "trips-apply")
         #expect(status.isUpToDate)
     }
 
@@ -45,14 +52,20 @@ struct ClusterMigrationTests {
         let cluster = try ClusterTrips.sharedCluster()
         try ClusterTrips.createV1(on: cluster, "trips-follower", trips: 100)
         let leader = try cluster.leaderIndex()
-        let followersFirst = cluster.addresses.indices.filter { $0 != leader }.map { cluster.addresses[$0] } + [cluster.addresses[leader]]
+        let followersFirst =
+            cluster.addresses.indices.filter { $0 != leader }.map { cluster.addresses[$0] } + [
+                cluster.addresses[leader]
+            ]
 
-        let result = try Migrator(plan: TripsMigrationPlan.self).migrate(cluster: followersFirst, database: "trips-follower")
+        let result = try Migrator(plan: TripsMigrationPlan.self).migrate(
+            cluster: followersFirst, database: "trips-follower")
         #expect(result.toVersion == Self.v3)
         #expect(try ClusterTrips.state(of: "trips-follower", at: cluster.addresses[leader]).version == Self.v3)
     }
 
-    @Test("Status (over the wire) and the dry run (on a DUMP) see V1 with two stages pending, and the backup is that DUMP")
+    @Test(
+        "Status (over the wire) and the dry run (on a DUMP) see V1 with two stages pending, and the backup is that DUMP"
+    )
     func statusAndPlan() throws {
         let cluster = try ClusterTrips.sharedCluster()
         try ClusterTrips.createV1(on: cluster, "trips-status", trips: 100)
@@ -65,18 +78,23 @@ struct ClusterMigrationTests {
         let report = try migrator.plan(cluster: cluster.addresses, database: "trips-status")
         #expect(report.stages.count == 2)
 
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cluster-backup-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cluster-backup-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let backup = directory.appendingPathComponent("trips-before.sqlite")
         try Migrator(plan: TripsMigrationPlan.self, options: MigrationOptions(backupURL: backup))
             .migrate(cluster: cluster.addresses, database: "trips-status")
         #expect(try migrator.currentVersion(databaseAt: backup) == TripsSchemaV1.versionIdentifier)
-        #expect(try SQLiteConnection(path: backup.path, mode: .readOnly).rows("SELECT count(*) FROM Trip")[0][0] == .integer(100))
+        #expect(
+            try SQLiteConnection(path: backup.path, mode: .readOnly).rows("SELECT count(*) FROM Trip")[0][0]
+                == .integer(100))
         #expect(before != (try cluster.contents(of: "trips-status")))
     }
 
-    @Test("Verify reads the leader over the wire: a column added by hand after the migration is drift, and nothing is written")
+    @Test(
+        "Verify reads the leader over the wire: a column added by hand after the migration is drift, and nothing is written"
+    )
     func verifyFindsDriftOverTheWire() throws {
         let cluster = try ClusterTrips.sharedCluster()
         try ClusterTrips.createV1(on: cluster, "trips-drift", trips: 50)
@@ -88,28 +106,39 @@ struct ClusterMigrationTests {
         defer { client.close() }
         _ = try client.exec("ALTER TABLE Trip ADD COLUMN rating INTEGER")
         let before = try cluster.contents(of: "trips-drift")
-        let error = try #require(throws: MigrationError.self) { try migrator.verify(cluster: cluster.addresses, database: "trips-drift") }
+        let error = try #require(throws: MigrationError.self) {
+            try migrator.verify(cluster: cluster.addresses, database: "trips-drift")
+        }
         #expect(error.code == .drift)
         #expect(error.details.contains { $0.contains("rating") }, "\(error)")
         #expect(try cluster.contents(of: "trips-drift") == before)
     }
 
-    @Test("The backup replaces an old file at its path, and the old file's log beside it: the folder then holds the DUMP alone")
+    @Test(
+        "The backup replaces an old file at its path, and the old file's log beside it: the folder then holds the DUMP alone"
+    )
     func backupReplacesOldFiles() throws {
         let cluster = try ClusterTrips.sharedCluster()
         try ClusterTrips.createV1(on: cluster, "trips-backup-again", trips: 120)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cluster-backup-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cluster-backup-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let backup = directory.appendingPathComponent("trips-before.sqlite")
-        for suffix in ["", "-wal", "-shm"] { try Data("an older backup's leftovers".utf8).write(to: URL(fileURLWithPath: backup.path + suffix)) }
+        for suffix in ["", "-wal", "-shm"] {
+            try Data("an older backup's leftovers".utf8).write(to: URL(fileURLWithPath: backup.path + suffix))
+        }
 
         try Migrator(plan: TripsMigrationPlan.self, options: MigrationOptions(backupURL: backup))
             .migrate(cluster: cluster.addresses, database: "trips-backup-again")
 
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["trips-before.sqlite"])
-        #expect(try Migrator(plan: TripsMigrationPlan.self).currentVersion(databaseAt: backup) == TripsSchemaV1.versionIdentifier)
-        #expect(try SQLiteConnection(path: backup.path, mode: .readOnly).rows("SELECT count(*) FROM Trip")[0][0] == .integer(120))
+        #expect(
+            try Migrator(plan: TripsMigrationPlan.self).currentVersion(databaseAt: backup)
+                == TripsSchemaV1.versionIdentifier)
+        #expect(
+            try SQLiteConnection(path: backup.path, mode: .readOnly).rows("SELECT count(*) FROM Trip")[0][0]
+                == .integer(120))
         #expect(try ClusterTrips.state(of: "trips-backup-again", at: cluster.addresses[0]).version == Self.v3)
     }
 
@@ -133,7 +162,8 @@ struct ClusterMigrationTests {
     func noCluster() throws {
         let options = DqliteClient.Options(connectTimeout: .milliseconds(200), leaderSearchTimeout: .milliseconds(500))
         let error = try #require(throws: MigrationError.self) {
-            try Migrator(plan: TripsMigrationPlan.self).migrate(cluster: ["127.0.0.1:1"], database: "trips", client: options)
+            try Migrator(plan: TripsMigrationPlan.self).migrate(
+                cluster: ["127.0.0.1:1"], database: "trips", client: options)
         }
         #expect(error.code == .clusterUnavailable)
         #expect(error.remedy?.contains("majority of the nodes") == true)

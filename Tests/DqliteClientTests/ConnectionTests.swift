@@ -1,7 +1,8 @@
-@testable import DqliteClient
 import DqliteTestCluster
 import Foundation
 import Testing
+
+@testable import DqliteClient
 
 @Suite("Connecting to a dqlite cluster", .serialized, .enabled(if: DqliteBinaries.available, DqliteBinaries.skipReason))
 struct ConnectionTests {

@@ -29,7 +29,9 @@ struct ErrorTests {
     @Test("A constraint failure comes back as .constraint with SQLite's extended code, and changes nothing")
     func constraint() throws {
         let (client, before) = try setUp("constraint")
-        let unique = try #require(throws: DqliteError.self) { try client.exec("INSERT INTO trip VALUES (?, ?)", [2, "Lisbon"]) }
+        let unique = try #require(throws: DqliteError.self) {
+            try client.exec("INSERT INTO trip VALUES (?, ?)", [2, "Lisbon"])
+        }
         #expect(unique.code == .constraint)
         #expect(unique.sqliteCode == 2067)  // SQLITE_CONSTRAINT_UNIQUE
         #expect(unique.message == "UNIQUE constraint failed: trip.name")
@@ -53,7 +55,9 @@ struct ErrorTests {
         #expect(try client.query("SELECT name FROM trip").rows == [[.text("Lisbon")]])
     }
 
-    @Test("A second client's write while another holds a transaction fails at once with .busy (5); after COMMIT it goes through")
+    @Test(
+        "A second client's write while another holds a transaction fails at once with .busy (5); after COMMIT it goes through"
+    )
     func busy() throws {
         let (holder, _) = try setUp("busy")
         let other = try DqliteClient(nodes: try DqliteCluster.shared().addresses, database: "busy")
@@ -78,7 +82,9 @@ struct UnreachableNodeTests {
         let addresses = ports.map { "127.0.0.1:\($0)" }
         let options = DqliteClient.Options(connectTimeout: .milliseconds(200), leaderSearchTimeout: .milliseconds(500))
         let start = ContinuousClock.now
-        let error = try #require(throws: DqliteError.self) { try DqliteClient(nodes: addresses, database: "none", options: options) }
+        let error = try #require(throws: DqliteError.self) {
+            try DqliteClient(nodes: addresses, database: "none", options: options)
+        }
         #expect(error.code == .noLeader)
         #expect(error.message.contains("\(addresses[0]): dqlite connection closed"))
         #expect(error.message.contains(addresses[1]))
@@ -89,7 +95,8 @@ struct UnreachableNodeTests {
     func silentNode() throws {
         let listener = try SilentListener()
         let options = DqliteClient.Options(
-            connectTimeout: .milliseconds(500), requestTimeout: .milliseconds(300), leaderSearchTimeout: .milliseconds(100))
+            connectTimeout: .milliseconds(500), requestTimeout: .milliseconds(300),
+            leaderSearchTimeout: .milliseconds(100))
         let start = ContinuousClock.now
         let error = try #require(throws: DqliteError.self) {
             try DqliteClient(nodes: [listener.address], database: "silent", options: options)

@@ -1,12 +1,15 @@
-@testable import DqliteClient
 import DqliteTestCluster
 import Foundation
 import Testing
 
+@testable import DqliteClient
+
 /// The leader killed (SIGKILL, by PID) while a client works: each test has its own cluster.
 @Suite("The leader dies", .serialized, .enabled(if: DqliteBinaries.available, DqliteBinaries.skipReason))
 struct LeaderFailureTests {
-    @Test("Killed mid-transaction: the next request fails with .connectionClosed, the client reconnects to the new leader, the change is gone")
+    @Test(
+        "Killed mid-transaction: the next request fails with .connectionClosed, the client reconnects to the new leader, the change is gone"
+    )
     func killedMidTransaction() async throws {
         try await DqliteCluster.with { cluster in
             let client = try DqliteClient(nodes: cluster.addresses, database: "orders")
@@ -32,19 +35,23 @@ struct LeaderFailureTests {
         }
     }
 
-    @Test("Killed just after COMMIT was sent: .commitOutcomeUnknown, and after reconnecting the data is all there or not at all")
+    @Test(
+        "Killed just after COMMIT was sent: .commitOutcomeUnknown, and after reconnecting the data is all there or not at all"
+    )
     func killedDuringCommit() async throws {
         try await DqliteCluster.with { cluster in
             let client = try DqliteClient(nodes: cluster.addresses, database: "orders")
             try client.exec("CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
             try client.exec("BEGIN IMMEDIATE")
-            try client.exec("""
+            try client.exec(
+                """
                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000)
                 INSERT INTO item SELECT i, 'item ' || i FROM n
                 """)
             let leader = try #require(cluster.addresses.firstIndex(of: client.leaderAddress ?? ""))
             let pid = cluster.nodes[leader].pid
-            client.afterSending = { sql in if sql == "COMMIT" { kill(pid, SIGKILL) } }  // COMMIT on the wire, no answer read
+            // COMMIT on the wire, no answer read
+            client.afterSending = { sql in if sql == "COMMIT" { kill(pid, SIGKILL) } }
 
             let error = try #require(throws: DqliteError.self) { try client.exec("COMMIT") }
             #expect(error.code == .commitOutcomeUnknown)

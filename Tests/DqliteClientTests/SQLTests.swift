@@ -11,7 +11,9 @@ struct SQLTests {
             let cluster = try DqliteCluster.shared()
             let client = try DqliteClient(nodes: cluster.addresses, database: "values")
             try client.exec("CREATE TABLE sample(i INTEGER, r REAL, t TEXT, b BLOB, n)")
-            let values: [DqliteValue] = [.integer(-9_007_199_254_740_993), .real(2.5), .text("Zoë ✈︎ 東京"), .blob([0, 1, 0xFE, 0xFF, 7]), .null]
+            let values: [DqliteValue] = [
+                .integer(-9_007_199_254_740_993), .real(2.5), .text("Zoë ✈︎ 東京"), .blob([0, 1, 0xFE, 0xFF, 7]), .null,
+            ]
             let inserted = try client.exec("INSERT INTO sample VALUES (?, ?, ?, ?, ?)", values)
             #expect(inserted == DqliteResult(lastInsertedRowID: 1, changes: 1))
 
@@ -20,18 +22,26 @@ struct SQLTests {
             try client.exec(statement, [.integer(0), .real(-0.125), .text(""), .blob([]), .null])
             try client.finalize(statement)
 
-            let rows = try client.query("SELECT i, r, t, b, n, typeof(b) FROM sample WHERE i = ? OR t = ? ORDER BY rowid", [.integer(-9_007_199_254_740_993), .text("")])
+            let rows = try client.query(
+                "SELECT i, r, t, b, n, typeof(b) FROM sample WHERE i = ? OR t = ? ORDER BY rowid",
+                [.integer(-9_007_199_254_740_993), .text("")])
             #expect(rows.columns == ["i", "r", "t", "b", "n", "typeof(b)"])
-            #expect(rows.rows == [values + [.text("blob")], [.integer(0), .real(-0.125), .text(""), .blob([]), .null, .text("blob")]])
+            #expect(
+                rows.rows == [
+                    values + [.text("blob")], [.integer(0), .real(-0.125), .text(""), .blob([]), .null, .text("blob")],
+                ])
         }
     }
 
-    @Test("A 12-step table rebuild in one transaction across requests: every node ends with the same content, child rows kept")
+    @Test(
+        "A 12-step table rebuild in one transaction across requests: every node ends with the same content, child rows kept"
+    )
     func rebuildReplicated() throws {
         do {
             let cluster = try DqliteCluster.shared()
             let client = try DqliteClient(nodes: cluster.addresses.reversed(), database: "trips")
-            try client.exec("""
+            try client.exec(
+                """
                 PRAGMA foreign_keys=ON;
                 CREATE TABLE trip(id INTEGER PRIMARY KEY, name TEXT NOT NULL, cost REAL);
                 CREATE TABLE stop(id INTEGER PRIMARY KEY, trip_id INTEGER NOT NULL REFERENCES trip(id) ON DELETE CASCADE, place TEXT);
@@ -39,8 +49,11 @@ struct SQLTests {
                 CREATE VIEW trip_cost AS SELECT name, cost FROM trip;
                 """)
             for id in 1...20 {
-                try client.exec("INSERT INTO trip VALUES (?, ?, ?)", [.integer(Int64(id)), .text("trip \(id)"), .real(Double(id) * 1.5)])
-                try client.exec("INSERT INTO stop(trip_id, place) VALUES (?, ?)", [.integer(Int64(id)), .text("place \(id)")])
+                try client.exec(
+                    "INSERT INTO trip VALUES (?, ?, ?)",
+                    [.integer(Int64(id)), .text("trip \(id)"), .real(Double(id) * 1.5)])
+                try client.exec(
+                    "INSERT INTO stop(trip_id, place) VALUES (?, ?)", [.integer(Int64(id)), .text("place \(id)")])
             }
 
             // SQLite's generalized ALTER TABLE procedure: trip.cost REAL → trip.price INTEGER NOT NULL.
@@ -49,8 +62,11 @@ struct SQLTests {
             try client.exec("BEGIN IMMEDIATE")
             _ = try client.query("PRAGMA schema_version")
             try client.exec("DROP VIEW trip_cost")
-            try client.exec("CREATE TABLE new_trip(id INTEGER PRIMARY KEY, name TEXT NOT NULL, price INTEGER NOT NULL DEFAULT 0)")
-            try client.exec("INSERT INTO new_trip(id, name, price) SELECT id, name, CAST(round(coalesce(cost, 0)) AS INTEGER) FROM trip")
+            try client.exec(
+                "CREATE TABLE new_trip(id INTEGER PRIMARY KEY, name TEXT NOT NULL, price INTEGER NOT NULL DEFAULT 0)")
+            try client.exec(
+                "INSERT INTO new_trip(id, name, price) SELECT id, name, CAST(round(coalesce(cost, 0)) AS INTEGER) FROM trip"
+            )
             try client.exec("DROP TABLE trip")
             try client.exec("ALTER TABLE new_trip RENAME TO trip")
             try client.exec("CREATE INDEX trip_name ON trip(name)")
@@ -62,7 +78,10 @@ struct SQLTests {
 
             #expect(try client.query("SELECT count(*) FROM stop").scalar == .integer(20))
             #expect(try client.query("SELECT price FROM trip WHERE id = 3").scalar == .integer(5))  // round(4.5)
-            #expect(try client.query("PRAGMA table_xinfo(trip)").column("name") == [.text("id"), .text("name"), .text("price")])
+            #expect(
+                try client.query("PRAGMA table_xinfo(trip)").column("name") == [
+                    .text("id"), .text("name"), .text("price"),
+                ])
 
             let contents = try cluster.contents(of: "trips")
             #expect(contents.count == 3)
@@ -108,19 +127,23 @@ struct SQLTests {
     }
 }
 
-@Suite("Transactions larger than SQLite's page cache", .serialized, .enabled(if: DqliteBinaries.available, DqliteBinaries.skipReason))
+@Suite(
+    "Transactions larger than SQLite's page cache", .serialized,
+    .enabled(if: DqliteBinaries.available, DqliteBinaries.skipReason))
 struct LargeTransactionTests {
     /// Fills a 100,000-row indexed table, then rebuilds it with its index in one transaction: more dirty
     /// pages than SQLite's default page cache holds.
     private func rebuildLargeTable(_ client: DqliteClient) throws {
         try client.exec("CREATE TABLE trip(id INTEGER PRIMARY KEY, name TEXT NOT NULL, cost REAL, notes TEXT)")
         try client.exec("CREATE INDEX trip_name ON trip(name)")
-        try client.exec("""
+        try client.exec(
+            """
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)
             INSERT INTO trip SELECT i, 'trip ' || i, i * 1.25, CASE WHEN i % 3 = 0 THEN NULL ELSE 'note ' || i END FROM n
             """)
         try client.exec("BEGIN IMMEDIATE")
-        try client.exec("CREATE TABLE new_trip(id INTEGER PRIMARY KEY, name TEXT NOT NULL, price INTEGER NOT NULL, notes TEXT)")
+        try client.exec(
+            "CREATE TABLE new_trip(id INTEGER PRIMARY KEY, name TEXT NOT NULL, price INTEGER NOT NULL, notes TEXT)")
         try client.exec("INSERT INTO new_trip SELECT id, name, CAST(round(cost) AS INTEGER), notes FROM trip")
         try client.exec("DROP TABLE trip")
         try client.exec("ALTER TABLE new_trip RENAME TO trip")
@@ -132,17 +155,25 @@ struct LargeTransactionTests {
     func commitsByDefault() throws {
         let client = try DqliteClient(nodes: try DqliteCluster.shared().addresses, database: "large")
         try rebuildLargeTable(client)
-        #expect(try client.query("SELECT count(*), sum(price = CAST(round(id * 1.25) AS INTEGER)) FROM trip").rows == [[.integer(100_000), .integer(100_000)]])
+        #expect(
+            try client.query("SELECT count(*), sum(price = CAST(round(id * 1.25) AS INTEGER)) FROM trip").rows == [
+                [.integer(100_000), .integer(100_000)]
+            ])
         #expect(try client.query("PRAGMA index_list(trip)").column("name") == [.text("trip_name")])
     }
 
-    @Test("With cache spill allowed, dqlite fails the same transaction with 'disk I/O error' and the table is left as it was")
+    @Test(
+        "With cache spill allowed, dqlite fails the same transaction with 'disk I/O error' and the table is left as it was"
+    )
     func spillFails() throws {
         let options = DqliteClient.Options(cacheSpill: true)
         let client = try DqliteClient(nodes: try DqliteCluster.shared().addresses, database: "spill", options: options)
         let error = try #require(throws: DqliteError.self) { try rebuildLargeTable(client) }
         #expect(error.sqliteCode == 522)  // SQLITE_IOERR_SHORT_READ
         _ = try? client.exec("ROLLBACK")
-        #expect(try client.query("SELECT name FROM pragma_table_info('trip')").column("name") == ["id", "name", "cost", "notes"])
+        #expect(
+            try client.query("SELECT name FROM pragma_table_info('trip')").column("name") == [
+                "id", "name", "cost", "notes",
+            ])
     }
 }

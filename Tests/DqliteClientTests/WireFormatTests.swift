@@ -1,5 +1,6 @@
-@testable import DqliteClient
 import Testing
+
+@testable import DqliteClient
 
 /// The byte layouts of dqlite's protocol, checked without a cluster.
 @Suite("dqlite wire format")
@@ -74,10 +75,12 @@ struct WireFormatTests {
 
 @Suite("dqlite failure codes")
 struct FailureCodeTests {
-    @Test("Failure responses map to codes by SQLite's extended code, keeping the code and message", arguments: [
-        (10250, DqliteError.Code.notLeader), (10506, .leadershipLost), (5, .busy), (517, .busy),
-        (19, .constraint), (2067, .constraint), (1, .sqlite), (522, .sqlite), (100, .wrongStatementKind),
-    ])
+    @Test(
+        "Failure responses map to codes by SQLite's extended code, keeping the code and message",
+        arguments: [
+            (10250, DqliteError.Code.notLeader), (10506, .leadershipLost), (5, .busy), (517, .busy),
+            (19, .constraint), (2067, .constraint), (1, .sqlite), (522, .sqlite), (100, .wrongStatementKind),
+        ])
     func mapping(code: Int, expected: DqliteError.Code) {
         let error = DqliteError.failure(code: UInt64(code), message: "message", address: "127.0.0.1:9001", sql: "SQL")
         #expect(error.code == expected)

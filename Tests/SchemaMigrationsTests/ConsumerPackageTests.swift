@@ -6,14 +6,17 @@ import Testing
 @Suite struct ConsumerPackageTests {
     @Test(.timeLimit(.minutes(10)))
     func aStrictSwift6ConsumerBuildsWithoutWarnings() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let consumer = root.appendingPathComponent("Tests/ConsumerPackage")
         // Outside the package's own .build, so the outer `swift test` and this build never share a lock.
         let scratch = stableScratchDirectory("schemamigrations-consumer", for: root.path)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "build", "--package-path", consumer.path, "--scratch-path", scratch.path,
-                             "-Xswiftc", "-warnings-as-errors"]
+        process.arguments = [
+            "swift", "build", "--package-path", consumer.path, "--scratch-path", scratch.path,
+            "-Xswiftc", "-warnings-as-errors",
+        ]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

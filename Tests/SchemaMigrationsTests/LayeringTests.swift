@@ -18,7 +18,10 @@ import Testing
 
 @Suite struct LayeringTests {
     /// The folders in order: each may use the ones before it.
-    static let order = ["Support", "SQLite", "Errors", "Schema", "Declaration", "Scaffold", "Planning", "Execution", "Reporting", "Migrator"]
+    static let order = [
+        "Support", "SQLite", "Errors", "Schema", "Declaration", "Scaffold", "Planning", "Execution", "Reporting",
+        "Migrator",
+    ]
 
     /// What a folder may use besides the folders before it: a later folder, or some of its types.
     static let exceptions: [String: [String: Set<String>?]] = [
@@ -52,12 +55,16 @@ import Testing
             }
         }
         declaredIn = declaredIn.filter { declarations[$0.key] == 1 }
-        #expect(declaredIn["CodeFootprint"] == "Execution" && declaredIn["SQLiteConnection"] == "SQLite", "the declarations are found")
+        #expect(
+            declaredIn["CodeFootprint"] == "Execution" && declaredIn["SQLiteConnection"] == "SQLite",
+            "the declarations are found")
         var offences: [String] = []
         for file in files {
             for (number, line) in Self.codeLines(of: file.text).enumerated() {
                 for word in Self.identifiers(in: line) {
-                    guard let owner = declaredIn[word], !Self.allows(file.folder, word, declaredIn: owner) else { continue }
+                    guard let owner = declaredIn[word], !Self.allows(file.folder, word, declaredIn: owner) else {
+                        continue
+                    }
                     offences.append("\(file.path):\(number + 1): \(file.folder)/ uses \(word), declared in \(owner)/")
                 }
             }
@@ -84,11 +91,14 @@ import Testing
     /// The types a file declares, each with whether it is at the top level (not nested, not local).
     static func declaredTypes(in text: String) -> [(name: String, topLevel: Bool)] {
         let keywords: Set<String> = ["struct", "class", "enum", "protocol", "actor", "typealias"]
-        let modifiers: Set<String> = ["public", "package", "internal", "fileprivate", "private", "final", "indirect", "open"]
+        let modifiers: Set<String> = [
+            "public", "package", "internal", "fileprivate", "private", "final", "indirect", "open",
+        ]
         return codeLines(of: text).compactMap { line in
             let words = line.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).map(String.init)
             guard let index = words.firstIndex(where: { !modifiers.contains($0) }), keywords.contains(words[index]),
-                  index + 1 < words.count, line.trimmingCharacters(in: .whitespaces).hasPrefix(words[0]) else { return nil }
+                index + 1 < words.count, line.trimmingCharacters(in: .whitespaces).hasPrefix(words[0])
+            else { return nil }
             return (words[index + 1], line.first?.isLetter == true)
         }
     }
@@ -113,14 +123,29 @@ import Testing
                 continue
             }
             if inBlockComment > 0 {
-                if character == "*" && peek(1) == "/" { inBlockComment -= 1; index += 2; continue }
-                if character == "/" && peek(1) == "*" { inBlockComment += 1; index += 2; continue }
+                if character == "*" && peek(1) == "/" {
+                    inBlockComment -= 1
+                    index += 2
+                    continue
+                }
+                if character == "/" && peek(1) == "*" {
+                    inBlockComment += 1
+                    index += 2
+                    continue
+                }
                 index += 1
                 continue
             }
             if inString {
-                if character == "\\" { index += 2; continue }
-                if multiline && character == "\"" && peek(1) == "\"" && peek(2) == "\"" { inString = false; index += 3; continue }
+                if character == "\\" {
+                    index += 2
+                    continue
+                }
+                if multiline && character == "\"" && peek(1) == "\"" && peek(2) == "\"" {
+                    inString = false
+                    index += 3
+                    continue
+                }
                 if !multiline && character == "\"" { inString = false }
                 index += 1
                 continue
@@ -129,7 +154,11 @@ import Testing
                 while index < characters.count && characters[index] != "\n" { index += 1 }
                 continue
             }
-            if character == "/" && peek(1) == "*" { inBlockComment = 1; index += 2; continue }
+            if character == "/" && peek(1) == "*" {
+                inBlockComment = 1
+                index += 2
+                continue
+            }
             if character == "\"" {
                 inString = true
                 multiline = peek(1) == "\"" && peek(2) == "\""
@@ -145,6 +174,8 @@ import Testing
 
     /// The identifiers on a line of code.
     static func identifiers(in line: String) -> [String] {
-        line.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).map(String.init).filter { $0.first?.isUppercase == true }
+        line.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).map(String.init).filter {
+            $0.first?.isUppercase == true
+        }
     }
 }

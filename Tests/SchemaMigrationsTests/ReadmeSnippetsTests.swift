@@ -8,14 +8,18 @@ import Testing
 /// as they are; the embedding `main.swift` is that executable's; any other snippet is the body
 /// of a function (or, starting with `.`, a `MigrationStage` expression) in a third target.
 @Suite struct ReadmeSnippetsTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// The ```swift blocks of README.md, in order.
     static func snippets() throws -> [String] {
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        var snippets: [String] = [], current: [Substring]?
+        var snippets: [String] = []
+        var current: [Substring]?
         for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
-            if current == nil, line == "```swift" { current = [] } else if current != nil, line == "```" {
+            if current == nil, line == "```swift" {
+                current = []
+            } else if current != nil, line == "```" {
                 snippets.append(current!.joined(separator: "\n"))
                 current = nil
             } else {
@@ -39,7 +43,9 @@ import Testing
     @Test func theDocsReadAsAReferenceWithNoCommitNorIssue() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         let lines = readme.filter { $0 == "\n" }.count
-        #expect(lines <= 300, "README.md has \(lines) lines: keep it a newcomer's path, and move reference material to MIGRATIONS.md")
+        #expect(
+            lines <= 300,
+            "README.md has \(lines) lines: keep it a newcomer's path, and move reference material to MIGRATIONS.md")
         for page in Self.referencePages {
             let text = try String(contentsOf: Self.root.appendingPathComponent(page), encoding: .utf8)
             #expect(Self.commitLikeWords(in: text).isEmpty, "\(page) names commits: \(Self.commitLikeWords(in: text))")
@@ -48,11 +54,18 @@ import Testing
     }
 
     @Test func theHistoryCheckTellsACommitFromANumberAndAnIssueFromAnAnchor() {
-        #expect(Self.commitLikeWords(in: "Run at 40aace7, before (e34e43d); 5257e02.") == ["40aace7", "e34e43d", "5257e02"])
+        #expect(
+            Self.commitLikeWords(in: "Run at 40aace7, before (e34e43d); 5257e02.") == ["40aace7", "e34e43d", "5257e02"])
         let sha256 = String(repeating: "3f9a", count: 16)
-        #expect(Self.commitLikeWords(in: "`-5.192078619703863e-235`, deadbeef, 1234567, 0x2ab, 1e400, \(sha256), 550e8400-e29b-41d4").isEmpty)
+        #expect(
+            Self.commitLikeWords(
+                in: "`-5.192078619703863e-235`, deadbeef, 1234567, 0x2ab, 1e400, \(sha256), 550e8400-e29b-41d4"
+            ).isEmpty)
         #expect(Self.issueReferences(in: "see #21, (issue 6) and Issues 13 and 15") == ["#21", "issue 6", "Issues 13"])
-        #expect(Self.issueReferences(in: "[In process](#1-in-process), &#39;, a `#` in a name, #name, RELIABILITY_SEED=20261122").isEmpty)
+        #expect(
+            Self.issueReferences(
+                in: "[In process](#1-in-process), &#39;, a `#` in a name, #name, RELIABILITY_SEED=20261122"
+            ).isEmpty)
     }
 
     /// Words that look like a commit: 7 to 40 lowercase hex digits, with a digit and a letter
@@ -79,7 +92,9 @@ import Testing
             return !(before.isLetter || before.isNumber || before == "&" || before == "_")
         }
         let worded = text.matches(of: /\bissues?\s+#?[0-9]+/.ignoresCase())
-        return (numbered.map(\.range) + worded.map(\.range)).sorted { $0.lowerBound < $1.lowerBound }.map { String(text[$0]) }
+        return (numbered.map(\.range) + worded.map(\.range)).sorted { $0.lowerBound < $1.lowerBound }.map {
+            String(text[$0])
+        }
     }
 
     @Test(.timeLimit(.minutes(10)))
@@ -95,7 +110,10 @@ import Testing
         try? FileManager.default.removeItem(at: link)
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: Self.root)
 
-        var manifestLines: [String] = [], models: [String] = [], mains: [String] = [], bodies: [String] = []
+        var manifestLines: [String] = []
+        var models: [String] = []
+        var mains: [String] = []
+        var bodies: [String] = []
         for snippet in snippets {
             let trimmed = snippet.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.hasPrefix(".package(") || trimmed.hasPrefix(".executableTarget(") {
@@ -115,10 +133,12 @@ import Testing
 
         func write(_ text: String, _ path: String) throws {
             let url = package.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try text.write(to: url, atomically: true, encoding: .utf8)
         }
-        try write("""
+        try write(
+            """
             // swift-tools-version:6.0
             import PackageDescription
 
@@ -136,15 +156,23 @@ import Testing
                 swiftLanguageModes: [.v6]
             )
             """, "Package.swift")
-        for (index, model) in models.enumerated() { try write(model + "\n", "Sources/TripsModel/Snippet\(index).swift") }
+        for (index, model) in models.enumerated() {
+            try write(model + "\n", "Sources/TripsModel/Snippet\(index).swift")
+        }
         try write(mains[0] + "\n", "Sources/\(executable)/main.swift")
-        try write("import Foundation\nimport SchemaMigrations\nimport TripsModel\n\n" + bodies.enumerated().map { index, body in
-            "func snippet\(index)(url: URL, grdbHandle: OpaquePointer) throws {\n" + body.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n") + "\n}\n"
-        }.joined(separator: "\n"), "Sources/Snippets/main.swift")
+        try write(
+            "import Foundation\nimport SchemaMigrations\nimport TripsModel\n\n"
+                + bodies.enumerated().map { index, body in
+                    "func snippet\(index)(url: URL, grdbHandle: OpaquePointer) throws {\n"
+                        + body.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n") + "\n}\n"
+                }.joined(separator: "\n"), "Sources/Snippets/main.swift")
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "build", "--package-path", package.path, "--scratch-path", directory.appendingPathComponent("build").path]
+        process.arguments = [
+            "swift", "build", "--package-path", package.path, "--scratch-path",
+            directory.appendingPathComponent("build").path,
+        ]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

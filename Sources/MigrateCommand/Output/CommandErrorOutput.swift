@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SchemaMigrations
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// How the command reports an error that ends it before any database has an outcome (a usage
 /// error, a plan that cannot be loaded): on standard error for a person, and, with
@@ -21,9 +22,15 @@ struct CommandErrorOutput {
     func usage(_ error: UsageError, usage: String) -> MigrateExitCode {
         console.error("\(error)\n\n" + usage)
         if json {
-            console.output(JSONOutput.string(["exitStatus": Int(MigrateExitCode.usageError.rawValue), "error": [
-                "code": "usage", "message": error.message, "remedy": error.remedy as Any? ?? JSONNull(), "cause": JSONNull(),
-            ]] as [String: Any]))
+            console.output(
+                JSONOutput.string(
+                    [
+                        "exitStatus": Int(MigrateExitCode.usageError.rawValue),
+                        "error": [
+                            "code": "usage", "message": error.message, "remedy": error.remedy as Any? ?? JSONNull(),
+                            "cause": JSONNull(),
+                        ],
+                    ] as [String: Any]))
         }
         return .usageError
     }
@@ -32,7 +39,10 @@ struct CommandErrorOutput {
     func failure(_ status: MigrateExitCode, message: String, error: Error?) -> MigrateExitCode {
         console.error(message.hasSuffix("\n") ? message : message + "\n")
         if json {
-            let object = error.map(JSONOutput.error) ?? ["code": "error", "message": message, "remedy": JSONNull(), "cause": JSONNull()]
+            let object =
+                error.map(JSONOutput.error) ?? [
+                    "code": "error", "message": message, "remedy": JSONNull(), "cause": JSONNull(),
+                ]
             console.output(JSONOutput.string(["exitStatus": Int(status.rawValue), "error": object] as [String: Any]))
         }
         return status

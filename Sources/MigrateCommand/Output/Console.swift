@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SchemaMigrations
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Where the command writes: standard output for results, standard error for errors, warnings
 /// and progress.
@@ -19,7 +20,9 @@ public struct Console: Sendable {
     /// Whether standard error is a terminal: progress is shown there only then (or with `--progress`).
     public var errorIsTerminal: Bool
 
-    public init(output: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void, errorIsTerminal: Bool) {
+    public init(
+        output: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void, errorIsTerminal: Bool
+    ) {
         self.output = output
         self.error = error
         self.errorIsTerminal = errorIsTerminal
@@ -27,6 +30,8 @@ public struct Console: Sendable {
 
     /// The process's standard output and standard error.
     public static var standard: Console {
-        Console(output: { SystemCalls.write($0, to: 1) }, error: { SystemCalls.write($0, to: 2) }, errorIsTerminal: SystemCalls.isTerminal(2))
+        Console(
+            output: { SystemCalls.write($0, to: 1) }, error: { SystemCalls.write($0, to: 2) },
+            errorIsTerminal: SystemCalls.isTerminal(2))
     }
 }

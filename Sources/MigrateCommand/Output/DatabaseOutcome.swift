@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SchemaMigrations
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What a subcommand did to one database: its exit status and its result in each form the
 /// command prints (full text, one line of a fleet's summary table, a JSON object).
@@ -29,8 +30,9 @@ extension DatabaseOutcome {
     init(database: String, error: Error) {
         let status = MigrateExitCode(forAny: error)
         let message = (error as? MigrationError)?.message ?? "\(error)"
-        self.init(database: database, status: status, text: "", summary: "\(status): \(message)",
-                  json: ["error": JSONOutput.error(error)], message: "\(error)")
+        self.init(
+            database: database, status: status, text: "", summary: "\(status): \(message)",
+            json: ["error": JSONOutput.error(error)], message: "\(error)")
     }
 
     /// The JSON object with the keys every outcome carries.
@@ -44,8 +46,10 @@ extension DatabaseOutcome {
 
     /// The outcome for a path where there is no file.
     static func missing(_ url: URL) -> DatabaseOutcome {
-        DatabaseOutcome(database: url.path, error: MigrationError(
-            .notADatabase, "there is no database at '\(url.path)'",
-            remedy: "check the path; to create a new database with the latest schema, run apply with --create"))
+        DatabaseOutcome(
+            database: url.path,
+            error: MigrationError(
+                .notADatabase, "there is no database at '\(url.path)'",
+                remedy: "check the path; to create a new database with the latest schema, run apply with --create"))
     }
 }

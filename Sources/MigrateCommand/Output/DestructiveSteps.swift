@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SchemaMigrations
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The refusal `--deny-destructive` gives, naming the steps that can lose data, in each form:
 /// text for standard error, an entry of the JSON `refusals` (and the `error`), a Markdown caution.
@@ -30,7 +31,10 @@ enum DestructiveSteps {
 
     /// The refusal as a JSON object, shaped like the report's other refusals and like an `error`.
     static func json(_ report: MigrationReport) -> [String: Any] {
-        ["code": "destructive", "message": message(report), "details": names(report), "remedy": remedy, "cause": JSONNull()]
+        [
+            "code": "destructive", "message": message(report), "details": names(report), "remedy": remedy,
+            "cause": JSONNull(),
+        ]
     }
 
     /// The refusal as a Markdown caution, for the top of a pull request's report.

@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SchemaMigrations
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Prints the outcomes of one subcommand over one or more databases, and gives the exit status:
 /// the worst of them.
@@ -27,7 +28,8 @@ struct FleetOutput {
         let several = outcomes.count > 1
         for outcome in outcomes {
             if let message = outcome.message {
-                console.error((several ? "\(outcome.database): " : "") + message + (message.hasSuffix("\n") ? "" : "\n"))
+                console.error(
+                    (several ? "\(outcome.database): " : "") + message + (message.hasSuffix("\n") ? "" : "\n"))
             }
         }
         if json {
@@ -47,19 +49,27 @@ struct FleetOutput {
         let hasBackups = outcomes.contains { $0.backup != nil }
         let results = outcomes.map(\.summary)
         func column(_ header: String, _ values: [String]) -> Int { (values.map(\.count) + [header.count]).max()! + 2 }
-        let widths = [column("DATABASE", outcomes.map(\.database)), 8, column("TIME", times), hasBackups ? column("RESULT", results) : 0]
+        let widths = [
+            column("DATABASE", outcomes.map(\.database)), 8, column("TIME", times),
+            hasBackups ? column("RESULT", results) : 0,
+        ]
         func line(_ cells: [String]) -> String {
             zip(cells.dropLast(), widths).map { $0.paddedRight(toWidth: $1) }.joined() + cells[cells.count - 1]
         }
         var lines = [line(["DATABASE", "STATUS", "TIME", "RESULT"] + (hasBackups ? ["BACKUP"] : []))]
         for (index, outcome) in outcomes.enumerated() {
-            lines.append(line([outcome.database, "\(outcome.status.rawValue)", times[index], results[index]] + (hasBackups ? [outcome.backup ?? "-"] : [])))
+            lines.append(
+                line(
+                    [outcome.database, "\(outcome.status.rawValue)", times[index], results[index]]
+                        + (hasBackups ? [outcome.backup ?? "-"] : [])))
         }
         let counts = MigrateExitCode.allCases.compactMap { status -> String? in
             let count = outcomes.filter { $0.status == status }.count
             return count == 0 ? nil : "\(count) \(status)"
         }
-        lines.append("\(outcomes.count) databases: \(counts.joined(separator: ", ")); exit status \(MigrateExitCode.worst(outcomes.map(\.status)).rawValue)")
+        lines.append(
+            "\(outcomes.count) databases: \(counts.joined(separator: ", ")); exit status \(MigrateExitCode.worst(outcomes.map(\.status)).rawValue)"
+        )
         return lines.joined(separator: "\n") + "\n"
     }
 

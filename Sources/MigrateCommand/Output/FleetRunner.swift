@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SchemaMigrations
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Runs a subcommand's work on every database of a fleet, `jobs` at a time, each on its own:
 /// an error or a missing file makes that database's outcome and does not stop the others. Each
@@ -95,7 +96,8 @@ final class FleetCounter: @unchecked Sendable {
     func finished(_ outcome: DatabaseOutcome, done: Int, of total: Int) {
         let width = String(total).count
         let counter = "[" + String(repeating: " ", count: width - String(done).count) + "\(done)/\(total)]"
-        let line = "\(counter) \(outcome.database): " + (outcome.summary.isEmpty ? "\(outcome.status)" : outcome.summary)
+        let line =
+            "\(counter) \(outcome.database): " + (outcome.summary.isEmpty ? "\(outcome.status)" : outcome.summary)
         lock.withLock {
             if console.errorIsTerminal {
                 // Erase the previous line; keep a failure's line, and the last one.

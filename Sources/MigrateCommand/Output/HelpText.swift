@@ -18,10 +18,13 @@ struct HelpText {
         lines += subcommands.map { "  " + $0.name.paddedRight(toWidth: width) + $0.abstract }
         lines.append("  " + "help".paddedRight(toWidth: width) + "Shows this help, or a subcommand's: help SUBCOMMAND")
         lines += ["", "exit status:"] + HelpText.exitStatuses.map { "  \($0.0.rawValue)  \($0.1)" }
-        lines += ["", "Run '\(commandName) help SUBCOMMAND' or '\(commandName) SUBCOMMAND --help' for a subcommand's options,",
-                  "'\(commandName) --version' for the version. Every option can also come from the environment",
-                  "(--plan from MIGRATE_PLAN, --no-backup from MIGRATE_NO_BACKUP=1…); the command line wins.",
-                  "--format json prints one JSON object whatever the exit status."]
+        lines += [
+            "",
+            "Run '\(commandName) help SUBCOMMAND' or '\(commandName) SUBCOMMAND --help' for a subcommand's options,",
+            "'\(commandName) --version' for the version. Every option can also come from the environment",
+            "(--plan from MIGRATE_PLAN, --no-backup from MIGRATE_NO_BACKUP=1…); the command line wins.",
+            "--format json prints one JSON object whatever the exit status.",
+        ]
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -29,11 +32,18 @@ struct HelpText {
     func usage(of subcommand: Subcommand) -> String {
         let options = subcommand.options + [.flag("--help", help: "shows this help")]
         let width = options.map { $0.name.count + ($0.valueName.map { $0.count + 1 } ?? 0) }.max()! + 2
-        var lines = ["usage: \(commandName) \(subcommand.name) " + subcommand.options.map(\.usage).joined(separator: " "), "", subcommand.abstract, "", "options:"]
+        var lines = [
+            "usage: \(commandName) \(subcommand.name) " + subcommand.options.map(\.usage).joined(separator: " "), "",
+            subcommand.abstract, "", "options:",
+        ]
         for option in options {
             let label = option.name + (option.valueName.map { " " + $0 } ?? "")
-            let variable = option.name == "--help" ? "" : " [$\(EnvironmentDefaults.variable(for: option))\(option.takesValue ? "" : "=1")]"
-            lines.append("  " + label.paddedRight(toWidth: width) + option.help + (option.isRepeatable ? " (repeatable)" : "") + variable)
+            let variable =
+                option.name == "--help"
+                ? "" : " [$\(EnvironmentDefaults.variable(for: option))\(option.takesValue ? "" : "=1")]"
+            lines.append(
+                "  " + label.paddedRight(toWidth: width) + option.help + (option.isRepeatable ? " (repeatable)" : "")
+                    + variable)
         }
         lines += ["", HelpText.environmentRules(subcommand)]
         if subcommand.options.contains(where: { $0.name == "--databases-from" }) { lines += ["", HelpText.fleetRules] }
@@ -46,7 +56,8 @@ struct HelpText {
         let choices = subcommand.alternatives.map { $0.joined(separator: " and ") }.joined(separator: "; ")
         return "Each option can be set by the environment variable in brackets; the command line wins: a variable "
             + "only fills an option the command line leaves out"
-            + (choices.isEmpty ? "" : ", and options that are one choice (\(choices)) only when the command line gives none of them")
+            + (choices.isEmpty
+                ? "" : ", and options that are one choice (\(choices)) only when the command line gives none of them")
             + ". An empty variable is unset. A flag's variable is \(EnvironmentDefaults.on.joined(separator: ", ")) (set) or "
             + "\(EnvironmentDefaults.off.joined(separator: ", ")) (unset), in any case; any other value is a usage error."
     }
@@ -65,6 +76,9 @@ struct HelpText {
         (.usageError, "usage error, or the plan cannot be loaded"),
         (.pending, "migrations pending (status)"),
         (.drift, "the live schema does not match the version the database records (verify, apply)"),
-        (.refused, "refused: newer or unknown version, not a database, a change the plan cannot make safely, --deny-destructive"),
+        (
+            .refused,
+            "refused: newer or unknown version, not a database, a change the plan cannot make safely, --deny-destructive"
+        ),
     ]
 }

@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SchemaMigrations
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// JSON written by the command: objects assembled from the library's reports and the command's
 /// own keys, written in the reports' canonical pretty form.
@@ -25,21 +26,33 @@ enum JSONOutput {
         guard let error = error as? MigrationError else {
             return ["code": "error", "message": "\(error)", "remedy": JSONNull(), "cause": JSONNull()]
         }
-        var object: [String: Any] = ["code": error.code.rawValue, "message": error.message, "details": error.details,
-                                     "remedy": error.remedy ?? JSONNull(), "cause": error.causeDescription ?? error.sqliteError?.description ?? JSONNull()]
+        var object: [String: Any] = [
+            "code": error.code.rawValue, "message": error.message, "details": error.details,
+            "remedy": error.remedy ?? JSONNull(),
+            "cause": error.causeDescription ?? error.sqliteError?.description ?? JSONNull(),
+        ]
         object["entity"] = error.entity
         object["property"] = error.property
         object["version"] = error.version?.description
-        object["sqlite"] = error.sqliteError.map { ["code": Int($0.resultCode.rawValue), "name": $0.resultCode.description, "message": $0.message, "sql": $0.sql ?? JSONNull()] as [String: Any] }
+        object["sqlite"] = error.sqliteError.map {
+            [
+                "code": Int($0.resultCode.rawValue), "name": $0.resultCode.description, "message": $0.message,
+                "sql": $0.sql ?? JSONNull(),
+            ] as [String: Any]
+        }
         return object
     }
 
     /// A stage with its steps, as a migration ran it.
     static func stage(_ stage: PlannedStage) -> [String: Any] {
-        ["from": stage.from.description, "to": stage.to.description, "kind": stage.kind.rawValue,
-         "steps": stage.allSteps.map { step -> [String: Any] in
-             ["op": step.op.rawValue, "table": step.table, "summary": step.summary, "sql": step.sql,
-              "rewritesRows": step.rewritesRows, "destructive": step.destructive]
-         }]
+        [
+            "from": stage.from.description, "to": stage.to.description, "kind": stage.kind.rawValue,
+            "steps": stage.allSteps.map { step -> [String: Any] in
+                [
+                    "op": step.op.rawValue, "table": step.table, "summary": step.summary, "sql": step.sql,
+                    "rewritesRows": step.rewritesRows, "destructive": step.destructive,
+                ]
+            },
+        ]
     }
 }

@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SchemaMigrations
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Prints a migration's progress on standard error with the time elapsed and the database's
 /// full path: a line per step, and inside the long ones (rows a rebuild copies, an index being
@@ -46,7 +47,9 @@ final class ProgressPrinter: @unchecked Sendable {
             let prefix = "[" + now.timeIntervalSince(started).fixedPoint(2).padded(toWidth: 6) + " s] " + "\(name): "
             let starts = progress.activity == .step || (progress.activity == .runningCode && progress.elapsed == 0)
             guard !starts else {
-                let text = progress.activity == .step ? "\(progress)" : "\(progress.from.map { "\($0) → " } ?? "")\(progress.to) \(progress.summary)"
+                let text =
+                    progress.activity == .step
+                    ? "\(progress)" : "\(progress.from.map { "\($0) → " } ?? "")\(progress.to) \(progress.summary)"
                 console.error((countLineOpen ? "\n" : "") + prefix + text + "\n")
                 countLineOpen = false
                 lastActivity = .step
@@ -73,12 +76,17 @@ final class ProgressPrinter: @unchecked Sendable {
         let head: String
         switch progress.activity {
         case .backingUp: head = "backup"
-        default: head = "\(progress.from.map { "\($0) → " } ?? "")\(progress.to) [\(progress.stepIndex + 1)/\(progress.stepCount)] " + progress.summary
+        default:
+            head =
+                "\(progress.from.map { "\($0) → " } ?? "")\(progress.to) [\(progress.stepIndex + 1)/\(progress.stepCount)] "
+                + progress.summary
         }
         guard let fraction = progress.fraction else {
             return head + (progress.elapsed.map { " (" + $0.fixedPoint(1) + " s)" } ?? "")
         }
-        var text = head + (progress.activity == .backingUp ? " \(progress.pagesDone ?? 0) / \(progress.pagesTotal ?? 0) pages" : "")
+        var text =
+            head
+            + (progress.activity == .backingUp ? " \(progress.pagesDone ?? 0) / \(progress.pagesTotal ?? 0) pages" : "")
         text += "  " + String(Int((fraction * 100).rounded(.down))).padded(toWidth: 3) + "%"
         if fraction < 1, fraction > 0, let elapsed = progress.elapsed {
             text += ", ETA " + FleetOutput.time(elapsed * (1 - fraction) / fraction)

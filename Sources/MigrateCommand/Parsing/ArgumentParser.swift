@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Turns the words after a subcommand's name into ``ParsedArguments``, or a ``UsageError``
@@ -14,22 +14,29 @@ import Foundation
 /// let arguments = try ArgumentParser.parse(["--database", "a.sqlite", "--format=json"], for: status)
 /// ```
 enum ArgumentParser {
-    static func parse(_ words: [String], for subcommand: Subcommand, environment: [String: String] = [:]) throws -> ParsedArguments {
-        func fail(_ message: String, remedy: String? = nil) -> UsageError { UsageError(message, subcommand: subcommand.name, remedy: remedy) }
+    static func parse(_ words: [String], for subcommand: Subcommand, environment: [String: String] = [:]) throws
+        -> ParsedArguments
+    {
+        func fail(_ message: String, remedy: String? = nil) -> UsageError {
+            UsageError(message, subcommand: subcommand.name, remedy: remedy)
+        }
         var values: [String: [String]] = [:]
         var flags = Set<String>()
         var remaining = words[...]
         while let word = remaining.popFirst() {
             guard word.hasPrefix("-"), word.count > 1 else {
-                throw fail("unexpected argument '\(word)'",
-                           remedy: subcommand.options.contains { $0.name == "--database" } ? "a database is given with --database '\(word)'" : nil)
+                throw fail(
+                    "unexpected argument '\(word)'",
+                    remedy: subcommand.options.contains { $0.name == "--database" }
+                        ? "a database is given with --database '\(word)'" : nil)
             }
             let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = String(parts[0])
             let inlineValue = parts.count == 2 ? String(parts[1]) : nil
             guard let option = subcommand.options.first(where: { $0.name == name }) else {
-                throw fail("unknown option '\(name)' for '\(subcommand.name)'",
-                           remedy: Suggestion.remedy(for: name, among: subcommand.options.map(\.name) + ["--help"]))
+                throw fail(
+                    "unknown option '\(name)' for '\(subcommand.name)'",
+                    remedy: Suggestion.remedy(for: name, among: subcommand.options.map(\.name) + ["--help"]))
             }
             guard let valueName = option.valueName else {
                 if inlineValue != nil { throw fail("\(name) takes no value") }
@@ -49,8 +56,9 @@ enum ArgumentParser {
                 throw fail("\(name): the value is empty", remedy: "give \(name) \(valueName), or leave \(name) out")
             }
             if let choices = option.choices, !choices.contains(value) {
-                throw fail("\(name): '\(value)' is not one of \(choices.joined(separator: ", "))",
-                           remedy: Suggestion.remedy(for: value, among: choices))
+                throw fail(
+                    "\(name): '\(value)' is not one of \(choices.joined(separator: ", "))",
+                    remedy: Suggestion.remedy(for: value, among: choices))
             }
             if values[name] != nil && !option.isRepeatable {
                 throw fail("\(name) is given more than once")
@@ -67,16 +75,19 @@ enum ArgumentParser {
             guard let value = environment[variable], !value.isEmpty else { continue }
             if option.takesValue {
                 if let choices = option.choices, !choices.contains(value) {
-                    throw fail("\(variable): '\(value)' is not one of \(choices.joined(separator: ", "))",
-                               remedy: "unset \(variable), or give \(option.name) on the command line")
+                    throw fail(
+                        "\(variable): '\(value)' is not one of \(choices.joined(separator: ", "))",
+                        remedy: "unset \(variable), or give \(option.name) on the command line")
                 }
                 values[option.name] = [value]
                 variables[option.name] = variable
             } else {
                 guard let isOn = EnvironmentDefaults.boolean(value) else {
-                    throw fail("\(variable): '\(value)' is not a boolean",
-                               remedy: EnvironmentDefaults.on.joined(separator: ", ").replacingLastComma() + " sets \(option.name); "
-                                   + EnvironmentDefaults.off.joined(separator: ", ").replacingLastComma() + " leaves it unset")
+                    throw fail(
+                        "\(variable): '\(value)' is not a boolean",
+                        remedy: EnvironmentDefaults.on.joined(separator: ", ").replacingLastComma()
+                            + " sets \(option.name); "
+                            + EnvironmentDefaults.off.joined(separator: ", ").replacingLastComma() + " leaves it unset")
                 }
                 if isOn {
                     flags.insert(option.name)
@@ -84,18 +95,23 @@ enum ArgumentParser {
                 }
             }
         }
-        for option in subcommand.options where option.isRequired && values[option.name] == nil && !flags.contains(option.name) {
-            if option.name == "--database" && values["--databases-from"] != nil { continue }  // the list file names them
-            throw fail("missing \(option.name)\(option.valueName.map { " " + $0 } ?? "")",
-                       remedy: option.name == "--database" ? "give --database PATH (repeatable, patterns expanded), --databases-from FILE, or MIGRATE_DATABASE" : nil)
+        for option in subcommand.options
+        where option.isRequired && values[option.name] == nil && !flags.contains(option.name) {
+            // the list file names them
+            if option.name == "--database" && values["--databases-from"] != nil { continue }
+            throw fail(
+                "missing \(option.name)\(option.valueName.map { " " + $0 } ?? "")",
+                remedy: option.name == "--database"
+                    ? "give --database PATH (repeatable, patterns expanded), --databases-from FILE, or MIGRATE_DATABASE"
+                    : nil)
         }
         return ParsedArguments(subcommand: subcommand.name, values: values, flags: flags, variables: variables)
     }
 }
 
-private extension String {
+extension String {
     /// `1, true, yes or on`.
-    func replacingLastComma() -> String {
+    fileprivate func replacingLastComma() -> String {
         guard let range = ranges(of: ", ").last else { return self }
         return String(self[..<range.lowerBound]) + " or " + String(self[range.upperBound...])
     }

@@ -23,10 +23,13 @@ public struct CommandOption: Sendable, Hashable {
     public var takesValue: Bool { valueName != nil }
 
     /// An option with a value.
-    public static func value(_ name: String, _ valueName: String, choices: [String]? = nil, repeatable: Bool = false,
-                             required: Bool = false, help: String) -> CommandOption {
-        CommandOption(name: name, valueName: choices?.joined(separator: "|") ?? valueName, choices: choices,
-               isRepeatable: repeatable, isRequired: required, help: help)
+    public static func value(
+        _ name: String, _ valueName: String, choices: [String]? = nil, repeatable: Bool = false,
+        required: Bool = false, help: String
+    ) -> CommandOption {
+        CommandOption(
+            name: name, valueName: choices?.joined(separator: "|") ?? valueName, choices: choices,
+            isRepeatable: repeatable, isRequired: required, help: help)
     }
 
     /// A flag: present or not.

@@ -17,7 +17,9 @@ public struct ParsedArguments: Sendable, Hashable {
 
     /// - Parameter variables: for each option the environment gave, its variable
     ///   (`["--jobs": "MIGRATE_JOBS"]`), so that messages name what the user set.
-    public init(subcommand: String, values: [String: [String]] = [:], flags: Set<String> = [], variables: [String: String] = [:]) {
+    public init(
+        subcommand: String, values: [String: [String]] = [:], flags: Set<String> = [], variables: [String: String] = [:]
+    ) {
         self.subcommand = subcommand
         self.valuesByName = values
         self.flags = flags
@@ -50,7 +52,9 @@ public struct ParsedArguments: Sendable, Hashable {
     /// - Throws: `UsageError` naming the option when the value is not one.
     public func number(_ name: String) throws -> Double? {
         try value(name).map { text in
-            guard let number = Double(text), number >= 0, number.isFinite else { throw invalid(name, text, "is not a number of at least 0") }
+            guard let number = Double(text), number >= 0, number.isFinite else {
+                throw invalid(name, text, "is not a number of at least 0")
+            }
             return number
         }
     }
@@ -59,7 +63,9 @@ public struct ParsedArguments: Sendable, Hashable {
     /// - Throws: `UsageError` naming the option when the value is not one.
     public func count(_ name: String) throws -> Int? {
         try value(name).map { text in
-            guard let count = Int(text), count >= 0 else { throw invalid(name, text, "is not a whole number of at least 0") }
+            guard let count = Int(text), count >= 0 else {
+                throw invalid(name, text, "is not a whole number of at least 0")
+            }
             return count
         }
     }

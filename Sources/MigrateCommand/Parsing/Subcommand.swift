@@ -28,8 +28,11 @@ public struct Subcommand: Sendable {
     /// a thrown `MigrationError` exits with the status its code maps to (``MigrateExitCode/init(for:)``).
     public var run: @Sendable (Invocation) throws -> MigrateExitCode
 
-    public init(name: String, abstract: String, discussion: String = "", options: [CommandOption], alternatives: [[String]] = [],
-                run: @escaping @Sendable (Invocation) throws -> MigrateExitCode) {
+    public init(
+        name: String, abstract: String, discussion: String = "", options: [CommandOption],
+        alternatives: [[String]] = [],
+        run: @escaping @Sendable (Invocation) throws -> MigrateExitCode
+    ) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
@@ -55,8 +58,10 @@ public struct Invocation: Sendable {
     /// the built-in subcommands add each `--load-extension` to it.
     public var sqlEnvironment: SQLEnvironment
 
-    public init(arguments: ParsedArguments, console: Console, commandName: String, plan: (any SchemaMigrationPlan.Type)?,
-                environment: [String: String] = [:], sqlEnvironment: SQLEnvironment = .none) {
+    public init(
+        arguments: ParsedArguments, console: Console, commandName: String, plan: (any SchemaMigrationPlan.Type)?,
+        environment: [String: String] = [:], sqlEnvironment: SQLEnvironment = .none
+    ) {
         self.arguments = arguments
         self.console = console
         self.commandName = commandName

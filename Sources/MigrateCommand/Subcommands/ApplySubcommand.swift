@@ -1,16 +1,18 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SchemaMigrations
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `apply`: migrates each database, all or nothing, after a backup.
 enum ApplySubcommand {
     static func make(hasSwiftPlan: Bool) -> Subcommand {
         Subcommand(
             name: "apply",
-            abstract: "Migrates: a backup first, then the pending stages in one transaction, or with --online while the application writes",
+            abstract:
+                "Migrates: a backup first, then the pending stages in one transaction, or with --online while the application writes",
             discussion: """
                 The backup (SQLite's online backup API) goes to --backup PATH, or beside the database as \
                 DATABASE.backup-YYYYMMDDTHHMMSSZ; with several databases --backup names a directory. It is \
@@ -33,15 +35,19 @@ enum ApplySubcommand {
                 one transaction; a plan with a custom stage is refused (exit 5) before anything is written. \
                 plan --online shows which is which. A killed run is resumed by the next apply --online.
                 """,
-            options: [SharedOptions.database, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.to,
-                      .value("--backup", "PATH", help: "where to back the database up before writing"),
-                      .flag("--no-backup", help: "write without a backup"),
-                      SharedOptions.denyDestructive, SharedOptions.busyTimeout, SharedOptions.progress,
-                      SharedOptions.format(["text", "json"]),
-                      .flag("--create", help: "create a missing database at the latest version (default: refuse it)"),
-                      .value("--transaction", "SCOPE", choices: ["plan", "stage"], help: "one transaction for the whole plan (default), or one per stage"),
-                      SharedOptions.online, SharedOptions.chunkTarget, SharedOptions.pauseFile,
-                      SharedOptions.databasesFrom, SharedOptions.jobs],
+            options: [
+                SharedOptions.database, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.to,
+                .value("--backup", "PATH", help: "where to back the database up before writing"),
+                .flag("--no-backup", help: "write without a backup"),
+                SharedOptions.denyDestructive, SharedOptions.busyTimeout, SharedOptions.progress,
+                SharedOptions.format(["text", "json"]),
+                .flag("--create", help: "create a missing database at the latest version (default: refuse it)"),
+                .value(
+                    "--transaction", "SCOPE", choices: ["plan", "stage"],
+                    help: "one transaction for the whole plan (default), or one per stage"),
+                SharedOptions.online, SharedOptions.chunkTarget, SharedOptions.pauseFile,
+                SharedOptions.databasesFrom, SharedOptions.jobs,
+            ],
             alternatives: [SharedOptions.databaseChoice, ["--backup", "--no-backup"]],
             run: run)
     }
@@ -64,8 +70,9 @@ enum ApplySubcommand {
                 let report = try planned.plan(databaseAt: url)
                 if report.hasDestructiveSteps {
                     let refusal = DestructiveSteps.json(report)
-                    return DatabaseOutcome(database: url.path, status: .refused, text: "", summary: DestructiveSteps.message(report),
-                                           json: ["error": refusal, "refusals": [refusal]], message: DestructiveSteps.refusal(report))
+                    return DatabaseOutcome(
+                        database: url.path, status: .refused, text: "", summary: DestructiveSteps.message(report),
+                        json: ["error": refusal, "refusals": [refusal]], message: DestructiveSteps.refusal(report))
                 }
             }
             var migrator = planned
@@ -84,7 +91,8 @@ enum ApplySubcommand {
                 throw error
             }
         }
-        return FleetOutput(console: console, json: invocation.format(default: "text") == "json", layout: .table).print(outcomes)
+        return FleetOutput(console: console, json: invocation.format(default: "text") == "json", layout: .table).print(
+            outcomes)
     }
 
     static func outcome(of result: MigrationResult, database: String, backup: URL?) -> DatabaseOutcome {
@@ -98,7 +106,8 @@ enum ApplySubcommand {
             "stages": result.stages.map(JSONOutput.stage),
         ]
         json["backup"] = keptBackup?.path
-        return DatabaseOutcome(database: database, status: .success, text: lines.joined(separator: "\n") + "\n",
-                               summary: result.summary, json: json, backup: keptBackup?.path)
+        return DatabaseOutcome(
+            database: database, status: .success, text: lines.joined(separator: "\n") + "\n",
+            summary: result.summary, json: json, backup: keptBackup?.path)
     }
 }

@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SchemaMigrations
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Where `apply` backs each database up: `--backup PATH` (a file for one database, a directory
 /// for several), beside the database by default (`DATABASE.backup-20250101T120000Z`), or nowhere
@@ -32,7 +33,9 @@ struct BackupLocation {
             place = arguments.flag("--no-backup") ? .none : .besideDatabase
             return
         }
-        if arguments.flag("--no-backup") { throw fail("\(arguments.label("--backup")) and \(arguments.label("--no-backup")) cannot be given together") }
+        if arguments.flag("--no-backup") {
+            throw fail("\(arguments.label("--backup")) and \(arguments.label("--no-backup")) cannot be given together")
+        }
         let option = arguments.label("--backup")
         let url = URL(fileURLWithPath: path)
         let kind = SystemCalls.fileKind(atPath: url.path)
@@ -40,11 +43,14 @@ struct BackupLocation {
         if kind == .directory {
             place = .directory(url)
         } else if databaseCount > 1 {
-            if exists { throw fail("\(option) \(path): with several databases it must name a directory, and a file is there") }
+            if exists {
+                throw fail("\(option) \(path): with several databases it must name a directory, and a file is there")
+            }
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             place = .directory(url)
         } else if exists {
-            throw fail("\(option) \(path): a file is there already; a backup never overwrites one, so choose a new path")
+            throw fail(
+                "\(option) \(path): a file is there already; a backup never overwrites one, so choose a new path")
         } else {
             place = .file(url)
         }
@@ -55,7 +61,8 @@ struct BackupLocation {
         switch place {
         case .none: return nil
         case .file(let url): return url
-        case .besideDatabase: return unused(database.deletingLastPathComponent(), database.lastPathComponent + ".backup-" + timestamp)
+        case .besideDatabase:
+            return unused(database.deletingLastPathComponent(), database.lastPathComponent + ".backup-" + timestamp)
         case .directory(let directory): return unused(directory, database.lastPathComponent + ".backup-" + timestamp)
         }
     }

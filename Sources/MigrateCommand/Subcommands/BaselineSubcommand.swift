@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SchemaMigrations
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `baseline`: records that an unversioned database is at a version, printing the differences it
 /// accepts; refuses (exit 5, the file unchanged) when a declared table or column is missing or
@@ -21,10 +22,12 @@ enum BaselineSubcommand {
                 table, column or index is missing, a column's type disagrees, or the database already records a \
                 version.
                 """,
-            options: [.value("--database", "PATH", required: true, help: "the database file"),
-                      SharedOptions.plan(hasSwiftPlan: hasSwiftPlan),
-                      .value("--version", "VERSION", required: true, help: "the declared version the database is at"),
-                      SharedOptions.format(["text", "json"]), SharedOptions.busyTimeout],
+            options: [
+                .value("--database", "PATH", required: true, help: "the database file"),
+                SharedOptions.plan(hasSwiftPlan: hasSwiftPlan),
+                .value("--version", "VERSION", required: true, help: "the declared version the database is at"),
+                SharedOptions.format(["text", "json"]), SharedOptions.busyTimeout,
+            ],
             run: run)
     }
 
@@ -34,10 +37,14 @@ enum BaselineSubcommand {
             throw UsageError("missing --version VERSION", subcommand: arguments.subcommand)
         }
         let migrator = try invocation.migrator()
-        let result = try migrator.baseline(databaseAt: URL(fileURLWithPath: arguments.value("--database")!), version: version)
+        let result = try migrator.baseline(
+            databaseAt: URL(fileURLWithPath: arguments.value("--database")!), version: version)
         if invocation.format(default: "text") == "json" {
-            invocation.console.output(JSONOutput.string(["database": result.database, "version": result.version.description,
-                                                         "acceptedDifferences": result.acceptedDifferences, "exitStatus": 0]))
+            invocation.console.output(
+                JSONOutput.string([
+                    "database": result.database, "version": result.version.description,
+                    "acceptedDifferences": result.acceptedDifferences, "exitStatus": 0,
+                ]))
             return .success
         }
         invocation.console.output(result.description + "\n")

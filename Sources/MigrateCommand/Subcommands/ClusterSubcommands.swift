@@ -1,10 +1,11 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SchemaMigrations
 import SchemaMigrationsCluster
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `status`, `plan`, `apply` and `verify` on a dqlite cluster: `--cluster HOST:PORT,HOST:PORT
 /// --name DB` in place of `--database`. The subcommand is swapped for its cluster form when
@@ -12,9 +13,11 @@ import SchemaMigrationsCluster
 enum ClusterSubcommands {
     static let names: Set<String> = ["status", "plan", "apply", "verify"]
 
-    static let cluster = CommandOption.value("--cluster", "HOST:PORT,…", required: true,
-                                      help: "a dqlite cluster: some or all of its nodes' addresses, comma-separated (followers are fine)")
-    static let name = CommandOption.value("--name", "DB", required: true, help: "the database's name in the dqlite cluster")
+    static let cluster = CommandOption.value(
+        "--cluster", "HOST:PORT,…", required: true,
+        help: "a dqlite cluster: some or all of its nodes' addresses, comma-separated (followers are fine)")
+    static let name = CommandOption.value(
+        "--name", "DB", required: true, help: "the database's name in the dqlite cluster")
 
     /// Whether the words after a subcommand name a cluster.
     static func named(in words: [String]) -> Bool {
@@ -27,13 +30,19 @@ enum ClusterSubcommands {
     ///   and files (`MIGRATE_CLUSTER` and `MIGRATE_DATABASE`).
     static func chosen(by words: [String], environment: [String: String], for subcommand: Subcommand) throws -> Bool {
         if named(in: words) { return true }
-        guard names.contains(subcommand.name), let nodes = environment[EnvironmentDefaults.variable(for: cluster)], !nodes.isEmpty else { return false }
+        guard names.contains(subcommand.name), let nodes = environment[EnvironmentDefaults.variable(for: cluster)],
+            !nodes.isEmpty
+        else { return false }
         let files = SharedOptions.databaseChoice
         if words.contains(where: { word in files.contains { word == $0 || word.hasPrefix($0 + "=") } }) { return false }
-        let fileVariables = files.map(EnvironmentDefaults.variable(forName:)).filter { !(environment[$0] ?? "").isEmpty }
+        let fileVariables = files.map(EnvironmentDefaults.variable(forName:)).filter {
+            !(environment[$0] ?? "").isEmpty
+        }
         guard fileVariables.isEmpty else {
-            throw UsageError("\(EnvironmentDefaults.variable(for: cluster)) and \(fileVariables.joined(separator: " and ")) cannot be given together",
-                             subcommand: subcommand.name, remedy: "unset one of them, or choose on the command line: --cluster or --database")
+            throw UsageError(
+                "\(EnvironmentDefaults.variable(for: cluster)) and \(fileVariables.joined(separator: " and ")) cannot be given together",
+                subcommand: subcommand.name,
+                remedy: "unset one of them, or choose on the command line: --cluster or --database")
         }
         return true
     }
@@ -43,7 +52,8 @@ enum ClusterSubcommands {
         subcommands.map { subcommand in
             guard names.contains(subcommand.name) else { return subcommand }
             var noted = subcommand
-            noted.discussion += (noted.discussion.isEmpty ? "" : "\n")
+            noted.discussion +=
+                (noted.discussion.isEmpty ? "" : "\n")
                 + "On a dqlite cluster: --cluster HOST:PORT,HOST:PORT --name DB in place of --database (see `\(subcommand.name) --cluster x --help`)."
             return noted
         }
@@ -52,11 +62,21 @@ enum ClusterSubcommands {
     /// The cluster form of `subcommand`, or the subcommand itself when it has none.
     static func variant(of subcommand: Subcommand, hasSwiftPlan: Bool) -> Subcommand {
         guard names.contains(subcommand.name) else { return subcommand }
-        var options = [cluster, name, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.format(["text", "json"])]
+        var options = [
+            cluster, name, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.format(["text", "json"]),
+        ]
         if subcommand.name != "verify" { options.insert(SharedOptions.to, at: 3) }
-        if subcommand.name == "apply" { options.append(.value("--backup", "PATH", help: "where to write the leader's DUMP, as a SQLite file, before writing")) }
+        if subcommand.name == "apply" {
+            options.append(
+                .value("--backup", "PATH", help: "where to write the leader's DUMP, as a SQLite file, before writing"))
+        }
         if subcommand.name == "plan" {
-            options.append(.flag("--simulate", help: "also apply the plan to a DUMP of the leader's database, locally, and report whether it succeeds and each step's time"))
+            options.append(
+                .flag(
+                    "--simulate",
+                    help:
+                        "also apply the plan to a DUMP of the leader's database, locally, and report whether it succeeds and each step's time"
+                ))
             options.append(SharedOptions.loadExtension)  // the local copy's connections; the leader has its own
         }
         let which = subcommand.name
@@ -73,11 +93,17 @@ enum ClusterSubcommands {
 
     static func run(_ which: String, _ invocation: Invocation) throws -> MigrateExitCode {
         let arguments = invocation.arguments
-        let nodes = (arguments.value("--cluster") ?? "").split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
-        guard !nodes.isEmpty else { throw UsageError("--cluster: no node address", subcommand: which, remedy: "give HOST:PORT,HOST:PORT") }
+        let nodes = (arguments.value("--cluster") ?? "").split(separator: ",").map { $0.trimmingWhitespace() }.filter {
+            !$0.isEmpty
+        }
+        guard !nodes.isEmpty else {
+            throw UsageError("--cluster: no node address", subcommand: which, remedy: "give HOST:PORT,HOST:PORT")
+        }
         let database = arguments.value("--name") ?? ""
         let migrator = try invocation.migrator { options in
-            if which == "apply", let backup = arguments.value("--backup") { options.backupURL = URL(fileURLWithPath: backup) }
+            if which == "apply", let backup = arguments.value("--backup") {
+                options.backupURL = URL(fileURLWithPath: backup)
+            }
         }
         let outcome: DatabaseOutcome
         do {
@@ -94,27 +120,36 @@ enum ClusterSubcommands {
                 outcome = verified
             case "plan":
                 let report = try migrator.plan(cluster: nodes, database: database)
-                var planned = DatabaseOutcome(database: database, status: .success, text: report.description + "\n", summary: "planned",
-                                              json: JSONOutput.object(parsing: try report.json()))
-                if let refusal = report.refusals.max(by: { MigrateExitCode(for: $0).severity < MigrateExitCode(for: $1).severity }) {
+                var planned = DatabaseOutcome(
+                    database: database, status: .success, text: report.description + "\n", summary: "planned",
+                    json: JSONOutput.object(parsing: try report.json()))
+                if let refusal = report.refusals.max(by: {
+                    MigrateExitCode(for: $0).severity < MigrateExitCode(for: $1).severity
+                }) {
                     planned.status = MigrateExitCode(for: refusal)
-                    planned.message = "the migration would be refused:\n" + report.refusals.map(\.description).joined(separator: "\n")
+                    planned.message =
+                        "the migration would be refused:\n" + report.refusals.map(\.description).joined(separator: "\n")
                     planned.summary = "refused"
                     planned.json["error"] = JSONOutput.error(refusal)
                 } else if arguments.flag("--simulate") {
-                    let simulated = PlanSubcommand.attach(try migrator.simulate(cluster: nodes, database: database), to: &planned)
+                    let simulated = PlanSubcommand.attach(
+                        try migrator.simulate(cluster: nodes, database: database), to: &planned)
                     if planned.status != .success { planned.summary = "fails on a copy" }
                     if invocation.format(default: "text") == "text" { planned.text += "\n" + simulated }
                 }
                 outcome = planned
             default:
                 let result = try migrator.migrate(cluster: nodes, database: database)
-                outcome = ApplySubcommand.outcome(of: result, database: database, backup: result.outcome == .upToDate ? nil : migrator.options.backupURL)
+                outcome = ApplySubcommand.outcome(
+                    of: result, database: database,
+                    backup: result.outcome == .upToDate ? nil : migrator.options.backupURL)
             }
         } catch {
             outcome = DatabaseOutcome(database: database, error: error)
         }
-        return FleetOutput(console: invocation.console, json: invocation.format(default: "text") == "json",
-                           layout: which == "plan" ? .details : .table).print([outcome])
+        return FleetOutput(
+            console: invocation.console, json: invocation.format(default: "text") == "json",
+            layout: which == "plan" ? .details : .table
+        ).print([outcome])
     }
 }

@@ -1,14 +1,15 @@
+import SchemaMigrations
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
-import SchemaMigrations
 
 /// The databases a command line names: every `--database`, then the lines of
 /// `--databases-from FILE` (`-` for standard input; blank lines and lines starting with `#`
@@ -27,10 +28,15 @@ enum DatabaseList {
     /// - Parameter note: receives each note for standard error (an expansion, a repeat dropped).
     /// - Throws: ``UsageError`` when the list file cannot be read, a pattern matches nothing, or no
     ///   database is named at all.
-    static func read(_ arguments: ParsedArguments, standardInput: () -> Data = { SystemCalls.readToEnd(0) },
-                     note: (String) -> Void = { _ in }) throws -> [URL] {
-        func fail(_ message: String, remedy: String? = nil) -> UsageError { UsageError(message, subcommand: arguments.subcommand, remedy: remedy) }
-        let option = arguments.label("--database"), listOption = arguments.label("--databases-from")
+    static func read(
+        _ arguments: ParsedArguments, standardInput: () -> Data = { SystemCalls.readToEnd(0) },
+        note: (String) -> Void = { _ in }
+    ) throws -> [URL] {
+        func fail(_ message: String, remedy: String? = nil) -> UsageError {
+            UsageError(message, subcommand: arguments.subcommand, remedy: remedy)
+        }
+        let option = arguments.label("--database")
+        let listOption = arguments.label("--databases-from")
         var entries = arguments.values("--database").map { (path: $0, isListed: false) }
         if let list = arguments.value("--databases-from") {
             let data: Data
@@ -39,7 +45,9 @@ enum DatabaseList {
             } else if let contents = FileManager.default.contents(atPath: list) {
                 data = contents
             } else {
-                throw fail("\(listOption) \(list): the file cannot be read", remedy: "give a text file with one database path a line, or - for standard input")
+                throw fail(
+                    "\(listOption) \(list): the file cannot be read",
+                    remedy: "give a text file with one database path a line, or - for standard input")
             }
             entries += String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
                 .map { $0.trimmingWhitespace() }
@@ -53,11 +61,15 @@ enum DatabaseList {
             if !entry.isListed && !exists(entry.path) && isGlob(entry.path) {
                 paths = expand(entry.path)
                 if paths.isEmpty {
-                    throw fail("\(option) '\(entry.path)' matches no file",
-                               remedy: "no file has that name, and as a pattern (*, ? and [...], expanded by the command) it matches none")
+                    throw fail(
+                        "\(option) '\(entry.path)' matches no file",
+                        remedy:
+                            "no file has that name, and as a pattern (*, ? and [...], expanded by the command) it matches none"
+                    )
                 }
-                note("note: \(option) '\(entry.path)' is no file, so it is a pattern: it matches \(paths.count) file\(paths.count == 1 ? "" : "s")\n"
-                     + paths.map { "  \($0)\n" }.joined())
+                note(
+                    "note: \(option) '\(entry.path)' is no file, so it is a pattern: it matches \(paths.count) file\(paths.count == 1 ? "" : "s")\n"
+                        + paths.map { "  \($0)\n" }.joined())
             } else {
                 paths = [entry.path]
             }
@@ -65,8 +77,10 @@ enum DatabaseList {
                 let url = URL(fileURLWithPath: path)
                 let file = identity(of: url)
                 if let first = firstPathByFile[file] {
-                    note(first == url.path ? "note: '\(first)' is given more than once: worked on once\n"
-                                           : "note: '\(url.path)' is the same file as '\(first)': worked on once\n")
+                    note(
+                        first == url.path
+                            ? "note: '\(first)' is given more than once: worked on once\n"
+                            : "note: '\(url.path)' is the same file as '\(first)': worked on once\n")
                     continue
                 }
                 firstPathByFile[file] = url.path
@@ -74,8 +88,11 @@ enum DatabaseList {
             }
         }
         if urls.isEmpty {
-            throw fail(arguments.value("--databases-from").map { "\(listOption) \($0) names no database" } ?? "missing --database PATH",
-                       remedy: "give --database PATH (repeatable, patterns expanded), --databases-from FILE, or MIGRATE_DATABASE")
+            throw fail(
+                arguments.value("--databases-from").map { "\(listOption) \($0) names no database" }
+                    ?? "missing --database PATH",
+                remedy:
+                    "give --database PATH (repeatable, patterns expanded), --databases-from FILE, or MIGRATE_DATABASE")
         }
         return urls
     }

@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SchemaMigrations
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `lint`: the plan checked without a database: each stage's steps classified as destructive,
 /// data-dependent, rebuild, scan or O(1). Exit 5 with `--deny-destructive` when a step can lose data.
@@ -20,8 +21,10 @@ enum LintSubcommand {
                 Exit status: 0; 5 with --deny-destructive when a step can lose data, or when the planner refuses \
                 a change whatever the data; 2 when the plan cannot be loaded.
                 """,
-            options: [SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.format(["text", "json", "markdown"]),
-                      SharedOptions.denyDestructive],
+            options: [
+                SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.format(["text", "json", "markdown"]),
+                SharedOptions.denyDestructive,
+            ],
             run: run)
     }
 
@@ -44,7 +47,9 @@ enum LintSubcommand {
             do {
                 directory = try PlanDirectory(contentsOf: URL(fileURLWithPath: path))
             } catch let error as MigrationError {
-                throw CommandFailure(status: MigrateExitCode.planNotLoaded, message: "\(invocation.commandName): the plan cannot be loaded\n\(error)", error: error)
+                throw CommandFailure(
+                    status: MigrateExitCode.planNotLoaded,
+                    message: "\(invocation.commandName): the plan cannot be loaded\n\(error)", error: error)
             }
             lint = try linted { try directory.lint() }
         } else {
@@ -52,9 +57,12 @@ enum LintSubcommand {
             lint = try linted { try migrator.lint() }
         }
         let refused = invocation.arguments.flag("--deny-destructive") && lint.hasDestructiveSteps
-        let destructive = lint.stages.flatMap { stage in stage.steps.filter(\.destructive).map { "\(stage.header.versions): \($0.step.summary)" } }
+        let destructive = lint.stages.flatMap { stage in
+            stage.steps.filter(\.destructive).map { "\(stage.header.versions): \($0.step.summary)" }
+        }
         let status: MigrateExitCode = refused ? .refused : .success
-        let message = "refused by --deny-destructive: \(destructive.count) step\(destructive.count == 1 ? "" : "s") can lose data"
+        let message =
+            "refused by --deny-destructive: \(destructive.count) step\(destructive.count == 1 ? "" : "s") can lose data"
         let remedy = "have a person review the plan, then run without --deny-destructive"
         if refused {
             console.error("error: \(message)\n" + destructive.map { "  - \($0)\n" }.joined() + "  fix: \(remedy)\n")
@@ -63,13 +71,19 @@ enum LintSubcommand {
         case "json":
             var object = JSONOutput.object(parsing: try lint.json())
             object["exitStatus"] = Int(status.rawValue)
-            let refusal: [String: Any] = ["code": "destructive", "message": message, "details": destructive, "remedy": remedy, "cause": JSONNull()]
+            let refusal: [String: Any] = [
+                "code": "destructive", "message": message, "details": destructive, "remedy": remedy,
+                "cause": JSONNull(),
+            ]
             object["refusals"] = refused ? [refusal] : []
             if refused { object["error"] = refusal }
             console.output(JSONOutput.string(object))
         case "markdown":
-            console.output((refused ? "> [!CAUTION]\n> **Refused by --deny-destructive:** \(destructive.count) step\(destructive.count == 1 ? "" : "s") can lose data. Fix: \(remedy).\n\n" : "")
-                           + lint.markdown)
+            console.output(
+                (refused
+                    ? "> [!CAUTION]\n> **Refused by --deny-destructive:** \(destructive.count) step\(destructive.count == 1 ? "" : "s") can lose data. Fix: \(remedy).\n\n"
+                    : "")
+                    + lint.markdown)
         default:
             console.output(lint.description + "\n")
         }

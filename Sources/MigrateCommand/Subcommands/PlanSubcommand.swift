@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SchemaMigrations
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `plan`: the dry run. What `apply` would do to each database, step by step with its SQL and
 /// the data it touches, as text, JSON, a `sqlite3` script, or Markdown. Never writes.
@@ -34,13 +35,23 @@ enum PlanSubcommand {
                 Exit status: 0 when apply would succeed; the status apply would exit with when the dry run \
                 already knows it would fail (1, 4 or 5); 5 with --deny-destructive when a step can lose data.
                 """,
-            options: [SharedOptions.database, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.to,
-                      SharedOptions.format(["text", "json", "sql", "markdown"]), SharedOptions.denyDestructive, SharedOptions.busyTimeout,
-                      CommandOption.flag("--simulate", help: "also apply the plan to a temporary copy, and report whether it succeeds and each step's time"),
-                      CommandOption.flag("--show-values", help: "markdown: show the values read from the database (duplicates, rows holding NULL), escaped"),
-                      CommandOption.value("--output", "DIR", help: "sql: write one script per database into DIR (NAME.sql) instead of standard output"),
-                      SharedOptions.online, SharedOptions.chunkTarget,
-                      SharedOptions.databasesFrom, SharedOptions.jobs],
+            options: [
+                SharedOptions.database, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.to,
+                SharedOptions.format(["text", "json", "sql", "markdown"]), SharedOptions.denyDestructive,
+                SharedOptions.busyTimeout,
+                CommandOption.flag(
+                    "--simulate",
+                    help: "also apply the plan to a temporary copy, and report whether it succeeds and each step's time"
+                ),
+                CommandOption.flag(
+                    "--show-values",
+                    help: "markdown: show the values read from the database (duplicates, rows holding NULL), escaped"),
+                CommandOption.value(
+                    "--output", "DIR",
+                    help: "sql: write one script per database into DIR (NAME.sql) instead of standard output"),
+                SharedOptions.online, SharedOptions.chunkTarget,
+                SharedOptions.databasesFrom, SharedOptions.jobs,
+            ],
             alternatives: [SharedOptions.databaseChoice],
             run: run)
     }
@@ -50,8 +61,9 @@ enum PlanSubcommand {
         let online = try invocation.onlineOptions()
         let format = invocation.format(default: "text")
         if online != nil, format == "sql" {
-            throw UsageError("\(arguments.label("--online")) cannot be combined with --format sql: the script is the offline migration",
-                             subcommand: arguments.subcommand, remedy: "use --format text, json or markdown to see the online plan")
+            throw UsageError(
+                "\(arguments.label("--online")) cannot be combined with --format sql: the script is the offline migration",
+                subcommand: arguments.subcommand, remedy: "use --format text, json or markdown to see the online plan")
         }
         let migrator = try invocation.migrator { $0.online = online }
         let denyDestructive = arguments.flag("--deny-destructive")
@@ -59,12 +71,16 @@ enum PlanSubcommand {
         let scripts = try ScriptDirectory(arguments: arguments, format: format, databaseCount: databases.count)
         let outcomes = try invocation.eachDatabase(databases) { url in
             let report = try migrator.plan(databaseAt: url)
-            var outcome = DatabaseOutcome(database: url.path, status: .success, text: "", summary: "",
-                                          json: JSONOutput.object(parsing: try report.json()))
+            var outcome = DatabaseOutcome(
+                database: url.path, status: .success, text: "", summary: "",
+                json: JSONOutput.object(parsing: try report.json()))
             var refusedByDenial = false
-            if let refusal = report.refusals.max(by: { MigrateExitCode(for: $0).severity < MigrateExitCode(for: $1).severity }) {
+            if let refusal = report.refusals.max(by: {
+                MigrateExitCode(for: $0).severity < MigrateExitCode(for: $1).severity
+            }) {
                 outcome.status = MigrateExitCode(for: refusal)
-                outcome.message = "the migration would be refused:\n" + report.refusals.map(\.description).joined(separator: "\n")
+                outcome.message =
+                    "the migration would be refused:\n" + report.refusals.map(\.description).joined(separator: "\n")
                 outcome.json["error"] = JSONOutput.error(refusal)
             } else if denyDestructive && report.hasDestructiveSteps {
                 refusedByDenial = true
@@ -81,7 +97,9 @@ enum PlanSubcommand {
             switch format {
             case "json": break
             case "markdown":
-                outcome.text = (refusedByDenial ? DestructiveSteps.markdown(report) : "") + report.markdown(showingValues: arguments.flag("--show-values"))
+                outcome.text =
+                    (refusedByDenial ? DestructiveSteps.markdown(report) : "")
+                    + report.markdown(showingValues: arguments.flag("--show-values"))
             case "sql" where report.refusals.isEmpty && !refusedByDenial && outcome.status == .success:
                 let script = try migrator.script(databaseAt: url).text
                 if let written = try scripts.write(script, for: url) {
@@ -93,8 +111,11 @@ enum PlanSubcommand {
             case "sql": break  // refused: no script to run
             default: outcome.text = report.description + "\n"
             }
-            outcome.summary = outcome.status == .success
-                ? (report.isUpToDate ? "up to date at \(report.targetVersion)" : "\(report.currentVersion.map(\.description) ?? "empty") → \(report.targetVersion): \(report.stages.count) stage\(report.stages.count == 1 ? "" : "s")")
+            outcome.summary =
+                outcome.status == .success
+                ? (report.isUpToDate
+                    ? "up to date at \(report.targetVersion)"
+                    : "\(report.currentVersion.map(\.description) ?? "empty") → \(report.targetVersion): \(report.stages.count) stage\(report.stages.count == 1 ? "" : "s")")
                 : "\(outcome.status): " + (outcome.message?.split(separator: "\n").first.map(String.init) ?? "")
             if let simulated, format == "text" || format == "markdown" { outcome.text += "\n" + simulated }
             return outcome
@@ -109,8 +130,12 @@ enum PlanSubcommand {
             outcome.message = "the migration fails on a copy of today's data:\n\(error)"
             outcome.json["error"] = JSONOutput.error(error)
         }
-        var json: [String: Any] = ["succeeded": simulation.succeeded, "durationMs": (simulation.duration * 1000).rounded(),
-                                   "steps": simulation.steps.map { ["stage": $0.stage, "summary": $0.summary, "durationMs": ($0.duration * 1000).rounded()] }]
+        var json: [String: Any] = [
+            "succeeded": simulation.succeeded, "durationMs": (simulation.duration * 1000).rounded(),
+            "steps": simulation.steps.map {
+                ["stage": $0.stage, "summary": $0.summary, "durationMs": ($0.duration * 1000).rounded()]
+            },
+        ]
         json["error"] = simulation.error.map(JSONOutput.error)
         outcome.json["simulation"] = json
         return simulation.description + "\n"

@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SchemaMigrations
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `scaffold --database PATH [--output FILE] [--name NAME]`: Swift declarations of a live
 /// database's schema (a `VersionedSchema` V1 and a one-version plan) which adopt the file with
@@ -24,28 +25,39 @@ enum ScaffoldSubcommand {
                 Exit status: 0 written; 5 when the file is not a database or has no table to declare; 1 when the \
                 output cannot be written; 2 for a usage error.
                 """,
-            options: [.value("--database", "PATH", required: true, help: "the database to read (never written)"),
-                      .value("--output", "FILE", help: "the Swift file to write (default: standard output)"),
-                      .value("--name", "NAME", help: "the plan's name, which names the types: NAME → NAMESchemaV1 (default: the file's name)")],
+            options: [
+                .value("--database", "PATH", required: true, help: "the database to read (never written)"),
+                .value("--output", "FILE", help: "the Swift file to write (default: standard output)"),
+                .value(
+                    "--name", "NAME",
+                    help: "the plan's name, which names the types: NAME → NAMESchemaV1 (default: the file's name)"),
+            ],
             run: run)
     }
 
     static func run(_ invocation: Invocation) throws -> MigrateExitCode {
-        let arguments = invocation.arguments, console = invocation.console
+        let arguments = invocation.arguments
+        let console = invocation.console
         let path = arguments.value("--database")!
         let url = URL(fileURLWithPath: path)
         if let output = arguments.value("--output"), SystemCalls.fileKind(atPath: output) == .directory {
-            throw UsageError("\(arguments.label("--output")) \(output): a directory is there, not a file", subcommand: arguments.subcommand,
-                             remedy: "give the Swift file to write, such as \(output)/Schema.swift")
+            throw UsageError(
+                "\(arguments.label("--output")) \(output): a directory is there, not a file",
+                subcommand: arguments.subcommand,
+                remedy: "give the Swift file to write, such as \(output)/Schema.swift")
         }
         let found = try SchemaIntrospection(databaseAt: url, environment: try invocation.effectiveSQLEnvironment())
         let name = arguments.value("--name") ?? url.deletingPathExtension().lastPathComponent
-        let swift = SwiftDeclarations(schema: found.schema, name: name, origin: url.lastPathComponent, leftOut: found.undeclarable)
+        let swift = SwiftDeclarations(
+            schema: found.schema, name: name, origin: url.lastPathComponent, leftOut: found.undeclarable)
         for table in swift.leftOut {
-            console.error("left out (cannot be declared yet): \(table.table): " + table.notes.joined(separator: "; ") + "\n")
+            console.error(
+                "left out (cannot be declared yet): \(table.table): " + table.notes.joined(separator: "; ") + "\n")
         }
         guard !swift.declaredEntities.isEmpty else {
-            throw CommandFailure(status: .refused, message: "\(invocation.commandName): \(path) has no table to declare; nothing was written")
+            throw CommandFailure(
+                status: .refused,
+                message: "\(invocation.commandName): \(path) has no table to declare; nothing was written")
         }
         guard let output = arguments.value("--output") else {
             console.output(swift.source)
@@ -54,9 +66,13 @@ enum ScaffoldSubcommand {
         do {
             try Data(swift.source.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
-            throw CommandFailure(status: .failed, message: "\(invocation.commandName): \(output) cannot be written (\(error))", error: error)
+            throw CommandFailure(
+                status: .failed, message: "\(invocation.commandName): \(output) cannot be written (\(error))",
+                error: error)
         }
-        console.output("wrote \(output): \(swift.schemaTypeName) (\(swift.declaredEntities.count) model\(swift.declaredEntities.count == 1 ? "" : "s")) and \(swift.planTypeName)\n")
+        console.output(
+            "wrote \(output): \(swift.schemaTypeName) (\(swift.declaredEntities.count) model\(swift.declaredEntities.count == 1 ? "" : "s")) and \(swift.planTypeName)\n"
+        )
         return .success
     }
 }

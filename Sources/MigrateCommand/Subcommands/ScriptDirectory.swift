@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SchemaMigrations
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Where `plan --format sql` writes its scripts: standard output for one database, or one file
 /// per database in `--output DIR` (`DIR/app.sqlite.sql`; two databases of the same name get
@@ -19,15 +20,20 @@ final class ScriptDirectory: @unchecked Sendable {
     init(arguments: ParsedArguments, format: String, databaseCount: Int) throws {
         let output = arguments.value("--output")
         if output != nil && format != "sql" {
-            throw UsageError("\(arguments.label("--output")) is for --format sql", subcommand: arguments.subcommand, remedy: "add --format sql, or drop --output")
+            throw UsageError(
+                "\(arguments.label("--output")) is for --format sql", subcommand: arguments.subcommand,
+                remedy: "add --format sql, or drop --output")
         }
         if format == "sql" && databaseCount > 1 && output == nil {
-            throw UsageError("--format sql with \(databaseCount) databases needs --output DIR: one script per database",
-                             subcommand: arguments.subcommand, remedy: "add --output DIR, or plan one database at a time")
+            throw UsageError(
+                "--format sql with \(databaseCount) databases needs --output DIR: one script per database",
+                subcommand: arguments.subcommand, remedy: "add --output DIR, or plan one database at a time")
         }
         if let output, SystemCalls.fileKind(atPath: output) == .other {
-            throw UsageError("\(arguments.label("--output")) \(output): a file is there, not a directory", subcommand: arguments.subcommand,
-                             remedy: "give a directory (created if needed): one script per database is written into it")
+            throw UsageError(
+                "\(arguments.label("--output")) \(output): a file is there, not a directory",
+                subcommand: arguments.subcommand,
+                remedy: "give a directory (created if needed): one script per database is written into it")
         }
         directory = output.map { URL(fileURLWithPath: $0) }
         if let directory { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }

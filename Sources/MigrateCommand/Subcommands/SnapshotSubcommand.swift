@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SchemaMigrations
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `snapshot`: writes a JSON plan directory (plan.json and one schema snapshot per version),
 /// from the embedded Swift plan or from `--plan DIR` (normalizing it).
@@ -22,13 +23,25 @@ enum SnapshotSubcommand {
                 and index names included), which adopts it with zero differences; refused (exit 5) when a \
                 table cannot be declared (no primary key, a composite foreign key…), listing why.
                 """,
-            options: [.value("--plan", "DIR", help: hasSwiftPlan ? "a JSON plan directory to rewrite instead of the embedded plan" : "the JSON plan directory to rewrite (or --database PATH)"),
-                      .value("--database", "PATH", help: "snapshot this database's schema instead, as version 1.0.0 of a one-version plan"),
-                      .value("--name", "NAME", help: "with --database: the plan's name (default: the file's name)"),
-                      .flag("--leave-out-undeclarable", help: "with --database: write the tables that can be declared, listing the others, instead of refusing"),
-                      .value("--output", "DIR", required: true, help: "the directory to write (created if needed)"),
-                      .value("--from", "VERSION", help: "the first version to keep"),
-                      .value("--through", "VERSION", help: "the last version to keep")],
+            options: [
+                .value(
+                    "--plan", "DIR",
+                    help: hasSwiftPlan
+                        ? "a JSON plan directory to rewrite instead of the embedded plan"
+                        : "the JSON plan directory to rewrite (or --database PATH)"),
+                .value(
+                    "--database", "PATH",
+                    help: "snapshot this database's schema instead, as version 1.0.0 of a one-version plan"),
+                .value("--name", "NAME", help: "with --database: the plan's name (default: the file's name)"),
+                .flag(
+                    "--leave-out-undeclarable",
+                    help:
+                        "with --database: write the tables that can be declared, listing the others, instead of refusing"
+                ),
+                .value("--output", "DIR", required: true, help: "the directory to write (created if needed)"),
+                .value("--from", "VERSION", help: "the first version to keep"),
+                .value("--through", "VERSION", help: "the last version to keep"),
+            ],
             alternatives: [["--plan", "--database"]],
             run: run)
     }
@@ -36,14 +49,20 @@ enum SnapshotSubcommand {
     static func run(_ invocation: Invocation) throws -> MigrateExitCode {
         let arguments = invocation.arguments
         if arguments.value("--plan") != nil && arguments.value("--database") != nil {
-            throw UsageError("\(arguments.label("--plan")) and \(arguments.label("--database")) cannot be given together",
-                             subcommand: arguments.subcommand, remedy: "snapshot a plan directory, or a database, not both")
+            throw UsageError(
+                "\(arguments.label("--plan")) and \(arguments.label("--database")) cannot be given together",
+                subcommand: arguments.subcommand, remedy: "snapshot a plan directory, or a database, not both")
         }
-        if let database = arguments.value("--database") { return try DatabaseSnapshot.run(invocation, database: database) }
-        let from = try arguments.version("--from"), through = try arguments.version("--through")
+        if let database = arguments.value("--database") {
+            return try DatabaseSnapshot.run(invocation, database: database)
+        }
+        let from = try arguments.version("--from")
+        let through = try arguments.version("--through")
         if let from, let through, from > through {
-            throw UsageError("\(arguments.label("--from")) \(from) is after \(arguments.label("--through")) \(through)", subcommand: arguments.subcommand,
-                             remedy: "--from is the first version to keep, --through the last")
+            throw UsageError(
+                "\(arguments.label("--from")) \(from) is after \(arguments.label("--through")) \(through)",
+                subcommand: arguments.subcommand,
+                remedy: "--from is the first version to keep, --through the last")
         }
         let output = try outputDirectory(arguments)
         let directory: PlanDirectory
@@ -56,13 +75,16 @@ enum SnapshotSubcommand {
                 throw UsageError("missing --plan DIR", subcommand: arguments.subcommand)
             }
         } catch let error as MigrationError {
-            throw CommandFailure(status: MigrateExitCode.planNotLoaded, message: "\(invocation.commandName): the plan cannot be loaded\n\(error)", error: error)
+            throw CommandFailure(
+                status: MigrateExitCode.planNotLoaded,
+                message: "\(invocation.commandName): the plan cannot be loaded\n\(error)", error: error)
         }
         let kept: PlanDirectory
         do {
             kept = try directory.restricted(from: from, through: through)
         } catch let error as MigrationError {
-            throw UsageError("--from/--through: \(error.message); \(error.remedy ?? "")", subcommand: arguments.subcommand)
+            throw UsageError(
+                "--from/--through: \(error.message); \(error.remedy ?? "")", subcommand: arguments.subcommand)
         }
         for url in try kept.write(to: output) {
             invocation.console.output("wrote \(url.path)\n")
@@ -75,8 +97,12 @@ enum SnapshotSubcommand {
     static func outputDirectory(_ arguments: ParsedArguments) throws -> URL {
         let path = arguments.value("--output")!
         if SystemCalls.fileKind(atPath: path) == .other {
-            throw UsageError("\(arguments.label("--output")) \(path): a file is there, not a directory", subcommand: arguments.subcommand,
-                             remedy: "give a directory (created if needed); a snapshot writes plan.json and one file per version into it")
+            throw UsageError(
+                "\(arguments.label("--output")) \(path): a file is there, not a directory",
+                subcommand: arguments.subcommand,
+                remedy:
+                    "give a directory (created if needed); a snapshot writes plan.json and one file per version into it"
+            )
         }
         return URL(fileURLWithPath: path)
     }

@@ -11,9 +11,12 @@ enum VerifySubcommand {
                 the declared version, whatever PRAGMA schema_version says. Reads without writing. A database \
                 with no version recorded passes when its tables match a declared version.
                 """,
-            options: [SharedOptions.database, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan),
-                      SharedOptions.format(["text", "json"]), SharedOptions.busyTimeout, SharedOptions.databasesFrom, SharedOptions.jobs,
-                      SharedOptions.progress],
+            options: [
+                SharedOptions.database, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan),
+                SharedOptions.format(["text", "json"]), SharedOptions.busyTimeout, SharedOptions.databasesFrom,
+                SharedOptions.jobs,
+                SharedOptions.progress,
+            ],
             alternatives: [SharedOptions.databaseChoice],
             run: run)
     }
@@ -33,13 +36,16 @@ enum VerifySubcommand {
             if let current = status.currentVersion, !status.isRecorded {
                 pending.insert("recording version \(current) (apply records it)", at: 0)
             }
-            outcome.text = "database: \(status.database)\n\(verdict)\n"
+            outcome.text =
+                "database: \(status.database)\n\(verdict)\n"
                 + (pending.isEmpty ? "" : "pending: \(pending.joined(separator: ", "))\n")
             outcome.summary = verdict
             outcome.json["matches"] = true
             outcome.status = .success
             return outcome
         }
-        return FleetOutput(console: invocation.console, json: invocation.format(default: "text") == "json", layout: .table).print(outcomes)
+        return FleetOutput(
+            console: invocation.console, json: invocation.format(default: "text") == "json", layout: .table
+        ).print(outcomes)
     }
 }

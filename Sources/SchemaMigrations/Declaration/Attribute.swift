@@ -81,9 +81,13 @@ public struct Attribute<Value> {
     ///   - generated: for a column SQLite computes, `.virtual("price * quantity")` or
     ///     `.stored("lower(email)")` (`GENERATED ALWAYS AS (…)`); its initial value is then no
     ///     default, and a custom stage cannot write it.
-    public init(wrappedValue: Value, _ options: Option..., originalName: String? = nil, hashModifier: String? = nil,
-                column: String? = nil, sqlType: String? = nil, references: ForeignKeyReference? = nil, dateStorage: Schema.DateStorage? = nil,
-                check: String? = nil, collation: String? = nil, defaultExpression: String? = nil, generated: Schema.GeneratedColumn? = nil) {
+    public init(
+        wrappedValue: Value, _ options: Option..., originalName: String? = nil, hashModifier: String? = nil,
+        column: String? = nil, sqlType: String? = nil, references: ForeignKeyReference? = nil,
+        dateStorage: Schema.DateStorage? = nil,
+        check: String? = nil, collation: String? = nil, defaultExpression: String? = nil,
+        generated: Schema.GeneratedColumn? = nil
+    ) {
         self.storage = wrappedValue
         self.options = options
         self.originalName = originalName
@@ -101,20 +105,33 @@ public struct Attribute<Value> {
 
     /// An attribute with no default value: `@Attribute var rating: Int`.
     public init() {
-        self.init(options: [], originalName: nil, hashModifier: nil, column: nil, sqlType: nil, references: nil, dateStorage: nil, check: nil, collation: nil,
-                  defaultExpression: nil, generated: nil)
+        self.init(
+            options: [], originalName: nil, hashModifier: nil, column: nil, sqlType: nil, references: nil,
+            dateStorage: nil, check: nil, collation: nil,
+            defaultExpression: nil, generated: nil)
     }
 
     /// An attribute with no default value, with options: `@Attribute(.unique) var code: String`.
-    public init(_ options: Option..., originalName: String? = nil, hashModifier: String? = nil,
-                column: String? = nil, sqlType: String? = nil, references: ForeignKeyReference? = nil, dateStorage: Schema.DateStorage? = nil,
-                check: String? = nil, collation: String? = nil, defaultExpression: String? = nil, generated: Schema.GeneratedColumn? = nil) {
-        self.init(options: options, originalName: originalName, hashModifier: hashModifier, column: column, sqlType: sqlType, references: references,
-                  dateStorage: dateStorage, check: check, collation: collation, defaultExpression: defaultExpression, generated: generated)
+    public init(
+        _ options: Option..., originalName: String? = nil, hashModifier: String? = nil,
+        column: String? = nil, sqlType: String? = nil, references: ForeignKeyReference? = nil,
+        dateStorage: Schema.DateStorage? = nil,
+        check: String? = nil, collation: String? = nil, defaultExpression: String? = nil,
+        generated: Schema.GeneratedColumn? = nil
+    ) {
+        self.init(
+            options: options, originalName: originalName, hashModifier: hashModifier, column: column, sqlType: sqlType,
+            references: references,
+            dateStorage: dateStorage, check: check, collation: collation, defaultExpression: defaultExpression,
+            generated: generated)
     }
 
-    private init(options: [Option], originalName: String?, hashModifier: String?, column: String?, sqlType: String?, references: ForeignKeyReference?,
-                 dateStorage: Schema.DateStorage?, check: String?, collation: String?, defaultExpression: String?, generated: Schema.GeneratedColumn?) {
+    private init(
+        options: [Option], originalName: String?, hashModifier: String?, column: String?, sqlType: String?,
+        references: ForeignKeyReference?,
+        dateStorage: Schema.DateStorage?, check: String?, collation: String?, defaultExpression: String?,
+        generated: Schema.GeneratedColumn?
+    ) {
         self.storage = nil
         self.options = options
         self.originalName = originalName

@@ -39,19 +39,26 @@ public struct ForeignKeyReference: Sendable, Hashable {
     public var isDeferred: Bool
 
     /// A reference to the entity named `entity`.
-    public static func to(_ entity: String, column: String? = nil, onDelete: Action = .noAction, onUpdate: Action? = nil,
-                          deferred: Bool = false) -> ForeignKeyReference {
-        ForeignKeyReference(entity: entity, column: column, onDelete: onDelete, onUpdate: onUpdate, isDeferred: deferred)
+    public static func to(
+        _ entity: String, column: String? = nil, onDelete: Action = .noAction, onUpdate: Action? = nil,
+        deferred: Bool = false
+    ) -> ForeignKeyReference {
+        ForeignKeyReference(
+            entity: entity, column: column, onDelete: onDelete, onUpdate: onUpdate, isDeferred: deferred)
     }
 
     /// A reference to `model`'s entity.
-    public static func to(_ model: any PersistentModel.Type, column: String? = nil, onDelete: Action = .noAction, onUpdate: Action? = nil,
-                          deferred: Bool = false) -> ForeignKeyReference {
+    public static func to(
+        _ model: any PersistentModel.Type, column: String? = nil, onDelete: Action = .noAction, onUpdate: Action? = nil,
+        deferred: Bool = false
+    ) -> ForeignKeyReference {
         to(model.entityName, column: column, onDelete: onDelete, onUpdate: onUpdate, deferred: deferred)
     }
 
     /// The schema's form; a nil column is resolved to the referenced entity's key when the version is read.
     var schemaForeignKey: Schema.ForeignKey {
-        Schema.ForeignKey(table: entity, onDelete: onDelete.rawValue, column: column, onUpdate: onUpdate?.rawValue, isDeferred: isDeferred ? true : nil)
+        Schema.ForeignKey(
+            table: entity, onDelete: onDelete.rawValue, column: column, onUpdate: onUpdate?.rawValue,
+            isDeferred: isDeferred ? true : nil)
     }
 }

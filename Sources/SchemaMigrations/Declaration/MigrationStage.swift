@@ -5,9 +5,10 @@ public enum MigrationStage: Sendable {
     /// A stage with code of yours around the inferred steps, all in one transaction:
     /// `willMigrate` sees the database at `fromVersion`, then the inferred steps run, then
     /// `didMigrate` sees it at `toVersion`. An error thrown by either rolls the whole stage back.
-    case custom(fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type,
-                willMigrate: (@Sendable (MigrationContext) throws -> Void)?,
-                didMigrate: (@Sendable (MigrationContext) throws -> Void)?)
+    case custom(
+        fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type,
+        willMigrate: (@Sendable (MigrationContext) throws -> Void)?,
+        didMigrate: (@Sendable (MigrationContext) throws -> Void)?)
 
     /// The source version.
     public var fromVersion: Schema.Version {

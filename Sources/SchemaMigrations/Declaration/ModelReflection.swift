@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Reads a model class's declaration into a `Schema.Entity` by reflecting a fresh instance.
@@ -15,7 +15,9 @@ enum ModelReflection {
         let children = Self.children(of: instance)
         // A second instance tells a constant initial value from one computed anew (`Date()`, `UUID()`).
         var secondValues: [String: Any] = [:]
-        for child in Self.children(of: model.init()) { if let label = child.label { secondValues[label] = child.value } }
+        for child in Self.children(of: model.init()) {
+            if let label = child.label { secondValues[label] = child.value }
+        }
         var keys = KeyDeclaration()
         for child in children {
             guard var name = child.label else { continue }
@@ -24,22 +26,34 @@ enum ModelReflection {
             let declaredRelationship = child.value as? DeclaredRelationship
             if declared != nil || declaredRelationship != nil, name.hasPrefix("_") { name.removeFirst() }
             if name.hasPrefix("$__lazy_storage_$_") { continue }  // `lazy var` storage is not a column
-            let valueType: Any.Type = declared?.declaredValueType ?? declaredRelationship?.declaredValueType ?? type(of: child.value)
+            let valueType: Any.Type =
+                declared?.declaredValueType ?? declaredRelationship?.declaredValueType ?? type(of: child.value)
             if let reference = modelReference(valueType) {
-                relationships.append(Schema.Relationship(
-                    name: name, destination: reference.model.entityName, isToMany: reference.isToMany, isOptional: reference.isOptional,
-                    deleteRule: declaredRelationship?.declaredDeleteRule ?? .nullify, inverse: declaredRelationship?.declaredInverse,
-                    originalName: declaredRelationship?.declaredOriginalName, hashModifier: declaredRelationship?.declaredHashModifier))
+                relationships.append(
+                    Schema.Relationship(
+                        name: name, destination: reference.model.entityName, isToMany: reference.isToMany,
+                        isOptional: reference.isOptional,
+                        deleteRule: declaredRelationship?.declaredDeleteRule ?? .nullify,
+                        inverse: declaredRelationship?.declaredInverse,
+                        originalName: declaredRelationship?.declaredOriginalName,
+                        hashModifier: declaredRelationship?.declaredHashModifier))
                 continue
             }
             if declaredRelationship != nil {
-                throw MigrationError(.unsupportedType, "'\(entityName).\(name)' is declared @Relationship but its type \(readableName(of: valueType)) is not a model, an optional of one or an array of them",
-                                     entity: entityName, property: name, version: version, remedy: "use @Attribute for a value, or point it at a PersistentModel")
+                throw MigrationError(
+                    .unsupportedType,
+                    "'\(entityName).\(name)' is declared @Relationship but its type \(readableName(of: valueType)) is not a model, an optional of one or an array of them",
+                    entity: entityName, property: name, version: version,
+                    remedy: "use @Attribute for a value, or point it at a PersistentModel")
             }
             guard let stored = StoredValueType(valueType) else {
-                throw MigrationError(.unsupportedType, "'\(entityName).\(name)' has type \(readableName(of: valueType)), which cannot be stored in SQLite",
-                                     entity: entityName, property: name, version: version,
-                                     remedy: "use an integer, floating-point, Bool, String, Date, Data, UUID, URL or Decimal type, an optional of one, a RawRepresentable or Codable type, or mark the property @Transient")
+                throw MigrationError(
+                    .unsupportedType,
+                    "'\(entityName).\(name)' has type \(readableName(of: valueType)), which cannot be stored in SQLite",
+                    entity: entityName, property: name, version: version,
+                    remedy:
+                        "use an integer, floating-point, Bool, String, Date, Data, UUID, URL or Decimal type, an optional of one, a RawRepresentable or Codable type, or mark the property @Transient"
+                )
             }
             var defaultValue: String?
             do {
@@ -50,31 +64,39 @@ enum ModelReflection {
                 defaultValue = try initial(child.value).flatMap { try stored.sqlLiteral(for: $0) }
                 let second = try secondValues[child.label!].flatMap(initial).flatMap { try stored.sqlLiteral(for: $0) }
                 if defaultValue != nil && (second != defaultValue || isCurrentTime(initial(child.value))) {
-                    defaultValue = nil  // not a constant: it would change the version's hash from one launch to the next
+                    // not a constant: it would change the version's hash from one launch to the next
+                    defaultValue = nil
                 }
                 if let expression = declared?.declaredDefaultExpression { defaultValue = expression }
                 if declared?.declaredGenerated != nil { defaultValue = nil }  // SQLite computes the values
             } catch {
-                throw MigrationError(.unsupportedType, "the default value of '\(entityName).\(name)' cannot be stored: \(error)",
-                                     entity: entityName, property: name, version: version)
+                throw MigrationError(
+                    .unsupportedType, "the default value of '\(entityName).\(name)' cannot be stored: \(error)",
+                    entity: entityName, property: name, version: version)
             }
             let options = declared?.declaredOptions ?? []
-            attributes.append(Schema.Attribute(
-                name: name, valueType: stored.valueType, isOptional: stored.isOptional, defaultValue: defaultValue,
-                originalName: declared?.declaredOriginalName, hashModifier: declared?.declaredHashModifier,
-                options: options.filter { !KeyDeclaration.storageOptions.contains($0) }.sorted(), swiftType: stored.swiftTypeName,
-                references: declared?.declaredReference, sqlType: declared?.declaredSQLType,
-                check: declared?.declaredCheck, collation: declared?.declaredCollation, generated: declared?.declaredGenerated))
-            keys.note(property: name, options: options, column: declared?.declaredColumn,
-                      dateStorage: declared?.declaredDateStorage, initial: declared.map { $0.declaredDefault } ?? child.value)
+            attributes.append(
+                Schema.Attribute(
+                    name: name, valueType: stored.valueType, isOptional: stored.isOptional, defaultValue: defaultValue,
+                    originalName: declared?.declaredOriginalName, hashModifier: declared?.declaredHashModifier,
+                    options: options.filter { !KeyDeclaration.storageOptions.contains($0) }.sorted(),
+                    swiftType: stored.swiftTypeName,
+                    references: declared?.declaredReference, sqlType: declared?.declaredSQLType,
+                    check: declared?.declaredCheck, collation: declared?.declaredCollation,
+                    generated: declared?.declaredGenerated))
+            keys.note(
+                property: name, options: options, column: declared?.declaredColumn,
+                dateStorage: declared?.declaredDateStorage, initial: declared.map { $0.declaredDefault } ?? child.value)
             if options.contains("unique") { indexes.append(Schema.Index([name], isUnique: true)) }
         }
         indexes += model.uniqueness.map { Schema.Index($0, isUnique: true) }
         indexes += model.indexes.map { Schema.Index($0) }
         indexes += model.namedIndexes.map(\.schemaIndex)
-        return try keys.applied(to: Schema.Entity(name: entityName, originalName: model.originalName, hashModifier: model.hashModifier,
-                                                  attributes: attributes, indexes: deduplicated(indexes), relationships: relationships),
-                                model: model, version: version)
+        return try keys.applied(
+            to: Schema.Entity(
+                name: entityName, originalName: model.originalName, hashModifier: model.hashModifier,
+                attributes: attributes, indexes: deduplicated(indexes), relationships: relationships),
+            model: model, version: version)
     }
 
     /// The stored properties of an instance, superclass properties first, as Swift lays them out.
@@ -110,12 +132,19 @@ enum ModelReflection {
     }
 
     /// The model a property refers to: `Trip?` (optional to-one), `Trip` (to-one), `[Trip]` (to-many).
-    private static func modelReference(_ type: Any.Type) -> (model: any PersistentModel.Type, isToMany: Bool, isOptional: Bool)? {
+    private static func modelReference(_ type: Any.Type) -> (
+        model: any PersistentModel.Type, isToMany: Bool, isOptional: Bool
+    )? {
         var base = type
         var isOptional = false
-        if let optional = base as? any OptionalMarker.Type { base = optional.wrappedType; isOptional = true }
+        if let optional = base as? any OptionalMarker.Type {
+            base = optional.wrappedType
+            isOptional = true
+        }
         if let model = base as? any PersistentModel.Type { return (model, false, isOptional) }
-        if let array = base as? any ArrayMarker.Type, let model = array.elementType as? any PersistentModel.Type { return (model, true, true) }
+        if let array = base as? any ArrayMarker.Type, let model = array.elementType as? any PersistentModel.Type {
+            return (model, true, true)
+        }
         return nil
     }
 }

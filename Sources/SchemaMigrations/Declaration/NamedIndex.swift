@@ -35,12 +35,16 @@ public struct NamedIndex: Sendable, Hashable {
     public var predicate: String?
 
     /// `CREATE INDEX name ON table (elements) [WHERE predicate]`.
-    public static func index(_ name: String, _ elements: [Schema.IndexElement], where predicate: String? = nil) -> NamedIndex {
+    public static func index(_ name: String, _ elements: [Schema.IndexElement], where predicate: String? = nil)
+        -> NamedIndex
+    {
         NamedIndex(name: name, elements: elements, isUnique: false, predicate: predicate)
     }
 
     /// `CREATE UNIQUE INDEX name ON table (elements) [WHERE predicate]`.
-    public static func unique(_ name: String, _ elements: [Schema.IndexElement], where predicate: String? = nil) -> NamedIndex {
+    public static func unique(_ name: String, _ elements: [Schema.IndexElement], where predicate: String? = nil)
+        -> NamedIndex
+    {
         NamedIndex(name: name, elements: elements, isUnique: true, predicate: predicate)
     }
 

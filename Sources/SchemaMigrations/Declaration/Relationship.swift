@@ -21,8 +21,10 @@ public struct Relationship<Value> {
     ///   - inverse: the related model's property that points back; inferred when unambiguous.
     ///   - originalName: the relationship's name in the previous version.
     ///   - hashModifier: change it to mark the relationship as changed.
-    public init(wrappedValue: Value, deleteRule: Schema.Relationship.DeleteRule = .nullify, inverse: String? = nil,
-                originalName: String? = nil, hashModifier: String? = nil) {
+    public init(
+        wrappedValue: Value, deleteRule: Schema.Relationship.DeleteRule = .nullify, inverse: String? = nil,
+        originalName: String? = nil, hashModifier: String? = nil
+    ) {
         self.wrappedValue = wrappedValue
         self.deleteRule = deleteRule
         self.inverse = inverse

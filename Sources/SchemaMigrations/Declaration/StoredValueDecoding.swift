@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Reads a stored SQLite value back as a Swift value of a supported type: the inverse of
@@ -45,7 +45,9 @@ enum StoredValueDecoding {
         guard !value.isNull else { throw Mismatch(found: "NULL") }
         switch type {
         case is Bool.Type:
-            guard let number = value.int64Value, number == 0 || number == 1 else { throw Mismatch(found: describe(value)) }
+            guard let number = value.int64Value, number == 0 || number == 1 else {
+                throw Mismatch(found: describe(value))
+            }
             return number == 1
         case is Double.Type:
             guard let number = value.doubleValue else { throw Mismatch(found: describe(value)) }
@@ -57,26 +59,34 @@ enum StoredValueDecoding {
             guard case .text(let text) = value else { throw Mismatch(found: describe(value)) }
             return text
         case is Date.Type:
-            if case .text(let text) = value, let date = DateText.parse(text) { return date }  // ISO-8601 text, as GRDB stores dates
+            // ISO-8601 text, as GRDB stores dates
+            if case .text(let text) = value, let date = DateText.parse(text) { return date }
             guard let seconds = value.doubleValue else { throw Mismatch(found: describe(value)) }
             return Date(timeIntervalSince1970: seconds)
         case is Data.Type:
             guard case .blob(let bytes) = value else { throw Mismatch(found: describe(value)) }
             return Data(bytes)
         case is UUID.Type:
-            guard case .text(let text) = value, let uuid = UUID(uuidString: text) else { throw Mismatch(found: describe(value)) }
+            guard case .text(let text) = value, let uuid = UUID(uuidString: text) else {
+                throw Mismatch(found: describe(value))
+            }
             return uuid
         case is URL.Type:
-            guard case .text(let text) = value, let url = URL(string: text) else { throw Mismatch(found: describe(value)) }
+            guard case .text(let text) = value, let url = URL(string: text) else {
+                throw Mismatch(found: describe(value))
+            }
             return url
         case is Decimal.Type:
-            guard let text = value.stringValue ?? value.int64Value.map(String.init), let decimal = Decimal(string: text) else { throw Mismatch(found: describe(value)) }
+            guard let text = value.stringValue ?? value.int64Value.map(String.init), let decimal = Decimal(string: text)
+            else { throw Mismatch(found: describe(value)) }
             return decimal
         default:
             break
         }
         if let integer = type as? any BinaryInteger.Type {
-            guard let number = value.int64Value, let converted = makeInteger(integer, number) else { throw Mismatch(found: describe(value)) }
+            guard let number = value.int64Value, let converted = makeInteger(integer, number) else {
+                throw Mismatch(found: describe(value))
+            }
             return converted
         }
         if let representable = type as? any RawRepresentable.Type {
@@ -97,7 +107,9 @@ enum StoredValueDecoding {
 
     private static func makeRepresentable<R: RawRepresentable>(_ type: R.Type, from value: SQLiteValue) throws -> R {
         let raw = try decodeAny(value, as: R.RawValue.self)
-        guard let raw = raw as? R.RawValue, let result = R(rawValue: raw) else { throw Mismatch(found: describe(value) + ", not a \(R.self) raw value") }
+        guard let raw = raw as? R.RawValue, let result = R(rawValue: raw) else {
+            throw Mismatch(found: describe(value) + ", not a \(R.self) raw value")
+        }
         return result
     }
 
@@ -111,4 +123,3 @@ enum StoredValueDecoding {
         }
     }
 }
-

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Maps Swift types to how their values are stored, and values to SQL default literals.
@@ -32,7 +32,8 @@ struct StoredValueType {
             valueType = primitive
             rawValueType = nil
         } else if let representable = base as? any RawRepresentable.Type,
-                  let raw = StoredValueType.primitive(StoredValueType.rawType(of: representable)) {
+            let raw = StoredValueType.primitive(StoredValueType.rawType(of: representable))
+        {
             valueType = raw
             rawValueType = StoredValueType.rawType(of: representable)
         } else if base is any Codable.Type, !(base is AnyObject.Type) {
@@ -48,7 +49,7 @@ struct StoredValueType {
     private static func primitive(_ type: Any.Type) -> Schema.ValueType? {
         switch type {
         case is Int.Type, is Int8.Type, is Int16.Type, is Int32.Type, is Int64.Type,
-             is UInt.Type, is UInt8.Type, is UInt16.Type, is UInt32.Type, is UInt64.Type:
+            is UInt.Type, is UInt8.Type, is UInt16.Type, is UInt32.Type, is UInt64.Type:
             return .integer
         case is Double.Type, is Float.Type: return .double
         case is Bool.Type: return .bool
@@ -93,12 +94,14 @@ struct StoredValueType {
         if valueType != .json, let representable = value as? any RawRepresentable {
             return try storedValue(representable.rawValue, as: valueType)
         }
-        throw MigrationError(.unsupportedType, "a value of type \(type(of: value)) cannot be stored as \(valueType.rawValue)")
+        throw MigrationError(
+            .unsupportedType, "a value of type \(type(of: value)) cannot be stored as \(valueType.rawValue)")
     }
 
     /// The wrapped value of an optional, or the value itself; nil for `.none`.
     static func unwrap(_ value: Any) -> Any? {
-        if value is String || value is Int || value is Double { return value }  // the common cases, without a protocol cast
+        // the common cases, without a protocol cast
+        if value is String || value is Int || value is Double { return value }
         guard let optional = value as? any OptionalValue else { return value }
         return optional.wrappedAny.flatMap(unwrap)
     }

@@ -1,8 +1,9 @@
 import CSQLite
+
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension MigrationError {
@@ -28,19 +29,24 @@ extension MigrationError {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         switch sqliteError.resultCode {
         case .busy, .locked:
-            if !error.message.contains("another connection") { error.message += ": another connection holds a lock on it" }
-            error.remedy = "wait for the other process to finish (a long transaction, an open sqlite3 shell), then retry; "
+            if !error.message.contains("another connection") {
+                error.message += ": another connection holds a lock on it"
+            }
+            error.remedy =
+                "wait for the other process to finish (a long transaction, an open sqlite3 shell), then retry; "
                 + "or let it wait longer: --busy-timeout SECONDS (MigrationOptions.busyTimeout)"
         case .readOnlyDirectory:
             error.message += ": the directory '\(directory)' is read-only"
-            error.remedy = "SQLite writes its journal beside the database: make '\(directory)' writable "
+            error.remedy =
+                "SQLite writes its journal beside the database: make '\(directory)' writable "
                 + "(or migrate a copy in a writable directory and move it back)"
         case .readOnly:
             error.remedy = "give the migration write access to '\(path)' and to its directory '\(directory)'"
         case .cannotOpen:
             error.remedy = "check that '\(directory)' exists and is readable and writable, and that '\(path)' is a file"
         case .full:
-            error.remedy = "free disk space (a migration needs room for the journal and, for a rebuild, a second copy of the table)"
+            error.remedy =
+                "free disk space (a migration needs room for the journal and, for a rebuild, a second copy of the table)"
         default:
             break
         }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 // The errors several layers raise alike, made in one place.
@@ -9,28 +9,37 @@ import Foundation
 extension MigrationError {
     /// The refusal of a read-only command to read a database whose last write was interrupted.
     static func interrupted(path: String, sqliteError: SQLiteError) -> MigrationError {
-        MigrationError(.interruptedMigration,
-                       "a migration or another write to '\(path)' was interrupted; its journal ('\(path)-journal') holds the database as it was before, and will restore it the next time the file is opened for writing",
-                       remedy: "run `migrate apply` (it restores the database, then migrates), or open the database once with write access; do not delete the journal",
-                       sqliteError: sqliteError)
+        MigrationError(
+            .interruptedMigration,
+            "a migration or another write to '\(path)' was interrupted; its journal ('\(path)-journal') holds the database as it was before, and will restore it the next time the file is opened for writing",
+            remedy:
+                "run `migrate apply` (it restores the database, then migrates), or open the database once with write access; do not delete the journal",
+            sqliteError: sqliteError)
     }
 
     /// Turns an error met while first reading a file into a clear refusal when the file is not a database.
     static func fromOpening(_ error: SQLiteError, path: String) -> Error {
         if error.resultCode.isDamage {
-            return MigrationError(.notADatabase, "'\(path)' is not a SQLite database, or is corrupt", remedy: "check the path; restore the file from a backup if it is corrupt", sqliteError: error)
+            return MigrationError(
+                .notADatabase, "'\(path)' is not a SQLite database, or is corrupt",
+                remedy: "check the path; restore the file from a backup if it is corrupt", sqliteError: error)
         }
         return MigrationError(.sqlite, "cannot read the schema of '\(path)'", sqliteError: error)
     }
 
     /// The refusal to migrate a database to a version older than the one it is at.
     static func backwards(from current: Schema.Version, to target: Schema.Version) -> MigrationError {
-        MigrationError(.unsupportedChange, "the database is at version \(current), after the target version \(target); migrating backwards is not supported",
-                       version: current, remedy: "restore a backup taken at \(target)")
+        MigrationError(
+            .unsupportedChange,
+            "the database is at version \(current), after the target version \(target); migrating backwards is not supported",
+            version: current, remedy: "restore a backup taken at \(target)")
     }
 
     /// A SQLite error met while migrating, as a migration error.
     static func wrap(_ error: SQLiteError, message: String) -> MigrationError {
-        MigrationError(.sqlite, message, remedy: error.isBusy ? "retry when the other connection has finished, or raise the busy timeout" : nil, sqliteError: error)
+        MigrationError(
+            .sqlite, message,
+            remedy: error.isBusy ? "retry when the other connection has finished, or raise the busy timeout" : nil,
+            sqliteError: error)
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The one error type SchemaMigrations throws: what went wrong, where, and what to do about it.
@@ -102,8 +102,10 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
     /// ```
     public var cause: (any Error)?
 
-    public init(_ code: Code, _ message: String, entity: String? = nil, property: String? = nil,
-                version: Schema.Version? = nil, remedy: String? = nil, details: [String] = [], cause: (any Error)? = nil) {
+    public init(
+        _ code: Code, _ message: String, entity: String? = nil, property: String? = nil,
+        version: Schema.Version? = nil, remedy: String? = nil, details: [String] = [], cause: (any Error)? = nil
+    ) {
         self.code = code
         self.message = message
         self.entity = entity
@@ -116,11 +118,14 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
 
     /// The library's own form: the cause is `underlyingError` when given, else `sqliteError`, else
     /// `underlying` (a cause known only in words).
-    package init(_ code: Code, _ message: String, entity: String? = nil, property: String? = nil,
-                 version: Schema.Version? = nil, remedy: String? = nil, details: [String] = [],
-                 sqliteError: SQLiteError? = nil, underlying: String? = nil, underlyingError: (any Error)? = nil) {
-        self.init(code, message, entity: entity, property: property, version: version, remedy: remedy, details: details,
-                  cause: underlyingError ?? sqliteError ?? underlying.map(DescribedCause.init))
+    package init(
+        _ code: Code, _ message: String, entity: String? = nil, property: String? = nil,
+        version: Schema.Version? = nil, remedy: String? = nil, details: [String] = [],
+        sqliteError: SQLiteError? = nil, underlying: String? = nil, underlyingError: (any Error)? = nil
+    ) {
+        self.init(
+            code, message, entity: entity, property: property, version: version, remedy: remedy, details: details,
+            cause: underlyingError ?? sqliteError ?? underlying.map(DescribedCause.init))
     }
 
     /// The SQLite error at the root of the cause: the cause itself, or the one it carries (a

@@ -24,8 +24,10 @@ struct AcceptedDifferences {
     ///
     /// - Parameter sentence: how this release words a difference; only the rows of earlier
     ///   releases are matched by it.
-    func unaccepted(_ differences: [SchemaDifference],
-                    renderedAs sentence: (SchemaDifference) -> String = { $0.description }) -> [SchemaDifference] {
+    func unaccepted(
+        _ differences: [SchemaDifference],
+        renderedAs sentence: (SchemaDifference) -> String = { $0.description }
+    ) -> [SchemaDifference] {
         differences.filter { difference in
             !self.differences.contains(difference) && (sentences.isEmpty || !sentences.contains(sentence(difference)))
         }
@@ -35,7 +37,8 @@ struct AcceptedDifferences {
     static func load(from db: any SQLQuerying, plan: String) throws -> AcceptedDifferences {
         var accepted = AcceptedDifferences()
         let table = TableNames.acceptedDifferences
-        guard try db.scalar("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(table)]) != nil else {
+        guard try db.scalar("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(table)]) != nil
+        else {
             return accepted
         }
         let stored = try db.rows("SELECT \"difference\" FROM \"\(table)\" WHERE \"plan\" = ?", [.text(plan)])
@@ -55,8 +58,9 @@ struct AcceptedDifferences {
         try db.execute(createSQL)
         try db.execute("DELETE FROM \"\(TableNames.acceptedDifferences)\" WHERE \"plan\" = ?", [.text(plan)])
         for difference in differences {
-            try db.execute("INSERT INTO \"\(TableNames.acceptedDifferences)\" (\"plan\", \"difference\") VALUES (?, ?)",
-                           [.text(plan), .text(try difference.encoded())])
+            try db.execute(
+                "INSERT INTO \"\(TableNames.acceptedDifferences)\" (\"plan\", \"difference\") VALUES (?, ?)",
+                [.text(plan), .text(try difference.encoded())])
         }
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// SQLite's generalized ALTER TABLE procedure, in one place: each of its twelve steps, quoted from
@@ -46,7 +46,9 @@ struct AlterTableProcedure {
     /// Step 3: drops the triggers and views that depend on `tables`, directly or through a view,
     /// and returns them in the order the database had them.
     /// - Parameter all: every trigger and view of the database, in its order (the stage's snapshot).
-    func setAsideDependents(mentioning tables: Set<String>, among all: [LiveSchema.Dependent]) throws -> [LiveSchema.Dependent] {
+    func setAsideDependents(mentioning tables: Set<String>, among all: [LiveSchema.Dependent]) throws -> [LiveSchema
+        .Dependent]
+    {
         let mentions = all.map { SQLTokenizer($0.sql).identifierSet() }
         var affected = tables
         var parked = Array(repeating: false, count: all.count)
@@ -63,12 +65,13 @@ struct AlterTableProcedure {
         }
         let dependents = all.indices.filter { parked[$0] }.map { all[$0] }
         // Triggers first (an INSTEAD OF trigger goes with its view), then views, newest first.
-        for dependent in dependents.filter({ $0.kind == .trigger }) + dependents.filter({ $0.kind == .view }).reversed() {
-            try execute(dropping: "DROP \(dependent.kind == .view ? "VIEW" : "TRIGGER") \(SQL.quoteIdentifier(dependent.name))")
+        for dependent in dependents.filter({ $0.kind == .trigger }) + dependents.filter({ $0.kind == .view }).reversed()
+        {
+            try execute(
+                dropping: "DROP \(dependent.kind == .view ? "VIEW" : "TRIGGER") \(SQL.quoteIdentifier(dependent.name))")
         }
         return dependents
     }
-
 
     /// Step 9: the triggers and views set aside, recreated in the database's order; a trigger on a
     /// dropped table goes with it. SQLite accepts a view or trigger naming a column that no longer
@@ -99,10 +102,15 @@ struct AlterTableProcedure {
         }
     }
 
-    private func cannotRecreate(_ dependent: LiveSchema.Dependent, version: Schema.Version, error: SQLiteError) -> MigrationError {
-        MigrationError(.sqlite, "the \(dependent.kind.rawValue) '\(dependent.name)' cannot be recreated after the migration's changes (\(error.message)); everything was rolled back",
-                       entity: dependent.tableName, version: version,
-                       remedy: "drop or rewrite the \(dependent.kind.rawValue) in a custom stage's willMigrate", sqliteError: error)
+    private func cannotRecreate(_ dependent: LiveSchema.Dependent, version: Schema.Version, error: SQLiteError)
+        -> MigrationError
+    {
+        MigrationError(
+            .sqlite,
+            "the \(dependent.kind.rawValue) '\(dependent.name)' cannot be recreated after the migration's changes (\(error.message)); everything was rolled back",
+            entity: dependent.tableName, version: version,
+            remedy: "drop or rewrite the \(dependent.kind.rawValue) in a custom stage's willMigrate", sqliteError: error
+        )
     }
 
     /// Statements whose compilation compiles `dependent`: nothing runs (`WHERE 0`, `LIMIT 0`).
@@ -110,13 +118,18 @@ struct AlterTableProcedure {
         let target = SQL.quoteIdentifier(dependent.kind == .view ? dependent.name : dependent.tableName)
         if dependent.kind == .view { return ["SELECT * FROM \(target) LIMIT 0"] }
         let tokenizer = SQLTokenizer(dependent.sql)
-        guard let tokens = try? tokenizer.tokens(), let on = tokens.firstIndex(where: { tokenizer.isKeyword($0, "ON") }) else { return [] }
+        guard let tokens = try? tokenizer.tokens(), let on = tokens.firstIndex(where: { tokenizer.isKeyword($0, "ON") })
+        else { return [] }
         let head = tokens[..<on]
-        let columns = try db.rows("SELECT name FROM pragma_table_xinfo(?) WHERE hidden IN (0, 1)", [.text(dependent.tableName)])
-            .compactMap { $0[0].stringValue.map(SQL.quoteIdentifier) }
+        let columns = try db.rows(
+            "SELECT name FROM pragma_table_xinfo(?) WHERE hidden IN (0, 1)", [.text(dependent.tableName)]
+        )
+        .compactMap { $0[0].stringValue.map(SQL.quoteIdentifier) }
         guard !columns.isEmpty else { return [] }
         let list = columns.joined(separator: ", ")
-        if head.contains(where: { tokenizer.isKeyword($0, "INSERT") }) { return ["INSERT INTO \(target) (\(list)) SELECT \(list) FROM \(target) WHERE 0"] }
+        if head.contains(where: { tokenizer.isKeyword($0, "INSERT") }) {
+            return ["INSERT INTO \(target) (\(list)) SELECT \(list) FROM \(target) WHERE 0"]
+        }
         if head.contains(where: { tokenizer.isKeyword($0, "DELETE") }) { return ["DELETE FROM \(target) WHERE 0"] }
         if head.contains(where: { tokenizer.isKeyword($0, "UPDATE") }) {
             return ["UPDATE \(target) SET " + columns.map { "\($0) = \($0)" }.joined(separator: ", ") + " WHERE 0"]
@@ -128,7 +141,9 @@ struct AlterTableProcedure {
         do {
             try db.execute(sql)
         } catch let error as SQLiteError {
-            throw MigrationError(.sqlite, "cannot set aside a trigger or view before rebuilding: \(sql); everything was rolled back", sqliteError: error)
+            throw MigrationError(
+                .sqlite, "cannot set aside a trigger or view before rebuilding: \(sql); everything was rolled back",
+                sqliteError: error)
         }
     }
 }

@@ -1,8 +1,9 @@
 import CSQLite
+
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// What a custom stage's code touches, learned from SQLite's authorizer as each of its statements
@@ -64,7 +65,8 @@ package final class CodeFootprint: CustomCodeWatcher {
         guard isWatching else { return }
         isWatching = false
         isUnbounded = true
-        for table in existing.values.sorted() where !sound.contains(table.sqlFolded) && !Schema.isReservedTableName(table) {
+        for table in existing.values.sorted()
+        where !sound.contains(table.sqlFolded) && !Schema.isReservedTableName(table) {
             try QuickCheck.verify(table: table, db: db)
             sound.insert(table.sqlFolded)
         }
@@ -77,8 +79,9 @@ package final class CodeFootprint: CustomCodeWatcher {
 
     /// The observer to install on the connection while the code runs.
     package func observer(on db: SQLiteConnection) -> SQLiteAccessObserver {
-        SQLiteAccessObserver(access: { [unowned self] in record($0) }, prepared: { [unowned self] in try prepared($0, db: db) },
-                             refuse: { [unowned self] in refuse($0) })
+        SQLiteAccessObserver(
+            access: { [unowned self] in record($0) }, prepared: { [unowned self] in try prepared($0, db: db) },
+            refuse: { [unowned self] in refuse($0) })
     }
 
     /// A statement custom code may not run (``CustomCodeLimits``), remembered so that the stage
@@ -112,7 +115,10 @@ package final class CodeFootprint: CustomCodeWatcher {
                 return
             }
             // A loop compiling the same statement again reports the same accesses: skip what is recorded.
-            if !lastName.isReserved && object != lastPending { pending.insert(object); lastPending = object }
+            if !lastName.isReserved && object != lastPending {
+                pending.insert(object)
+                lastPending = object
+            }
             switch access.action {
             case SQLITE_INSERT: inserted.insert(object)
             case SQLITE_DELETE, SQLITE_DROP_TABLE: deleted.insert(object)
@@ -180,7 +186,11 @@ package final class CodeFootprint: CustomCodeWatcher {
     /// REPLACE`, `REPLACE INTO`); the `replace()` function does not count.
     static func mayReplace(_ sql: String) -> Bool {
         var sql = sql
-        return sql.withUTF8 { mayReplace(UnsafeBufferPointer(start: UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: CChar.self), count: $0.count)) }
+        return sql.withUTF8 {
+            mayReplace(
+                UnsafeBufferPointer(
+                    start: UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: CChar.self), count: $0.count))
+        }
     }
 
     /// The same on SQL text as SQLite holds it, without copying it unless it names `replace`.
@@ -189,17 +199,22 @@ package final class CodeFootprint: CustomCodeWatcher {
         var found = false
         if sql.count >= 7 {
             func lower(_ index: Int) -> UInt8 { UInt8(bitPattern: sql[index]) | 0x20 }
-            for start in 0...(sql.count - 7) where lower(start) == 0x72 /* r */ {
-                if lower(start + 1) == 0x65, lower(start + 2) == 0x70, lower(start + 3) == 0x6C,  // e p l
-                   lower(start + 4) == 0x61, lower(start + 5) == 0x63, lower(start + 6) == 0x65 {  // a c e
+            // r, then e p l a c e
+            for start in 0...(sql.count - 7) where lower(start) == 0x72 {
+                if lower(start + 1) == 0x65, lower(start + 2) == 0x70, lower(start + 3) == 0x6C,
+                    lower(start + 4) == 0x61, lower(start + 5) == 0x63, lower(start + 6) == 0x65
+                {
                     found = true
                     break
                 }
             }
         }
         guard found else { return false }
-        let words = String(decoding: UnsafeRawBufferPointer(sql), as: UTF8.self).lowercased().split { !($0.isLetter || $0.isNumber || $0 == "_") }
-        for (previous, word) in zip(words, words.dropFirst()) where (previous == "or" && word == "replace") || (previous == "replace" && word == "into") {
+        let words = String(decoding: UnsafeRawBufferPointer(sql), as: UTF8.self).lowercased().split {
+            !($0.isLetter || $0.isNumber || $0 == "_")
+        }
+        for (previous, word) in zip(words, words.dropFirst())
+        where (previous == "or" && word == "replace") || (previous == "replace" && word == "into") {
             return true
         }
         return false
@@ -213,7 +228,9 @@ package final class CodeFootprint: CustomCodeWatcher {
         var keys: [String: Set<String>] = [:]
         for table in live.tables {
             let name = table.name.sqlFolded
-            keys[name, default: []].formUnion(["rowid", "oid", "_rowid_"] + table.columns.filter { $0.primaryKeyPosition > 0 }.map { $0.name.sqlFolded })
+            keys[name, default: []].formUnion(
+                ["rowid", "oid", "_rowid_"]
+                    + table.columns.filter { $0.primaryKeyPosition > 0 }.map { $0.name.sqlFolded })
             for key in table.foreignKeys {
                 keys[key.table.sqlFolded, default: []].formUnion(key.to.compactMap { $0?.sqlFolded })
             }

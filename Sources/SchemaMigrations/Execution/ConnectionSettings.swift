@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The connection settings a migration needs (steps 1 and 12 of ``AlterTableProcedure``), and the
@@ -31,7 +31,9 @@ struct ConnectionSettings {
     static let pragmas: [Pragma] = [
         Pragma(name: "foreign_keys", value: "OFF", isRequired: true),
         Pragma(name: "legacy_alter_table", value: "OFF", isRequired: true),
-        Pragma(name: "threads", value: "\(min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)))", isRequired: false),
+        Pragma(
+            name: "threads", value: "\(min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)))", isRequired: false
+        ),
     ]
 
     /// The connection's own values, in the order of ``pragmas``.
@@ -43,15 +45,19 @@ struct ConnectionSettings {
         for pragma in pragmas { try db.execute(pragma.statement) }
         guard try db.pragmaInteger("foreign_keys") == 0 else {
             _ = settings.restoreFailure(db, version: nil)
-            throw MigrationError(.sqlite, "cannot turn foreign keys off, so rebuilding a table could cascade deletes to its children; nothing was done",
-                                 remedy: "call the migrator outside any transaction")
+            throw MigrationError(
+                .sqlite,
+                "cannot turn foreign keys off, so rebuilding a table could cascade deletes to its children; nothing was done",
+                remedy: "call the migrator outside any transaction")
         }
         return settings
     }
 
     /// Step 12: sets every pragma back (all of them are tried), and describes the first that
     /// failed, nil when all were restored.
-    func restoreFailure(_ db: any SQLQuerying, version: Schema.Version?, afterMigrating: Bool = false) -> MigrationError? {
+    func restoreFailure(_ db: any SQLQuerying, version: Schema.Version?, afterMigrating: Bool = false)
+        -> MigrationError?
+    {
         var failure: MigrationError?
         for (pragma, value) in zip(Self.pragmas, saved) {
             let statement = "PRAGMA \(pragma.name) = \(value)"
@@ -59,11 +65,17 @@ struct ConnectionSettings {
                 try db.execute(statement)
             } catch {
                 guard failure == nil else { continue }
-                let outcome = afterMigrating ? "the migration to \(version.map { "\($0)" } ?? "the target") committed, but" : "after the failure,"
-                failure = MigrationError(.sqlite, "\(outcome) the connection's \(pragma.name) could not be set back to \(value) (\(statement) failed); it is still \(pragma.value)",
-                                         version: version,
-                                         remedy: "set it on the connection yourself before using it again (an authorizer or a transaction of the app's may have refused it)",
-                                         sqliteError: error as? SQLiteError, underlyingError: error)
+                let outcome =
+                    afterMigrating
+                    ? "the migration to \(version.map { "\($0)" } ?? "the target") committed, but"
+                    : "after the failure,"
+                failure = MigrationError(
+                    .sqlite,
+                    "\(outcome) the connection's \(pragma.name) could not be set back to \(value) (\(statement) failed); it is still \(pragma.value)",
+                    version: version,
+                    remedy:
+                        "set it on the connection yourself before using it again (an authorizer or a transaction of the app's may have refused it)",
+                    sqliteError: error as? SQLiteError, underlyingError: error)
             }
         }
         return failure

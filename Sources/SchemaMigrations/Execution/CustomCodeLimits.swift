@@ -32,17 +32,26 @@ enum CustomCodeLimits {
 
     /// The refusal for a statement of this kind, or nil when custom code may run it.
     static func refusal(_ kind: Kind) -> MigrationError? {
-        let remedy = "let the migration own its transaction: throw from the closure to roll everything back, "
+        let remedy =
+            "let the migration own its transaction: throw from the closure to roll everything back, "
             + "use SAVEPOINT with a name of your own for a partial undo, and set connection pragmas before migrating"
         switch kind {
         case .transaction(let operation):
-            return MigrationError(.customStageFailed, "custom code may not run \(operation) inside the migration's transaction; nothing was changed", remedy: remedy)
+            return MigrationError(
+                .customStageFailed,
+                "custom code may not run \(operation) inside the migration's transaction; nothing was changed",
+                remedy: remedy)
         case .savepoint(let operation, let name) where name.sqlFolded.hasPrefix(savepointPrefix):
             let statement = operation == "BEGIN" ? "SAVEPOINT" : operation == "ROLLBACK" ? "ROLLBACK TO" : operation
-            return MigrationError(.customStageFailed, "custom code may not run \(statement) on the migration's savepoint '\(name)'; nothing was changed", remedy: remedy)
+            return MigrationError(
+                .customStageFailed,
+                "custom code may not run \(statement) on the migration's savepoint '\(name)'; nothing was changed",
+                remedy: remedy)
         case .pragma(let name, true) where guardedPragmas.contains(name.sqlFolded):
-            return MigrationError(.customStageFailed, "custom code may not set PRAGMA \(name.lowercased()) inside the migration's transaction; nothing was changed",
-                                  remedy: remedy)
+            return MigrationError(
+                .customStageFailed,
+                "custom code may not set PRAGMA \(name.lowercased()) inside the migration's transaction; nothing was changed",
+                remedy: remedy)
         default:
             return nil
         }
@@ -50,9 +59,16 @@ enum CustomCodeLimits {
 
     /// The last line of defence: the transaction is gone after the code ran, by a way the limits
     /// did not foresee. What the code did before may be committed; the migration goes no further.
-    static func transactionEnded(in closure: String, stage: (from: Schema.Version, to: Schema.Version)) -> MigrationError {
-        MigrationError(.customStageFailed, "\(closure) of the stage \(stage.from) → \(stage.to) ended the migration's transaction; the migration stopped there",
-                       version: stage.to, remedy: "remove the statement that commits or rolls back from the custom code, then check the data and run the migration again")
+    static func transactionEnded(in closure: String, stage: (from: Schema.Version, to: Schema.Version))
+        -> MigrationError
+    {
+        MigrationError(
+            .customStageFailed,
+            "\(closure) of the stage \(stage.from) → \(stage.to) ended the migration's transaction; the migration stopped there",
+            version: stage.to,
+            remedy:
+                "remove the statement that commits or rolls back from the custom code, then check the data and run the migration again"
+        )
     }
 
     /// What SQLite's authorizer reported, as a kind.

@@ -32,7 +32,8 @@ struct ForeignKeyGuard {
         self.tables = live.userTables.filter { table in
             guard !table.foreignKeys.isEmpty else { return false }
             guard let scope else { return true }
-            return scope.children.contains(table.name.sqlFolded) || table.foreignKeys.contains { scope.parents.contains($0.table.sqlFolded) }
+            return scope.children.contains(table.name.sqlFolded)
+                || table.foreignKeys.contains { scope.parents.contains($0.table.sqlFolded) }
         }.map(\.name)
     }
 
@@ -40,7 +41,9 @@ struct ForeignKeyGuard {
         var result = Set<Violation>()
         for table in tables {
             for row in try db.rows("PRAGMA foreign_key_check(\(SQL.quoteIdentifier(table)))") {
-                result.insert(Violation(table: row[0].stringValue ?? table, rowid: row[1].int64Value, parent: row[2].stringValue ?? ""))
+                result.insert(
+                    Violation(
+                        table: row[0].stringValue ?? table, rowid: row[1].int64Value, parent: row[2].stringValue ?? ""))
             }
         }
         return result
@@ -49,7 +52,9 @@ struct ForeignKeyGuard {
     /// The violations the database had before `stage`, in `tables` as the stage names them (it may
     /// rename tables, violating ones and parents alike), named as after the stage. Tables the stage
     /// creates had none.
-    static func violations(before stage: PlannedStage, in tables: [String], db: any SQLQuerying) throws -> Set<Violation> {
+    static func violations(before stage: PlannedStage, in tables: [String], db: any SQLQuerying) throws -> Set<
+        Violation
+    > {
         var renamed: [String: String] = [:]  // lowercased source name -> target name
         for step in stage.allSteps {
             guard case .renameTable(let from, let to) = step.action else { continue }
@@ -60,13 +65,16 @@ struct ForeignKeyGuard {
                 renamed[from.sqlFolded] = to
             }
         }
-        let sourceNames = Dictionary(renamed.map { ($0.value.sqlFolded, $0.key) }, uniquingKeysWith: { first, _ in first })
+        let sourceNames = Dictionary(
+            renamed.map { ($0.value.sqlFolded, $0.key) }, uniquingKeysWith: { first, _ in first })
         let existing = Set(try LiveSchema.tableNames(in: db).map { $0.sqlFolded })
         let sources = tables.map { sourceNames[$0.sqlFolded] ?? $0 }.filter { existing.contains($0.sqlFolded) }
-        return Set(try violations(in: sources, db: db).map { violation in
-            Violation(table: renamed[violation.table.sqlFolded] ?? violation.table, rowid: violation.rowid,
-                      parent: renamed[violation.parent.sqlFolded] ?? violation.parent)
-        })
+        return Set(
+            try violations(in: sources, db: db).map { violation in
+                Violation(
+                    table: renamed[violation.table.sqlFolded] ?? violation.table, rowid: violation.rowid,
+                    parent: renamed[violation.parent.sqlFolded] ?? violation.parent)
+            })
     }
 
     /// Throws ``Violations`` when there are violations and `tolerated` is nil (not yet known);
@@ -79,9 +87,13 @@ struct ForeignKeyGuard {
         let introduced = found.subtracting(tolerated)
         guard !introduced.isEmpty else { return }
         let sorted = introduced.sorted { ($0.table, $0.rowid ?? 0) < ($1.table, $1.rowid ?? 0) }
-        throw MigrationError(.dataViolation, "the migration would leave \(introduced.count) rows pointing at missing parents; everything was rolled back",
-                             entity: sorted[0].table, version: version,
-                             remedy: "delete or re-point those rows in a custom stage",
-                             details: sorted.prefix(10).map { "\($0.table) row \($0.rowid.map(String.init) ?? "?") references a missing row of \($0.parent)" })
+        throw MigrationError(
+            .dataViolation,
+            "the migration would leave \(introduced.count) rows pointing at missing parents; everything was rolled back",
+            entity: sorted[0].table, version: version,
+            remedy: "delete or re-point those rows in a custom stage",
+            details: sorted.prefix(10).map {
+                "\($0.table) row \($0.rowid.map(String.init) ?? "?") references a missing row of \($0.parent)"
+            })
     }
 }

@@ -12,8 +12,11 @@ enum JournalCheck {
         guard let mode = try db.scalar("PRAGMA main.journal_mode")?.stringValue?.lowercased() else { return }
         let inMemoryDatabase = db.path.isEmpty || db.path == ":memory:"
         guard mode == "off" || (mode == "memory" && !inMemoryDatabase) else { return }
-        throw MigrationError(.unsafeConnection,
-                             "the connection's journal_mode is \(mode.uppercased()): a failed migration could not be rolled back and might corrupt the file; nothing was done",
-                             remedy: "set PRAGMA journal_mode = DELETE (or WAL) on the connection before migrating, or call migrate(databaseAt:)")
+        throw MigrationError(
+            .unsafeConnection,
+            "the connection's journal_mode is \(mode.uppercased()): a failed migration could not be rolled back and might corrupt the file; nothing was done",
+            remedy:
+                "set PRAGMA journal_mode = DELETE (or WAL) on the connection before migrating, or call migrate(databaseAt:)"
+        )
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension LocalMigrationFraming {
@@ -23,7 +23,8 @@ extension LocalMigrationFraming {
         do {
             return try migrateUnwrapped(plan, options: options)
         } catch let error as SQLiteError {
-            throw MigrationError.wrap(error, message: "cannot read the database's version before migrating; nothing was changed")
+            throw MigrationError.wrap(
+                error, message: "cannot read the database's version before migrating; nothing was changed")
         }
     }
 
@@ -31,8 +32,9 @@ extension LocalMigrationFraming {
         let db = connection
         let started = Date()
         guard db.isAutocommit else {
-            throw MigrationError(.unsafeConnection, "the connection is inside a transaction; a migration needs its own",
-                                 remedy: "call migrate(connection:) outside any transaction")
+            throw MigrationError(
+                .unsafeConnection, "the connection is inside a transaction; a migration needs its own",
+                remedy: "call migrate(connection:) outside any transaction")
         }
         let target = try plan.target(options.targetVersion)
         let chunkTarget = try options.online?.validatedTarget()
@@ -40,13 +42,18 @@ extension LocalMigrationFraming {
         // Fast path, no lock, no write: the recorded version is the target and nobody touched the schema since.
         // (An online run first finishes releasing what an interrupted online change set aside.)
         if case .recorded(let version) = try VersionDetection(plan: plan, db: db).detect(), version == target.version,
-           try options.online == nil || db.isReadOnly || OnlineState.read(from: db) == nil {
-            return MigrationResult(outcome: .upToDate, fromVersion: version, toVersion: version, adopted: false, stages: [], duration: Date().timeIntervalSince(started))
+            try options.online == nil || db.isReadOnly || OnlineState.read(from: db) == nil
+        {
+            return MigrationResult(
+                outcome: .upToDate, fromVersion: version, toVersion: version, adopted: false, stages: [],
+                duration: Date().timeIntervalSince(started))
         }
 
         if db.isReadOnly {
-            throw MigrationError(.readOnly, "'\(db.path)' is read-only (the file or its directory cannot be written); a migration is pending and nothing was done",
-                                 remedy: "run the migration with write access to the file and its directory")
+            throw MigrationError(
+                .readOnly,
+                "'\(db.path)' is read-only (the file or its directory cannot be written); a migration is pending and nothing was done",
+                remedy: "run the migration with write access to the file and its directory")
         }
         try requireSafeConnection()
         if let online = options.online, let chunkTarget {
@@ -55,7 +62,8 @@ extension LocalMigrationFraming {
             }
             if let backupURL = options.backupURL { try backup(to: backupURL, plan: plan, options: options) }
             return try withSettings(version: target.version) {
-                try OnlineMigration(plan: plan, db: db, options: options, online: online, chunkTarget: chunkTarget).run(to: target, started: started)
+                try OnlineMigration(plan: plan, db: db, options: options, online: online, chunkTarget: chunkTarget).run(
+                    to: target, started: started)
             }
         }
         if let backupURL = options.backupURL { try backup(to: backupURL, plan: plan, options: options) }
@@ -67,7 +75,9 @@ extension LocalMigrationFraming {
             try OnlineMigration.clearForOffline(plan: plan, db: db, options: options)
             switch options.transactionScope {
             case .wholePlan:
-                return try inWriteTransaction(doing: "migration") { try stages.migrate(to: target, started: started, stageLimit: nil) }
+                return try inWriteTransaction(doing: "migration") {
+                    try stages.migrate(to: target, started: started, stageLimit: nil)
+                }
             case .perStage:
                 return try migrateStageByStage(stages, to: target, started: started)
             }
@@ -76,15 +86,20 @@ extension LocalMigrationFraming {
 
     /// One transaction per stage: each commits before the next begins. A failure rolls back its
     /// own stage only, and says which version the database stays at.
-    private func migrateStageByStage(_ stages: TransactionalMigration, to target: Schema, started: Date) throws -> MigrationResult {
+    private func migrateStageByStage(_ stages: TransactionalMigration, to target: Schema, started: Date) throws
+        -> MigrationResult
+    {
         var done: MigrationResult?
         while true {
             let next: MigrationResult
             do {
-                next = try inWriteTransaction(doing: "migration") { try stages.migrate(to: target, started: started, stageLimit: 1) }
+                next = try inWriteTransaction(doing: "migration") {
+                    try stages.migrate(to: target, started: started, stageLimit: 1)
+                }
             } catch var error as MigrationError {
                 if let done {
-                    error.message = error.message.replacing("everything was rolled back", with: "this stage was rolled back")
+                    error.message = error.message.replacing(
+                        "everything was rolled back", with: "this stage was rolled back")
                     error.details.append("the stages before it were committed: the database stays at \(done.toVersion)")
                 }
                 throw error
@@ -97,9 +112,14 @@ extension LocalMigrationFraming {
 
     private func backup(to url: URL, plan: ResolvedPlan, options: MigrationOptions) throws {
         do {
-            try connection.backup(toPath: url.path, progress: BackupProgress.reporter(to: options.progress, path: url.path, target: options.targetVersion ?? plan.latest.version))
+            try connection.backup(
+                toPath: url.path,
+                progress: BackupProgress.reporter(
+                    to: options.progress, path: url.path, target: options.targetVersion ?? plan.latest.version))
         } catch let error as SQLiteError {
-            throw MigrationError(.sqlite, "cannot back up the database to '\(url.path)'; nothing was migrated", remedy: "choose a writable backup path", sqliteError: error)
+            throw MigrationError(
+                .sqlite, "cannot back up the database to '\(url.path)'; nothing was migrated",
+                remedy: "choose a writable backup path", sqliteError: error)
         }
     }
 }

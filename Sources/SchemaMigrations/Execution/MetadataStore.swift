@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The package's metadata table in the migrated database: one row per applied stage (or
@@ -49,33 +49,44 @@ struct MetadataStore {
 
     /// Whether the metadata table exists.
     func exists() throws -> Bool {
-        try db.scalar("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(TableNames.metadata)]) != nil
+        try db.scalar("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(TableNames.metadata)])
+            != nil
     }
 
     /// The plan's newest record, or nil when the plan never ran on this database.
     func current() throws -> Record? {
         guard try exists() else { return nil }
-        let row = try db.rows("""
+        let row = try db.rows(
+            """
             SELECT "version", "hash", "schemaCookie", "snapshot" FROM "\(TableNames.metadata)" \
             WHERE "plan" = ? ORDER BY "seq" DESC LIMIT 1
-            """, [.text(plan)]).first
+            """, [.text(plan)]
+        ).first
         guard let row else { return nil }
         guard let text = row[0].stringValue, let version = Schema.Version(text) else {
-            throw MigrationError(.unknownVersion, "the metadata of plan '\(plan)' records a version that is not a version: \(row[0].sqlLiteral)",
-                                 remedy: "the metadata table '\(TableNames.metadata)' was edited by hand; restore it from a backup")
+            throw MigrationError(
+                .unknownVersion,
+                "the metadata of plan '\(plan)' records a version that is not a version: \(row[0].sqlLiteral)",
+                remedy: "the metadata table '\(TableNames.metadata)' was edited by hand; restore it from a backup")
         }
-        return Record(version: version, hash: row[1].stringValue ?? "", schemaCookie: row[2].int64Value ?? -1, snapshot: row[3].stringValue ?? "")
+        return Record(
+            version: version, hash: row[1].stringValue ?? "", schemaCookie: row[2].int64Value ?? -1,
+            snapshot: row[3].stringValue ?? "")
     }
 
     /// Appends a record; call inside the migration's transaction, after its last schema change.
     func append(_ entry: Entry) throws {
         try db.execute(MetadataStore.createSQL)
         let cookie = try db.pragmaInteger("schema_version")
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO "\(TableNames.metadata)" ("plan", "seq", "version", "hash", "kind", "fromVersion", "startedAt", "durationMs", "schemaCookie", "snapshot") \
             VALUES (?, (SELECT IFNULL(max("seq"), 0) + 1 FROM "\(TableNames.metadata)" WHERE "plan" = ?), ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.text(plan), .text(plan), .text(entry.version.description), .text(entry.hash), .text(entry.kind),
-                  entry.fromVersion.map { .text($0.description) } ?? .null, .real(entry.startedAt.timeIntervalSince1970),
-                  .real(entry.duration * 1000), .integer(cookie), .text(entry.snapshot)])
+            """,
+            [
+                .text(plan), .text(plan), .text(entry.version.description), .text(entry.hash), .text(entry.kind),
+                entry.fromVersion.map { .text($0.description) } ?? .null, .real(entry.startedAt.timeIntervalSince1970),
+                .real(entry.duration * 1000), .integer(cookie), .text(entry.snapshot),
+            ])
     }
 }

@@ -14,12 +14,16 @@ extension MigrationContext {
     func filterClause(_ filter: String?, call: String, entity: String) throws -> String? {
         guard let filter else { return nil }
         guard filter.contains(where: { !$0.isWhitespace }) else {
-            throw Self.invalidArgument(call, entity, "was given an empty filter: pass nil (or leave `where:` out) for every row",
-                                       remedy: "leave `where:` out, or write a condition over the table's columns such as \"count > ?\"")
+            throw Self.invalidArgument(
+                call, entity, "was given an empty filter: pass nil (or leave `where:` out) for every row",
+                remedy: "leave `where:` out, or write a condition over the table's columns such as \"count > ?\"")
         }
         guard SQLExpressionText.isOneExpression(filter) else {
-            throw Self.invalidArgument(call, entity, "was given a filter that is not one SQL expression: \(filter)",
-                                       remedy: "write one condition over the table's columns, with balanced parentheses and no ';', and pass values as arguments for its ? placeholders")
+            throw Self.invalidArgument(
+                call, entity, "was given a filter that is not one SQL expression: \(filter)",
+                remedy:
+                    "write one condition over the table's columns, with balanced parentheses and no ';', and pass values as arguments for its ? placeholders"
+            )
         }
         return "(\n\(filter)\n)"
     }
@@ -29,12 +33,14 @@ extension MigrationContext {
     ///   list of orderings (a `;`, an unbalanced parenthesis, a `LIMIT` or `OFFSET` of its own).
     func orderingClause(_ orderBy: String?, call: String, entity: String) throws -> String? {
         guard let orderBy else { return nil }
-        let remedy = "write orderings over the table's columns, such as \"name COLLATE NOCASE, startDate DESC\", or leave `orderBy:` out for the key's order"
+        let remedy =
+            "write orderings over the table's columns, such as \"name COLLATE NOCASE, startDate DESC\", or leave `orderBy:` out for the key's order"
         guard orderBy.contains(where: { !$0.isWhitespace }) else {
             throw Self.invalidArgument(call, entity, "was given an empty ordering", remedy: remedy)
         }
         guard SQLExpressionText.isOrderingList(orderBy) else {
-            throw Self.invalidArgument(call, entity, "was given an ordering that is not a list of orderings: \(orderBy)", remedy: remedy)
+            throw Self.invalidArgument(
+                call, entity, "was given an ordering that is not a list of orderings: \(orderBy)", remedy: remedy)
         }
         return "\(orderBy)\n"
     }
@@ -45,8 +51,11 @@ extension MigrationContext {
         do {
             return try db.prepareStatement(sql)
         } catch let error as SQLiteError {
-            throw MigrationError(.invalidArgument, "\(call)(\"\(entity)\") could not run its query: \(error.message)", entity: entity, version: schema.version,
-                                 remedy: "write the filter and ordering over the table's column names, with a ? for each argument", sqliteError: error)
+            throw MigrationError(
+                .invalidArgument, "\(call)(\"\(entity)\") could not run its query: \(error.message)", entity: entity,
+                version: schema.version,
+                remedy: "write the filter and ordering over the table's column names, with a ? for each argument",
+                sqliteError: error)
         }
     }
 
@@ -54,12 +63,17 @@ extension MigrationContext {
     /// in the statement) to the last ones.
     /// - Throws: `MigrationError` (`invalidArgument`) when the arguments are not as many as the
     ///   caller's placeholders (where the connection can tell how many there are).
-    func bind(_ arguments: [SQLiteValue], bounds: [SQLiteValue] = [], to statement: any PreparedStatement, call: String, entity: String) throws {
+    func bind(
+        _ arguments: [SQLiteValue], bounds: [SQLiteValue] = [], to statement: any PreparedStatement, call: String,
+        entity: String
+    ) throws {
         let total = statement.parameterCount ?? arguments.count + bounds.count
         let placeholders = total - bounds.count
         guard placeholders == arguments.count else {
-            throw Self.invalidArgument(call, entity, "was given \(counted(arguments.count, "argument")) for \(counted(placeholders, "placeholder"))",
-                                       remedy: "pass one argument for each ? of the filter and ordering, in order")
+            throw Self.invalidArgument(
+                call, entity,
+                "was given \(counted(arguments.count, "argument")) for \(counted(placeholders, "placeholder"))",
+                remedy: "pass one argument for each ? of the filter and ordering, in order")
         }
         try statement.bind(arguments)
         for (offset, bound) in bounds.enumerated() { try statement.bind(bound, at: placeholders + offset + 1) }

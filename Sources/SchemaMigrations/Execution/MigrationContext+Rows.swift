@@ -19,16 +19,22 @@ extension MigrationContext {
     ///   match the placeholders, or a negative limit; `invalidSchema` for an entity or property
     ///   the version does not declare.
     /// - Complexity: loads every matching row; use ``forEach(_:where:arguments:properties:batchSize:_:)`` for large tables.
-    public func fetch(_ entity: String, where filter: String? = nil, arguments: [SQLiteValue] = [], orderBy: String? = nil, limit: Int? = nil,
-                      properties: [String]? = nil) throws -> [MigrationRow] {
+    public func fetch(
+        _ entity: String, where filter: String? = nil, arguments: [SQLiteValue] = [], orderBy: String? = nil,
+        limit: Int? = nil,
+        properties: [String]? = nil
+    ) throws -> [MigrationRow] {
         let table = try entityTable(entity)
         let addressing = RowAddressing(table)
         let condition = try filterClause(filter, call: "fetch", entity: table.name)
         let order = try orderingClause(orderBy, call: "fetch", entity: table.name) ?? addressing.order
         if let limit, limit < 0 {
-            throw Self.invalidArgument("fetch", table.name, "was given limit \(limit): a limit is 0 or more", remedy: "pass 0 or more, or leave `limit:` out for every row")
+            throw Self.invalidArgument(
+                "fetch", table.name, "was given limit \(limit): a limit is 0 or more",
+                remedy: "pass 0 or more, or leave `limit:` out for every row")
         }
-        var sql = "SELECT \(try selectList(properties, of: table, addressing: addressing)) FROM \(SQL.quoteIdentifier(table.name))"
+        var sql =
+            "SELECT \(try selectList(properties, of: table, addressing: addressing)) FROM \(SQL.quoteIdentifier(table.name))"
         if let condition { sql += " WHERE \(condition)" }
         sql += " ORDER BY \(order)"
         if let limit { sql += " LIMIT \(limit)" }
@@ -37,7 +43,8 @@ extension MigrationContext {
         var rows: [MigrationRow] = []
         var columns: RowColumns?  // read from the first row: a statement over the wire has its columns once it ran
         while try statement.step() {
-            let named = columns ?? Self.columns(of: statement, partial: properties != nil, addressing: addressing, table: table)
+            let named =
+                columns ?? Self.columns(of: statement, partial: properties != nil, addressing: addressing, table: table)
             columns = named
             rows.append(row(from: statement, entity: table.name, columns: named, addressing: addressing))
         }
@@ -75,18 +82,26 @@ extension MigrationContext {
     ///   arguments ``fetch(_:where:arguments:orderBy:limit:properties:)`` refuses;
     ///   `unsupportedChange` for a WITHOUT ROWID table (its rows have no `id`); whatever `body` throws.
     /// - Complexity: O(rows); memory O(batchSize).
-    public func forEach(_ entity: String, where filter: String? = nil, arguments: [SQLiteValue] = [], properties: [String]? = nil, batchSize: Int = 1000,
-                        _ body: (MigrationRow) throws -> Void) throws {
+    public func forEach(
+        _ entity: String, where filter: String? = nil, arguments: [SQLiteValue] = [], properties: [String]? = nil,
+        batchSize: Int = 1000,
+        _ body: (MigrationRow) throws -> Void
+    ) throws {
         let table = try entityTable(entity)
         guard batchSize >= 1 else {
-            throw Self.invalidArgument("forEach", table.name, "was given batchSize \(batchSize): a batch holds at least 1 row",
-                                       remedy: "pass 1 or more (at most \(Self.maximumBatchSize) rows are held at once), or leave `batchSize:` out")
+            throw Self.invalidArgument(
+                "forEach", table.name, "was given batchSize \(batchSize): a batch holds at least 1 row",
+                remedy:
+                    "pass 1 or more (at most \(Self.maximumBatchSize) rows are held at once), or leave `batchSize:` out"
+            )
         }
         let batchSize = min(batchSize, Self.maximumBatchSize)
         let addressing = RowAddressing(table)
-        let quotedTable = SQL.quoteIdentifier(table.name), id = try addressing.requireID(entity: table.name, call: "forEach", version: schema.version)
+        let quotedTable = SQL.quoteIdentifier(table.name)
+        let id = try addressing.requireID(entity: table.name, call: "forEach", version: schema.version)
         let condition = try filterClause(filter, call: "forEach", entity: table.name).map { "\($0) AND " } ?? ""
-        let select = "SELECT \(try selectList(properties, of: table, addressing: addressing)) FROM \(quotedTable) WHERE \(condition)"
+        let select =
+            "SELECT \(try selectList(properties, of: table, addressing: addressing)) FROM \(quotedTable) WHERE \(condition)"
         let limit = " ORDER BY \(id) LIMIT \(batchSize)"
         // The bounds come last, so the filter's placeholders are the first parameters. The first
         // batch has no lower bound (an id may be Int64.min); the next ones start after the last id.
@@ -106,10 +121,14 @@ extension MigrationContext {
         while true {
             let statement = lastID == nil ? first : next
             statement.reset()
-            try bind(arguments, bounds: (lastID.map { [.integer($0)] } ?? []) + [.integer(greatest)], to: statement, call: "forEach", entity: table.name)
+            try bind(
+                arguments, bounds: (lastID.map { [.integer($0)] } ?? []) + [.integer(greatest)], to: statement,
+                call: "forEach", entity: table.name)
             batch.removeAll(keepingCapacity: true)
             while try statement.step() {
-                let named = columns ?? Self.columns(of: statement, partial: properties != nil, addressing: addressing, table: table)
+                let named =
+                    columns
+                    ?? Self.columns(of: statement, partial: properties != nil, addressing: addressing, table: table)
                 columns = named
                 batch.append(row(from: statement, entity: table.name, columns: named, addressing: addressing))
             }
@@ -117,8 +136,10 @@ extension MigrationContext {
             guard let last = batch.last else { break }
             for row in batch { try body(row) }
             done += batch.count
-            progress?(MigrationProgress(from: stage.from, to: stage.to, stepIndex: 0, stepCount: 1,
-                                        summary: "\(entity): \(done) / \(total) rows", rowsDone: done, rowsTotal: total))
+            progress?(
+                MigrationProgress(
+                    from: stage.from, to: stage.to, stepIndex: 0, stepCount: 1,
+                    summary: "\(entity): \(done) / \(total) rows", rowsDone: done, rowsTotal: total))
             guard last.id < greatest else { break }
             lastID = last.id
         }
@@ -129,8 +150,9 @@ extension MigrationContext {
     public func count(_ entity: String, where filter: String? = nil, arguments: [SQLiteValue] = []) throws -> Int {
         let table = try entityTable(entity)
         let condition = try filterClause(filter, call: "count", entity: table.name)
-        let statement = try preparing("SELECT count(*) FROM \(SQL.quoteIdentifier(table.name))" + (condition.map { " WHERE \($0)" } ?? ""),
-                                      call: "count", entity: table.name)
+        let statement = try preparing(
+            "SELECT count(*) FROM \(SQL.quoteIdentifier(table.name))" + (condition.map { " WHERE \($0)" } ?? ""),
+            call: "count", entity: table.name)
         try bind(arguments, to: statement, call: "count", entity: table.name)
         return try statement.step() ? Int(statement.column(0).int64Value ?? 0) : 0
     }
@@ -138,43 +160,58 @@ extension MigrationContext {
     /// `id` and the properties asked for, quoted, each under its property's name; `*` for every
     /// property when columns and properties are named alike.
     /// - Throws: `MigrationError` naming a property the entity does not have.
-    private func selectList(_ properties: [String]?, of table: Schema.Entity, addressing: RowAddressing) throws -> String {
+    private func selectList(_ properties: [String]?, of table: Schema.Entity, addressing: RowAddressing) throws
+        -> String
+    {
         try RowAddressing.selectList(properties, of: table, addressing: addressing) { noSuchProperty($0, of: table) }
     }
 
-    private static func columns(of statement: any PreparedStatement, partial: Bool, addressing: RowAddressing, table: Schema.Entity) -> RowColumns {
+    private static func columns(
+        of statement: any PreparedStatement, partial: Bool, addressing: RowAddressing, table: Schema.Entity
+    ) -> RowColumns {
         let first = addressing.selectsRowid ? 1 : 0
         let dates = table.attributes.compactMap { attribute in attribute.dateStorage.map { (attribute.property, $0) } }
-        return RowColumns(names: (first..<statement.columnCount).map(statement.columnName), isPartial: partial,
-                          dateStorage: Dictionary(dates, uniquingKeysWith: { first, _ in first }))
+        return RowColumns(
+            names: (first..<statement.columnCount).map(statement.columnName), isPartial: partial,
+            dateStorage: Dictionary(dates, uniquingKeysWith: { first, _ in first }))
     }
 
-    private func row(from statement: any PreparedStatement, entity: String, columns: RowColumns, addressing: RowAddressing) -> MigrationRow {
+    private func row(
+        from statement: any PreparedStatement, entity: String, columns: RowColumns, addressing: RowAddressing
+    ) -> MigrationRow {
         if addressing.selectsRowid {
             let storage = (0..<columns.names.count).map { statement.column($0 + 1) }
-            return MigrationRow(entity: entity, id: statement.column(0).int64Value ?? 0, columns: columns, storage: storage)
+            return MigrationRow(
+                entity: entity, id: statement.column(0).int64Value ?? 0, columns: columns, storage: storage)
         }
         let storage = (0..<columns.names.count).map(statement.column)
-        let id = addressing.idExpression == nil ? 0 : columns.position(of: Schema.primaryKeyColumn).flatMap { storage[$0].int64Value } ?? 0
+        let id =
+            addressing.idExpression == nil
+            ? 0 : columns.position(of: Schema.primaryKeyColumn).flatMap { storage[$0].int64Value } ?? 0
         return MigrationRow(entity: entity, id: id, columns: columns, storage: storage)
     }
 
     /// The error for a property name `table` does not declare at this stage's version.
     func noSuchProperty(_ name: String, of table: Schema.Entity) -> MigrationError {
-        MigrationError(.invalidSchema, "'\(table.name)' has no property '\(name)' at version \(schema.version)",
-                       entity: table.name, property: name, version: schema.version,
-                       remedy: "use one of: " + table.attributes.map(\.property).joined(separator: ", "))
+        MigrationError(
+            .invalidSchema, "'\(table.name)' has no property '\(name)' at version \(schema.version)",
+            entity: table.name, property: name, version: schema.version,
+            remedy: "use one of: " + table.attributes.map(\.property).joined(separator: ", "))
     }
 
     /// The entity's declaration at this stage's version.
     /// - Throws: `MigrationError` naming an entity the version does not declare.
     func entityTable(_ entity: String) throws -> Schema.Entity {
         if let last = lastEntity, last.name == entity { return last }
-        if let table = entitiesByName[entity] { lastEntity = table; return table }
+        if let table = entitiesByName[entity] {
+            lastEntity = table
+            return table
+        }
         guard let table = schema.entity(named: entity), !table.isJoinTable else {
-            throw MigrationError(.invalidSchema, "version \(schema.version) has no entity '\(entity)'",
-                                 entity: entity, version: schema.version,
-                                 remedy: "use one of: " + schema.entities.filter { !$0.isJoinTable }.map(\.name).joined(separator: ", "))
+            throw MigrationError(
+                .invalidSchema, "version \(schema.version) has no entity '\(entity)'",
+                entity: entity, version: schema.version,
+                remedy: "use one of: " + schema.entities.filter { !$0.isJoinTable }.map(\.name).joined(separator: ", "))
         }
         entitiesByName[entity] = table
         return table

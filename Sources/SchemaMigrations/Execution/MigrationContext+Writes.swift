@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension MigrationContext {
@@ -22,7 +22,8 @@ extension MigrationContext {
         let table = try entityTable(entity)
         let stored = try storedValues(values, of: table, call: "insert")
         let columns = stored.map { SQL.quoteIdentifier($0.column) }.joined(separator: ", ")
-        let sql = stored.isEmpty
+        let sql =
+            stored.isEmpty
             ? "INSERT INTO \(SQL.quoteIdentifier(table.name)) DEFAULT VALUES"
             : "INSERT INTO \(SQL.quoteIdentifier(table.name)) (\(columns)) VALUES (\(stored.map { _ in "?" }.joined(separator: ", ")))"
         try execute(sql, arguments: stored.map(\.value))
@@ -39,7 +40,9 @@ extension MigrationContext {
     ///   ``execute(_:arguments:)``); otherwise as ``insert(_:values:)``.
     public func update(_ entity: String, id: Int64, values: [String: Any?]) throws {
         // A loop setting the same property row after row: no lookups beyond two string compares.
-        if values.count == 1, let last = lastUpdate, last.entity == entity, let (name, value) = values.first, last.column == name {
+        if values.count == 1, let last = lastUpdate, last.entity == entity, let (name, value) = values.first,
+            last.column == name
+        {
             let statement = last.statement
             defer { statement.reset() }
             try statement.bind(try storedValue(value, attribute: last.attribute, of: last.table), at: 1)
@@ -57,8 +60,10 @@ extension MigrationContext {
             statement = cached
         } else {
             let assignments = stored.map { "\(SQL.quoteIdentifier($0.column)) = ?" }.joined(separator: ", ")
-            let id = try RowAddressing(table).requireID(entity: table.name, call: "update(_:id:values:)", version: schema.version)
-            statement = try db.prepareStatement("UPDATE \(SQL.quoteIdentifier(table.name)) SET \(assignments) WHERE \(id) = ?")
+            let id = try RowAddressing(table).requireID(
+                entity: table.name, call: "update(_:id:values:)", version: schema.version)
+            statement = try db.prepareStatement(
+                "UPDATE \(SQL.quoteIdentifier(table.name)) SET \(assignments) WHERE \(id) = ?")
             updateStatements[table.name, default: [:]][columns] = statement
         }
         if stored.count == 1, let attribute = attribute(named: stored[0].column, of: table) {
@@ -69,7 +74,9 @@ extension MigrationContext {
     }
 
     private func noRowToUpdate(_ table: String, id: Int64) -> MigrationError {
-        Self.invalidArgument("update", table, "found no row with id \(id)", remedy: "update the ids forEach or fetch returned, or insert the row first")
+        Self.invalidArgument(
+            "update", table, "found no row with id \(id)",
+            remedy: "update the ids forEach or fetch returned, or insert the row first")
     }
 
     private func runUpdate(_ statement: any PreparedStatement, values: [SQLiteValue], id: Int64) throws {
@@ -85,7 +92,8 @@ extension MigrationContext {
     /// - Throws: `MigrationError` with code `dataViolation` naming the related rows when a rule denies it.
     public func delete(_ entity: String, id: Int64) throws {
         let table = try entityTable(entity)
-        let column = try RowAddressing(table).requireID(entity: table.name, call: "delete(_:id:)", version: schema.version)
+        let column = try RowAddressing(table).requireID(
+            entity: table.name, call: "delete(_:id:)", version: schema.version)
         _ = try deleteRows(in: table.name, where: "\(column) = ?", arguments: [.integer(id)])
     }
 
@@ -98,7 +106,8 @@ extension MigrationContext {
         let table = try entityTable(entity)
         let condition = try filterClause(filter, call: "delete", entity: table.name) ?? "1"
         // Compiled once to check it, before any row goes.
-        let check = try preparing("SELECT 1 FROM \(SQL.quoteIdentifier(table.name)) WHERE \(condition)", call: "delete", entity: table.name)
+        let check = try preparing(
+            "SELECT 1 FROM \(SQL.quoteIdentifier(table.name)) WHERE \(condition)", call: "delete", entity: table.name)
         try bind(arguments, to: check, call: "delete", entity: table.name)
         return try deleteRows(in: table.name, where: condition, arguments: arguments)
     }
@@ -109,7 +118,9 @@ extension MigrationContext {
     private func deleteRows(in table: String, where filter: String, arguments: [SQLiteValue]) throws -> Int {
         let quoted = SQL.quoteIdentifier(table)
         let references = schema.entities.flatMap { child in
-            child.attributes.compactMap { column in column.references.flatMap { $0.table == table ? (child, column, $0) : nil } }
+            child.attributes.compactMap { column in
+                column.references.flatMap { $0.table == table ? (child, column, $0) : nil }
+            }
         }
         // Nothing refers to these rows: one statement, and the filter is evaluated once.
         if references.isEmpty {
@@ -119,21 +130,28 @@ extension MigrationContext {
         // The rows' numbers, and the keys the referencing rows hold, read before the rows go. The
         // implicit `id` is the number itself: read once, not twice.
         let entity = schema.entity(named: table)
-        let ids: [Int64]? = entity?.isWithoutRowID == true ? nil
-            : try db.rows("SELECT \(rowKey(of: table)) FROM \(quoted) WHERE \(filter)", arguments).compactMap { $0[0].int64Value }
+        let ids: [Int64]? =
+            entity?.isWithoutRowID == true
+            ? nil
+            : try db.rows("SELECT \(rowKey(of: table)) FROM \(quoted) WHERE \(filter)", arguments).compactMap {
+                $0[0].int64Value
+            }
         var referenced: [String: [SQLiteValue]] = [:]
         for (_, _, key) in references where referenced[key.referencedColumn] == nil {
             if let ids, entity?.hasImplicitID == true, key.referencedColumn == Schema.primaryKeyColumn {
                 referenced[key.referencedColumn] = ids.map(SQLiteValue.integer)
                 continue
             }
-            referenced[key.referencedColumn] = try db.rows("SELECT \(SQL.quoteIdentifier(key.referencedColumn)) FROM \(quoted) WHERE \(filter)", arguments)
-                .map { $0[0] }.filter { $0 != .null }
+            referenced[key.referencedColumn] = try db.rows(
+                "SELECT \(SQL.quoteIdentifier(key.referencedColumn)) FROM \(quoted) WHERE \(filter)", arguments
+            )
+            .map { $0[0] }.filter { $0 != .null }
         }
         let deleted: Int
         if let ids {
             guard !ids.isEmpty else { return 0 }
-            try db.execute("DELETE FROM \(quoted) WHERE \(rowKey(of: table)) IN (\(ids.map(String.init).joined(separator: ", ")))")
+            try db.execute(
+                "DELETE FROM \(quoted) WHERE \(rowKey(of: table)) IN (\(ids.map(String.init).joined(separator: ", ")))")
             deleted = ids.count
         } else {
             deleted = Int(try db.scalar("SELECT count(*) FROM \(quoted) WHERE \(filter)", arguments)?.int64Value ?? 0)
@@ -142,7 +160,8 @@ extension MigrationContext {
         }
         for (child, column, key) in references {
             guard let values = referenced[key.referencedColumn], !values.isEmpty else { continue }
-            let quotedChild = SQL.quoteIdentifier(child.name), quotedColumn = SQL.quoteIdentifier(column.name)
+            let quotedChild = SQL.quoteIdentifier(child.name)
+            let quotedColumn = SQL.quoteIdentifier(column.name)
             let condition = "\(quotedColumn) IN (\(values.map(\.sqlLiteral).joined(separator: ", ")))"
             switch key.onDelete {
             case "CASCADE":
@@ -150,14 +169,22 @@ extension MigrationContext {
             case "SET NULL":
                 try db.execute("UPDATE \(quotedChild) SET \(quotedColumn) = NULL WHERE \(condition)")
             default:
-                let keyList = child.keyColumns.isEmpty ? "rowid" : child.keyColumns.map(SQL.quoteIdentifier).joined(separator: ", ")
-                let related = try db.rows("SELECT \(keyList) FROM \(quotedChild) WHERE \(condition) ORDER BY \(keyList) LIMIT 10")
-                    .map { row in row.count == 1 ? row[0].description : "(" + row.map(\.description).joined(separator: ", ") + ")" }
+                let keyList =
+                    child.keyColumns.isEmpty
+                    ? "rowid" : child.keyColumns.map(SQL.quoteIdentifier).joined(separator: ", ")
+                let related = try db.rows(
+                    "SELECT \(keyList) FROM \(quotedChild) WHERE \(condition) ORDER BY \(keyList) LIMIT 10"
+                )
+                .map { row in
+                    row.count == 1 ? row[0].description : "(" + row.map(\.description).joined(separator: ", ") + ")"
+                }
                 if !related.isEmpty {
-                    throw MigrationError(.dataViolation, "cannot delete from '\(table)': rows of '\(child.name)' still refer to it through '\(column.property)' (delete rule \(key.onDelete == "RESTRICT" ? "deny" : key.onDelete.lowercased()))",
-                                         entity: table, property: column.property, version: schema.version,
-                                         remedy: "delete or re-point the related rows first",
-                                         details: ["\(child.name) rows: " + related.joined(separator: ", ")])
+                    throw MigrationError(
+                        .dataViolation,
+                        "cannot delete from '\(table)': rows of '\(child.name)' still refer to it through '\(column.property)' (delete rule \(key.onDelete == "RESTRICT" ? "deny" : key.onDelete.lowercased()))",
+                        entity: table, property: column.property, version: schema.version,
+                        remedy: "delete or re-point the related rows first",
+                        details: ["\(child.name) rows: " + related.joined(separator: ", ")])
                 }
             }
         }
@@ -177,34 +204,53 @@ extension MigrationContext {
     private func attribute(named name: String, of table: Schema.Entity) -> Schema.Attribute? {
         if let attributes = attributesByEntity[table.name] { return attributes[name] }
         // By property name, and by column name where the two differ.
-        let attributes = Dictionary(table.attributes.map { ($0.property, $0) } + table.attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let attributes = Dictionary(
+            table.attributes.map { ($0.property, $0) } + table.attributes.map { ($0.name, $0) },
+            uniquingKeysWith: { first, _ in first })
         attributesByEntity[table.name] = attributes
         return attributes[name]
     }
 
-    private func storedValues(_ values: [String: Any?], of table: Schema.Entity, call: String) throws -> [(column: String, value: SQLiteValue)] {
+    private func storedValues(_ values: [String: Any?], of table: Schema.Entity, call: String) throws -> [(
+        column: String, value: SQLiteValue
+    )] {
         var given: [String: String] = [:]  // column, folded → the name it was given by
         return try values.sorted { $0.key < $1.key }.map { name, value in
             if name == Schema.primaryKeyColumn && table.hasImplicitID {
                 guard call == "insert" else {
-                    throw Self.invalidArgument(call, table.name, "cannot change a row's id; use execute(_:arguments:) with an UPDATE of \"id\"",
-                                               remedy: "leave id out of the values")
+                    throw Self.invalidArgument(
+                        call, table.name,
+                        "cannot change a row's id; use execute(_:arguments:) with an UPDATE of \"id\"",
+                        remedy: "leave id out of the values")
                 }
-                guard let value, let number = StoredValueType.unwrap(value).flatMap({ $0 as? any BinaryInteger }).flatMap({ Int64(exactly: $0) }) else {
-                    throw MigrationError(.typeMismatch, "the id of a new '\(table.name)' must be an integer that fits Int64, not \(value.map { "\(type(of: $0))" } ?? "nil")",
-                                         entity: table.name, property: name, version: schema.version)
+                guard let value,
+                    let number = StoredValueType.unwrap(value).flatMap({ $0 as? any BinaryInteger }).flatMap({
+                        Int64(exactly: $0)
+                    })
+                else {
+                    throw MigrationError(
+                        .typeMismatch,
+                        "the id of a new '\(table.name)' must be an integer that fits Int64, not \(value.map { "\(type(of: $0))" } ?? "nil")",
+                        entity: table.name, property: name, version: schema.version)
                 }
                 return (name, .integer(number))
             }
             guard let attribute = attribute(named: name, of: table) else { throw noSuchProperty(name, of: table) }
             if let other = given.updateValue(name, forKey: attribute.name.sqlFolded) {
-                throw MigrationError(.invalidArgument, "'\(table.name).\(attribute.property)' was given twice, as '\(other)' and as '\(name)'",
-                                     entity: table.name, property: attribute.property, version: schema.version, remedy: "give each property once")
+                throw MigrationError(
+                    .invalidArgument,
+                    "'\(table.name).\(attribute.property)' was given twice, as '\(other)' and as '\(name)'",
+                    entity: table.name, property: attribute.property, version: schema.version,
+                    remedy: "give each property once")
             }
             if let generated = attribute.generated {
-                throw MigrationError(.invalidSchema, "'\(table.name).\(attribute.property)' is generated (\(generated.clause)): SQLite computes its values, and a write to it is refused",
-                                     entity: table.name, property: attribute.property, version: schema.version,
-                                     remedy: "write the columns its expression reads instead, or leave '\(attribute.property)' out of the values")
+                throw MigrationError(
+                    .invalidSchema,
+                    "'\(table.name).\(attribute.property)' is generated (\(generated.clause)): SQLite computes its values, and a write to it is refused",
+                    entity: table.name, property: attribute.property, version: schema.version,
+                    remedy:
+                        "write the columns its expression reads instead, or leave '\(attribute.property)' out of the values"
+                )
             }
             return (attribute.name, try storedValue(value, attribute: attribute, of: table.name))
         }
@@ -222,15 +268,18 @@ extension MigrationContext {
         guard let value = StoredValueType.unwrap(value) else { return .null }
         if let raw = value as? SQLiteValue { return raw }
         if let number = value as? any BinaryFloatingPoint, number.isNaN {
-            throw MigrationError(.typeMismatch, "NaN cannot be stored in '\(table).\(attribute.property)': SQLite stores it as NULL",
-                                 entity: table, property: attribute.property, version: schema.version, remedy: "store nil, or a number")
+            throw MigrationError(
+                .typeMismatch, "NaN cannot be stored in '\(table).\(attribute.property)': SQLite stores it as NULL",
+                entity: table, property: attribute.property, version: schema.version, remedy: "store nil, or a number")
         }
         if let storage = attribute.dateStorage, let date = value as? Date { return storage.storedValue(date) }
         do {
             return try StoredValueType.storedValue(value, as: attribute.valueType)
         } catch {
-            throw MigrationError(.typeMismatch, "a \(type(of: value)) cannot be stored in '\(table).\(attribute.name)', which holds \(attribute.valueType.rawValue) values",
-                                 entity: table, property: attribute.name, version: schema.version)
+            throw MigrationError(
+                .typeMismatch,
+                "a \(type(of: value)) cannot be stored in '\(table).\(attribute.name)', which holds \(attribute.valueType.rawValue) values",
+                entity: table, property: attribute.name, version: schema.version)
         }
     }
 }

@@ -25,13 +25,17 @@ public final class MigrationContext {
     var updateStatements: [String: [String: any PreparedStatement]] = [:]
     /// The last single-property update, reused without lookups by a loop that repeats it: the
     /// entity as the caller named it, its table, the property, its declaration, the statement.
-    var lastUpdate: (entity: String, table: String, column: String, attribute: Schema.Attribute, statement: any PreparedStatement)?
+    var lastUpdate:
+        (entity: String, table: String, column: String, attribute: Schema.Attribute, statement: any PreparedStatement)?
     /// Lookups by name, built on first use.
     var entitiesByName: [String: Schema.Entity] = [:]
     var lastEntity: Schema.Entity?
     var attributesByEntity: [String: [String: Schema.Attribute]] = [:]
 
-    init(schema: Schema, db: any MigrationDatabase, stage: (from: Schema.Version, to: Schema.Version), progress: (@Sendable (MigrationProgress) -> Void)?) {
+    init(
+        schema: Schema, db: any MigrationDatabase, stage: (from: Schema.Version, to: Schema.Version),
+        progress: (@Sendable (MigrationProgress) -> Void)?
+    ) {
         self.schema = schema
         self.db = db
         self.stage = stage

@@ -65,13 +65,17 @@ extension MigrationFraming {
     /// - Parameters:
     ///   - work: what the transaction does, for messages: "migration", "baseline".
     ///   - keeping: whether to commit what `body` returned; false rolls back (nothing was written).
-    package func inWriteTransaction<T>(doing work: String, keeping: (T) -> Bool = { _ in true },
-                                       _ body: () throws -> T) throws -> T {
+    package func inWriteTransaction<T>(
+        doing work: String, keeping: (T) -> Bool = { _ in true },
+        _ body: () throws -> T
+    ) throws -> T {
         do {
             try beginImmediate()
         } catch let error as SQLiteError {
-            let message = error.isBusy ? "the database is locked by another connection; waited \(lockWait)"
-                                       : "cannot begin the \(work)'s transaction; nothing was written"
+            let message =
+                error.isBusy
+                ? "the database is locked by another connection; waited \(lockWait)"
+                : "cannot begin the \(work)'s transaction; nothing was written"
             throw MigrationError.wrap(error, message: message)
         }
         do {

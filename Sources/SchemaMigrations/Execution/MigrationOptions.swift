@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// How a ``Migrator`` runs.
@@ -48,9 +48,12 @@ public struct MigrationOptions: Sendable {
     /// ```
     public var sqlEnvironment: SQLEnvironment
 
-    public init(targetVersion: Schema.Version? = nil, busyTimeout: TimeInterval = 5, transactionScope: TransactionScope = .wholePlan,
-                backupURL: URL? = nil, progress: (@Sendable (MigrationProgress) -> Void)? = nil, vfsName: String? = nil,
-                sqlEnvironment: SQLEnvironment = .none, online: OnlineRebuildOptions? = nil) {
+    public init(
+        targetVersion: Schema.Version? = nil, busyTimeout: TimeInterval = 5,
+        transactionScope: TransactionScope = .wholePlan,
+        backupURL: URL? = nil, progress: (@Sendable (MigrationProgress) -> Void)? = nil, vfsName: String? = nil,
+        sqlEnvironment: SQLEnvironment = .none, online: OnlineRebuildOptions? = nil
+    ) {
         self.online = online
         self.targetVersion = targetVersion
         self.busyTimeout = busyTimeout

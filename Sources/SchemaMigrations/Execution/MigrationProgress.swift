@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// What a migration is doing: sent before each step, then, inside the long ones, as they go
@@ -69,8 +69,11 @@ public struct MigrationProgress: Sendable, CustomStringConvertible {
     /// The estimated seconds left, while an online change copies.
     public var secondsLeft: Double?
 
-    public init(from: Schema.Version?, to: Schema.Version, stepIndex: Int, stepCount: Int, summary: String, rowsDone: Int? = nil, rowsTotal: Int? = nil,
-                activity: Activity? = nil, pagesDone: Int? = nil, pagesTotal: Int? = nil, elapsed: TimeInterval? = nil) {
+    public init(
+        from: Schema.Version?, to: Schema.Version, stepIndex: Int, stepCount: Int, summary: String,
+        rowsDone: Int? = nil, rowsTotal: Int? = nil,
+        activity: Activity? = nil, pagesDone: Int? = nil, pagesTotal: Int? = nil, elapsed: TimeInterval? = nil
+    ) {
         self.from = from
         self.to = to
         self.stepIndex = stepIndex

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// What a migration did.
@@ -37,9 +37,11 @@ extension MigrationResult {
     ///   stage 1.0.0 → 2.0.0 (lightweight): Add column Trip.notes TEXT
     /// ```
     public var description: String {
-        ([summary] + stages.map { stage in
-            (outcome == .created ? "  create \(stage.to): " : "  stage \(stage.header): ") + stage.allSteps.map(\.summary).joined(separator: "; ")
-        }).joined(separator: "\n")
+        ([summary]
+            + stages.map { stage in
+                (outcome == .created ? "  create \(stage.to): " : "  stage \(stage.header): ")
+                    + stage.allSteps.map(\.summary).joined(separator: "; ")
+            }).joined(separator: "\n")
     }
 
     /// What happened, in one line: `up to date at 2.0.0: nothing written`, `migrated 1.0.0 → 2.0.0 in 3.2 ms`.
@@ -56,7 +58,9 @@ extension MigrationResult {
 
     /// This result, then `next` (run in a transaction of its own): one result for both.
     func followed(by next: MigrationResult, started: Date) -> MigrationResult {
-        MigrationResult(outcome: next.outcome == .upToDate ? outcome : next.outcome, fromVersion: fromVersion, toVersion: next.toVersion,
-                        adopted: adopted || next.adopted, stages: stages + next.stages, duration: Date().timeIntervalSince(started))
+        MigrationResult(
+            outcome: next.outcome == .upToDate ? outcome : next.outcome, fromVersion: fromVersion,
+            toVersion: next.toVersion,
+            adopted: adopted || next.adopted, stages: stages + next.stages, duration: Date().timeIntervalSince(started))
     }
 }

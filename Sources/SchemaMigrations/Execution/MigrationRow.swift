@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// One row of an entity's table, read in a custom stage, with typed access by property name.
@@ -64,23 +64,29 @@ public struct MigrationRow: Sendable {
     @usableFromInline
     func decodedValue<T>(_ property: String, as type: T.Type) throws -> T {
         guard let stored = self[property] else {
-            throw MigrationError(.invalidSchema, "'\(entity)' has no property '\(property)' at this version\(columns.isPartial ? ", or it was not among the properties read" : "")",
-                                 entity: entity, property: property,
-                                 remedy: columns.isPartial
-                                    ? "add '\(property)' to the properties: the rows are read with (\(columns.names.joined(separator: ", ")))"
-                                    : "use one of: " + columns.names.sorted().joined(separator: ", "))
+            throw MigrationError(
+                .invalidSchema,
+                "'\(entity)' has no property '\(property)' at this version\(columns.isPartial ? ", or it was not among the properties read" : "")",
+                entity: entity, property: property,
+                remedy: columns.isPartial
+                    ? "add '\(property)' to the properties: the rows are read with (\(columns.names.joined(separator: ", ")))"
+                    : "use one of: " + columns.names.sorted().joined(separator: ", "))
         }
         do {
             if let storage = columns.dateStorage[property], T.self == Date.self || T.self == Date?.self {
                 // Julian days are REAL like seconds: only the declaration tells them apart.
                 if stored.isNull, T.self == Date?.self { return Date?.none as! T }
-                if let date = storage.date(from: stored) { return (T.self == Date.self ? date as Any : Optional(date) as Any) as! T }
+                if let date = storage.date(from: stored) {
+                    return (T.self == Date.self ? date as Any : Optional(date) as Any) as! T
+                }
             }
             return try StoredValueDecoding.decode(stored, as: type)
         } catch let mismatch as StoredValueDecoding.Mismatch {
-            throw MigrationError(.typeMismatch, "'\(entity).\(property)' of row \(id) holds \(mismatch.found), which cannot be read as \(ModelReflection.readableName(of: type))",
-                                 entity: entity, property: property,
-                                 remedy: "read it as the type its column stores, or as SQLiteValue through row[\"\(property)\"]")
+            throw MigrationError(
+                .typeMismatch,
+                "'\(entity).\(property)' of row \(id) holds \(mismatch.found), which cannot be read as \(ModelReflection.readableName(of: type))",
+                entity: entity, property: property,
+                remedy: "read it as the type its column stores, or as SQLiteValue through row[\"\(property)\"]")
         }
     }
 }
@@ -99,7 +105,9 @@ final class RowColumns: Sendable {
         self.names = names
         self.isPartial = isPartial
         self.dateStorage = dateStorage
-        positions = names.count > 32 ? Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first }) : nil
+        positions =
+            names.count > 32
+            ? Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first }) : nil
     }
 
     func position(of name: String) -> Int? {

@@ -38,7 +38,8 @@ enum QuickCheck {
         for step in stage.allSteps where step.readsWholeTable {
             // A step names its table after the stage's renames; before them it may have had its originalName.
             let original = stage.target.entity(named: step.table)?.originalName
-            guard let name = [step.table, original].compactMap({ $0 }).first(where: { live.contains($0.sqlFolded) }) else { continue }
+            guard let name = [step.table, original].compactMap({ $0 }).first(where: { live.contains($0.sqlFolded) })
+            else { continue }
             if !tables.contains(name) { tables.append(name) }
         }
         return tables
@@ -55,13 +56,18 @@ enum QuickCheck {
         let code = findings.lazy.compactMap(QuickCheck.pageErrorCode).first { !SQLiteResultCode(rawValue: $0).isDamage }
         let unreadPage = findings.contains { $0.contains("failed to get page") }
         if try code != nil || unreadPage || check(db, pragma: pragma) != findings {
-            throw MigrationError(.sqlite, "the database could not be read while checking it before migrating; nothing was migrated",
-                                 remedy: "check the disk, then try again", details: Array(findings.prefix(10)),
-                                 sqliteError: code.map { SQLiteError(extendedCode: $0, message: SQLiteResultCode(rawValue: $0).description) })
+            throw MigrationError(
+                .sqlite, "the database could not be read while checking it before migrating; nothing was migrated",
+                remedy: "check the disk, then try again", details: Array(findings.prefix(10)),
+                sqliteError: code.map {
+                    SQLiteError(extendedCode: $0, message: SQLiteResultCode(rawValue: $0).description)
+                })
         }
-        throw MigrationError(.notADatabase, "the database is damaged (PRAGMA quick_check found problems); nothing was migrated",
-                             remedy: "restore the file from a backup, or salvage it with the sqlite3 shell's .recover command, then migrate the copy",
-                             details: Array(findings.prefix(10)))
+        throw MigrationError(
+            .notADatabase, "the database is damaged (PRAGMA quick_check found problems); nothing was migrated",
+            remedy:
+                "restore the file from a backup, or salvage it with the sqlite3 shell's .recover command, then migrate the copy",
+            details: Array(findings.prefix(10)))
     }
 
     /// SQLite's findings, empty when the check passes; an I/O error reading the pages is thrown.

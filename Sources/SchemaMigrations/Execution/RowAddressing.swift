@@ -29,15 +29,21 @@ struct RowAddressing {
             selectsRowid = true
         }
         // A table with no declared key (rowid only) is in rowid order.
-        order = entity.keyColumns.isEmpty ? (idExpression ?? "rowid") : entity.keyColumns.map(SQL.quoteIdentifier).joined(separator: ", ")
+        order =
+            entity.keyColumns.isEmpty
+            ? (idExpression ?? "rowid") : entity.keyColumns.map(SQL.quoteIdentifier).joined(separator: ", ")
     }
 
     /// The number, for the calls that need one.
     /// - Throws: `MigrationError` (`unsupportedChange`) for a WITHOUT ROWID table, naming what works instead.
     func requireID(entity: String, call: String, version: Schema.Version) throws -> String {
         guard let idExpression else {
-            throw MigrationError(.unsupportedChange, "'\(entity)' is WITHOUT ROWID: its rows have no id for \(call)", entity: entity, version: version,
-                                 remedy: "use fetch(_:where:) with its key columns, delete(_:where:), or execute(_:) with an UPDATE … WHERE on the key")
+            throw MigrationError(
+                .unsupportedChange, "'\(entity)' is WITHOUT ROWID: its rows have no id for \(call)", entity: entity,
+                version: version,
+                remedy:
+                    "use fetch(_:where:) with its key columns, delete(_:where:), or execute(_:) with an UPDATE … WHERE on the key"
+            )
         }
         return idExpression
     }
@@ -45,8 +51,10 @@ struct RowAddressing {
     /// The select list: the number first when it is not a column, then each column under its
     /// property's name (`"created_at" AS "createdAt"`), or `*` when every column is its property.
     /// - Throws: `MigrationError` naming a property the entity does not have.
-    static func selectList(_ properties: [String]?, of table: Schema.Entity, addressing: RowAddressing,
-                           noSuchProperty: (String) -> MigrationError) throws -> String {
+    static func selectList(
+        _ properties: [String]?, of table: Schema.Entity, addressing: RowAddressing,
+        noSuchProperty: (String) -> MigrationError
+    ) throws -> String {
         let prefix = addressing.selectsRowid ? "\(addressing.idExpression ?? "rowid"), " : ""
         let renames = table.attributes.contains { $0.propertyName != nil || isDateNamed($0) }
         guard let properties else {
@@ -67,8 +75,11 @@ struct RowAddressing {
     /// through SQLite's no-op unary `+`: dqlite aborts the node when a query returns a REAL value
     /// straight from a `DATETIME`, `DATE` or `TIMESTAMP` column, and does not look at expressions.
     private static func selected(_ attribute: Schema.Attribute) -> String {
-        let column = isDateNamed(attribute) ? "+" + SQL.quoteIdentifier(attribute.name) : SQL.quoteIdentifier(attribute.name)
-        guard let property = attribute.propertyName ?? (isDateNamed(attribute) ? attribute.name : nil) else { return column }
+        let column =
+            isDateNamed(attribute) ? "+" + SQL.quoteIdentifier(attribute.name) : SQL.quoteIdentifier(attribute.name)
+        guard let property = attribute.propertyName ?? (isDateNamed(attribute) ? attribute.name : nil) else {
+            return column
+        }
         return "\(column) AS \(SQL.quoteIdentifier(property))"
     }
 

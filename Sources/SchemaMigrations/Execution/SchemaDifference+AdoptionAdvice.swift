@@ -31,10 +31,12 @@ extension SchemaDifference {
         let name = entity.name
         switch self {
         case .missingTable:
-            return "\(name): the file has no such table: remove `\(name)` from the version's models, or this file is at another version"
+            return
+                "\(name): the file has no such table: remove `\(name)` from the version's models, or this file is at another version"
         case .noIntegerPrimaryKey:
             let key = table?.columns.filter { $0.primaryKeyPosition > 0 }.map(\.name) ?? []
-            return "\(name): the table's primary key is \(key.isEmpty ? "the hidden rowid" : "(" + key.joined(separator: ", ") + ")"), "
+            return
+                "\(name): the table's primary key is \(key.isEmpty ? "the hidden rowid" : "(" + key.joined(separator: ", ") + ")"), "
                 + "not \"id\" INTEGER PRIMARY KEY, which every declared model has; declaring another key is not possible yet "
                 + "(`migrate snapshot --database` lists what cannot be declared)"
         case .undeclaredColumn(_, let column):
@@ -43,11 +45,13 @@ extension SchemaDifference {
             return Self.missingIndexAdvice(index, table: name)
         case .undeclaredUniqueIndex(_, let index, let columns, let sql):
             if let sql {
-                return "\(name): the unique index \(index), `\(sql)`, is not declared: add it to `static let namedIndexes` with `.unique`"
+                return
+                    "\(name): the unique index \(index), `\(sql)`, is not declared: add it to `static let namedIndexes` with `.unique`"
             }
             let list = "[" + columns.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
             return "\(name): the unique index \(index) on (\(columns.joined(separator: ", "))) is not declared: "
-                + (columns.count == 1 ? "declare `@Attribute(.unique) var \(columns[0])`" : "add \(list) to `static let uniqueness`")
+                + (columns.count == 1
+                    ? "declare `@Attribute(.unique) var \(columns[0])`" : "add \(list) to `static let uniqueness`")
         default:
             guard let column, let attribute = entity.attribute(named: column) else { return nil }
             return attributeAdvice(attribute, entity: name, table: table)
@@ -55,7 +59,9 @@ extension SchemaDifference {
     }
 
     /// The advice on a declared attribute's column: missing, typed otherwise, nullable otherwise, or referencing otherwise.
-    private func attributeAdvice(_ attribute: Schema.Attribute, entity name: String, table: LiveSchema.Table?) -> String? {
+    private func attributeAdvice(_ attribute: Schema.Attribute, entity name: String, table: LiveSchema.Table?)
+        -> String?
+    {
         let column = attribute.name
         let property = attribute.references == nil ? column : String(column.dropLast(3))
         let declaredType = attribute.swiftType ?? attribute.valueType.swiftTypeName ?? "a Codable type"
@@ -68,13 +74,17 @@ extension SchemaDifference {
             // Declared by its Swift type, a column is told apart by the values it stores: its affinity.
             let affinity = Schema.StorageType(affinityOf: live)
             guard affinity != attribute.storageType else { return nil }
-            let wanted = Self.swiftType(for: affinity).map { "declare it `\($0)`" } ?? "no declarable type is stored with NUMERIC affinity yet"
+            let wanted =
+                Self.swiftType(for: affinity).map { "declare it `\($0)`" }
+                ?? "no declarable type is stored with NUMERIC affinity yet"
             return "\(name).\(column): the column is \(live.isEmpty ? "untyped" : live), declared \(declaredType) "
                 + "(\(attribute.storageType.rawValue)): \(wanted)"
         case .nullability(_, _, liveNotNull: true):
-            return "\(name).\(property): the column is NOT NULL: declare it non-optional (\(declaredType), not \(declaredType)?)"
+            return
+                "\(name).\(property): the column is NOT NULL: declare it non-optional (\(declaredType), not \(declaredType)?)"
         case .nullability(_, _, liveNotNull: false):
-            return "\(name).\(property): the column is nullable: declare it optional (\(declaredType)?, not \(declaredType))"
+            return
+                "\(name).\(property): the column is nullable: declare it optional (\(declaredType)?, not \(declaredType))"
         case .missingForeignKey(_, _, let declared):
             return "\(name).\(property): the column \(column) has no foreign key onto \(declared.table): "
                 + "declare `\(column): Int?` as a plain attribute, not a relationship"
@@ -82,7 +92,8 @@ extension SchemaDifference {
             let key = table?.foreignKeys.first { $0.from.count == 1 && $0.from[0].sqlFolded == column.sqlFolded }
             let onDelete = key?.onDelete ?? "NO ACTION"
             let relationship = column.hasSuffix("_id") ? String(column.dropLast(3)) : column
-            return "\(name).\(column): the column REFERENCES \(live.table) ON DELETE \(onDelete): declare it as a relationship "
+            return
+                "\(name).\(column): the column REFERENCES \(live.table) ON DELETE \(onDelete): declare it as a relationship "
                 + "`var \(relationship): \(live.table)?` (its column is named after it plus _id)"
         case .foreignKeyTarget(_, _, let live, let declared):
             let onDelete = live.onDelete ?? ""
@@ -102,9 +113,13 @@ extension SchemaDifference {
                 + "and no declarable type is stored as NUMERIC yet"
         }
         let declaration: String
-        if !column.notNull { declaration = "var \(column.name): \(type)?" }
-        else if let value = column.defaultValue { declaration = "var \(column.name): \(type) = \(value)" }
-        else { declaration = "@Attribute var \(column.name): \(type)" }
+        if !column.notNull {
+            declaration = "var \(column.name): \(type)?"
+        } else if let value = column.defaultValue {
+            declaration = "var \(column.name): \(type) = \(value)"
+        } else {
+            declaration = "@Attribute var \(column.name): \(type)"
+        }
         return "\(name).\(column.name): the column is not declared: add `\(declaration)`"
     }
 
@@ -115,8 +130,11 @@ extension SchemaDifference {
         }
         let list = "[" + index.columns.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         let columns = index.columns.joined(separator: ", ")
-        guard index.isUnique else { return "\(name): the file has no index on (\(columns)): remove \(list) from `static let indexes`" }
-        let declaration = index.columns.count == 1 ? "`.unique` from `\(index.columns[0])`" : "\(list) from `static let uniqueness`"
+        guard index.isUnique else {
+            return "\(name): the file has no index on (\(columns)): remove \(list) from `static let indexes`"
+        }
+        let declaration =
+            index.columns.count == 1 ? "`.unique` from `\(index.columns[0])`" : "\(list) from `static let uniqueness`"
         return "\(name): the file has no unique index on (\(columns)): remove \(declaration)"
     }
 

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension StageExecutor {
@@ -9,25 +9,34 @@ extension StageExecutor {
     /// the rows a rebuild's `INSERT … SELECT` has copied (counted by SQLite as full-scan steps),
     /// or a heartbeat while an index is built. At most ten events a second, then a last one when
     /// the statement is done. Without a progress callback, `body` runs as it is.
-    func reportingProgress(of statement: RenderedStatement, step: MigrationStep, stepIndex: Int, stepCount: Int,
-                           from: Schema.Version?, to: Schema.Version, _ body: () throws -> Void) throws {
+    func reportingProgress(
+        of statement: RenderedStatement, step: MigrationStep, stepIndex: Int, stepCount: Int,
+        from: Schema.Version?, to: Schema.Version, _ body: () throws -> Void
+    ) throws {
         guard let progress, let activity = Self.activity(of: statement, in: step) else { return try body() }
-        let total = activity == .copyingRows ? Int(try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(step.table))")?.int64Value ?? 0) : nil
+        let total =
+            activity == .copyingRows
+            ? Int(try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(step.table))")?.int64Value ?? 0) : nil
         let started = SystemCalls.monotonicNanoseconds()
         var lastEvent = started
         func event(rows: Int?, now: UInt64) -> MigrationProgress {
-            let words = activity == .copyingRows ? "\(step.table): \(rows ?? 0) / \(total ?? 0) rows copied" : "\(step.table): building an index"
-            return MigrationProgress(from: from, to: to, stepIndex: stepIndex, stepCount: stepCount, summary: words,
-                                     rowsDone: rows, rowsTotal: rows == nil ? nil : total, activity: activity,
-                                     elapsed: Double(now - started) / 1e9)
+            let words =
+                activity == .copyingRows
+                ? "\(step.table): \(rows ?? 0) / \(total ?? 0) rows copied" : "\(step.table): building an index"
+            return MigrationProgress(
+                from: from, to: to, stepIndex: stepIndex, stepCount: stepCount, summary: words,
+                rowsDone: rows, rowsTotal: rows == nil ? nil : total, activity: activity,
+                elapsed: Double(now - started) / 1e9)
         }
         let db = self.db
-        try db.withProgressHandler(every: 8192, {
-            let now = SystemCalls.monotonicNanoseconds()
-            guard now - lastEvent >= 100_000_000 else { return }
-            lastEvent = now
-            progress(event(rows: total.map { min($0, db.runningStatementFullScanSteps) }, now: now))
-        }, body)
+        try db.withProgressHandler(
+            every: 8192,
+            {
+                let now = SystemCalls.monotonicNanoseconds()
+                guard now - lastEvent >= 100_000_000 else { return }
+                lastEvent = now
+                progress(event(rows: total.map { min($0, db.runningStatementFullScanSteps) }, now: now))
+            }, body)
         progress(event(rows: total, now: SystemCalls.monotonicNanoseconds()))
     }
 }
@@ -48,7 +57,9 @@ extension StageExecutor {
     /// with a heartbeat (once a second, while
     /// its SQL runs, `context.execute` included) whenever the closure itself reported nothing for
     /// a second (its `forEach` reports rows). `body` gets the progress callback to hand to the context.
-    func runningCode(_ name: String, stage: PlannedStage, _ body: ((@Sendable (MigrationProgress) -> Void)?) throws -> Void) throws {
+    func runningCode(
+        _ name: String, stage: PlannedStage, _ body: ((@Sendable (MigrationProgress) -> Void)?) throws -> Void
+    ) throws {
         guard let progress else { return try body(nil) }
         let clock = LastEventClock()
         let reported: @Sendable (MigrationProgress) -> Void = { event in
@@ -57,14 +68,20 @@ extension StageExecutor {
         }
         let started = SystemCalls.monotonicNanoseconds()
         // The code's start, as a step of its own: `--simulate` times it, a log shows it.
-        progress(MigrationProgress(from: stage.from, to: stage.to, stepIndex: 0, stepCount: 1, summary: "\(name) runs", activity: .runningCode, elapsed: 0))
-        try db.withProgressHandler(every: 8192, {
+        progress(
+            MigrationProgress(
+                from: stage.from, to: stage.to, stepIndex: 0, stepCount: 1, summary: "\(name) runs",
+                activity: .runningCode, elapsed: 0))
+        let heartbeat = {
             let now = SystemCalls.monotonicNanoseconds()
             guard clock.nanosecondsSinceLast(now) >= 1_000_000_000 else { return }
             clock.touch(now)
-            progress(MigrationProgress(from: stage.from, to: stage.to, stepIndex: 0, stepCount: 1, summary: "\(name) running",
-                                       activity: .runningCode, elapsed: Double(now - started) / 1e9))
-        }) { try body(reported) }
+            progress(
+                MigrationProgress(
+                    from: stage.from, to: stage.to, stepIndex: 0, stepCount: 1, summary: "\(name) running",
+                    activity: .runningCode, elapsed: Double(now - started) / 1e9))
+        }
+        try db.withProgressHandler(every: 8192, heartbeat) { try body(reported) }
     }
 }
 

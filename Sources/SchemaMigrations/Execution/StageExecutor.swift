@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Runs one stage's closures, checks and steps on a connection already inside the migration's transaction.
@@ -39,8 +39,11 @@ struct StageExecutor {
         return sound.union(stage.allSteps.filter(\.writesTableAnew).map { $0.table.sqlFolded })
     }
 
-    private func runOnce(_ stage: PlannedStage, checked: [String], tolerated: Set<ForeignKeyGuard.Violation>?) throws -> Set<String> {
-        let footprint = stage.runsCode ? CodeFootprint(existing: try LiveSchema.tableNames(in: db), sound: Set(checked)) : nil
+    private func runOnce(_ stage: PlannedStage, checked: [String], tolerated: Set<ForeignKeyGuard.Violation>?) throws
+        -> Set<String>
+    {
+        let footprint =
+            stage.runsCode ? CodeFootprint(existing: try LiveSchema.tableNames(in: db), sound: Set(checked)) : nil
         if let willMigrate = stage.willMigrate, let footprint {
             try runClosure(willMigrate, named: "willMigrate", schema: stage.source, stage: stage, footprint: footprint)
         }
@@ -59,7 +62,9 @@ struct StageExecutor {
         try runSteps(stage.finalizingSteps, from: stage.from, to: stage.to)
         // What the code wrote, or the stage handed it to convert, must read back as declared, now
         // that the finalizing steps gave each column its declared type.
-        if let footprint, let refusal = try StoredValueCheck(stage: stage, footprint: footprint).evaluate(on: db) { throw refusal }
+        if let footprint, let refusal = try StoredValueCheck(stage: stage, footprint: footprint).evaluate(on: db) {
+            throw refusal
+        }
         // Only dropping or rebuilding a table, or the user's own code, can leave a row pointing at a
         // missing parent: ALTER TABLE's rename, add and drop column keep every rowid and reference.
         let sound = Set(checked.map(\.sqlFolded)).union(footprint?.sound ?? [])
@@ -70,7 +75,9 @@ struct StageExecutor {
         var scope: ForeignKeyGuard.Scope? = ForeignKeyGuard.Scope(children: risky, parents: risky)
         let live = try LiveSchema.read(from: db)
         if let footprint {
-            scope = footprint.foreignKeyScope(in: live).map { ForeignKeyGuard.Scope(children: $0.children.union(risky), parents: $0.parents.union(risky)) }
+            scope = footprint.foreignKeyScope(in: live).map {
+                ForeignKeyGuard.Scope(children: $0.children.union(risky), parents: $0.parents.union(risky))
+            }
         }
         try ForeignKeyGuard(db: db, live: live, scope: scope).check(tolerating: tolerated, version: stage.to)
         return sound
@@ -91,30 +98,38 @@ struct StageExecutor {
         let dropped = Set(steps.filter { $0.op == .dropTable }.map { $0.table.sqlFolded })
         // The tables read in detail: those rendered from the live table, those dropped (their
         // indexes' names are freed), and the shadows an online change swaps in.
-        let detailed = Set(steps.filter { $0.rendersFromLiveTable || $0.op == .dropTable }.map(\.table)
-                           + online.values.map(\.shadow))
+        let detailed = Set(
+            steps.filter { $0.rendersFromLiveTable || $0.op == .dropTable }.map(\.table)
+                + online.values.map(\.shadow))
         var renderer: StepRenderer?
         var parked: [LiveSchema.Dependent]?
         for (index, step) in steps.enumerated() {
-            progress?(MigrationProgress(from: from, to: to, stepIndex: index, stepCount: steps.count, summary: step.summary))
+            progress?(
+                MigrationProgress(from: from, to: to, stepIndex: index, stepCount: steps.count, summary: step.summary))
             if step.op == .renameTable || step.op == .renameColumn { renderer = nil }
-            let needsLive = step.rendersFromLiveTable || step.op == .dropTable || (step.setsAsideDependents && parked == nil)
+            let needsLive =
+                step.rendersFromLiveTable || step.op == .dropTable || (step.setsAsideDependents && parked == nil)
             if renderer == nil && needsLive {
                 renderer = StepRenderer(live: try LiveSchema.read(from: db, onlyTables: detailed), version: to)
             }
             if step.setsAsideDependents && parked == nil, let live = renderer?.live {
-                parked = try AlterTableProcedure(db: db).setAsideDependents(mentioning: setAside, among: live.dependents)
+                parked = try AlterTableProcedure(db: db).setAsideDependents(
+                    mentioning: setAside, among: live.dependents)
             }
             let statements: [RenderedStatement]
             if case .rebuild(let rebuild) = step.action, let change = online[rebuild.table.sqlFolded],
-               let live = renderer?.live {
+                let live = renderer?.live
+            {
                 // The rows were copied and the indexes built online: the cut-over only renames.
                 statements = try change.cutOverStatements(live: live, version: to).map { RenderedStatement($0) }
             } else {
-                statements = try renderer?.renderedStatements(for: step.action) ?? RenderedStatement.planned(step.action)
+                statements =
+                    try renderer?.renderedStatements(for: step.action) ?? RenderedStatement.planned(step.action)
             }
             for statement in statements {
-                try reportingProgress(of: statement, step: step, stepIndex: index, stepCount: steps.count, from: from, to: to) {
+                try reportingProgress(
+                    of: statement, step: step, stepIndex: index, stepCount: steps.count, from: from, to: to
+                ) {
                     try execute(statement.sql, step: step)
                 }
             }
@@ -127,9 +142,12 @@ struct StageExecutor {
         do {
             try db.execute(sql)
         } catch let error as SQLiteError {
-            if error.resultCode == .constraintDatatype, let step, let refusal = strictRefusal(error, step: step) { throw refusal }
-            throw MigrationError(.sqlite, "step failed: \(step?.summary ?? sql); everything was rolled back",
-                                 entity: step?.table, sqliteError: error)
+            if error.resultCode == .constraintDatatype, let step, let refusal = strictRefusal(error, step: step) {
+                throw refusal
+            }
+            throw MigrationError(
+                .sqlite, "step failed: \(step?.summary ?? sql); everything was rolled back",
+                entity: step?.table, sqliteError: error)
         }
     }
 
@@ -137,26 +155,41 @@ struct StageExecutor {
     /// REAL column t.c"): the refusal names the rows that hold such values.
     private func strictRefusal(_ error: SQLiteError, step: MigrationStep) -> MigrationError? {
         let words = error.message.split(separator: " ")
-        guard words.count >= 7, words[0] == "cannot", words[1] == "store", let dot = words.last?.lastIndex(of: ".") else { return nil }
-        let storageClass = words[2].lowercased(), target = words[5].uppercased(), column = String(words.last![words.last!.index(after: dot)...])
-        let table = SQL.quoteIdentifier(step.table), quoted = SQL.quoteIdentifier(column)
+        guard words.count >= 7, words[0] == "cannot", words[1] == "store", let dot = words.last?.lastIndex(of: ".")
+        else { return nil }
+        let storageClass = words[2].lowercased()
+        let target = words[5].uppercased()
+        let column = String(words.last![words.last!.index(after: dot)...])
+        let table = SQL.quoteIdentifier(step.table)
+        let quoted = SQL.quoteIdentifier(column)
         var condition = "typeof(\(quoted)) = \(SQL.quoteString(storageClass))"
         if storageClass == "text" && (target == "REAL" || target.hasPrefix("INT")) {
             // Text a number reads back from converts; other text is what the type refuses.
-            condition += " AND \(quoted) <> CAST(CAST(\(quoted) AS REAL) AS TEXT) AND \(quoted) <> CAST(CAST(\(quoted) AS INTEGER) AS TEXT)"
+            condition +=
+                " AND \(quoted) <> CAST(CAST(\(quoted) AS REAL) AS TEXT) AND \(quoted) <> CAST(CAST(\(quoted) AS INTEGER) AS TEXT)"
         }
-        let ids = (try? db.rows("SELECT \(SQL.quoteIdentifier(Schema.primaryKeyColumn)) FROM \(table) WHERE \(condition) ORDER BY 1 LIMIT 10"))?
+        let ids =
+            (try? db.rows(
+                "SELECT \(SQL.quoteIdentifier(Schema.primaryKeyColumn)) FROM \(table) WHERE \(condition) ORDER BY 1 LIMIT 10"
+            ))?
             .map { $0[0].description } ?? []
-        return MigrationError(.dataViolation, "\(step.table) is STRICT, and \(column) would hold \(storageClass) values its declared type refuses; everything was rolled back",
-                              entity: step.table, property: column,
-                              remedy: "convert those values in the custom stage's didMigrate (or willMigrate), or make the table non-STRICT first",
-                              details: ids.isEmpty ? [] : ["rows (id): " + ids.joined(separator: ", ")], sqliteError: error)
+        return MigrationError(
+            .dataViolation,
+            "\(step.table) is STRICT, and \(column) would hold \(storageClass) values its declared type refuses; everything was rolled back",
+            entity: step.table, property: column,
+            remedy:
+                "convert those values in the custom stage's didMigrate (or willMigrate), or make the table non-STRICT first",
+            details: ids.isEmpty ? [] : ["rows (id): " + ids.joined(separator: ", ")], sqliteError: error)
     }
 
-    private func runClosure(_ closure: (MigrationContext) throws -> Void, named name: String, schema: Schema, stage: PlannedStage, footprint: CodeFootprint) throws {
+    private func runClosure(
+        _ closure: (MigrationContext) throws -> Void, named name: String, schema: Schema, stage: PlannedStage,
+        footprint: CodeFootprint
+    ) throws {
         do {
             try runningCode(name, stage: stage) { progress in
-                let context = MigrationContext(schema: schema, db: db, stage: (stage.from, stage.to), progress: progress)
+                let context = MigrationContext(
+                    schema: schema, db: db, stage: (stage.from, stage.to), progress: progress)
                 try db.watchingCustomCode(footprint) { try closure(context) }
             }
             // The code caught the error for a damaged table or a refused statement and went on: the stage fails all the same.
@@ -167,8 +200,10 @@ struct StageExecutor {
             throw footprint.refusal ?? error
         } catch {
             if let refusal = footprint.refusal { throw refusal }
-            throw MigrationError(.customStageFailed, "\(name) of the stage \(stage.from) → \(stage.to) threw; everything was rolled back",
-                                 version: stage.to, sqliteError: error as? SQLiteError, underlyingError: error)
+            throw MigrationError(
+                .customStageFailed,
+                "\(name) of the stage \(stage.from) → \(stage.to) threw; everything was rolled back",
+                version: stage.to, sqliteError: error as? SQLiteError, underlyingError: error)
         }
     }
 }

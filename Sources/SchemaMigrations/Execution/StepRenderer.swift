@@ -42,16 +42,24 @@ struct StepRenderer {
         switch action {
         case .dropColumn(let table, let column):
             let dropped = indexes(droppedWith: column, of: table)
-            return (dropped.map { "DROP INDEX \(SQL.quoteIdentifier($0.name))" } + action.plannedStatements).map { RenderedStatement($0) }
+            return (dropped.map { "DROP INDEX \(SQL.quoteIdentifier($0.name))" } + action.plannedStatements).map {
+                RenderedStatement($0)
+            }
         case .createIndex(let table, let index):
-            return [RenderedStatement(EntitySQL.createIndex(freelyNamed(index, table: table), table: table), work: .buildingIndex)]
+            return [
+                RenderedStatement(
+                    EntitySQL.createIndex(freelyNamed(index, table: table), table: table), work: .buildingIndex)
+            ]
         case .dropIndex(let table, let index):
             return [RenderedStatement("DROP INDEX \(SQL.quoteIdentifier(liveName(of: index, table: table)))")]
         case .rebuild:
             guard let rendering = try rendering(of: action) else { return RenderedStatement.planned(action) }
             return rendering.statements.enumerated().map { position, sql in
-                RenderedStatement(sql, work: position == rendering.copyPosition ? .copyingRows
-                                      : rendering.indexPositions.contains(position) ? .buildingIndex : nil)
+                RenderedStatement(
+                    sql,
+                    work: position == rendering.copyPosition
+                        ? .copyingRows
+                        : rendering.indexPositions.contains(position) ? .buildingIndex : nil)
             }
         case .createTable, .dropTable, .renameTable, .addColumn, .renameColumn:
             return RenderedStatement.planned(action)
@@ -62,7 +70,8 @@ struct StepRenderer {
     /// and removes; nil for any other step.
     func rendering(of action: StepAction) throws -> TableRebuild.Rendering? {
         guard case .rebuild(let rebuild) = action,
-              let table = live.table(named: renamesApplied ? rebuild.table : rebuild.sourceTable) else { return nil }
+            let table = live.table(named: renamesApplied ? rebuild.table : rebuild.sourceTable)
+        else { return nil }
         return try rebuild.statements(live: table, renamesApplied: renamesApplied, version: version)
     }
 
@@ -88,7 +97,8 @@ struct StepRenderer {
         case .rebuild(let rebuild):
             // The old table's indexes went with it; those the rebuild wrote (as the old table had
             // them, or declared anew) are the new table's.
-            let written = (try? rendering(of: action))?.parts.indexes
+            let written =
+                (try? rendering(of: action))?.parts.indexes
                 ?? rebuild.target.indexes.map { EntitySQL.createIndex($0, table: rebuild.table) }
             for index in live.table(named: rebuild.table)?.indexes ?? [] {
                 live.objectNames.remove(index.name.sqlFolded)
@@ -129,10 +139,12 @@ struct StepRenderer {
     private func liveName(of index: Schema.Index, table: String) -> String {
         let declared = index.resolvedName(table: table)
         let structure = index.structure
-        let candidates = live.table(named: table)?.indexes.filter { live in
-            guard live.origin == .createIndex else { return false }
-            return structure.terms == nil ? live.structure == structure && !live.isPartial : live.fullStructure == structure
-        } ?? []
+        let candidates =
+            live.table(named: table)?.indexes.filter { live in
+                guard live.origin == .createIndex else { return false }
+                return structure.terms == nil
+                    ? live.structure == structure && !live.isPartial : live.fullStructure == structure
+            } ?? []
         return LiveSchema.Index.madeForDeclaration(among: candidates, named: declared, table: table)?.name ?? declared
     }
 
@@ -168,7 +180,9 @@ struct RenderedStatement: Equatable {
             return statements.enumerated().map { RenderedStatement($1, work: $0 == 0 ? nil : .buildingIndex) }
         case .rebuild:
             // create, copy, drop, rename, then the indexes (TableRebuild.declaredStatements)
-            return statements.enumerated().map { RenderedStatement($1, work: $0 == 1 ? .copyingRows : $0 >= 4 ? .buildingIndex : nil) }
+            return statements.enumerated().map {
+                RenderedStatement($1, work: $0 == 1 ? .copyingRows : $0 >= 4 ? .buildingIndex : nil)
+            }
         case .createIndex:
             return statements.map { RenderedStatement($0, work: .buildingIndex) }
         case .dropTable, .renameTable, .addColumn, .renameColumn, .dropColumn, .dropIndex:

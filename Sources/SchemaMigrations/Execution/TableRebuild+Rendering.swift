@@ -49,12 +49,18 @@ extension TableRebuild {
     ///   something that stays (a CHECK over other columns too, a generated column, an expression
     ///   or partial index), or the table's definition cannot be read.
     /// - Parameter newName: the name the new table is created under (``temporaryName`` offline).
-    func statements(live: LiveSchema.Table, renamesApplied: Bool, version: Schema.Version, newName: String? = nil) throws -> Rendering {
+    func statements(live: LiveSchema.Table, renamesApplied: Bool, version: Schema.Version, newName: String? = nil)
+        throws -> Rendering
+    {
         let temporaryName = newName ?? self.temporaryName
         var definition = try live.definition()
         var substitution: [String: String] = [:]
         if !renamesApplied {
-            for column in columns { if let source = column.sourceName, source != column.attribute.name { substitution[source.sqlFolded] = column.attribute.name } }
+            for column in columns {
+                if let source = column.sourceName, source != column.attribute.name {
+                    substitution[source.sqlFolded] = column.attribute.name
+                }
+            }
             if !substitution.isEmpty { definition.renameColumns(substitution) }
         }
         var carriedOver = TableRebuild.features(of: definition)
@@ -62,7 +68,9 @@ extension TableRebuild {
         for column in columns {
             let name = column.attribute.name
             guard column.expression != nil, definition.column(named: name) != nil else {
-                try definition.addColumn(definition: EntitySQL.columnDefinition(column.attribute, forceNullable: nullableColumns.contains(name)))
+                try definition.addColumn(
+                    definition: EntitySQL.columnDefinition(
+                        column.attribute, forceNullable: nullableColumns.contains(name)))
                 continue
             }
             if column.changesType { definition.setType(column.attribute.declaredType, column: name) }
@@ -77,17 +85,21 @@ extension TableRebuild {
         }
         var removed: [String] = []
         for dropped in droppedColumns {
-            removed += try definition.dropColumn(dropped, entity: target.name, version: version).map { "\(table).\(dropped): \($0)" }
+            removed += try definition.dropColumn(dropped, entity: target.name, version: version).map {
+                "\(table).\(dropped): \($0)"
+            }
         }
         carriedOver = carriedOver.filter { feature in !removed.contains { $0.hasSuffix(feature) } }
         if changesStrict { definition.strict = target.isStrict }
         var statements = [definition.sql(named: temporaryName)]
 
         // 5. "Transfer content from X into new_X using a statement like: INSERT INTO new_X SELECT ... FROM X."
-        let expressions = Dictionary(columns.compactMap { column in column.expression.map { (column.attribute.name.sqlFolded, $0) } },
-                                     uniquingKeysWith: { first, _ in first })
+        let expressions = Dictionary(
+            columns.compactMap { column in column.expression.map { (column.attribute.name.sqlFolded, $0) } },
+            uniquingKeysWith: { first, _ in first })
         // New name (folded) → the name the live table has until the renames run.
-        let liveNames = Dictionary(substitution.map { ($0.value.sqlFolded, $0.key) }, uniquingKeysWith: { first, _ in first })
+        let liveNames = Dictionary(
+            substitution.map { ($0.value.sqlFolded, $0.key) }, uniquingKeysWith: { first, _ in first })
         var targets: [String] = []
         var sources: [String] = []
         var sourcesBeforeRenames: [String] = []
@@ -98,12 +110,16 @@ extension TableRebuild {
             targets.append(SQL.quoteIdentifier(column.name))
             let expression = expressions[folded] ?? SQL.quoteIdentifier(column.name)
             sources.append(renamesApplied ? expression : TableDefinition.substitute(substitution, in: expression))
-            sourcesBeforeRenames.append(renamesApplied ? expression : TableDefinition.substitute(liveNames, in: expression))
+            sourcesBeforeRenames.append(
+                renamesApplied ? expression : TableDefinition.substitute(liveNames, in: expression))
         }
         // A rowid table keeps its rowids even without an INTEGER PRIMARY KEY column (they may be
         // referenced: full-text search content, the app's own bookkeeping).
         if !definition.withoutRowid, !live.hasRowidAlias,
-           let rowid = ["rowid", "oid", "_rowid_"].first(where: { name in definition.column(named: name) == nil && live.column(named: name) == nil }) {
+            let rowid = ["rowid", "oid", "_rowid_"].first(where: { name in
+                definition.column(named: name) == nil && live.column(named: name) == nil
+            })
+        {
             targets.insert(rowid, at: 0)
             sources.insert(rowid, at: 0)
             sourcesBeforeRenames.insert(rowid, at: 0)
@@ -111,14 +127,21 @@ extension TableRebuild {
         let quotedTable = SQL.quoteIdentifier(renamesApplied ? table : sourceTable)
         let quotedTemporary = SQL.quoteIdentifier(temporaryName)
         let copyPosition = statements.count
-        statements.append("INSERT INTO \(quotedTemporary) (\(targets.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(quotedTable)")
+        statements.append(
+            "INSERT INTO \(quotedTemporary) (\(targets.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(quotedTable)"
+        )
         let sequenceStart = statements.count
         if definition.hasAutoincrement {
             // The AUTOINCREMENT counter moves with the table: the highest id ever handed out, not
             // the highest still present, so a deleted id is never handed out again.
-            let temporary = SQL.quoteString(temporaryName), old = SQL.quoteString(renamesApplied ? table : sourceTable)
-            statements.append("INSERT INTO sqlite_sequence (name, seq) SELECT \(temporary), 0 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = \(temporary))")
-            statements.append("UPDATE sqlite_sequence SET seq = max(seq, IFNULL((SELECT seq FROM sqlite_sequence WHERE name = \(old)), 0)) WHERE name = \(temporary)")
+            let temporary = SQL.quoteString(temporaryName)
+            let old = SQL.quoteString(renamesApplied ? table : sourceTable)
+            statements.append(
+                "INSERT INTO sqlite_sequence (name, seq) SELECT \(temporary), 0 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = \(temporary))"
+            )
+            statements.append(
+                "UPDATE sqlite_sequence SET seq = max(seq, IFNULL((SELECT seq FROM sqlite_sequence WHERE name = \(old)), 0)) WHERE name = \(temporary)"
+            )
         }
         let sequence = Array(statements[sequenceStart...])
         // 6. "Drop the old table X: DROP TABLE X."
@@ -140,15 +163,18 @@ extension TableRebuild {
         // A declaration of plain columns retires a live index of those columns only, never a
         // partial or expression one; a declaration with expressions or a WHERE, the one it says.
         func retires(_ index: LiveSchema.Index, _ declared: IndexStructure) -> Bool {
-            declared.terms == nil ? !index.isPartial && !index.columns.contains("<expr>") && structure(of: index) == declared
-                                  : fullStructure(of: index) == declared
+            declared.terms == nil
+                ? !index.isPartial && !index.columns.contains("<expr>") && structure(of: index) == declared
+                : fullStructure(of: index) == declared
         }
         var retiring = Set<String>()  // the live index each retired declaration stands for: its own name first
         for retired in retiredIndexes {
             let candidates = live.indexes.filter { index in
                 index.origin == .createIndex && retires(index, retired.index.structure)
             }
-            if let chosen = LiveSchema.Index.madeForDeclaration(among: candidates, named: retired.name, table: sourceTable) {
+            if let chosen = LiveSchema.Index.madeForDeclaration(
+                among: candidates, named: retired.name, table: sourceTable)
+            {
                 retiring.insert(chosen.name)
             }
         }
@@ -163,9 +189,11 @@ extension TableRebuild {
             let mentioned = SQLTokenizer(sql).indexedColumnNames()
             if let dropped = droppedNames.first(where: { mentioned.contains($0) }) {
                 if index.isPartial || index.columns.contains("<expr>") {
-                    throw MigrationError(.unsupportedChange, "cannot drop '\(target.name).\(dropped)': the index \(index.name), `\(sql)`, uses it",
-                                         entity: target.name, property: dropped, version: version,
-                                         remedy: "keep the column, or drop the index first in a custom stage's willMigrate")
+                    throw MigrationError(
+                        .unsupportedChange,
+                        "cannot drop '\(target.name).\(dropped)': the index \(index.name), `\(sql)`, uses it",
+                        entity: target.name, property: dropped, version: version,
+                        remedy: "keep the column, or drop the index first in a custom stage's willMigrate")
                 }
                 removed.append("\(table): the index \(index.name) on the dropped column \(dropped)")
                 continue
@@ -178,10 +206,13 @@ extension TableRebuild {
         for index in target.indexes where !present.contains(index.structure) {
             statements.append(EntitySQL.createIndex(index, table: table))
         }
-        let parts = Parts(createTable: statements[0], copyTargets: targets, copySources: sources, copySourcesBeforeRenames: sourcesBeforeRenames, sourceTable: renamesApplied ? table : sourceTable,
-                          sequence: sequence, indexes: Array(statements[indexStart...]), withoutRowid: definition.withoutRowid)
-        return Rendering(statements: statements, copyPosition: copyPosition, indexPositions: indexStart..<statements.count,
-                         carriedOver: carriedOver, removed: removed, parts: parts)
+        let parts = Parts(
+            createTable: statements[0], copyTargets: targets, copySources: sources,
+            copySourcesBeforeRenames: sourcesBeforeRenames, sourceTable: renamesApplied ? table : sourceTable,
+            sequence: sequence, indexes: Array(statements[indexStart...]), withoutRowid: definition.withoutRowid)
+        return Rendering(
+            statements: statements, copyPosition: copyPosition, indexPositions: indexStart..<statements.count,
+            carriedOver: carriedOver, removed: removed, parts: parts)
     }
 
     /// The clauses of a definition that a declaration does not speak of, in words.
@@ -190,8 +221,14 @@ extension TableRebuild {
         for column in definition.columns {
             for constraint in column.constraints {
                 switch constraint.kind {
-                case .check, .collate, .generated, .deferrable, .primaryKey(autoincrement: true): features.append("`\(constraint.text)`")
-                case .references: if constraint.text.uppercased().contains("ON UPDATE") || constraint.text.uppercased().contains("DEFERRABLE") { features.append("`\(constraint.text)`") }
+                case .check, .collate, .generated, .deferrable, .primaryKey(autoincrement: true):
+                    features.append("`\(constraint.text)`")
+                case .references:
+                    if constraint.text.uppercased().contains("ON UPDATE")
+                        || constraint.text.uppercased().contains("DEFERRABLE")
+                    {
+                        features.append("`\(constraint.text)`")
+                    }
                 default: break
                 }
             }

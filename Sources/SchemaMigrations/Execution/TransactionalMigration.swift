@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// What a migration does inside its transaction, on any ``MigrationDatabase``: detects the
@@ -25,14 +25,23 @@ struct TransactionalMigration {
         let store = framing.metadata(plan: plan.name)
         switch state {
         case .empty:
-            for entity in target.entities { try DeclaredSQLCheck.check(entity, version: target.version, environment: plan.environment) }
-            if let refusal = try SQLEnvironmentCheck(db: db).refusal(for: [], creating: target.entities, version: target.version) { throw refusal }
-            let stage = PlannedStage(source: target, target: target, kind: .lightweight,
-                                     steps: target.entities.map { MigrationStep(action: .createTable($0)) })
+            for entity in target.entities {
+                try DeclaredSQLCheck.check(entity, version: target.version, environment: plan.environment)
+            }
+            if let refusal = try SQLEnvironmentCheck(db: db).refusal(
+                for: [], creating: target.entities, version: target.version)
+            {
+                throw refusal
+            }
+            let stage = PlannedStage(
+                source: target, target: target, kind: .lightweight,
+                steps: target.entities.map { MigrationStep(action: .createTable($0)) })
             try StageExecutor(db: db, progress: progress).runSteps(stage.steps, from: nil, to: target.version)
             try verify(target, written: WrittenColumns(target.entities.map { .createTable($0) }))
             try store.append(record(of: target.version, kind: "create", from: nil, started: started))
-            return MigrationResult(outcome: .created, fromVersion: nil, toVersion: target.version, adopted: false, stages: [stage], duration: Date().timeIntervalSince(started))
+            return MigrationResult(
+                outcome: .created, fromVersion: nil, toVersion: target.version, adopted: false, stages: [stage],
+                duration: Date().timeIntervalSince(started))
         case .recorded(let current), .unversioned(let current):
             guard current <= target.version else {
                 throw MigrationError.backwards(from: current, to: target.version)
@@ -43,11 +52,15 @@ struct TransactionalMigration {
                 adopted = true
             }
             if current == target.version {
-                return MigrationResult(outcome: adopted ? .migrated : .upToDate, fromVersion: current, toVersion: current, adopted: adopted, stages: [], duration: Date().timeIntervalSince(started))
+                return MigrationResult(
+                    outcome: adopted ? .migrated : .upToDate, fromVersion: current, toVersion: current,
+                    adopted: adopted, stages: [], duration: Date().timeIntervalSince(started))
             }
             var pending = try plan.plannedStages(from: current, to: target.version)
             // Refused before the first write when a table or index it touches needs what the connection lacks.
-            if let refusal = try SQLEnvironmentCheck(db: db).refusal(for: pending, version: target.version) { throw refusal }
+            if let refusal = try SQLEnvironmentCheck(db: db).refusal(for: pending, version: target.version) {
+                throw refusal
+            }
             if let stageLimit { pending = Array(pending.prefix(stageLimit)) }
             var written = WrittenColumns()
             // Tables an earlier stage checked or wrote anew: checked once per migration, not per stage.
@@ -60,30 +73,40 @@ struct TransactionalMigration {
                 if index == pending.count - 1 { try verify(stage.target, written: written) }
                 try store.append(record(of: stage.to, kind: stage.kind.rawValue, from: stage.from, started: stageStart))
             }
-            return MigrationResult(outcome: .migrated, fromVersion: current, toVersion: pending.last?.to ?? current, adopted: adopted,
-                                   stages: pending, duration: Date().timeIntervalSince(started))
+            return MigrationResult(
+                outcome: .migrated, fromVersion: current, toVersion: pending.last?.to ?? current, adopted: adopted,
+                stages: pending, duration: Date().timeIntervalSince(started))
         }
     }
 
     /// The metadata row for reaching `version`: its hash and declared snapshot.
-    func record(of version: Schema.Version, kind: String, from: Schema.Version?, started: Date, duration: TimeInterval? = nil) throws -> MetadataStore.Entry {
+    func record(
+        of version: Schema.Version, kind: String, from: Schema.Version?, started: Date, duration: TimeInterval? = nil
+    ) throws -> MetadataStore.Entry {
         guard let declared = plan.declaredSchema(for: version) else {
-            throw MigrationError(.invalidPlan, "version \(version) is not declared by the plan '\(plan.name)'", version: version, remedy: "report this as a bug")
+            throw MigrationError(
+                .invalidPlan, "version \(version) is not declared by the plan '\(plan.name)'", version: version,
+                remedy: "report this as a bug")
         }
-        return MetadataStore.Entry(version: version, hash: plan.hash(of: version), kind: kind, fromVersion: from, startedAt: started,
-                                    duration: duration ?? Date().timeIntervalSince(started), snapshot: try declared.compactJSON())
+        return MetadataStore.Entry(
+            version: version, hash: plan.hash(of: version), kind: kind, fromVersion: from, startedAt: started,
+            duration: duration ?? Date().timeIntervalSince(started), snapshot: try declared.compactJSON())
     }
 
     /// The database must now hold exactly the declared target: otherwise everything rolls back, with the diff.
     func verify(_ target: Schema, written: WrittenColumns) throws {
         let live = try LiveSchema.read(from: db, onlyTables: Set(target.entityNames))
-        let accepted = try AcceptedDifferences.load(from: db, plan: plan.name)  // what a baseline accepted and no stage changed
-        let differences = accepted.unaccepted(SchemaComparison(checksDefault: written.contains, undeclaredUniqueIndexesDiffer: false)
-            .differences(declared: target, live: live))
+        // what a baseline accepted and no stage changed
+        let accepted = try AcceptedDifferences.load(from: db, plan: plan.name)
+        let differences = accepted.unaccepted(
+            SchemaComparison(checksDefault: written.contains, undeclaredUniqueIndexesDiffer: false)
+                .differences(declared: target, live: live))
         guard differences.isEmpty else {
-            throw MigrationError(.verificationFailed, "after the migration the database does not match version \(target.version); everything was rolled back",
-                                 version: target.version, remedy: "report this as a bug, with the plan and the database schema",
-                                 details: differences.map(\.description))
+            throw MigrationError(
+                .verificationFailed,
+                "after the migration the database does not match version \(target.version); everything was rolled back",
+                version: target.version, remedy: "report this as a bug, with the plan and the database schema",
+                details: differences.map(\.description))
         }
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Works out which declared version a database is at.
@@ -39,13 +39,16 @@ struct VersionDetection {
             }
             let live = try LiveSchema.read(from: db, onlyTables: Set(schema.entityNames))
             let accepted = try AcceptedDifferences.load(from: db, plan: plan.name)  // what a baseline accepted
-            let differences = accepted.unaccepted(SchemaComparison(checksDefaults: false, undeclaredUniqueIndexesDiffer: false)
-                .differences(declared: schema, live: live))
+            let differences = accepted.unaccepted(
+                SchemaComparison(checksDefaults: false, undeclaredUniqueIndexesDiffer: false)
+                    .differences(declared: schema, live: live))
             guard differences.isEmpty else {
-                throw MigrationError(.drift, "the database's schema no longer matches version \(schema.version), which its metadata records",
-                                     version: schema.version,
-                                     remedy: "undo the change made outside the plan, or declare it as a new version",
-                                     details: differences.map(\.description))
+                throw MigrationError(
+                    .drift,
+                    "the database's schema no longer matches version \(schema.version), which its metadata records",
+                    version: schema.version,
+                    remedy: "undo the change made outside the plan, or declare it as a new version",
+                    details: differences.map(\.description))
             }
             return .recorded(schema.version)
         }
@@ -60,14 +63,21 @@ struct VersionDetection {
             if differences.isEmpty { matching.append(schema) }
             if closest == nil || differences.count < closest!.differences.count { closest = (schema, differences) }
         }
-        if let schema = matching.first(where: { present.isSubset(of: Set($0.entityNames.map { $0.sqlFolded })) }) ?? matching.first {
+        if let schema = matching.first(where: { present.isSubset(of: Set($0.entityNames.map { $0.sqlFolded })) })
+            ?? matching.first
+        {
             return .unversioned(schema.version)
         }
-        throw MigrationError(.unknownVersion, "the database has no version recorded and its tables match none of the plan's \(plan.schemas.count) versions",
-                             version: closest?.schema.version,
-                             remedy: "declare what the file has (the lines above), or scaffold a V1 that matches it: `migrate scaffold --database PATH --output FILE` writes its Swift declarations (`migrate snapshot --database PATH --output DIR` its JSON plan; in code: `Schema(introspecting:)`), or record a version with `migrate baseline --version V`",
-                             details: closest.map { ["closest is \($0.schema.version); to declare what the file has:"]
-                                 + SchemaDifference.adoptionAdvice(for: $0.differences, declared: $0.schema, live: live) } ?? [])
+        throw MigrationError(
+            .unknownVersion,
+            "the database has no version recorded and its tables match none of the plan's \(plan.schemas.count) versions",
+            version: closest?.schema.version,
+            remedy:
+                "declare what the file has (the lines above), or scaffold a V1 that matches it: `migrate scaffold --database PATH --output FILE` writes its Swift declarations (`migrate snapshot --database PATH --output DIR` its JSON plan; in code: `Schema(introspecting:)`), or record a version with `migrate baseline --version V`",
+            details: closest.map {
+                ["closest is \($0.schema.version); to declare what the file has:"]
+                    + SchemaDifference.adoptionAdvice(for: $0.differences, declared: $0.schema, live: live)
+            } ?? [])
     }
 
     /// The declared schema of a recorded version, refusing unknown, newer and changed versions.
@@ -85,26 +95,38 @@ struct VersionDetection {
         guard let recorded = try? Schema(snapshotJSON: Data(record.snapshot.utf8)) else { return nil }
         let theirs = recorded.entities.map(\.name)
         guard !theirs.isEmpty, theirs.allSatisfy({ !plan.allEntityNames.contains($0.sqlFolded) }) else { return nil }
-        return MigrationError(.invalidPlan,
-                              "the database records version \(record.version) of another plan also named '\(plan.name)', whose tables (\(theirs.sorted().joined(separator: ", "))) are not this plan's: two plans share a name",
-                              version: record.version,
-                              remedy: "give this plan a name of its own (`static let name = \"…\"` in its SchemaMigrationPlan), so that each plan keeps its own versions in the file; a plan already applied under '\(plan.name)' keeps that name")
+        return MigrationError(
+            .invalidPlan,
+            "the database records version \(record.version) of another plan also named '\(plan.name)', whose tables (\(theirs.sorted().joined(separator: ", "))) are not this plan's: two plans share a name",
+            version: record.version,
+            remedy:
+                "give this plan a name of its own (`static let name = \"…\"` in its SchemaMigrationPlan), so that each plan keeps its own versions in the file; a plan already applied under '\(plan.name)' keeps that name"
+        )
     }
 
     private func refusal(for record: MetadataStore.Record) throws -> Schema {
         guard let schema = plan.schema(for: record.version) else {
             if record.version > plan.latest.version {
-                throw MigrationError(.newerVersion, "the database is at version \(record.version), newer than the plan's latest version \(plan.latest.version)",
-                                     version: record.version, remedy: "run a newer build of the app or plan; this one must not touch the database")
+                throw MigrationError(
+                    .newerVersion,
+                    "the database is at version \(record.version), newer than the plan's latest version \(plan.latest.version)",
+                    version: record.version,
+                    remedy: "run a newer build of the app or plan; this one must not touch the database")
             }
-            throw MigrationError(.unknownVersion, "the database is at version \(record.version), which the plan '\(plan.name)' does not declare",
-                                 version: record.version, remedy: "add version \(record.version) back to the plan's schemas")
+            throw MigrationError(
+                .unknownVersion,
+                "the database is at version \(record.version), which the plan '\(plan.name)' does not declare",
+                version: record.version, remedy: "add version \(record.version) back to the plan's schemas")
         }
         let declaredHash = plan.hash(of: record.version)
         if record.hash != declaredHash {
-            throw MigrationError(.invalidPlan, "version \(record.version) was applied with schema hash \(record.hash.prefix(12))…, but the plan now declares it with hash \(declaredHash.prefix(12))…",
-                                 version: record.version,
-                                 remedy: "a released version must never change: restore its declaration, and put the change in a new version")
+            throw MigrationError(
+                .invalidPlan,
+                "version \(record.version) was applied with schema hash \(record.hash.prefix(12))…, but the plan now declares it with hash \(declaredHash.prefix(12))…",
+                version: record.version,
+                remedy:
+                    "a released version must never change: restore its declaration, and put the change in a new version"
+            )
         }
         return schema
     }

@@ -14,7 +14,8 @@ struct WrittenColumns {
                 for column in rebuild.columns where column.expression == nil || column.changesDefault {
                     columns.insert(rebuild.table.sqlFolded + "." + column.attribute.name.sqlFolded)
                 }
-            case .addColumn(let table, let attribute, _): columns.insert(table.sqlFolded + "." + attribute.name.sqlFolded)
+            case .addColumn(let table, let attribute, _):
+                columns.insert(table.sqlFolded + "." + attribute.name.sqlFolded)
             default: break
             }
         }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// One stage a database went through, as its metadata table recorded it: what `migrate history`
@@ -35,7 +35,10 @@ public struct AppliedStage: Sendable, Hashable, CustomStringConvertible {
     /// The row's cells: sequence, from (`-` when none), to, kind, when (UTC), how long.
     package var cells: [String] {
         let took = duration < 1 ? (duration * 1000).fixedPoint(1) + " ms" : duration.fixedPoint(2) + " s"
-        return ["\(sequence)", from.map(\.description) ?? "-", to.description, kind, SystemCalls.iso8601UTC(appliedAt), took]
+        return [
+            "\(sequence)", from.map(\.description) ?? "-", to.description, kind, SystemCalls.iso8601UTC(appliedAt),
+            took,
+        ]
     }
 }
 
@@ -49,22 +52,31 @@ extension Migrator {
 
     /// Every stage recorded in the database at `url`, for one plan or (nil) every plan in it,
     /// oldest first within each plan. Needs no plan: any tool can read what a database went through.
-    public static func history(databaseAt url: URL, plan: String? = nil, busyTimeout: TimeInterval = 5) throws -> [AppliedStage] {
+    public static func history(databaseAt url: URL, plan: String? = nil, busyTimeout: TimeInterval = 5) throws
+        -> [AppliedStage]
+    {
         guard FileManager.default.fileExists(atPath: url.path) else { return [] }
         do {
-            let db = try Migrator.open(url, mode: .readOnly, busyTimeout: busyTimeout, vfs: nil, environment: .none)  // reads only the metadata table
+            // reads only the metadata table
+            let db = try Migrator.open(url, mode: .readOnly, busyTimeout: busyTimeout, vfs: nil, environment: .none)
             guard try MetadataStore(db: db, plan: plan ?? "").exists() else { return [] }
             let filter = plan == nil ? "" : #"WHERE "plan" = ?"#
-            return try db.rows("""
+            return try db.rows(
+                """
                 SELECT "plan", "seq", "fromVersion", "version", "kind", "startedAt", "durationMs" FROM "\(TableNames.metadata)" \(filter) ORDER BY "plan", "seq"
-                """, plan.map { [.text($0)] } ?? []).compactMap { row in
+                """, plan.map { [.text($0)] } ?? []
+            ).compactMap { row in
                 guard let to = row[3].stringValue.flatMap(Schema.Version.init) else { return nil }
-                return AppliedStage(plan: row[0].stringValue ?? "", sequence: Int(row[1].int64Value ?? 0), from: row[2].stringValue.flatMap(Schema.Version.init),
-                                    to: to, kind: row[4].stringValue ?? "", appliedAt: Date(timeIntervalSince1970: row[5].doubleValue ?? 0),
-                                    duration: (row[6].doubleValue ?? 0) / 1000)
+                return AppliedStage(
+                    plan: row[0].stringValue ?? "", sequence: Int(row[1].int64Value ?? 0),
+                    from: row[2].stringValue.flatMap(Schema.Version.init),
+                    to: to, kind: row[4].stringValue ?? "",
+                    appliedAt: Date(timeIntervalSince1970: row[5].doubleValue ?? 0),
+                    duration: (row[6].doubleValue ?? 0) / 1000)
             }
         } catch let error as SQLiteError {
-            throw MigrationError.wrap(error, message: "cannot read the history of '\(url.path)'").advised(path: url.path)
+            throw MigrationError.wrap(error, message: "cannot read the history of '\(url.path)'").advised(
+                path: url.path)
         } catch let error as MigrationError {
             throw error.advised(path: url.path)
         }

@@ -10,7 +10,9 @@ extension MigrationStatus: CustomStringConvertible {
     ///   1.0.0 → 2.0.0 (lightweight)
     /// ```
     public var description: String {
-        var lines = ["database: \(database)", "current version: \(currentDescription)", "target version:  \(targetVersion)"]
+        var lines = [
+            "database: \(database)", "current version: \(currentDescription)", "target version:  \(targetVersion)",
+        ]
         lines += otherTools.map { "managed before by \($0.summary) (left alone)" }
         lines += onlineChange.map { [$0.description] } ?? []
         if isUpToDate {
@@ -30,7 +32,8 @@ extension MigrationStatus: CustomStringConvertible {
     /// In one line: `up to date at 2.0.0`, `pending: 1.0.0 → 2.0.0 (1 stage)`.
     package var summary: String {
         guard !isUpToDate else { return "up to date at \(targetVersion)" }
-        return "pending: \(currentVersion.map(\.description) ?? "empty") → \(targetVersion) (\(counted(pendingStages.count, "stage")))"
+        return
+            "pending: \(currentVersion.map(\.description) ?? "empty") → \(targetVersion) (\(counted(pendingStages.count, "stage")))"
     }
 
     /// `2.0.0`, `2.0.0 (no version recorded: recognised by its tables)`, `none (empty: …)`.

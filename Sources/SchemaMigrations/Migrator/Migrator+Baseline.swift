@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// What ``Migrator/baseline(databaseAt:version:)`` recorded.
@@ -32,32 +32,44 @@ extension Migrator {
     public func baseline(databaseAt url: URL, version: Schema.Version) throws -> BaselineResult {
         let plan = try resolvedPlan()
         guard let schema = plan.schema(for: version), let declared = plan.declaredSchema(for: version) else {
-            throw MigrationError(.invalidPlan, "version \(version) is not declared by the plan '\(plan.name)'", version: version,
-                                 remedy: "use one of: " + plan.schemas.map(\.version.description).joined(separator: ", "))
+            throw MigrationError(
+                .invalidPlan, "version \(version) is not declared by the plan '\(plan.name)'", version: version,
+                remedy: "use one of: " + plan.schemas.map(\.version.description).joined(separator: ", "))
         }
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw MigrationError(.notADatabase, "there is no database at '\(url.path)' to baseline", remedy: "check the path; an empty database needs no baseline: `migrate` creates the schema")
+            throw MigrationError(
+                .notADatabase, "there is no database at '\(url.path)' to baseline",
+                remedy: "check the path; an empty database needs no baseline: `migrate` creates the schema")
         }
         let db = try open(url, mode: .readWrite)
         return try db.framing.inWriteTransaction(doing: "baseline") {
             let store = MetadataStore(db: db, plan: plan.name)
             if let record = try store.current() {
-                throw MigrationError(.unsupportedChange, "the database already records version \(record.version) of the plan '\(plan.name)'; a baseline is for a database with no version recorded",
-                                     version: record.version, remedy: "run `migrate status` to see where it stands, and `migrate apply` to move it on")
+                throw MigrationError(
+                    .unsupportedChange,
+                    "the database already records version \(record.version) of the plan '\(plan.name)'; a baseline is for a database with no version recorded",
+                    version: record.version,
+                    remedy: "run `migrate status` to see where it stands, and `migrate apply` to move it on")
             }
             let live = try LiveSchema.read(from: db)
             let differences = SchemaComparison(checksDefaults: false).differences(declared: schema, live: live)
             let refusals = differences.compactMap { $0.baselineRefusal(declared: schema) }
             guard refusals.isEmpty else {
-                throw MigrationError(.unknownVersion, "the database cannot be recorded at version \(version): what the version declares is missing from the file or stored differently (\(refusals.count) difference\(refusals.count == 1 ? "" : "s"))",
-                                     version: version,
-                                     remedy: "baseline at the version the file really is at, or write one that matches it: `migrate scaffold --database PATH --output FILE` (Swift) or `migrate snapshot --database PATH --output DIR` (JSON)",
-                                     details: refusals)
+                throw MigrationError(
+                    .unknownVersion,
+                    "the database cannot be recorded at version \(version): what the version declares is missing from the file or stored differently (\(refusals.count) difference\(refusals.count == 1 ? "" : "s"))",
+                    version: version,
+                    remedy:
+                        "baseline at the version the file really is at, or write one that matches it: `migrate scaffold --database PATH --output FILE` (Swift) or `migrate snapshot --database PATH --output DIR` (JSON)",
+                    details: refusals)
             }
             try AcceptedDifferences.save(differences, to: db, plan: plan.name)
-            try store.append(.init(version: version, hash: plan.hash(of: version), kind: "baseline", fromVersion: nil,
-                                   startedAt: Date(), duration: 0, snapshot: try declared.compactJSON()))
-            return BaselineResult(database: url.path, version: version, acceptedDifferences: differences.map(\.description))
+            try store.append(
+                .init(
+                    version: version, hash: plan.hash(of: version), kind: "baseline", fromVersion: nil,
+                    startedAt: Date(), duration: 0, snapshot: try declared.compactJSON()))
+            return BaselineResult(
+                database: url.path, version: version, acceptedDifferences: differences.map(\.description))
         }
     }
 
@@ -90,7 +102,8 @@ extension SchemaDifference {
         case .columnType(let table, let column, let live, _):
             // Types are told apart by the values the column stores: a type of the same affinity works.
             guard let attribute = declared.entity(named: table)?.attribute(named: column),
-                  Schema.StorageType(affinityOf: live) != attribute.storageType else { return nil }
+                Schema.StorageType(affinityOf: live) != attribute.storageType
+            else { return nil }
             return "column \(table).\(column) is \(live.isEmpty ? "untyped" : live) in the file, declared "
                 + "\(attribute.storageType.rawValue) (\(attribute.swiftType ?? attribute.valueType.rawValue))"
         case .missingIndex(let table, let index):

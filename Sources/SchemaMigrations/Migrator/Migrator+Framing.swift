@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension Migrator {
@@ -16,8 +16,10 @@ extension Migrator {
     /// - Returns: the result; `.upToDate` with no stage and no adoption means nothing was written.
     /// - Throws: `MigrationError` (a SQLite error is wrapped); any other error of the connection
     ///   (the connection lost) as it is, after the framing rolled back.
-    package func migrate(framedBy framing: some MigrationFraming, beforeStages: () throws -> Void = {},
-                          stagesDone: (MigrationResult) -> Void = { _ in }) throws -> MigrationResult {
+    package func migrate(
+        framedBy framing: some MigrationFraming, beforeStages: () throws -> Void = {},
+        stagesDone: (MigrationResult) -> Void = { _ in }
+    ) throws -> MigrationResult {
         let plan = try resolvedPlan()
         let target = try plan.target(options.targetVersion)
         let started = Date()
@@ -32,7 +34,8 @@ extension Migrator {
                 }
             }
         } catch let error as SQLiteError {
-            throw MigrationError.wrap(error, message: "cannot read the database's version before migrating; nothing was changed")
+            throw MigrationError.wrap(
+                error, message: "cannot read the database's version before migrating; nothing was changed")
         }
     }
 }

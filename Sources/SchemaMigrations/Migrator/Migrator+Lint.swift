@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension Migrator {
@@ -17,8 +17,10 @@ extension Migrator {
             return PlanLint(plan: plan.name, stages: [])
         }
         let stages = try plan.plannedStages(from: first, to: last).map { planned in
-            PlanLint.Stage(header: planned.header,
-                           steps: planned.allSteps.map { PlanLint.classify($0, checks: planned.checks + planned.finalizingChecks) })
+            PlanLint.Stage(
+                header: planned.header,
+                steps: planned.allSteps.map { PlanLint.classify($0, checks: planned.checks + planned.finalizingChecks) }
+            )
         }
         return PlanLint(plan: plan.name, stages: stages)
     }

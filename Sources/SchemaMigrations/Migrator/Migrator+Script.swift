@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension Migrator {
@@ -14,14 +14,16 @@ extension Migrator {
         _ = try targetVersion(of: plan)
         let source = try open(url, mode: .readOnly)
         let outcome = try MigrationRehearsal(plan: plan, options: options).run(copying: source)
-        var script = MigrationScript(database: url.path, fromVersion: outcome.result.fromVersion, toVersion: outcome.result.toVersion,
-                                     schemaCookie: outcome.schemaCookie, statements: [], notes: [:])
+        var script = MigrationScript(
+            database: url.path, fromVersion: outcome.result.fromVersion, toVersion: outcome.result.toVersion,
+            schemaCookie: outcome.schemaCookie, statements: [], notes: [:])
         var recordingVersion = false
         for entry in outcome.entries {
             switch entry {
             case .statement(let sql, _):
                 if !recordingVersion && sql.contains(SQL.quoteIdentifier(TableNames.metadata)) {
-                    script.notes[script.statements.count, default: []].append("Record the version in \(TableNames.metadata)")
+                    script.notes[script.statements.count, default: []].append(
+                        "Record the version in \(TableNames.metadata)")
                 }
                 recordingVersion = sql.contains(SQL.quoteIdentifier(TableNames.metadata))
                 script.statements.append(sql)

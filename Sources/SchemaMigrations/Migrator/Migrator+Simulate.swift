@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension Migrator {
@@ -13,15 +13,20 @@ extension Migrator {
         let plan = try resolvedPlan()
         _ = try targetVersion(of: plan)
         let source = try open(url, mode: .readOnly)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("schemamigrations-simulation-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "schemamigrations-simulation-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let copy: SQLiteConnection
         do {
-            copy = try SQLiteConnection(path: directory.appendingPathComponent("copy.sqlite").path, mode: .readWriteCreate, environment: options.sqlEnvironment)
+            copy = try SQLiteConnection(
+                path: directory.appendingPathComponent("copy.sqlite").path, mode: .readWriteCreate,
+                environment: options.sqlEnvironment)
             try source.backup(into: copy)
         } catch let error as SQLiteError {
-            throw MigrationError(.sqlite, "cannot copy '\(url.path)' to simulate the migration", remedy: "free space in the temporary directory", sqliteError: error)
+            throw MigrationError(
+                .sqlite, "cannot copy '\(url.path)' to simulate the migration",
+                remedy: "free space in the temporary directory", sqliteError: error)
         }
         let clock = StepClock()
         var options = self.options

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Where a database stands against a plan: the version it is at, and the stages a migration
@@ -72,9 +72,11 @@ extension Migrator {
     package func status(reading db: (any SQLQuerying)?, introspecting: Bool) throws -> MigrationStatus {
         let plan = try resolvedPlan()
         let target = try targetVersion(of: plan)
-        let state = try db.map { try VersionDetection(plan: plan, db: $0).detect(trustCookie: !introspecting) } ?? .empty
-        var status = MigrationStatus(database: db?.path ?? "", currentVersion: state.version, isRecorded: false,
-                                     targetVersion: target, pendingStages: [])
+        let state =
+            try db.map { try VersionDetection(plan: plan, db: $0).detect(trustCookie: !introspecting) } ?? .empty
+        var status = MigrationStatus(
+            database: db?.path ?? "", currentVersion: state.version, isRecorded: false,
+            targetVersion: target, pendingStages: [])
         if let db {
             do {
                 status.otherTools = try ForeignMigrationHistory.read(from: db)

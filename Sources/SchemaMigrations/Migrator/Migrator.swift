@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Brings a SQLite database to the latest version of a plan: the start-up API.
@@ -119,16 +119,24 @@ public struct Migrator: Sendable {
     /// Opens the database at `url` as every entry point does: with the options' busy timeout, VFS
     /// and SQL environment.
     func open(_ url: URL, mode: SQLiteConnection.OpenMode) throws -> SQLiteConnection {
-        try Migrator.open(url, mode: mode, busyTimeout: options.busyTimeout, vfs: options.vfsName, environment: options.sqlEnvironment)
+        try Migrator.open(
+            url, mode: mode, busyTimeout: options.busyTimeout, vfs: options.vfsName, environment: options.sqlEnvironment
+        )
     }
 
-    static func open(_ url: URL, mode: SQLiteConnection.OpenMode, busyTimeout: TimeInterval, vfs: String?, environment: SQLEnvironment) throws -> SQLiteConnection {
+    static func open(
+        _ url: URL, mode: SQLiteConnection.OpenMode, busyTimeout: TimeInterval, vfs: String?,
+        environment: SQLEnvironment
+    ) throws -> SQLiteConnection {
         if SystemCalls.fileKind(atPath: url.path) == .directory {
-            throw MigrationError(.notADatabase, "'\(url.path)' is a directory, not a SQLite database", remedy: "pass the path of the database file")
+            throw MigrationError(
+                .notADatabase, "'\(url.path)' is a directory, not a SQLite database",
+                remedy: "pass the path of the database file")
         }
         do {
             let db = try SQLiteConnection(path: url.path, mode: mode, busyTimeout: busyTimeout, vfs: vfs)
-            _ = try db.scalar("SELECT count(*) FROM sqlite_schema")  // fails now, clearly, for a file that is not a database
+            // fails now, clearly, for a file that is not a database
+            _ = try db.scalar("SELECT count(*) FROM sqlite_schema")
             try db.apply(environment)
             return db
         } catch let error as SQLiteError {

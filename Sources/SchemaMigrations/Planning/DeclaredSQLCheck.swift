@@ -35,20 +35,26 @@ enum DeclaredSQLCheck {
                     return rejected(error) != nil
                 }
             }
-            throw MigrationError(.invalidSchema, "SQLite rejects \(culprit.map { describe($0, of: entity) } ?? "the table '\(entity.name)'"): \(error.message)",
-                                 entity: entity.name, property: culprit?.property, version: version,
-                                 remedy: missingRemedy(error) ?? culprit.map(remedy) ?? "correct the SQL the entity declares (column names as the table spells them)",
-                                 sqliteError: error)
+            throw MigrationError(
+                .invalidSchema,
+                "SQLite rejects \(culprit.map { describe($0, of: entity) } ?? "the table '\(entity.name)'"): \(error.message)",
+                entity: entity.name, property: culprit?.property, version: version,
+                remedy: missingRemedy(error) ?? culprit.map(remedy)
+                    ?? "correct the SQL the entity declares (column names as the table spells them)",
+                sqliteError: error)
         }
         for index in indexes {
             do {
                 try db.execute(EntitySQL.createIndex(index, table: entity.name))
             } catch {
                 guard let error = rejected(error) else { continue }
-                throw MigrationError(.invalidSchema, "SQLite rejects the index \(index.resolvedName(table: entity.name)) of '\(entity.name)', \(index.termsDescription): \(error.message)",
-                                     entity: entity.name, version: version,
-                                     remedy: missingRemedy(error) ?? "write deterministic expressions over the table's columns (column names as the table spells them), with SQLite's built-in functions and no subquery",
-                                     sqliteError: error)
+                throw MigrationError(
+                    .invalidSchema,
+                    "SQLite rejects the index \(index.resolvedName(table: entity.name)) of '\(entity.name)', \(index.termsDescription): \(error.message)",
+                    entity: entity.name, version: version,
+                    remedy: missingRemedy(error)
+                        ?? "write deterministic expressions over the table's columns (column names as the table spells them), with SQLite's built-in functions and no subquery",
+                    sqliteError: error)
             }
         }
     }
@@ -80,21 +86,26 @@ enum DeclaredSQLCheck {
     /// An error SQLite raises for the declaration itself; nil for a collation the app's own
     /// connection may register.
     private static func rejected(_ error: Error) -> SQLiteError? {
-        guard let error = error as? SQLiteError, !error.message.hasPrefix("no such collation sequence") else { return nil }
+        guard let error = error as? SQLiteError, !error.message.hasPrefix("no such collation sequence") else {
+            return nil
+        }
         return error
     }
 
     /// For a function SQLite does not know: spell it as SQLite does, or register it as the application does.
     private static func missingRemedy(_ error: SQLiteError) -> String? {
         guard let need = SQLEnvironmentNeed(message: error.message), need.kind == .function else { return nil }
-        return "check the spelling of \(need.name); if the application registers it, " + SQLEnvironmentNeed.remedy(for: [need])
+        return "check the spelling of \(need.name); if the application registers it, "
+            + SQLEnvironmentNeed.remedy(for: [need])
     }
 
     private static func describe(_ attribute: Schema.Attribute, of entity: Schema.Entity) -> String {
         let label = "'\(entity.name).\(attribute.property)'"
         if let generated = attribute.generated { return "the generated column \(label), `\(generated.clause)`," }
         if let check = attribute.check { return "the CHECK of \(label), `CHECK (\(check))`," }
-        if let defaultValue = attribute.defaultValue, SQLExpressionText.isParenthesized(defaultValue) { return "the default of \(label), `DEFAULT \(defaultValue)`," }
+        if let defaultValue = attribute.defaultValue, SQLExpressionText.isParenthesized(defaultValue) {
+            return "the default of \(label), `DEFAULT \(defaultValue)`,"
+        }
         return "the SQL type of \(label), `\(attribute.declaredType)`,"
     }
 

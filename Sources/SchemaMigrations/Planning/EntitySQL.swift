@@ -9,18 +9,24 @@ enum EntitySQL {
     /// A declared single-column key is written on its column (`"AlbumId" INTEGER NOT NULL PRIMARY KEY`,
     /// a rowid alias when INTEGER); a composite one as `PRIMARY KEY ("PlaylistId", "TrackId")`.
     static func createTable(_ entity: Schema.Entity, named name: String? = nil, nullable: Set<String> = []) -> String {
-        var columns = entity.hasImplicitID ? ["\(SQL.quoteIdentifier(Schema.primaryKeyColumn)) INTEGER PRIMARY KEY"] : []
+        var columns =
+            entity.hasImplicitID ? ["\(SQL.quoteIdentifier(Schema.primaryKeyColumn)) INTEGER PRIMARY KEY"] : []
         let inlineKey = entity.primaryKey.flatMap { $0.count == 1 ? $0[0] : nil }
         columns += entity.attributes.map { attribute in
             var definition = columnDefinition(attribute, forceNullable: nullable.contains(attribute.name))
             if attribute.name == inlineKey {
-                definition = definition.replacingFirst(SQL.quoteIdentifier(attribute.name) + " " + attribute.declaredType,
-                                                       with: SQL.quoteIdentifier(attribute.name) + " " + attribute.declaredType + " PRIMARY KEY" + (entity.isAutoincrement ? " AUTOINCREMENT" : ""))
+                definition = definition.replacingFirst(
+                    SQL.quoteIdentifier(attribute.name) + " " + attribute.declaredType,
+                    with: SQL.quoteIdentifier(attribute.name) + " " + attribute.declaredType + " PRIMARY KEY"
+                        + (entity.isAutoincrement ? " AUTOINCREMENT" : ""))
             }
             return definition
         }
-        if let key = entity.primaryKey, !key.isEmpty, inlineKey == nil { columns.append("PRIMARY KEY (\(key.map(SQL.quoteIdentifier).joined(separator: ", ")))") }
-        return "CREATE TABLE \(SQL.quoteIdentifier(name ?? entity.name)) (\(columns.joined(separator: ", ")))" + EntitySQL.tableOptions(entity)
+        if let key = entity.primaryKey, !key.isEmpty, inlineKey == nil {
+            columns.append("PRIMARY KEY (\(key.map(SQL.quoteIdentifier).joined(separator: ", ")))")
+        }
+        return "CREATE TABLE \(SQL.quoteIdentifier(name ?? entity.name)) (\(columns.joined(separator: ", ")))"
+            + EntitySQL.tableOptions(entity)
     }
 
     /// ` WITHOUT ROWID, STRICT`, or nothing.
@@ -33,7 +39,9 @@ enum EntitySQL {
     static func columnDefinition(_ attribute: Schema.Attribute, forceNullable: Bool = false) -> String {
         var definition = "\(SQL.quoteIdentifier(attribute.name)) \(attribute.declaredType)"
         if !attribute.isOptional && !forceNullable { definition += " NOT NULL" }
-        if let defaultValue = attribute.defaultValue, attribute.generated == nil { definition += " DEFAULT \(defaultValue)" }
+        if let defaultValue = attribute.defaultValue, attribute.generated == nil {
+            definition += " DEFAULT \(defaultValue)"
+        }
         if let collation = attribute.collation { definition += " COLLATE \(collation)" }
         if let check = attribute.check { definition += " CHECK (\(check))" }
         if let key = attribute.references { definition += " " + key.clause }
@@ -45,7 +53,8 @@ enum EntitySQL {
     /// `WHERE`: `CREATE INDEX "Customer_live" ON "Customer" (lower(email)) WHERE deleted_at IS NULL`.
     static func createIndex(_ index: Schema.Index, table: String) -> String {
         let terms = index.termsSQL.joined(separator: ", ")
-        return "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(SQL.quoteIdentifier(index.resolvedName(table: table))) ON \(SQL.quoteIdentifier(table)) (\(terms))"
+        return
+            "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(SQL.quoteIdentifier(index.resolvedName(table: table))) ON \(SQL.quoteIdentifier(table)) (\(terms))"
             + (index.predicate.map { " WHERE \($0)" } ?? "")
     }
 }

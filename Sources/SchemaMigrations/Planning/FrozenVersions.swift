@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Keeps released versions frozen: writes each declared version's JSON snapshot, and tells when
@@ -45,7 +45,8 @@ public enum FrozenVersions {
             guard FileManager.default.fileExists(atPath: url.path) else { return nil }
             let frozen = try Schema(snapshotJSON: Data(contentsOf: url))
             guard frozen.versionHash != declared.versionHash else { return nil }
-            return "version \(declared.version) changed since its snapshot \(url.lastPathComponent) (hash \(frozen.versionHash.prefix(12))… is now \(declared.versionHash.prefix(12))…); a released version must not change: declare a new version instead"
+            return
+                "version \(declared.version) changed since its snapshot \(url.lastPathComponent) (hash \(frozen.versionHash.prefix(12))… is now \(declared.versionHash.prefix(12))…); a released version must not change: declare a new version instead"
         }
     }
 }

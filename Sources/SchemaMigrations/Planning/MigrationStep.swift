@@ -2,7 +2,8 @@
 public struct MigrationStep: Sendable, CustomStringConvertible {
     /// What kind of change a step makes. The raw values are the `op` keys of JSON reports.
     public enum Operation: String, Sendable, Codable, CaseIterable {
-        case createTable, dropTable, renameTable, addColumn, dropColumn, renameColumn, rebuildTable, createIndex, dropIndex
+        case createTable, dropTable, renameTable, addColumn, dropColumn, renameColumn, rebuildTable, createIndex,
+            dropIndex
     }
 
     /// What kind of change this is.
@@ -72,7 +73,7 @@ enum StepAction: Sendable {
         case .dropTable(let table): return table
         case .renameTable(_, let to): return to
         case .addColumn(let table, _, _), .dropColumn(let table, _), .renameColumn(let table, _, _),
-             .createIndex(let table, _), .dropIndex(let table, _):
+            .createIndex(let table, _), .dropIndex(let table, _):
             return table
         case .rebuild(let rebuild): return rebuild.table
         }
@@ -96,18 +97,22 @@ enum StepAction: Sendable {
     var summary: String {
         switch self {
         case .createTable(let entity):
-            return "Create table \(entity.name) (\(counted(entity.attributes.count, "column")), \(counted(entity.indexes.count, "index", plural: "indexes")))"
+            return
+                "Create table \(entity.name) (\(counted(entity.attributes.count, "column")), \(counted(entity.indexes.count, "index", plural: "indexes")))"
         case .dropTable(let table): return "Drop table \(table) and all its rows"
         case .renameTable(let from, let to): return "Rename table \(from) to \(to)"
         case .addColumn(let table, let attribute, let forceNullable):
             let note = forceNullable ? " (NULL until didMigrate fills it; NOT NULL is enforced after)" : ""
-            return "Add column \(table).\(attribute.name) \(EntitySQL.columnDefinition(attribute, forceNullable: forceNullable).dropFirst(attribute.name.count + 3))\(note)"
+            return
+                "Add column \(table).\(attribute.name) \(EntitySQL.columnDefinition(attribute, forceNullable: forceNullable).dropFirst(attribute.name.count + 3))\(note)"
         case .dropColumn(let table, let column): return "Drop column \(table).\(column) and its values"
         case .renameColumn(let table, let from, let to): return "Rename column \(table).\(from) to \(to)"
         case .createIndex(let table, let index):
-            return "Create \(index.isUnique ? "unique index" : "index") \(index.resolvedName(table: table)) on \(table)\(index.termsDescription)"
+            return
+                "Create \(index.isUnique ? "unique index" : "index") \(index.resolvedName(table: table)) on \(table)\(index.termsDescription)"
         case .dropIndex(let table, let index):
-            return "Drop \(index.isUnique ? "unique index" : "index") \(index.hasExpressions ? index.resolvedName(table: table) + " " : "")on \(table)\(index.termsDescription)"
+            return
+                "Drop \(index.isUnique ? "unique index" : "index") \(index.hasExpressions ? index.resolvedName(table: table) + " " : "")on \(table)\(index.termsDescription)"
         case .rebuild(let rebuild): return rebuild.summary
         }
     }
@@ -122,17 +127,22 @@ enum StepAction: Sendable {
     var plannedStatements: [String] {
         switch self {
         case .createTable(let entity):
-            return [EntitySQL.createTable(entity)] + entity.indexes.map { EntitySQL.createIndex($0, table: entity.name) }
+            return [EntitySQL.createTable(entity)]
+                + entity.indexes.map { EntitySQL.createIndex($0, table: entity.name) }
         case .dropTable(let table):
             return ["DROP TABLE \(SQL.quoteIdentifier(table))"]
         case .renameTable(let from, let to):
             return ["ALTER TABLE \(SQL.quoteIdentifier(from)) RENAME TO \(SQL.quoteIdentifier(to))"]
         case .addColumn(let table, let attribute, let forceNullable):
-            return ["ALTER TABLE \(SQL.quoteIdentifier(table)) ADD COLUMN \(EntitySQL.columnDefinition(attribute, forceNullable: forceNullable))"]
+            return [
+                "ALTER TABLE \(SQL.quoteIdentifier(table)) ADD COLUMN \(EntitySQL.columnDefinition(attribute, forceNullable: forceNullable))"
+            ]
         case .dropColumn(let table, let column):
             return ["ALTER TABLE \(SQL.quoteIdentifier(table)) DROP COLUMN \(SQL.quoteIdentifier(column))"]
         case .renameColumn(let table, let from, let to):
-            return ["ALTER TABLE \(SQL.quoteIdentifier(table)) RENAME COLUMN \(SQL.quoteIdentifier(from)) TO \(SQL.quoteIdentifier(to))"]
+            return [
+                "ALTER TABLE \(SQL.quoteIdentifier(table)) RENAME COLUMN \(SQL.quoteIdentifier(from)) TO \(SQL.quoteIdentifier(to))"
+            ]
         case .createIndex(let table, let index):
             return [EntitySQL.createIndex(index, table: table)]
         case .dropIndex(let table, let index):

@@ -14,13 +14,17 @@ enum NameMatching {
         var source: Item?
     }
 
-    static func match<Item>(targets: [Item], sources: [Item], name: (Item) -> String, originalName: (Item) -> String?,
-                            describe: (String) -> String, version: Schema.Version, entity: String?) throws -> [Match<Item>] {
+    static func match<Item>(
+        targets: [Item], sources: [Item], name: (Item) -> String, originalName: (Item) -> String?,
+        describe: (String) -> String, version: Schema.Version, entity: String?
+    ) throws -> [Match<Item>] {
         // Names and positions, not items: an item is a large struct, copying it into a dictionary costs.
         let sourceNames = sources.map(name)
         var byName: [String: Int] = [:]
         byName.reserveCapacity(sources.count)
-        for (position, sourceName) in sourceNames.enumerated() where byName[sourceName] == nil { byName[sourceName] = position }
+        for (position, sourceName) in sourceNames.enumerated() where byName[sourceName] == nil {
+            byName[sourceName] = position
+        }
         var chosen = [Int?](repeating: nil, count: targets.count)
         var claimedBy: [Int: String] = [:]
         claimedBy.reserveCapacity(targets.count)
@@ -30,10 +34,13 @@ enum NameMatching {
             guard let original = originalName(target), let found = byName[original] else { continue }
             let targetName = name(target)
             if let other = claimedBy[found] {
-                throw MigrationError(.unsupportedChange,
-                                     "\(describe(other)) and \(describe(targetName)) both continue \(describe(original)) of the previous version",
-                                     entity: entity ?? targetName, property: entity == nil ? nil : targetName, version: version,
-                                     remedy: "only one of them can carry '\(original)'s data: remove originalName from the other, or copy the values in a custom stage")
+                throw MigrationError(
+                    .unsupportedChange,
+                    "\(describe(other)) and \(describe(targetName)) both continue \(describe(original)) of the previous version",
+                    entity: entity ?? targetName, property: entity == nil ? nil : targetName, version: version,
+                    remedy:
+                        "only one of them can carry '\(original)'s data: remove originalName from the other, or copy the values in a custom stage"
+                )
             }
             claimedBy[found] = targetName
             chosen[index] = found
@@ -48,12 +55,17 @@ enum NameMatching {
             }
         }
         for (index, target) in targets.enumerated() where chosen[index] == nil {
-            guard let original = originalName(target), byName[original] == nil, byName[name(target)] == nil else { continue }
+            guard let original = originalName(target), byName[original] == nil, byName[name(target)] == nil else {
+                continue
+            }
             let targetName = name(target)
-            throw MigrationError(.unsupportedChange,
-                                 "\(describe(targetName)) says it was renamed from '\(original)', but version \(version) is preceded by no \(describe(original))",
-                                 entity: entity ?? targetName, property: entity == nil ? nil : targetName, version: version,
-                                 remedy: "correct originalName to the name in the previous version, or remove it to add \(describe(targetName)) as new")
+            throw MigrationError(
+                .unsupportedChange,
+                "\(describe(targetName)) says it was renamed from '\(original)', but version \(version) is preceded by no \(describe(original))",
+                entity: entity ?? targetName, property: entity == nil ? nil : targetName, version: version,
+                remedy:
+                    "correct originalName to the name in the previous version, or remove it to add \(describe(targetName)) as new"
+            )
         }
 
         // 3. The same name in another case (SQLite names ignore case), for the items still unmatched.
@@ -61,7 +73,9 @@ enum NameMatching {
         for (index, target) in targets.enumerated() where originalName(target) == nil && chosen[index] == nil {
             if byFoldedName == nil {
                 var folded: [String: Int] = [:]
-                for (position, sourceName) in sourceNames.enumerated().reversed() where claimedBy[position] == nil { folded[sourceName.sqlFolded] = position }
+                for (position, sourceName) in sourceNames.enumerated().reversed() where claimedBy[position] == nil {
+                    folded[sourceName.sqlFolded] = position
+                }
                 byFoldedName = folded
             }
             if let found = byFoldedName![name(target).sqlFolded], claimedBy[found] == nil {

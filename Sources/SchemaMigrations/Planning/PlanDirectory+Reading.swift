@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension PlanDirectory {
@@ -18,27 +18,33 @@ extension PlanDirectory {
     public init(contentsOf directory: URL) throws {
         let kind = SystemCalls.fileKind(atPath: directory.path)
         guard kind != .missing else {
-            throw MigrationError(.invalidPlan, "the plan directory '\(directory.path)' does not exist",
-                                 remedy: "pass a directory holding plan.json and the schema snapshots, as `migrate snapshot` writes it")
+            throw MigrationError(
+                .invalidPlan, "the plan directory '\(directory.path)' does not exist",
+                remedy: "pass a directory holding plan.json and the schema snapshots, as `migrate snapshot` writes it")
         }
         guard kind == .directory else {
             let parent = directory.deletingLastPathComponent().path
-            throw MigrationError(.invalidPlan, "'\(directory.path)' is a file, not a plan directory",
-                                 remedy: directory.lastPathComponent == PlanDirectory.planFileName
-                                    ? "pass the directory holding it: --plan \(parent)"
-                                    : "pass a directory holding plan.json and the schema snapshots, as `migrate snapshot` writes it")
+            throw MigrationError(
+                .invalidPlan, "'\(directory.path)' is a file, not a plan directory",
+                remedy: directory.lastPathComponent == PlanDirectory.planFileName
+                    ? "pass the directory holding it: --plan \(parent)"
+                    : "pass a directory holding plan.json and the schema snapshots, as `migrate snapshot` writes it")
         }
         let planURL = directory.appendingPathComponent(PlanDirectory.planFileName)
         guard let data = FileManager.default.contents(atPath: planURL.path) else {
-            throw MigrationError(.invalidPlan, "'\(planURL.path)' is missing",
-                                 remedy: "pass a directory holding plan.json and the schema snapshots, as `migrate snapshot` writes it")
+            throw MigrationError(
+                .invalidPlan, "'\(planURL.path)' is missing",
+                remedy: "pass a directory holding plan.json and the schema snapshots, as `migrate snapshot` writes it")
         }
         let file: PlanFile
         do {
             file = try JSONDecoder().decode(PlanFile.self, from: data)
         } catch {
-            throw MigrationError(.invalidPlan, "'\(planURL.path)' is not a valid plan: \(Schema.describe(decodingError: error))",
-                                 remedy: #"it must read {"name": "…", "versions": ["1.0.0", …], "stages": [{"from": "1.0.0", "to": "2.0.0", "kind": "lightweight"}, …]}; regenerate it with `migrate snapshot`"#)
+            throw MigrationError(
+                .invalidPlan, "'\(planURL.path)' is not a valid plan: \(Schema.describe(decodingError: error))",
+                remedy:
+                    #"it must read {"name": "…", "versions": ["1.0.0", …], "stages": [{"from": "1.0.0", "to": "2.0.0", "kind": "lightweight"}, …]}; regenerate it with `migrate snapshot`"#
+            )
         }
         let schemas = try file.versions.map { try PlanDirectory.readSnapshot(of: $0, in: directory) }
         self.init(name: file.name, schemas: schemas, stages: file.stages)
@@ -53,8 +59,9 @@ extension PlanDirectory {
     private static func readSnapshot(of version: Schema.Version, in directory: URL) throws -> Schema {
         let url = directory.appendingPathComponent(FrozenVersions.fileName(for: version))
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw MigrationError(.invalidPlan, "'\(url.path)' is missing: plan.json lists version \(version)", version: version,
-                                 remedy: "write the snapshots with `migrate snapshot`, or remove \(version) from plan.json's versions")
+            throw MigrationError(
+                .invalidPlan, "'\(url.path)' is missing: plan.json lists version \(version)", version: version,
+                remedy: "write the snapshots with `migrate snapshot`, or remove \(version) from plan.json's versions")
         }
         let schema: Schema
         do {
@@ -64,8 +71,10 @@ extension PlanDirectory {
             throw error
         }
         guard schema.version == version else {
-            throw MigrationError(.invalidPlan, "'\(url.path)' holds version \(schema.version), but its name and plan.json say \(version)",
-                                 version: version, remedy: "regenerate the plan directory with `migrate snapshot`")
+            throw MigrationError(
+                .invalidPlan,
+                "'\(url.path)' holds version \(schema.version), but its name and plan.json say \(version)",
+                version: version, remedy: "regenerate the plan directory with `migrate snapshot`")
         }
         return schema
     }

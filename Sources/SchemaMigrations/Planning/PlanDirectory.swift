@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// A migration plan as files, so that a deploy pipeline can migrate without compiling Swift:
@@ -44,8 +44,9 @@ public struct PlanDirectory: Sendable, Hashable {
     /// - Throws: `MigrationError` when the plan is malformed.
     public init(plan: any SchemaMigrationPlan.Type) throws {
         let resolved = try ResolvedPlan(plan)
-        self.init(name: resolved.name, schemas: resolved.declared,
-                  stages: resolved.stages.map(\.header))
+        self.init(
+            name: resolved.name, schemas: resolved.declared,
+            stages: resolved.stages.map(\.header))
     }
 
     /// The versions from `first` through `last` (both included when given) and the stages
@@ -55,17 +56,22 @@ public struct PlanDirectory: Sendable, Hashable {
     /// let tail = try PlanDirectory(plan: TripsMigrationPlan.self).restricted(from: Schema.Version(2, 0, 0))
     /// ```
     /// - Throws: `MigrationError` with code `invalidPlan` when a bound is not a declared version.
-    public func restricted(from first: Schema.Version? = nil, through last: Schema.Version? = nil) throws -> PlanDirectory {
+    public func restricted(from first: Schema.Version? = nil, through last: Schema.Version? = nil) throws
+        -> PlanDirectory
+    {
         let declared = schemas.map(\.version)
         for bound in [first, last].compactMap({ $0 }) where !declared.contains(bound) {
-            throw MigrationError(.invalidPlan, "version \(bound) is not declared by the plan '\(name)'", version: bound,
-                                 remedy: "use one of: " + declared.map(\.description).joined(separator: ", "))
+            throw MigrationError(
+                .invalidPlan, "version \(bound) is not declared by the plan '\(name)'", version: bound,
+                remedy: "use one of: " + declared.map(\.description).joined(separator: ", "))
         }
         let kept = schemas.filter { schema in
             (first.map { schema.version >= $0 } ?? true) && (last.map { schema.version <= $0 } ?? true)
         }
         let versions = Set(kept.map(\.version))
-        return PlanDirectory(name: name, schemas: kept, stages: stages.filter { $0.from.map(versions.contains) == true && versions.contains($0.to) })
+        return PlanDirectory(
+            name: name, schemas: kept,
+            stages: stages.filter { $0.from.map(versions.contains) == true && versions.contains($0.to) })
     }
 
     /// Writes `plan.json` and one snapshot per version into `directory` (created if needed).
@@ -86,15 +92,20 @@ public struct PlanDirectory: Sendable, Hashable {
     /// - Throws: `MigrationError` with code `invalidPlan`, naming the custom stage when `allowingCustomStages` is false.
     func resolvedPlan(allowingCustomStages: Bool) throws -> ResolvedPlan {
         if !allowingCustomStages, let custom = stages.first(where: { $0.kind == .custom }) {
-            throw MigrationError(.invalidPlan,
-                                 "the stage \(custom.versions) of the plan '\(name)' is custom: its willMigrate and didMigrate are Swift code, which a JSON plan directory cannot hold",
-                                 version: custom.to,
-                                 remedy: "run the migration from an executable of your app that embeds the command with its Swift plan: `MigrateCommand.main(plan: YourMigrationPlan.self)`")
+            throw MigrationError(
+                .invalidPlan,
+                "the stage \(custom.versions) of the plan '\(name)' is custom: its willMigrate and didMigrate are Swift code, which a JSON plan directory cannot hold",
+                version: custom.to,
+                remedy:
+                    "run the migration from an executable of your app that embeds the command with its Swift plan: `MigrateCommand.main(plan: YourMigrationPlan.self)`"
+            )
         }
         let declared = try stages.map { stage in
             guard let from = stage.from else {
-                throw MigrationError(.invalidPlan, "a stage to \(stage.to) of the plan '\(name)' names no source version", version: stage.to,
-                                     remedy: "stages go from each version to the next one listed in `schemas`")
+                throw MigrationError(
+                    .invalidPlan, "a stage to \(stage.to) of the plan '\(name)' names no source version",
+                    version: stage.to,
+                    remedy: "stages go from each version to the next one listed in `schemas`")
             }
             return PlannedStage(from: from, to: stage.to, kind: stage.kind)
         }

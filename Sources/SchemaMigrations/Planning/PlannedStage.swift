@@ -29,7 +29,10 @@ public struct PlannedStage: Sendable {
     /// The declaration's code after the steps, before the finalizing ones (custom stages only).
     var didMigrate: (@Sendable (MigrationContext) throws -> Void)? = nil
 
-    init(source: Schema, target: Schema, kind: StageKind, steps: [MigrationStep] = [], finalizingSteps: [MigrationStep] = []) {
+    init(
+        source: Schema, target: Schema, kind: StageKind, steps: [MigrationStep] = [],
+        finalizingSteps: [MigrationStep] = []
+    ) {
         self.from = source.version
         self.to = target.version
         self.kind = kind
@@ -42,9 +45,11 @@ public struct PlannedStage: Sendable {
     }
 
     /// A stage as declared, before the plan gives it its schemas and the planner its steps.
-    init(from: Schema.Version, to: Schema.Version, kind: StageKind,
-         willMigrate: (@Sendable (MigrationContext) throws -> Void)? = nil,
-         didMigrate: (@Sendable (MigrationContext) throws -> Void)? = nil) {
+    init(
+        from: Schema.Version, to: Schema.Version, kind: StageKind,
+        willMigrate: (@Sendable (MigrationContext) throws -> Void)? = nil,
+        didMigrate: (@Sendable (MigrationContext) throws -> Void)? = nil
+    ) {
         self.init(source: Schema(version: from, entities: []), target: Schema(version: to, entities: []), kind: kind)
         self.willMigrate = willMigrate
         self.didMigrate = didMigrate

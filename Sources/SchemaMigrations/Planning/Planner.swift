@@ -12,7 +12,9 @@ struct Planner {
     /// Plans the stage from `source` to `target`.
     /// - Throws: `MigrationError` with code `unsupportedChange`.
     func plan(from source: Schema, to target: Schema, kind: StageKind) throws -> PlannedStage {
-        for entity in target.entities { try DeclaredSQLCheck.check(entity, version: target.version, environment: environment) }
+        for entity in target.entities {
+            try DeclaredSQLCheck.check(entity, version: target.version, environment: environment)
+        }
         var stage = PlannedStage(source: source, target: target, kind: kind)
         let matches = try NameMatching.match(
             targets: target.entities, sources: source.entities, name: { $0.name }, originalName: { $0.originalName },
@@ -25,34 +27,47 @@ struct Planner {
         var createIndexes: [StepAction] = []
 
         var entityRenames: [String: String] = [:]
-        for match in matches { if let source = match.source, source.name != match.target.name { entityRenames[source.name] = match.target.name } }
+        for match in matches {
+            if let source = match.source, source.name != match.target.name {
+                entityRenames[source.name] = match.target.name
+            }
+        }
         let matchedSources = Set(matches.compactMap { $0.source?.name })
         // Renames are a permutation (swaps, case-only renames, a dropped table's name taken): see RenameOrder.
-        let tableOrder = RenameOrder(entityRenames.map { ($0.key, $0.value) }.sorted { $0.0 < $1.0 },
-                                     dropped: source.entities.filter { !matchedSources.contains($0.name) }.map(\.name))
+        let tableOrder = RenameOrder(
+            entityRenames.map { ($0.key, $0.value) }.sorted { $0.0 < $1.0 },
+            dropped: source.entities.filter { !matchedSources.contains($0.name) }.map(\.name))
         let renames = tableOrder.renames.map { StepAction.renameTable(from: $0.from, to: $0.to) }
-        let drops = source.entities.filter { !matchedSources.contains($0.name) }.map { StepAction.dropTable(tableOrder.droppedMoved[$0.name] ?? $0.name) }
+        let drops = source.entities.filter { !matchedSources.contains($0.name) }.map {
+            StepAction.dropTable(tableOrder.droppedMoved[$0.name] ?? $0.name)
+        }
 
         for match in matches {
             guard let sourceEntity = match.source else {
                 creates.append(.createTable(match.target))
                 continue
             }
-            try RelationshipChanges.check(source: sourceEntity, target: match.target, entityRenames: entityRenames, version: target.version,
-                                          sourceSchema: source, targetSchema: target)
-            let table = try TablePlan(source: sourceEntity, target: match.target, kind: kind, version: target.version,
-                                      capabilities: capabilities, entityRenames: entityRenames)
+            try RelationshipChanges.check(
+                source: sourceEntity, target: match.target, entityRenames: entityRenames, version: target.version,
+                sourceSchema: source, targetSchema: target)
+            let table = try TablePlan(
+                source: sourceEntity, target: match.target, kind: kind, version: target.version,
+                capabilities: capabilities, entityRenames: entityRenames)
             stage.checks += table.checks
             stage.finalizingChecks += table.finalizingChecks
             dropIndexes += table.dropIndexes
             columnRenames += table.renames
             tableChanges += table.changes
             createIndexes += table.createIndexes
-            if let finalizing = table.finalizingRebuild { stage.finalizingSteps.append(MigrationStep(action: .rebuild(finalizing))) }
+            if let finalizing = table.finalizingRebuild {
+                stage.finalizingSteps.append(MigrationStep(action: .rebuild(finalizing)))
+            }
         }
         // Every rename runs before anything is rebuilt or dropped, with the whole schema in place, so
         // SQLite's RENAME rewrites every reference (foreign keys, CHECKs, indexes, views, triggers).
-        stage.steps = (dropIndexes + renames + columnRenames + drops + tableChanges + creates + createIndexes).map { MigrationStep(action: $0) }
+        stage.steps = (dropIndexes + renames + columnRenames + drops + tableChanges + creates + createIndexes).map {
+            MigrationStep(action: $0)
+        }
         return stage
     }
 }

@@ -33,8 +33,9 @@ struct ResolvedPlan: Sendable {
     func target(_ version: Schema.Version?) throws -> Schema {
         guard let version else { return latest }
         guard let schema = schema(for: version) else {
-            throw MigrationError(.invalidPlan, "the target version \(version) is not declared by the plan '\(name)'",
-                                 version: version, remedy: "use one of: " + schemas.map(\.version.description).joined(separator: ", "))
+            throw MigrationError(
+                .invalidPlan, "the target version \(version) is not declared by the plan '\(name)'",
+                version: version, remedy: "use one of: " + schemas.map(\.version.description).joined(separator: ", "))
         }
         return schema
     }
@@ -51,7 +52,9 @@ struct ResolvedPlan: Sendable {
 
     /// Reads and validates a Swift plan.
     init(_ plan: any SchemaMigrationPlan.Type) throws {
-        try self.init(name: plan.name, schemas: plan.schemas.map { try Schema($0) }, stages: plan.stages.map(PlannedStage.init(declared:)))
+        try self.init(
+            name: plan.name, schemas: plan.schemas.map { try Schema($0) },
+            stages: plan.stages.map(PlannedStage.init(declared:)))
     }
 
     /// Validates versions and stages, and fills the gaps between consecutive versions with lightweight stages.
@@ -61,21 +64,30 @@ struct ResolvedPlan: Sendable {
             MigrationError(.invalidPlan, message, version: version, remedy: remedy)
         }
         guard !name.isEmpty else { throw fail("the plan's name is empty", remedy: "give the plan a name") }
-        guard !schemas.isEmpty else { throw fail("the plan '\(name)' lists no schema versions", remedy: "list every released version in `schemas`, oldest first") }
+        guard !schemas.isEmpty else {
+            throw fail(
+                "the plan '\(name)' lists no schema versions",
+                remedy: "list every released version in `schemas`, oldest first")
+        }
         for schema in schemas { try schema.validate() }
         let stored = try StorageLayout.expand(versions: schemas)
         var versionsByHash: [String: Schema.Version] = [:]
         for (previous, next) in zip(schemas, schemas.dropFirst()) where !(previous.version < next.version) {
-            throw fail(previous.version == next.version
-                       ? "version \(next.version) is listed twice in the plan '\(name)'"
-                       : "the plan '\(name)' lists version \(next.version) after \(previous.version)",
-                       version: next.version, remedy: "list each version once, oldest first")
+            throw fail(
+                previous.version == next.version
+                    ? "version \(next.version) is listed twice in the plan '\(name)'"
+                    : "the plan '\(name)' lists version \(next.version) after \(previous.version)",
+                version: next.version, remedy: "list each version once, oldest first")
         }
         for schema in schemas {
             let hash = schema.versionHash
             if let other = versionsByHash[hash] {
-                throw fail("versions \(other) and \(schema.version) declare the same schema (hash \(hash.prefix(12))…)",
-                           version: schema.version, remedy: "a new version must change something; set a hashModifier to force a rebuild, or remove the duplicate version")
+                throw fail(
+                    "versions \(other) and \(schema.version) declare the same schema (hash \(hash.prefix(12))…)",
+                    version: schema.version,
+                    remedy:
+                        "a new version must change something; set a hashModifier to force a rebuild, or remove the duplicate version"
+                )
             }
             versionsByHash[hash] = schema.version
         }
@@ -83,8 +95,9 @@ struct ResolvedPlan: Sendable {
         for (previous, next) in zip(stored, stored.dropFirst()) {
             let matching = stages.filter { $0.from == previous.version && $0.to == next.version }
             if matching.count > 1 {
-                throw fail("the plan '\(name)' has \(matching.count) stages from \(previous.version) to \(next.version)",
-                           version: next.version, remedy: "keep one stage per pair of consecutive versions")
+                throw fail(
+                    "the plan '\(name)' has \(matching.count) stages from \(previous.version) to \(next.version)",
+                    version: next.version, remedy: "keep one stage per pair of consecutive versions")
             }
             var stage = matching.first ?? PlannedStage(from: previous.version, to: next.version, kind: .lightweight)
             (stage.source, stage.target) = (previous, next)
@@ -92,10 +105,12 @@ struct ResolvedPlan: Sendable {
         }
         for stage in stages where !resolved.contains(where: { $0.from == stage.from && $0.to == stage.to }) {
             let known = Set(schemas.map(\.version))
-            let message = !known.contains(stage.from) || !known.contains(stage.to)
+            let message =
+                !known.contains(stage.from) || !known.contains(stage.to)
                 ? "a stage goes from \(stage.from) to \(stage.to), but the plan '\(name)' does not list version \(!known.contains(stage.from) ? stage.from : stage.to)"
                 : "a stage goes from \(stage.from) to \(stage.to), which are not consecutive versions"
-            throw fail(message, version: stage.to, remedy: "stages go from each version to the next one listed in `schemas`")
+            throw fail(
+                message, version: stage.to, remedy: "stages go from each version to the next one listed in `schemas`")
         }
         self.name = name
         self.declared = schemas
@@ -108,10 +123,13 @@ struct ResolvedPlan: Sendable {
 extension ResolvedPlan {
     /// The stages from `current` to `target`, each planned and carrying its declaration's code.
     /// - Throws: `MigrationError` for any change a stage cannot make (before anything runs).
-    func plannedStages(from current: Schema.Version, to target: Schema.Version, planner: Planner? = nil) throws -> [PlannedStage] {
+    func plannedStages(from current: Schema.Version, to target: Schema.Version, planner: Planner? = nil) throws
+        -> [PlannedStage]
+    {
         let planner = planner ?? Planner(environment: environment)
         // One stage between each pair of consecutive versions, in order (see `init`).
-        return try stages
+        return
+            try stages
             .filter { $0.from >= current && $0.to <= target }
             .map { declared in
                 var stage = try planner.plan(from: declared.source, to: declared.target, kind: declared.kind)
@@ -129,7 +147,9 @@ extension PlannedStage {
         case .lightweight(let from, let to):
             self.init(from: from.versionIdentifier, to: to.versionIdentifier, kind: .lightweight)
         case .custom(let from, let to, let will, let did):
-            self.init(from: from.versionIdentifier, to: to.versionIdentifier, kind: .custom, willMigrate: will, didMigrate: did)
+            self.init(
+                from: from.versionIdentifier, to: to.versionIdentifier, kind: .custom, willMigrate: will,
+                didMigrate: did)
         }
     }
 }

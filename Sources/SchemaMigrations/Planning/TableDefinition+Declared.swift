@@ -5,7 +5,9 @@ extension TableDefinition {
         guard let index = columnIndex(named: column) else { return }
         columns[index].constraints.removeAll { $0.kind == .check }
         if let expression {
-            columns[index].constraints.append(.init(kind: .check, text: "CHECK (\(expression))", identifiers: SQLTokenizer(expression).identifierSet()))
+            columns[index].constraints.append(
+                .init(
+                    kind: .check, text: "CHECK (\(expression))", identifiers: SQLTokenizer(expression).identifierSet()))
         }
     }
 
@@ -13,12 +15,17 @@ extension TableDefinition {
     mutating func setCollation(_ collation: String?, column: String) {
         guard let index = columnIndex(named: column) else { return }
         columns[index].constraints.removeAll { if case .collate = $0.kind { return true } else { return false } }
-        if let collation { columns[index].constraints.append(.init(kind: .collate(collation), text: "COLLATE \(collation)", identifiers: [])) }
+        if let collation {
+            columns[index].constraints.append(
+                .init(kind: .collate(collation), text: "COLLATE \(collation)", identifiers: []))
+        }
     }
 
     /// The expressions of the column's own `CHECK` constraints.
     func checks(of column: String) -> [String] {
-        self.column(named: column)?.constraints.filter { $0.kind == .check }.compactMap { SQLExpressionText.checkExpression(of: $0.text) } ?? []
+        self.column(named: column)?.constraints.filter { $0.kind == .check }.compactMap {
+            SQLExpressionText.checkExpression(of: $0.text)
+        } ?? []
     }
 
     /// The column's collating sequence, nil when it declares none (SQLite's `BINARY`).

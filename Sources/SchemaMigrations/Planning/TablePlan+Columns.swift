@@ -26,7 +26,10 @@ extension TablePlan {
         /// Target columns whose stored values a new generated expression replaces.
         var replacedByGenerated: [String] = []
 
-        init(sourceTable: String, entity: String, kind: StageKind, version: Schema.Version, entityRenames: [String: String]) {
+        init(
+            sourceTable: String, entity: String, kind: StageKind, version: Schema.Version,
+            entityRenames: [String: String]
+        ) {
             self.sourceTable = sourceTable
             self.entity = entity
             self.kind = kind
@@ -39,12 +42,15 @@ extension TablePlan {
             if let generated = attribute.generated {
                 // SQLite computes it: ADD COLUMN takes a VIRTUAL one, never a STORED one.
                 if generated.storage == .stored {
-                    rebuildReasons.append("add STORED generated \(attribute.name) (SQLite's ADD COLUMN cannot add a STORED column)")
+                    rebuildReasons.append(
+                        "add STORED generated \(attribute.name) (SQLite's ADD COLUMN cannot add a STORED column)")
                 } else {
                     adds.append(.addColumn(table: entity, attribute: attribute, forceNullable: false))
                 }
             } else if let defaultValue = attribute.defaultValue, SQLExpressionText.isNonConstantDefault(defaultValue) {
-                rebuildReasons.append("add \(attribute.name) with the default \(defaultValue) (SQLite's ADD COLUMN needs a constant default)")
+                rebuildReasons.append(
+                    "add \(attribute.name) with the default \(defaultValue) (SQLite's ADD COLUMN needs a constant default)"
+                )
             } else if attribute.isOptional || attribute.defaultValue != nil {
                 adds.append(.addColumn(table: entity, attribute: attribute, forceNullable: false))
             } else if kind == .custom {
@@ -52,7 +58,9 @@ extension TablePlan {
                 deferredNotNull.insert(attribute.name)
             } else {
                 checks.append(.tableIsEmpty(table: sourceTable, entity: entity, property: attribute.name))
-                rebuildReasons.append("add non-optional \(attribute.name) with no default (SQLite's ADD COLUMN needs a default for NOT NULL)")
+                rebuildReasons.append(
+                    "add non-optional \(attribute.name) with no default (SQLite's ADD COLUMN needs a default for NOT NULL)"
+                )
             }
             columns.append(TableRebuild.Column(attribute: attribute, expression: nil))
         }
@@ -65,56 +73,82 @@ extension TablePlan {
             renamedTo[old.name] = attribute.name
             try TablePlan.checkDateStorage(from: old, to: attribute, entity: entity, version: version)
             if old.name != attribute.name { renamePairs.append((old.name, attribute.name)) }
-            var column = TableRebuild.Column(attribute: attribute, expression: SQL.quoteIdentifier(attribute.name), sourceName: old.name)
+            var column = TableRebuild.Column(
+                attribute: attribute, expression: SQL.quoteIdentifier(attribute.name), sourceName: old.name)
             try compareType(old, attribute, &column)
             compareOptionality(old, attribute, &column)
             compareConstraints(old, attribute, &column)
             columns.append(column)
         }
 
-        private mutating func compareType(_ old: Schema.Attribute, _ attribute: Schema.Attribute, _ column: inout TableRebuild.Column) throws {
+        private mutating func compareType(
+            _ old: Schema.Attribute, _ attribute: Schema.Attribute, _ column: inout TableRebuild.Column
+        ) throws {
             let quoted = SQL.quoteIdentifier(attribute.name)
             if old.valueType != attribute.valueType && kind == .custom && old.hashModifier != attribute.hashModifier
-                && TypeConversion.expression(from: old.valueType, to: attribute.valueType, column: quoted) == nil {
+                && TypeConversion.expression(from: old.valueType, to: attribute.valueType, column: quoted) == nil
+            {
                 // A custom stage takes over the conversion: the old values are copied as they are
                 // for didMigrate to transform; the column keeps its type (and affinity) until then.
                 deferredTypes.insert(attribute.name)
-                rebuildReasons.append("\(attribute.name): \(old.valueType.rawValue) to \(attribute.valueType.rawValue), values copied as they are for didMigrate to convert")
+                rebuildReasons.append(
+                    "\(attribute.name): \(old.valueType.rawValue) to \(attribute.valueType.rawValue), values copied as they are for didMigrate to convert"
+                )
             } else if old.valueType != attribute.valueType {
-                guard let converted = TypeConversion.expression(from: old.valueType, to: attribute.valueType, column: quoted) else {
+                guard
+                    let converted = TypeConversion.expression(
+                        from: old.valueType, to: attribute.valueType, column: quoted)
+                else {
                     let rename = old.name != attribute.name ? " while renaming it from '\(old.name)'" : ""
-                    throw MigrationError(.unsupportedChange,
-                                         "a lightweight stage cannot change '\(entity).\(attribute.name)' from \(old.valueType.rawValue) to \(attribute.valueType.rawValue)\(rename): there is no lossless conversion",
-                                         entity: entity, property: attribute.name, version: version,
-                                         remedy: "add a new attribute of the new type and fill it from the old one in a custom stage's didMigrate, then remove the old one"
-                                            + (old.name != attribute.name ? "; or rename in one version and change the type in the next" : ""))
+                    throw MigrationError(
+                        .unsupportedChange,
+                        "a lightweight stage cannot change '\(entity).\(attribute.name)' from \(old.valueType.rawValue) to \(attribute.valueType.rawValue)\(rename): there is no lossless conversion",
+                        entity: entity, property: attribute.name, version: version,
+                        remedy:
+                            "add a new attribute of the new type and fill it from the old one in a custom stage's didMigrate, then remove the old one"
+                            + (old.name != attribute.name
+                                ? "; or rename in one version and change the type in the next" : ""))
                 }
-                if let inexact = TypeConversion.inexact(from: old.valueType, to: attribute.valueType, column: SQL.quoteIdentifier(old.name)) {
-                    checks.append(.exactConversion(table: sourceTable, condition: inexact, entity: entity, property: attribute.name,
-                                                   change: "from \(old.valueType.rawValue) to \(attribute.valueType.rawValue)"))
+                if let inexact = TypeConversion.inexact(
+                    from: old.valueType, to: attribute.valueType, column: SQL.quoteIdentifier(old.name))
+                {
+                    checks.append(
+                        .exactConversion(
+                            table: sourceTable, condition: inexact, entity: entity, property: attribute.name,
+                            change: "from \(old.valueType.rawValue) to \(attribute.valueType.rawValue)"))
                 }
                 column.expression = converted
                 column.changesType = old.storageType != attribute.storageType
                 rebuildReasons.append("\(attribute.name): \(old.valueType.rawValue) to \(attribute.valueType.rawValue)")
             }
-            if old.valueType == attribute.valueType && SchemaComparison.normalizedType(old.declaredType) != SchemaComparison.normalizedType(attribute.declaredType) {
+            if old.valueType == attribute.valueType
+                && SchemaComparison.normalizedType(old.declaredType)
+                    != SchemaComparison.normalizedType(attribute.declaredType)
+            {
                 column.changesType = true
                 rebuildReasons.append("\(attribute.name): declared \(old.declaredType) to \(attribute.declaredType)")
             }
         }
 
-        private mutating func compareOptionality(_ old: Schema.Attribute, _ attribute: Schema.Attribute, _ column: inout TableRebuild.Column) {
+        private mutating func compareOptionality(
+            _ old: Schema.Attribute, _ attribute: Schema.Attribute, _ column: inout TableRebuild.Column
+        ) {
             if old.isOptional && !attribute.isOptional {
                 column.changesOptionality = true
                 if let defaultValue = attribute.defaultValue {
                     column.expression = "IFNULL(\(column.expression!), \(defaultValue))"
                     nullsBecome[old.name] = defaultValue
-                    rebuildReasons.append("\(attribute.name) becomes non-optional (NULLs take the default \(defaultValue))")
+                    rebuildReasons.append(
+                        "\(attribute.name) becomes non-optional (NULLs take the default \(defaultValue))")
                 } else if kind == .custom {
                     deferredNotNull.insert(attribute.name)
                 } else {
-                    checks.append(.columnHasNoNulls(table: sourceTable, column: old.name, entity: entity, property: attribute.name,
-                                                    remedy: "give '\(attribute.name)' a default value for the NULLs to take, or fill them in a custom stage"))
+                    checks.append(
+                        .columnHasNoNulls(
+                            table: sourceTable, column: old.name, entity: entity, property: attribute.name,
+                            remedy:
+                                "give '\(attribute.name)' a default value for the NULLs to take, or fill them in a custom stage"
+                        ))
                     rebuildReasons.append("\(attribute.name) becomes non-optional")
                 }
             } else if !old.isOptional && attribute.isOptional {
@@ -124,24 +158,33 @@ extension TablePlan {
         }
 
         /// Default, CHECK, collation, generated expression, hashModifier and foreign key.
-        private mutating func compareConstraints(_ old: Schema.Attribute, _ attribute: Schema.Attribute, _ column: inout TableRebuild.Column) {
+        private mutating func compareConstraints(
+            _ old: Schema.Attribute, _ attribute: Schema.Attribute, _ column: inout TableRebuild.Column
+        ) {
             if old.defaultValue != attribute.defaultValue {
                 column.changesDefault = true
-                rebuildReasons.append("\(attribute.name)'s default changes from \(old.defaultValue ?? "none") to \(attribute.defaultValue ?? "none")")
+                rebuildReasons.append(
+                    "\(attribute.name)'s default changes from \(old.defaultValue ?? "none") to \(attribute.defaultValue ?? "none")"
+                )
             }
             if old.check.map(SQLExpressionText.normalized) != attribute.check.map(SQLExpressionText.normalized) {
                 column.changesCheck = true
-                rebuildReasons.append("\(attribute.name): " + (old.check.map { "CHECK (\($0))" } ?? "no CHECK") + " to " + (attribute.check.map { "CHECK (\($0))" } ?? "no CHECK"))
+                rebuildReasons.append(
+                    "\(attribute.name): " + (old.check.map { "CHECK (\($0))" } ?? "no CHECK") + " to "
+                        + (attribute.check.map { "CHECK (\($0))" } ?? "no CHECK"))
             }
             if old.collation?.uppercased() != attribute.collation?.uppercased() {
                 column.changesCollation = true
-                rebuildReasons.append("\(attribute.name): collation \(old.collation ?? "BINARY") to \(attribute.collation ?? "BINARY")")
+                rebuildReasons.append(
+                    "\(attribute.name): collation \(old.collation ?? "BINARY") to \(attribute.collation ?? "BINARY")")
             }
             if !TablePlan.sameGenerated(old.generated, attribute.generated) {
                 column.changesGenerated = true
                 let replaced = old.generated == nil ? " (its stored values are replaced by computed ones)" : ""
                 if old.generated == nil { replacedByGenerated.append(attribute.name) }
-                rebuildReasons.append("\(attribute.name): " + TablePlan.describe(old.generated) + " to " + TablePlan.describe(attribute.generated) + replaced)
+                rebuildReasons.append(
+                    "\(attribute.name): " + TablePlan.describe(old.generated) + " to "
+                        + TablePlan.describe(attribute.generated) + replaced)
             }
             if old.hashModifier != attribute.hashModifier {
                 rebuildReasons.append("\(attribute.name)'s hashModifier changed")
@@ -151,15 +194,18 @@ extension TablePlan {
             if oldReference != attribute.references {
                 // SQLite cannot alter a foreign key in place.
                 column.changesReference = true
-                rebuildReasons.append("\(attribute.name): " + TablePlan.describe(oldReference) + " to " + TablePlan.describe(attribute.references))
+                rebuildReasons.append(
+                    "\(attribute.name): " + TablePlan.describe(oldReference) + " to "
+                        + TablePlan.describe(attribute.references))
             }
         }
 
         /// What didMigrate must have filled, checked after it runs.
         var finalizingChecks: [DataCheck] {
             deferredNotNull.sorted().map { column in
-                .columnHasNoNulls(table: entity, column: column, entity: entity, property: column,
-                                  remedy: "make didMigrate set '\(column)' on every row, or give it a default value")
+                .columnHasNoNulls(
+                    table: entity, column: column, entity: entity, property: column,
+                    remedy: "make didMigrate set '\(column)' on every row, or give it a default value")
             }
         }
 
@@ -167,15 +213,26 @@ extension TablePlan {
         /// declares the types it converted; nil when there are none.
         func finalizingRebuild(target: Schema.Entity) -> TableRebuild? {
             guard !deferredNotNull.isEmpty || !deferredTypes.isEmpty else { return nil }
-            var enforced = columns.map { TableRebuild.Column(attribute: $0.attribute, expression: SQL.quoteIdentifier($0.attribute.name)) }
+            var enforced = columns.map {
+                TableRebuild.Column(attribute: $0.attribute, expression: SQL.quoteIdentifier($0.attribute.name))
+            }
             for index in enforced.indices {
                 enforced[index].changesOptionality = deferredNotNull.contains(enforced[index].attribute.name)
                 enforced[index].changesType = deferredTypes.contains(enforced[index].attribute.name)
             }
-            let reasons = (deferredNotNull.isEmpty ? [] : ["enforce NOT NULL on " + deferredNotNull.sorted().joined(separator: ", ")])
-                + (deferredTypes.isEmpty ? [] : ["declare the new type of " + deferredTypes.sorted().joined(separator: ", ") + " after didMigrate converted it"])
-            return TableRebuild(table: entity, sourceTable: entity, target: target, columns: enforced, nullableColumns: [], droppedColumns: [],
-                                retiredIndexes: [], reasons: reasons)
+            let reasons =
+                (deferredNotNull.isEmpty
+                    ? [] : ["enforce NOT NULL on " + deferredNotNull.sorted().joined(separator: ", ")])
+                + (deferredTypes.isEmpty
+                    ? []
+                    : [
+                        "declare the new type of " + deferredTypes.sorted().joined(separator: ", ")
+                            + " after didMigrate converted it"
+                    ])
+            return TableRebuild(
+                table: entity, sourceTable: entity, target: target, columns: enforced, nullableColumns: [],
+                droppedColumns: [],
+                retiredIndexes: [], reasons: reasons)
         }
     }
 }

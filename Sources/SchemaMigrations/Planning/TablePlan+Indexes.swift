@@ -27,11 +27,16 @@ extension TablePlan {
             retired = sourceIndexes.filter { !targetStructures.contains($0.1.structure) }
             added = target.indexes.filter { [sourceStructures] in !sourceStructures.contains($0.structure) }
             // A join table's index names follow its own name (the layout's, not a declaration).
-            renamed = target.isJoinTable ? [] : sourceIndexes.compactMap { declared, renamed in
-                guard let kept = target.indexes.first(where: { $0.structure == renamed.structure }), let name = kept.name,
-                      name.sqlFolded != renamed.name?.sqlFolded else { return nil }
-                return (declared, renamed, name)
-            }
+            renamed =
+                target.isJoinTable
+                ? []
+                : sourceIndexes.compactMap { declared, renamed in
+                    guard let kept = target.indexes.first(where: { $0.structure == renamed.structure }),
+                        let name = kept.name,
+                        name.sqlFolded != renamed.name?.sqlFolded
+                    else { return nil }
+                    return (declared, renamed, name)
+                }
             self.target = target
             sourceTable = source.name
             targetToSource = Dictionary(uniqueKeysWithValues: renamedTo.map { ($0.value, $0.key) })
@@ -43,19 +48,30 @@ extension TablePlan {
         /// In a custom stage willMigrate runs first and may remove the duplicates.
         func uniquenessChecks(nullsBecome: [String: String]) -> [DataCheck] {
             let keptOverNulls = target.indexes.filter { index in
-                index.isUnique && sourceStructures.contains(index.structure) && index.columns.contains { targetToSource[$0].map { nullsBecome[$0] != nil } ?? false }
+                index.isUnique && sourceStructures.contains(index.structure)
+                    && index.columns.contains { targetToSource[$0].map { nullsBecome[$0] != nil } ?? false }
             }
             return (added.filter(\.isUnique) + keptOverNulls).filter { !$0.hasExpressions }.compactMap { index in
                 let sourceColumns = index.columns.compactMap { targetToSource[$0] }
                 guard sourceColumns.count == index.columns.count else { return nil }
-                return DataCheck.noDuplicates(table: sourceTable, columns: sourceColumns, entity: target.name, properties: index.columns, nullsBecome: nullsBecome)
+                return DataCheck.noDuplicates(
+                    table: sourceTable, columns: sourceColumns, entity: target.name, properties: index.columns,
+                    nullsBecome: nullsBecome)
             }
         }
 
         /// What a rebuild says of the indexes it adds and retires.
         var rebuildReasons: [String] {
-            (added.isEmpty ? [] : ["new " + added.map { ($0.isUnique ? "unique " : "") + $0.termsDescription }.joined(separator: ", ")])
-                + (retired.isEmpty ? [] : ["no more " + retired.map { ($0.renamed.isUnique ? "unique " : "") + $0.renamed.termsDescription }.joined(separator: ", ")])
+            (added.isEmpty
+                ? []
+                : ["new " + added.map { ($0.isUnique ? "unique " : "") + $0.termsDescription }.joined(separator: ", ")])
+                + (retired.isEmpty
+                    ? []
+                    : [
+                        "no more "
+                            + retired.map { ($0.renamed.isUnique ? "unique " : "") + $0.renamed.termsDescription }
+                            .joined(separator: ", ")
+                    ])
         }
     }
 }

@@ -13,7 +13,8 @@ extension TablePlan {
         var originals: [String: String] = [:]
         for attribute in target.attributes {
             guard let original = attribute.originalName else { continue }
-            originals[attribute.name] = properties.contains(original) ? original : propertyByColumn[original] ?? original
+            originals[attribute.name] =
+                properties.contains(original) ? original : propertyByColumn[original] ?? original
         }
         return originals
     }
@@ -22,7 +23,9 @@ extension TablePlan {
     /// what other tables and the app hold on to, and moving it is not a change a plan infers.
     /// - Parameter renamedTo: source column → target column, for the key's renamed columns.
     /// - Throws: `MigrationError` (`unsupportedChange`) naming the entity and what to do instead.
-    static func checkKey(source: Schema.Entity, target: Schema.Entity, renamedTo: [String: String], version: Schema.Version) throws {
+    static func checkKey(
+        source: Schema.Entity, target: Schema.Entity, renamedTo: [String: String], version: Schema.Version
+    ) throws {
         guard !target.isJoinTable else { return }  // its key follows its relationship, checked there
         let sourceKey = source.primaryKey.map { $0.map { renamedTo[$0] ?? $0 } }
         var changes: [String] = []
@@ -36,9 +39,14 @@ extension TablePlan {
             changes.append(target.isWithoutRowID ? "WITHOUT ROWID on" : "WITHOUT ROWID off")
         }
         guard !changes.isEmpty else { return }
-        throw MigrationError(.unsupportedChange, "version \(version) changes \(target.name)'s " + changes.joined(separator: ", ") + ", which a plan does not infer",
-                             entity: target.name, version: version,
-                             remedy: "keep the key as it was; to move it, create a new entity with the new key and copy the rows in a custom stage's didMigrate")
+        throw MigrationError(
+            .unsupportedChange,
+            "version \(version) changes \(target.name)'s " + changes.joined(separator: ", ")
+                + ", which a plan does not infer",
+            entity: target.name, version: version,
+            remedy:
+                "keep the key as it was; to move it, create a new entity with the new key and copy the rows in a custom stage's didMigrate"
+        )
     }
 
     private static func describe(key: [String]?) -> String {
@@ -48,13 +56,21 @@ extension TablePlan {
     /// Refuses a change of how a `Date` is stored, or of the type of a date stored as text or
     /// Julian days: no conversion is inferred for them.
     /// - Throws: `MigrationError` (`unsupportedChange`) naming the entity and property.
-    static func checkDateStorage(from old: Schema.Attribute, to new: Schema.Attribute, entity: String, version: Schema.Version) throws {
+    static func checkDateStorage(
+        from old: Schema.Attribute, to new: Schema.Attribute, entity: String, version: Schema.Version
+    ) throws {
         guard old.dateStorage != new.dateStorage && (old.valueType == .date || new.valueType == .date) else { return }
         func describe(_ attribute: Schema.Attribute) -> String {
-            attribute.valueType == .date ? "a date stored as \((attribute.dateStorage ?? .secondsSince1970).rawValue)" : "\(attribute.valueType.rawValue) values"
+            attribute.valueType == .date
+                ? "a date stored as \((attribute.dateStorage ?? .secondsSince1970).rawValue)"
+                : "\(attribute.valueType.rawValue) values"
         }
-        throw MigrationError(.unsupportedChange, "a lightweight stage cannot change '\(entity).\(new.property)' from \(describe(old)) to \(describe(new))",
-                             entity: entity, property: new.property, version: version,
-                             remedy: "add a new attribute with the new storage, fill it from the old one in a custom stage's didMigrate (the data API reads and writes each storage), then remove the old one")
+        throw MigrationError(
+            .unsupportedChange,
+            "a lightweight stage cannot change '\(entity).\(new.property)' from \(describe(old)) to \(describe(new))",
+            entity: entity, property: new.property, version: version,
+            remedy:
+                "add a new attribute with the new storage, fill it from the old one in a custom stage's didMigrate (the data API reads and writes each storage), then remove the old one"
+        )
     }
 }

@@ -13,20 +13,29 @@ struct TablePlan {
 
     /// - Parameter entityRenames: source entity name → target entity name, for the entities this stage renames
     ///   (a reference to a renamed table is not a change: SQLite's RENAME TABLE rewrites it).
-    init(source: Schema.Entity, target: Schema.Entity, kind: StageKind, version: Schema.Version, capabilities: SQLiteCapabilities,
-         entityRenames: [String: String] = [:]) throws {
+    init(
+        source: Schema.Entity, target: Schema.Entity, kind: StageKind, version: Schema.Version,
+        capabilities: SQLiteCapabilities,
+        entityRenames: [String: String] = [:]
+    ) throws {
         let table = target.name
         // Attributes continue by property, never by column: `column:` mappings may move, swap or
         // be permuted between versions while each property keeps its values.
         let originalProperties = TablePlan.originalProperties(source: source, target: target)
         let matches = try NameMatching.match(
-            targets: target.attributes, sources: source.attributes, name: { $0.property }, originalName: { originalProperties[$0.name] },
+            targets: target.attributes, sources: source.attributes, name: { $0.property },
+            originalName: { originalProperties[$0.name] },
             describe: { "property '\(table).\($0)'" }, version: version, entity: table)
 
         // Column by column: what can be ALTERed, what needs the rebuild, what the data must allow.
-        var columns = ColumnComparison(sourceTable: source.name, entity: table, kind: kind, version: version, entityRenames: entityRenames)
-        if source.hashModifier != target.hashModifier { columns.rebuildReasons.append("the entity's hashModifier changed") }
-        if source.isStrict != target.isStrict { columns.rebuildReasons.append(target.isStrict ? "STRICT on" : "STRICT off") }
+        var columns = ColumnComparison(
+            sourceTable: source.name, entity: table, kind: kind, version: version, entityRenames: entityRenames)
+        if source.hashModifier != target.hashModifier {
+            columns.rebuildReasons.append("the entity's hashModifier changed")
+        }
+        if source.isStrict != target.isStrict {
+            columns.rebuildReasons.append(target.isStrict ? "STRICT on" : "STRICT off")
+        }
         for match in matches {
             if let old = match.source {
                 try columns.compare(old, to: match.target)
@@ -59,7 +68,9 @@ struct TablePlan {
         finalizingChecks = columns.finalizingChecks
 
         if capabilities.rebuildsForAddedIndexes {
-            if !indexes.added.isEmpty { columns.rebuildReasons.append("its new indexes are built online, in the rebuilt table") }
+            if !indexes.added.isEmpty {
+                columns.rebuildReasons.append("its new indexes are built online, in the rebuilt table")
+            }
         }
         if columns.rebuildReasons.isEmpty {
             // Cheap path: O(1) schema changes, plus DROP COLUMN (which rewrites rows but not indexes).
@@ -69,10 +80,13 @@ struct TablePlan {
             var reasons = columns.renamePairs.map { "renamed \($0.from) to \($0.to) first" } + columns.rebuildReasons
             if !dropped.isEmpty { reasons.append("drop " + dropped.joined(separator: ", ")) }
             reasons += indexes.rebuildReasons
-            var rebuild = TableRebuild(table: table, sourceTable: source.name, target: target, columns: columns.columns,
-                                       nullableColumns: columns.deferredNotNull, droppedColumns: dropped,
-                                       retiredIndexes: (indexes.retired + indexes.renamed.map { ($0.declared, $0.renamed) }).map { ($0.renamed, $0.declared.resolvedName(table: source.name)) },
-                                       reasons: TablePlan.unique(reasons))
+            var rebuild = TableRebuild(
+                table: table, sourceTable: source.name, target: target, columns: columns.columns,
+                nullableColumns: columns.deferredNotNull, droppedColumns: dropped,
+                retiredIndexes: (indexes.retired + indexes.renamed.map { ($0.declared, $0.renamed) }).map {
+                    ($0.renamed, $0.declared.resolvedName(table: source.name))
+                },
+                reasons: TablePlan.unique(reasons))
             rebuild.changesStrict = source.isStrict != target.isStrict
             rebuild.replacedByGenerated = columns.replacedByGenerated
             changes = [.rebuild(rebuild)]
@@ -104,4 +118,3 @@ struct TablePlan {
         return reasons.filter { seen.insert($0).inserted }
     }
 }
-

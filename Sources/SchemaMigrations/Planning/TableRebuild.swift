@@ -64,13 +64,18 @@ struct TableRebuild: Sendable {
     var declaredStatements: [String] {
         let quotedTemporary = SQL.quoteIdentifier(temporaryName)
         let keepsRowid = target.hasImplicitID
-        let copied = columns.filter { $0.expression != nil && $0.attribute.generated == nil }  // SQLite computes generated columns
-        let targetColumns = (keepsRowid ? [SQL.quoteIdentifier(Schema.primaryKeyColumn)] : []) + copied.map { SQL.quoteIdentifier($0.attribute.name) }
+        // SQLite computes generated columns
+        let copied = columns.filter { $0.expression != nil && $0.attribute.generated == nil }
+        let targetColumns =
+            (keepsRowid ? [SQL.quoteIdentifier(Schema.primaryKeyColumn)] : [])
+            + copied.map { SQL.quoteIdentifier($0.attribute.name) }
         let sources = (keepsRowid ? [SQL.quoteIdentifier(Schema.primaryKeyColumn)] : []) + copied.map { $0.expression! }
-        return [EntitySQL.createTable(target, named: temporaryName, nullable: nullableColumns),
-                "INSERT INTO \(quotedTemporary) (\(targetColumns.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(SQL.quoteIdentifier(table))",
-                "DROP TABLE \(SQL.quoteIdentifier(table))",
-                "ALTER TABLE \(quotedTemporary) RENAME TO \(SQL.quoteIdentifier(table))"]
+        return [
+            EntitySQL.createTable(target, named: temporaryName, nullable: nullableColumns),
+            "INSERT INTO \(quotedTemporary) (\(targetColumns.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(SQL.quoteIdentifier(table))",
+            "DROP TABLE \(SQL.quoteIdentifier(table))",
+            "ALTER TABLE \(quotedTemporary) RENAME TO \(SQL.quoteIdentifier(table))",
+        ]
             + target.indexes.map { EntitySQL.createIndex($0, table: table) }
     }
 }

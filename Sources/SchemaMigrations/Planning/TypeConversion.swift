@@ -11,16 +11,19 @@ enum TypeConversion {
     /// exact conversion exists.
     static func expression(from source: Schema.ValueType, to target: Schema.ValueType, column: String) -> String? {
         switch (source, target) {
-        case (.bool, .integer), (.uuid, .string), (.url, .string), (.decimal, .string), (.json, .string), (.date, .double):
+        case (.bool, .integer), (.uuid, .string), (.url, .string), (.decimal, .string), (.json, .string),
+            (.date, .double):
             return column  // same stored values
         case (_, .sqliteValue):
             return column  // kept as stored, whatever its storage class
         case (.integer, .double), (.bool, .double):
             return "CASE WHEN typeof(\(column)) = 'integer' THEN CAST(\(column) AS REAL) ELSE \(column) END"
         case (.integer, .string), (.bool, .string), (.integer, .decimal):
-            return "CASE typeof(\(column)) WHEN 'integer' THEN CAST(\(column) AS TEXT) WHEN 'real' THEN \(exactText(column)) ELSE \(column) END"
+            return
+                "CASE typeof(\(column)) WHEN 'integer' THEN CAST(\(column) AS TEXT) WHEN 'real' THEN \(exactText(column)) ELSE \(column) END"
         case (.double, .string):
-            return "CASE WHEN typeof(\(column)) IN ('real', 'integer') THEN \(exactText("CAST(\(column) AS REAL)")) ELSE \(column) END"
+            return
+                "CASE WHEN typeof(\(column)) IN ('real', 'integer') THEN \(exactText("CAST(\(column) AS REAL)")) ELSE \(column) END"
         default:
             return nil
         }
@@ -31,7 +34,8 @@ enum TypeConversion {
         switch (source, target) {
         case (.integer, .double):
             // Above 2^53 an integer may not survive the trip through a double; 2^63 - 1 becomes 2^63.
-            return "typeof(\(column)) = 'integer' AND (CAST(CAST(\(column) AS REAL) AS INTEGER) <> \(column) OR CAST(\(column) AS REAL) >= 9223372036854775808.0)"
+            return
+                "typeof(\(column)) = 'integer' AND (CAST(CAST(\(column) AS REAL) AS INTEGER) <> \(column) OR CAST(\(column) AS REAL) >= 9223372036854775808.0)"
         case (.double, .string):
             return "typeof(\(column)) IN ('real', 'integer') AND \(exactText("CAST(\(column) AS REAL)")) IS NULL"
         case (.integer, .string), (.bool, .string), (.integer, .decimal):
@@ -45,7 +49,10 @@ enum TypeConversion {
     /// 15-digit form (`0.1`, `1.0e+308`), else 16 or 17 significant digits
     /// (`0.30000000000000004`); NULL when none does, which the check refuses.
     static func exactText(_ value: String) -> String {
-        let fifteen = "CAST(\(value) AS TEXT)", sixteen = "printf('%!.16g', \(value))", seventeen = "printf('%!.17g', \(value))"
-        return "(CASE WHEN CAST(\(fifteen) AS REAL) = \(value) THEN \(fifteen) WHEN CAST(\(sixteen) AS REAL) = \(value) THEN \(sixteen) WHEN CAST(\(seventeen) AS REAL) = \(value) THEN \(seventeen) END)"
+        let fifteen = "CAST(\(value) AS TEXT)"
+        let sixteen = "printf('%!.16g', \(value))"
+        let seventeen = "printf('%!.17g', \(value))"
+        return
+            "(CASE WHEN CAST(\(fifteen) AS REAL) = \(value) THEN \(fifteen) WHEN CAST(\(sixteen) AS REAL) = \(value) THEN \(sixteen) WHEN CAST(\(seventeen) AS REAL) = \(value) THEN \(seventeen) END)"
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Runs a migration on a temporary copy of a database (SQLite's online backup API), recording
@@ -22,12 +22,15 @@ struct MigrationRehearsal {
 
     /// - Throws: `MigrationError` when the migration would fail (the copy is then discarded).
     func run(copying source: SQLiteConnection) throws -> Outcome {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("schemamigrations-rehearsal-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "schemamigrations-rehearsal-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
 
         let cookie = try source.pragmaInteger("schema_version")
-        let copy = try SQLiteConnection(path: directory.appendingPathComponent("copy.sqlite").path, mode: .readWriteCreate, environment: options.sqlEnvironment)
+        let copy = try SQLiteConnection(
+            path: directory.appendingPathComponent("copy.sqlite").path, mode: .readWriteCreate,
+            environment: options.sqlEnvironment)
         try source.backup(into: copy)
         // The backup API bumps the copy's schema cookie; give it the source's, so that the cookies the
         // rehearsal records in the metadata are those the real database will have after the script.
@@ -43,7 +46,8 @@ struct MigrationRehearsal {
         }
         copy.startRecording(into: recorder)
         defer { copy.stopRecording() }
-        let result = try FileFraming(connection: copy).migrate(MigrationRehearsal.announcingCustomCode(of: plan, to: recorder), options: rehearsalOptions)
+        let result = try FileFraming(connection: copy).migrate(
+            MigrationRehearsal.announcingCustomCode(of: plan, to: recorder), options: rehearsalOptions)
         return Outcome(result: result, schemaCookie: cookie, entries: MigrationRehearsal.writes(in: recorder.entries))
     }
 

@@ -59,7 +59,9 @@ extension MigrationReport {
         public var replacedValues: [ColumnCount] = []
 
         /// True when nothing was measured.
-        public var isEmpty: Bool { rows == nil && nulls.isEmpty && duplicates.isEmpty && nonEmptyValues.isEmpty && replacedValues.isEmpty }
+        public var isEmpty: Bool {
+            rows == nil && nulls.isEmpty && duplicates.isEmpty && nonEmptyValues.isEmpty && replacedValues.isEmpty
+        }
 
         /// The values the step loses: in its dropped columns, and stored values it replaces with computed ones.
         public var lostValues: Int64 { (nonEmptyValues + replacedValues).reduce(0) { $0 + $1.count } }
@@ -68,8 +70,10 @@ extension MigrationReport {
         public var lossDescription: String {
             let replaced = replacedValues.reduce(0) { $0 + $1.count }
             let lost = lostValues - replaced
-            return ((replaced == 0 || lost > 0 ? [counted(lost, "non-empty value")] : [])
-                + (replaced > 0 ? [counted(replaced, "stored value") + " replaced by computed ones"] : [])).joined(separator: ", ")
+            return
+                ((replaced == 0 || lost > 0 ? [counted(lost, "non-empty value")] : [])
+                + (replaced > 0 ? [counted(replaced, "stored value") + " replaced by computed ones"] : [])).joined(
+                    separator: ", ")
         }
 
         /// What happens to values, in words, one line per figure (``rows`` is left to the caller):
@@ -86,12 +90,19 @@ extension MigrationReport {
                 lines.append("\(column.column): \(counted(column.count, "stored value")) replaced by computed ones")
             }
             for nulls in self.nulls where nulls.count > 0 {
-                lines.append("\(nulls.column): \(counted(nulls.count, "NULL"))" + (nulls.defaultValue.map { " \(nulls.count == 1 ? "takes" : "take") the default \($0)" } ?? " must be filled before NOT NULL applies"))
+                lines.append(
+                    "\(nulls.column): \(counted(nulls.count, "NULL"))"
+                        + (nulls.defaultValue.map { " \(nulls.count == 1 ? "takes" : "take") the default \($0)" }
+                            ?? " must be filled before NOT NULL applies"))
             }
             for duplicates in self.duplicates where duplicates.total > 0 {
-                let head = "(\(duplicates.columns.joined(separator: ", "))): \(counted(duplicates.total, "value")) shared by several rows"
+                let head =
+                    "(\(duplicates.columns.joined(separator: ", "))): \(counted(duplicates.total, "value")) shared by several rows"
                 guard showingValues else {
-                    lines.append(head + " (\(duplicates.values.reduce(0) { $0 + $1.rows }) rows among the \(counted(duplicates.values.count, "most shared value")))")
+                    lines.append(
+                        head
+                            + " (\(duplicates.values.reduce(0) { $0 + $1.rows }) rows among the \(counted(duplicates.values.count, "most shared value")))"
+                    )
                     continue
                 }
                 let shown = duplicates.values.map { "\($0.value) ×\($0.rows)" }.joined(separator: ", ")

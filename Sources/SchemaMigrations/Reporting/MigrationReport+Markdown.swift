@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension MigrationReport {
@@ -24,12 +24,16 @@ extension MigrationReport {
     public func markdown(showingValues: Bool) -> String {
         var lines: [String] = []
         let name = database.split(separator: "/").last.map(String.init) ?? database
-        lines.append("### Migration of \(MigrationReport.markdownCode(name)): \(currentVersion.map(\.description) ?? "empty") → \(targetVersion)")
+        lines.append(
+            "### Migration of \(MigrationReport.markdownCode(name)): \(currentVersion.map(\.description) ?? "empty") → \(targetVersion)"
+        )
         lines.append("")
         lines.append("| | |")
         lines.append("|---|---|")
         lines.append("| Database | \(MigrationReport.markdownCode(database, inTableCell: true)) |")
-        lines.append("| Current version | \(currentVersion.map { $0.description + (unversioned ? " (recognised by its tables; no metadata yet)" : "") } ?? "none (empty)") |")
+        lines.append(
+            "| Current version | \(currentVersion.map { $0.description + (unversioned ? " (recognised by its tables; no metadata yet)" : "") } ?? "none (empty)") |"
+        )
         lines.append("| Target version | \(targetVersion) |")
         lines.append("| Stages | \(stages.count) |")
         lines.append("")
@@ -39,7 +43,9 @@ extension MigrationReport {
         }
         for refusal in refusals {
             lines.append("> [!CAUTION]")
-            lines.append("> **Refused:** \(MigrationReport.markdownEscaped(refusal.message))" + (refusal.remedy.map { " Fix: \(MigrationReport.markdownEscaped($0))" } ?? ""))
+            lines.append(
+                "> **Refused:** \(MigrationReport.markdownEscaped(refusal.message))"
+                    + (refusal.remedy.map { " Fix: \(MigrationReport.markdownEscaped($0))" } ?? ""))
             if showingValues || refusal.code != .dataViolation {
                 lines += refusal.details.map { "> - \(MigrationReport.markdownEscaped($0))" }
             } else if !refusal.details.isEmpty {
@@ -57,8 +63,11 @@ extension MigrationReport {
             lines.append("")
             // A stage's phases ("  1. prepare …") as an ordered list under the stage's item.
             lines += online.lines.map { line in
-                guard line.hasPrefix("  "), let dot = line.firstIndex(of: ".") else { return "- " + MigrationReport.markdownEscaped(line) }
-                return line[...dot] + " " + MigrationReport.markdownEscaped(String(line[line.index(after: dot)...].dropFirst()))
+                guard line.hasPrefix("  "), let dot = line.firstIndex(of: ".") else {
+                    return "- " + MigrationReport.markdownEscaped(line)
+                }
+                return line[...dot] + " "
+                    + MigrationReport.markdownEscaped(String(line[line.index(after: dot)...].dropFirst()))
             }
             lines.append("")
         }
@@ -67,19 +76,30 @@ extension MigrationReport {
             lines.append("")
             lines.append("| # | Step | Cost | Impact |")
             lines.append("|---|---|---|---|")
-            if stage.header.kind == .custom { lines.append("| 0 | `willMigrate` runs (database at \(stage.header.from.map(\.description) ?? "-")) | your code | |") }
+            if stage.header.kind == .custom {
+                lines.append(
+                    "| 0 | `willMigrate` runs (database at \(stage.header.from.map(\.description) ?? "-")) | your code | |"
+                )
+            }
             for (index, step) in stage.steps.enumerated() {
                 let cost = step.costDescription + (step.step.destructive ? ", **destructive**" : "")
-                let impact = (step.impact?.lines(showingValues: showingValues) ?? []).map(MigrationReport.markdownEscaped).joined(separator: "<br>")
-                lines.append("| \(index + 1) | \(MigrationReport.markdownEscaped(step.step.summary)) | \(cost) | \(impact) |")
+                let impact = (step.impact?.lines(showingValues: showingValues) ?? []).map(
+                    MigrationReport.markdownEscaped
+                ).joined(separator: "<br>")
+                lines.append(
+                    "| \(index + 1) | \(MigrationReport.markdownEscaped(step.step.summary)) | \(cost) | \(impact) |")
             }
-            if stage.header.kind == .custom { lines.append("| \(stage.steps.count + 1) | `didMigrate` runs (database at \(stage.header.to)) | your code | |") }
+            if stage.header.kind == .custom {
+                lines.append(
+                    "| \(stage.steps.count + 1) | `didMigrate` runs (database at \(stage.header.to)) | your code | |")
+            }
             lines.append("")
             lines.append("<details><summary>SQL</summary>")
             lines.append("")
             // A fence longer than any run of backticks in the SQL (a quoted name may hold some).
             let sql = stage.steps.flatMap(\.sql).map { $0 + ";" }
-            let fence = String(repeating: "`", count: max(3, MigrationReport.longestBacktickRun(in: sql.joined(separator: "\n")) + 1))
+            let fence = String(
+                repeating: "`", count: max(3, MigrationReport.longestBacktickRun(in: sql.joined(separator: "\n")) + 1))
             lines.append(fence + "sql")
             lines += sql
             lines.append(fence)
@@ -107,7 +127,8 @@ extension MigrationReport {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\n", "\r", "\r\n": out += " "
-            case "_" where index > 0 && index < characters.count - 1
+            case "_"
+            where index > 0 && index < characters.count - 1
                 && characters[index - 1].isLetterOrDigit && characters[index + 1].isLetterOrDigit:
                 out.append(character)
             case "\\", "`", "*", "_", "[", "]", "|", "#", "~", "!": out += "\\" + String(character)
@@ -129,7 +150,8 @@ extension MigrationReport {
 
     /// The length of the longest run of backticks in `text`.
     static func longestBacktickRun(in text: String) -> Int {
-        var longest = 0, run = 0
+        var longest = 0
+        var run = 0
         for character in text {
             run = character == "`" ? run + 1 : 0
             longest = max(longest, run)
@@ -138,6 +160,6 @@ extension MigrationReport {
     }
 }
 
-private extension Character {
-    var isLetterOrDigit: Bool { isLetter || isNumber }
+extension Character {
+    fileprivate var isLetterOrDigit: Bool { isLetter || isNumber }
 }

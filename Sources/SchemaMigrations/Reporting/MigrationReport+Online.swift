@@ -38,8 +38,11 @@ extension MigrationReport {
         package var longLocks: [String] {
             stages.compactMap { stage in
                 guard !stage.runsOnline, !stage.tables.isEmpty else { return nil }
-                let tables = stage.tables.map { table in table + (stage.rows[table].map { " (\(counted($0, "row")))" } ?? "") }
-                return "runs offline: the stage \(stage.from) → \(stage.to) holds the write lock while it works through "
+                let tables = stage.tables.map { table in
+                    table + (stage.rows[table].map { " (\(counted($0, "row")))" } ?? "")
+                }
+                return
+                    "runs offline: the stage \(stage.from) → \(stage.to) holds the write lock while it works through "
                     + tables.joined(separator: ", ") + ", because " + stage.offlineReasons.joined(separator: "; ")
             }
         }
@@ -47,17 +50,28 @@ extension MigrationReport {
         /// The plan as lines of text, for the text report.
         package var lines: [String] {
             let chunk = "chunks of about \(Self.milliseconds(chunkTargetMilliseconds)) ms each"
-            var lines = ["online: rebuilds run online in \(chunk), the write lock released between chunks; custom stages are refused"]
+            var lines = [
+                "online: rebuilds run online in \(chunk), the write lock released between chunks; custom stages are refused"
+            ]
             for stage in stages {
                 guard stage.runsOnline else {
-                    lines.append("stage \(stage.from) → \(stage.to): offline, in one transaction: " + stage.offlineReasons.joined(separator: "; "))
+                    lines.append(
+                        "stage \(stage.from) → \(stage.to): offline, in one transaction: "
+                            + stage.offlineReasons.joined(separator: "; "))
                     continue
                 }
-                lines.append("stage \(stage.from) → \(stage.to): online, rebuilding \(stage.tables.joined(separator: ", "))")
-                lines.append("  1. prepare (one short transaction): " + stage.tables.map { "the shadow \(TableNames.onlinePrefix)\($0) and triggers on \($0)" }
-                    .joined(separator: ", ") + ", carrying the application's writes over")
-                lines.append("  2. copy in rowid order, \(chunk): " + stage.tables.map { table in table + (stage.rows[table].map { " (\(counted($0, "row")))" } ?? "") }
-                    .joined(separator: ", "))
+                lines.append(
+                    "stage \(stage.from) → \(stage.to): online, rebuilding \(stage.tables.joined(separator: ", "))")
+                lines.append(
+                    "  1. prepare (one short transaction): "
+                        + stage.tables.map { "the shadow \(TableNames.onlinePrefix)\($0) and triggers on \($0)" }
+                        .joined(separator: ", ") + ", carrying the application's writes over")
+                lines.append(
+                    "  2. copy in rowid order, \(chunk): "
+                        + stage.tables.map { table in
+                            table + (stage.rows[table].map { " (\(counted($0, "row")))" } ?? "")
+                        }
+                        .joined(separator: ", "))
                 lines.append("  3. cut-over (one short transaction): " + stage.cutOver.joined(separator: "; "))
                 lines.append("  4. release the old " + stage.tables.joined(separator: ", ") + " in \(chunk)")
             }
@@ -86,7 +100,9 @@ extension MigrationReport.OnlinePlan.Stage {
         cutOver.append("drop the triggers")
         for step in stage.allSteps {
             if case .rebuild(let rebuild) = step.action {
-                cutOver.append("swap \(rebuild.table) in (the old table renamed aside to \(TableNames.releasedPrefix)\(rebuild.table), the shadow renamed to \(rebuild.table), its indexes named)")
+                cutOver.append(
+                    "swap \(rebuild.table) in (the old table renamed aside to \(TableNames.releasedPrefix)\(rebuild.table), the shadow renamed to \(rebuild.table), its indexes named)"
+                )
             } else {
                 cutOver.append(step.summary)
             }
@@ -102,16 +118,22 @@ extension MigrationReport.OnlinePlan {
     /// `refusals` in the migration's words, and each stage that runs online shown in `pending` as
     /// the online planner plans it.
     /// - Throws: `MigrationError` `invalidOption` for a chunk target that is no duration, as the migration does.
-    static func make(plan: ResolvedPlan, db: SQLiteConnection, from current: Schema.Version, to target: Schema.Version,
-                     options: OnlineRebuildOptions, refusals: inout [MigrationError], pending: inout [PlannedStage]) throws -> Self {
+    static func make(
+        plan: ResolvedPlan, db: SQLiteConnection, from current: Schema.Version, to target: Schema.Version,
+        options: OnlineRebuildOptions, refusals: inout [MigrationError], pending: inout [PlannedStage]
+    ) throws -> Self {
         let chunkTarget = try options.validatedTarget() * 1000
-        if let refusal = try OnlineMigration.customCodeRefusal(plan: plan, from: current, to: target) { refusals.append(refusal) }
+        if let refusal = try OnlineMigration.customCodeRefusal(plan: plan, from: current, to: target) {
+            refusals.append(refusal)
+        }
         let planned = try plan.plannedStages(from: current, to: target, planner: OnlineMigration.planner)
         let live = try LiveSchema.read(from: db)
         var stages: [Stage] = []
         for (index, stage) in planned.enumerated() {
             let decision = try OnlineStageDecision(stage, live: live, predicting: index > 0)
-            if decision.runsOnline, pending.indices.contains(index), pending[index].from == stage.from { pending[index] = stage }
+            if decision.runsOnline, pending.indices.contains(index), pending[index].from == stage.from {
+                pending[index] = stage
+            }
             stages.append(Stage(stage, decision: decision, rows: [:]))
         }
         return Self(chunkTargetMilliseconds: chunkTarget, stages: stages)

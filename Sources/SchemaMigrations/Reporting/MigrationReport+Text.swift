@@ -4,7 +4,9 @@ extension MigrationReport: CustomStringConvertible {
     public var description: String {
         var lines: [String] = []
         lines.append("database: \(database)")
-        lines.append("current version: \(currentVersion.map { $0.description + (unversioned ? " (recognised by its tables; no metadata yet)" : "") } ?? "none (empty)")")
+        lines.append(
+            "current version: \(currentVersion.map { $0.description + (unversioned ? " (recognised by its tables; no metadata yet)" : "") } ?? "none (empty)")"
+        )
         lines.append("target version:  \(targetVersion)")
         if isUpToDate {
             lines.append("up to date: nothing to do")
@@ -24,15 +26,25 @@ extension MigrationReport: CustomStringConvertible {
             lines.append("")
             let header = stage.header
             lines.append("stage \(header.versions) (\(header.kind.rawValue)), \(counted(stage.steps.count, "step"))")
-            if header.kind == .custom { lines.append("  0. willMigrate runs (database at \(header.from.map(\.description) ?? "-")); checks on the data run after it") }
+            if header.kind == .custom {
+                lines.append(
+                    "  0. willMigrate runs (database at \(header.from.map(\.description) ?? "-")); checks on the data run after it"
+                )
+            }
             for (index, step) in stage.steps.enumerated() {
-                lines.append("  \(index + 1). \(step.step.summary) [\(step.costDescription)\(step.step.destructive ? ", destructive" : "")]")
+                lines.append(
+                    "  \(index + 1). \(step.step.summary) [\(step.costDescription)\(step.step.destructive ? ", destructive" : "")]"
+                )
                 lines += (step.impact?.lines ?? []).map { "       impact: \($0)" }
-                if !step.carriedOver.isEmpty { lines.append("       keeps: " + step.carriedOver.joined(separator: ", ")) }
+                if !step.carriedOver.isEmpty {
+                    lines.append("       keeps: " + step.carriedOver.joined(separator: ", "))
+                }
                 lines += step.removes.map { "       removes: \($0)" }
                 lines += step.sql.map { "       \($0);" }
             }
-            if header.kind == .custom { lines.append("  \(stage.steps.count + 1). didMigrate runs (database at \(header.to))") }
+            if header.kind == .custom {
+                lines.append("  \(stage.steps.count + 1). didMigrate runs (database at \(header.to))")
+            }
         }
         return lines.joined(separator: "\n")
     }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// A dry run: what a migration would do to one database, measured on its live data, without writing.
@@ -69,21 +69,33 @@ public struct MigrationReport: Sendable {
             let custom = stage.header.kind == .custom
             for step in stage.steps {
                 if step.step.destructive {
-                    destructive.append("destructive: \(step.step.summary)" + (step.impact.map { impact in
-                        " (\(impact.lossDescription)" + (step.step.op == .dropTable ? " in \(counted(impact.rows ?? 0, "row"))" : "") + ")"
-                    } ?? ""))
+                    destructive.append(
+                        "destructive: \(step.step.summary)"
+                            + (step.impact.map { impact in
+                                " (\(impact.lossDescription)"
+                                    + (step.step.op == .dropTable ? " in \(counted(impact.rows ?? 0, "row"))" : "")
+                                    + ")"
+                            } ?? ""))
                 }
                 for nulls in step.impact?.nulls ?? [] where nulls.count > 0 {
-                    data.append("\(nulls.column): \(counted(nulls.count, "row")) \(holds(nulls.count)) NULL" + (nulls.defaultValue.map { " and will take the default \($0)" }
-                        ?? (custom ? "; didMigrate must fill them before NOT NULL applies" : " and must be filled before it becomes NOT NULL")))
+                    data.append(
+                        "\(nulls.column): \(counted(nulls.count, "row")) \(holds(nulls.count)) NULL"
+                            + (nulls.defaultValue.map { " and will take the default \($0)" }
+                                ?? (custom
+                                    ? "; didMigrate must fill them before NOT NULL applies"
+                                    : " and must be filled before it becomes NOT NULL"))
+                    )
                 }
                 for duplicates in step.impact?.duplicates ?? [] where duplicates.total > 0 {
-                    data.append("(\(duplicates.columns.joined(separator: ", "))) becomes unique but \(counted(duplicates.total, "value")) \(isAre(duplicates.total)) shared by several rows"
-                        + (custom ? "; willMigrate must remove them" : ""))
+                    data.append(
+                        "(\(duplicates.columns.joined(separator: ", "))) becomes unique but \(counted(duplicates.total, "value")) \(isAre(duplicates.total)) shared by several rows"
+                            + (custom ? "; willMigrate must remove them" : ""))
                 }
             }
         }
-        let removals = stages.flatMap { $0.steps.flatMap { step in step.removes.map { "destructive: rebuilding \(step.step.table) removes \($0)" } } }
+        let removals = stages.flatMap {
+            $0.steps.flatMap { step in step.removes.map { "destructive: rebuilding \(step.step.table) removes \($0)" } }
+        }
         let breaking = stages.flatMap { $0.steps.flatMap(\.mayBreak) }
         return destructive + removals + breaking + data + keptUnevaluated + (online?.longLocks ?? [])
     }
@@ -94,11 +106,15 @@ public struct MigrationReport: Sendable {
             let step = MigrationStep(action: .createTable(entity))
             return Step(step: step, sql: step.sql, impact: nil)
         }
-        return MigrationReport(database: path, currentVersion: nil, unversioned: false, targetVersion: schema.version,
-                               stages: [Stage(header: StageHeader(from: nil, to: schema.version, kind: .lightweight), steps: steps)], refusals: [])
+        return MigrationReport(
+            database: path, currentVersion: nil, unversioned: false, targetVersion: schema.version,
+            stages: [Stage(header: StageHeader(from: nil, to: schema.version, kind: .lightweight), steps: steps)],
+            refusals: [])
     }
 
-    static func make(plan: ResolvedPlan, db: SQLiteConnection, target: Schema.Version?, online: OnlineRebuildOptions? = nil) throws -> MigrationReport {
+    static func make(
+        plan: ResolvedPlan, db: SQLiteConnection, target: Schema.Version?, online: OnlineRebuildOptions? = nil
+    ) throws -> MigrationReport {
         let state = try VersionDetection(plan: plan, db: db).detect()
         guard let current = state.version else {
             return try forEmptyDatabase(plan: plan, path: db.path, target: target)
@@ -121,14 +137,21 @@ public struct MigrationReport: Sendable {
         }
         var onlinePlan: OnlinePlan?
         if let online {
-            onlinePlan = try OnlinePlan.make(plan: plan, db: db, from: current, to: targetVersion, options: online, refusals: &refusals, pending: &pending)
+            onlinePlan = try OnlinePlan.make(
+                plan: plan, db: db, from: current, to: targetVersion, options: online, refusals: &refusals,
+                pending: &pending)
         }
         for (index, planned) in pending.enumerated() {
             // Only the first stage meets the live data as it is; later ones are shown as planned,
             // and their refusals predicted from today's data where it tells.
             guard index == 0, missing == nil else {
-                if missing == nil { refusals += predictedRefusals(of: planned, after: Array(pending.prefix(index)), db: db) }
-                stages.append(Stage(header: planned.header, steps: planned.allSteps.map { Step(step: $0, sql: $0.sql, impact: nil) }))
+                if missing == nil {
+                    refusals += predictedRefusals(of: planned, after: Array(pending.prefix(index)), db: db)
+                }
+                stages.append(
+                    Stage(
+                        header: planned.header, steps: planned.allSteps.map { Step(step: $0, sql: $0.sql, impact: nil) }
+                    ))
                 continue
             }
             let live = try LiveSchema.read(from: db)
@@ -137,7 +160,8 @@ public struct MigrationReport: Sendable {
                     if let refusal = try check.evaluate(on: db, version: planned.to) { refusals.append(refusal) }
                 }
             }
-            var measurement = ImpactMeasurement(db: db, live: live, source: planned.source, target: planned.target, checks: planned.checks)
+            var measurement = ImpactMeasurement(
+                db: db, live: live, source: planned.source, target: planned.target, checks: planned.checks)
             let steps = try planned.allSteps.map { step -> Step in
                 let impact = try measurement.measure(step)
                 var reported = Step(step: step, sql: step.sql, impact: impact.isEmpty ? nil : impact)
@@ -158,11 +182,14 @@ public struct MigrationReport: Sendable {
             stages.append(Stage(header: planned.header, steps: steps))
         }
         if var measured = onlinePlan, let first = stages.first, measured.stages.first?.from == first.header.from {
-            for step in first.steps where step.step.readsWholeTable { measured.stages[0].rows[step.step.table] = step.impact?.rows }
+            for step in first.steps where step.step.readsWholeTable {
+                measured.stages[0].rows[step.step.table] = step.impact?.rows
+            }
             onlinePlan = measured
         }
-        return MigrationReport(database: db.path, currentVersion: current, unversioned: unversioned, targetVersion: targetVersion,
-                               stages: stages, refusals: refusals, keptUnevaluated: keptUnevaluated, online: onlinePlan)
+        return MigrationReport(
+            database: db.path, currentVersion: current, unversioned: unversioned, targetVersion: targetVersion,
+            stages: stages, refusals: refusals, keptUnevaluated: keptUnevaluated, online: onlinePlan)
     }
 }
 
@@ -180,8 +207,10 @@ extension MigrationReport {
         return live.dependents.compactMap { dependent in
             let mentioned = SQLTokenizer(dependent.sql).identifierSet()
             guard mentioned.contains(folded) || dependent.tableName.sqlFolded == folded,
-                  let column = columns.first(where: { mentioned.contains($0.sqlFolded) }) else { return nil }
-            return "check: the \(dependent.kind.rawValue) \(dependent.name) mentions \(table).\(column), which this migration drops; if it uses the column, rewrite or drop it first (a custom stage's willMigrate), or the migration fails and rolls back"
+                let column = columns.first(where: { mentioned.contains($0.sqlFolded) })
+            else { return nil }
+            return
+                "check: the \(dependent.kind.rawValue) \(dependent.name) mentions \(table).\(column), which this migration drops; if it uses the column, rewrite or drop it first (a custom stage's willMigrate), or the migration fails and rolls back"
         }
     }
 
@@ -189,10 +218,13 @@ extension MigrationReport {
     /// A check whose table or column does not exist yet (an earlier stage creates or renames it)
     /// cannot be predicted and is skipped. Each refusal says what it was predicted from, and
     /// which custom stages run before it and may change the data it depends on.
-    static func predictedRefusals(of stage: PlannedStage, after earlier: [PlannedStage], db: SQLiteConnection) -> [MigrationError] {
+    static func predictedRefusals(of stage: PlannedStage, after earlier: [PlannedStage], db: SQLiteConnection)
+        -> [MigrationError]
+    {
         guard stage.kind == .lightweight else { return [] }  // a custom stage's checks run after its willMigrate
         let custom = earlier.filter { $0.kind == .custom }.map { "\($0.from) → \($0.to)" }
-        let basis = custom.isEmpty
+        let basis =
+            custom.isEmpty
             ? "predicted from the data as it is now (the stages before \(stage.from) → \(stage.to) are lightweight)"
             : "predicted from the data as it is now: depends on what the custom code of the stage\(custom.count > 1 ? "s" : "") \(custom.joined(separator: ", ")) does first"
         return stage.checks.compactMap { check in

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The migration of one database as a SQL script for the `sqlite3` shell: exactly the statements
@@ -41,7 +41,8 @@ public struct MigrationScript: Sendable {
             "-- It changes nothing if the schema changed since, and rolls back at the first error.",
         ]
         guard !statements.isEmpty else {
-            return (lines + ["-- The database is at \(toVersion) already: nothing to do."]).joined(separator: "\n") + "\n"
+            return (lines + ["-- The database is at \(toVersion) already: nothing to do."]).joined(separator: "\n")
+                + "\n"
         }
         lines.append(".bail on")
         // What a migration sets outside its transaction for correctness (not the sorter's threads).

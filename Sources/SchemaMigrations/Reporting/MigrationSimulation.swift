@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// What applying the plan to a copy of a database did: whether it would succeed on the data as
@@ -41,13 +41,19 @@ public struct MigrationSimulation: Sendable, CustomStringConvertible {
     public var description: String {
         var lines = ["database: \(database)"]
         if let error {
-            lines.append("simulation: the migration FAILS on a copy of today's data (\((duration * 1000).fixedPoint(1)) ms before it stopped)")
+            lines.append(
+                "simulation: the migration FAILS on a copy of today's data (\((duration * 1000).fixedPoint(1)) ms before it stopped)"
+            )
             lines.append(error.description)
         } else if let result {
-            lines.append("simulation: the migration succeeds on a copy of today's data: \(result.fromVersion.map(\.description) ?? "empty") → \(result.toVersion) in \((duration * 1000).fixedPoint(1)) ms")
+            lines.append(
+                "simulation: the migration succeeds on a copy of today's data: \(result.fromVersion.map(\.description) ?? "empty") → \(result.toVersion) in \((duration * 1000).fixedPoint(1)) ms"
+            )
         }
         for step in steps {
-            lines.append("  " + (step.duration * 1000).fixedPoint(1).padded(toWidth: 9) + " ms  " + "\(step.stage): \(step.summary)")
+            lines.append(
+                "  " + (step.duration * 1000).fixedPoint(1).padded(toWidth: 9) + " ms  "
+                    + "\(step.stage): \(step.summary)")
         }
         return lines.joined(separator: "\n")
     }
@@ -63,16 +69,19 @@ final class StepClock: @unchecked Sendable {
     private var marks: [(stage: String, summary: String, at: Date)] = []
 
     func start(_ stage: String, _ summary: String) {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         marks.append((stage, summary, Date()))
     }
 
     func finish() -> [MigrationSimulation.Step] {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         let end = Date()
         return marks.enumerated().map { index, mark in
             let next = index + 1 < marks.count ? marks[index + 1].at : end
-            return MigrationSimulation.Step(stage: mark.stage, summary: mark.summary, duration: next.timeIntervalSince(mark.at))
+            return MigrationSimulation.Step(
+                stage: mark.stage, summary: mark.summary, duration: next.timeIntervalSince(mark.at))
         }
     }
 }

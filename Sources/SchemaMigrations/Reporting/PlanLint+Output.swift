@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension PlanLint: CustomStringConvertible {
@@ -15,11 +15,15 @@ extension PlanLint: CustomStringConvertible {
     /// ```
     public var description: String {
         let steps = stages.flatMap(\.steps)
-        var lines = ["plan \(plan): \(counted(stages.count, "stage")), \(counted(steps.count, "step")) ("
-                     + "\(steps.filter(\.destructive).count) destructive, \(steps.filter { !$0.dataDependencies.isEmpty }.count) data-dependent, "
-                     + "\(steps.filter { $0.cost == .rebuild }.count) rebuild)"]
+        var lines = [
+            "plan \(plan): \(counted(stages.count, "stage")), \(counted(steps.count, "step")) ("
+                + "\(steps.filter(\.destructive).count) destructive, \(steps.filter { !$0.dataDependencies.isEmpty }.count) data-dependent, "
+                + "\(steps.filter { $0.cost == .rebuild }.count) rebuild)"
+        ]
         for stage in stages {
-            lines.append("stage \(stage.header)" + (stage.header.kind == .custom ? ": its code runs too (willMigrate / didMigrate)" : ""))
+            lines.append(
+                "stage \(stage.header)"
+                    + (stage.header.kind == .custom ? ": its code runs too (willMigrate / didMigrate)" : ""))
             if stage.steps.isEmpty { lines.append("  (no schema change)") }
             for (index, step) in stage.steps.enumerated() {
                 lines.append("  \(index + 1). [\(step.classes.joined(separator: ", "))] \(step.step.summary)")
@@ -46,10 +50,14 @@ extension PlanLint: CustomStringConvertible {
         lines.append(hasDestructiveSteps ? "> [!CAUTION]\n> Some steps can lose data." : "No step can lose data.")
         lines.append("")
         for stage in stages {
-            lines += ["#### Stage \(stage.header)", "", "| # | Step | Classes | Depends on the data |", "|---|---|---|---|"]
+            lines += [
+                "#### Stage \(stage.header)", "", "| # | Step | Classes | Depends on the data |", "|---|---|---|---|",
+            ]
             for (index, step) in stage.steps.enumerated() {
                 let classes = step.classes.map { $0 == "destructive" ? "**destructive**" : $0 }.joined(separator: ", ")
-                lines.append("| \(index + 1) | \(MigrationReport.markdownEscaped(step.step.summary)) | \(classes) | \(step.dataDependencies.map(MigrationReport.markdownEscaped).joined(separator: "<br>")) |")
+                lines.append(
+                    "| \(index + 1) | \(MigrationReport.markdownEscaped(step.step.summary)) | \(classes) | \(step.dataDependencies.map(MigrationReport.markdownEscaped).joined(separator: "<br>")) |"
+                )
             }
             lines.append("")
         }
@@ -69,7 +77,9 @@ extension PlanLint: Encodable {
 }
 
 extension PlanLint.Step: Encodable {
-    private enum CodingKeys: String, CodingKey { case op, table, summary, sql, classes, destructive, dataDependencies, cost }
+    private enum CodingKeys: String, CodingKey {
+        case op, table, summary, sql, classes, destructive, dataDependencies, cost
+    }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)

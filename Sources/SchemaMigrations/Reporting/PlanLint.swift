@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// A plan checked without any database: every stage's steps, each classified by what it can do
@@ -50,7 +50,9 @@ extension PlanLint {
             return check.table.sqlFolded == step.table.sqlFolded ? check.lintDescription : nil
         }
         if case .rebuild(let rebuild) = step.action {
-            dependencies += rebuild.columns.filter(\.changesType).map { "converts \(rebuild.table).\($0.attribute.name) to \($0.attribute.valueType.rawValue): values that do not convert exactly are refused" }
+            dependencies += rebuild.columns.filter(\.changesType).map {
+                "converts \(rebuild.table).\($0.attribute.name) to \($0.attribute.valueType.rawValue): values that do not convert exactly are refused"
+            }
         }
         return Step(step: step, destructive: step.destructive, dataDependencies: dependencies, cost: step.cost)
     }
@@ -60,7 +62,9 @@ extension DataCheck {
     /// The table the check reads.
     var table: String {
         switch self {
-        case .tableIsEmpty(let table, _, _), .columnHasNoNulls(let table, _, _, _, _), .noDuplicates(let table, _, _, _, _), .exactConversion(let table, _, _, _, _): return table
+        case .tableIsEmpty(let table, _, _), .columnHasNoNulls(let table, _, _, _, _),
+            .noDuplicates(let table, _, _, _, _), .exactConversion(let table, _, _, _, _):
+            return table
         }
     }
 

@@ -29,7 +29,8 @@ package protocol MigrationDatabase: SQLQuerying {
     /// Runs `body` with `handler` called every `instructions` virtual machine steps of whatever
     /// statement runs meanwhile (progress of a long copy); a connection whose statements run on a
     /// server runs `body` alone.
-    func withProgressHandler<T>(every instructions: Int32, _ handler: @escaping () -> Void, _ body: () throws -> T) rethrows -> T
+    func withProgressHandler<T>(every instructions: Int32, _ handler: @escaping () -> Void, _ body: () throws -> T)
+        rethrows -> T
     /// How many rows the running statement's full scan has stepped through; 0 when unknown.
     var runningStatementFullScanSteps: Int { get }
 }

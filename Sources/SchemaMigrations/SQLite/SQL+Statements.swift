@@ -39,6 +39,6 @@ extension SQL {
     }
 }
 
-private extension String {
-    var trimmingLeadingWhitespace: String { String(drop(while: \.isWhitespace)) }
+extension String {
+    fileprivate var trimmingLeadingWhitespace: String { String(drop(while: \.isWhitespace)) }
 }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The application's SQL environment: the collations, functions and extensions its own
@@ -53,8 +53,10 @@ public struct SQLEnvironment: Sendable {
     ///   - functions: functions to register (``SQLFunction``).
     ///   - extensions: shared libraries to load (``SQLExtension``), as the `sqlite3` shell's `.load`.
     ///   - prepareConnection: anything else, on the raw handle, after the rest.
-    public init(collations: [SQLCollation] = [], functions: [SQLFunction] = [], extensions: [SQLExtension] = [],
-                prepareConnection: (@Sendable (OpaquePointer) throws -> Void)? = nil) {
+    public init(
+        collations: [SQLCollation] = [], functions: [SQLFunction] = [], extensions: [SQLExtension] = [],
+        prepareConnection: (@Sendable (OpaquePointer) throws -> Void)? = nil
+    ) {
         self.collations = collations
         self.functions = functions
         self.extensions = extensions
@@ -65,7 +67,9 @@ public struct SQLEnvironment: Sendable {
     public static let none = SQLEnvironment()
 
     /// True when the environment adds nothing to a connection.
-    public var isEmpty: Bool { collations.isEmpty && functions.isEmpty && extensions.isEmpty && prepareConnection == nil }
+    public var isEmpty: Bool {
+        collations.isEmpty && functions.isEmpty && extensions.isEmpty && prepareConnection == nil
+    }
 
     /// This environment followed by `other`'s collations, functions and extensions; both hooks
     /// run, this one's first.
@@ -80,8 +84,9 @@ public struct SQLEnvironment: Sendable {
                 try second(handle)
             }
         }
-        return SQLEnvironment(collations: collations + other.collations, functions: functions + other.functions,
-                              extensions: extensions + other.extensions, prepareConnection: hook)
+        return SQLEnvironment(
+            collations: collations + other.collations, functions: functions + other.functions,
+            extensions: extensions + other.extensions, prepareConnection: hook)
     }
 }
 
@@ -131,8 +136,10 @@ public struct SQLFunction: Sendable {
     /// The function itself.
     public var body: @Sendable ([SQLiteValue]) throws -> SQLiteValue
 
-    public init(_ name: String, argumentCount: Int? = nil, deterministic: Bool = true,
-                _ body: @escaping @Sendable ([SQLiteValue]) throws -> SQLiteValue) {
+    public init(
+        _ name: String, argumentCount: Int? = nil, deterministic: Bool = true,
+        _ body: @escaping @Sendable ([SQLiteValue]) throws -> SQLiteValue
+    ) {
         self.name = name
         self.argumentCount = argumentCount
         self.isDeterministic = deterministic
@@ -167,7 +174,9 @@ public struct SQLExtension: Sendable, Hashable {
     /// - Throws: `MigrationError` (`sqlEnvironment`) when the text is empty.
     public init(parsing text: String) throws {
         guard !text.isEmpty else {
-            throw MigrationError(.sqlEnvironment, "an extension to load is empty", remedy: "give the shared library's path, PATH or PATH:ENTRY")
+            throw MigrationError(
+                .sqlEnvironment, "an extension to load is empty",
+                remedy: "give the shared library's path, PATH or PATH:ENTRY")
         }
         if FileManager.default.fileExists(atPath: text) {
             self.init(path: text)
@@ -175,7 +184,8 @@ public struct SQLExtension: Sendable, Hashable {
         }
         if let colon = text.lastIndex(of: ":") {
             let entry = String(text[text.index(after: colon)...])
-            let isIdentifier = entry.first.map { $0 == "_" || ($0.isASCII && $0.isLetter) } == true
+            let isIdentifier =
+                entry.first.map { $0 == "_" || ($0.isASCII && $0.isLetter) } == true
                 && entry.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
             if isIdentifier, colon != text.startIndex {
                 self.init(path: String(text[..<colon]), entryPoint: entry)

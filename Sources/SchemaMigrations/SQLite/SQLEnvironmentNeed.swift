@@ -18,8 +18,10 @@ struct SQLEnvironmentNeed: Hashable, Comparable, Sendable, CustomStringConvertib
 
     /// The need SQLite's message names, nil for any other message.
     init?(message: String) {
-        let patterns: [(String, Kind)] = [("no such collation sequence: ", .collation), ("no such function: ", .function),
-                                          ("unknown function: ", .function), ("no such module: ", .module)]
+        let patterns: [(String, Kind)] = [
+            ("no such collation sequence: ", .collation), ("no such function: ", .function),
+            ("unknown function: ", .function), ("no such module: ", .module),
+        ]
         for (prefix, kind) in patterns {
             guard let range = message.firstRange(of: prefix) else { continue }
             var name = message[range.upperBound...].prefix { !$0.isWhitespace }
@@ -47,10 +49,12 @@ struct SQLEnvironmentNeed: Hashable, Comparable, Sendable, CustomStringConvertib
     /// What to do: give every connection the migrator opens what the application's connections have.
     static func remedy(for needs: [SQLEnvironmentNeed]) -> String {
         let names = needs.map(\.name).joined(separator: ", ")
-        let registers = needs.contains { $0.kind != .module }
+        let registers =
+            needs.contains { $0.kind != .module }
             ? "register \(names) as the application does (MigrationOptions.sqlEnvironment: SQLCollation / SQLFunction, or its prepareConnection hook), or load the extension that defines \(needs.count == 1 ? "it" : "them")"
             : "load the extension that provides \(names) (MigrationOptions.sqlEnvironment's extensions)"
-        return registers + "; with the migrate command, --load-extension PATH[:ENTRY] (MIGRATE_LOAD_EXTENSION), or the embedded command's sqlEnvironment"
+        return registers
+            + "; with the migrate command, --load-extension PATH[:ENTRY] (MIGRATE_LOAD_EXTENSION), or the embedded command's sqlEnvironment"
     }
 }
 

@@ -93,7 +93,10 @@ struct SQLTokenizer {
             case UInt8(ascii: "/") where index + 1 < count && bytes[index + 1] == UInt8(ascii: "*"):
                 index += 2
                 // An unterminated block comment runs to the end of the text, as in SQLite.
-                while index < count && !(bytes[index] == UInt8(ascii: "*") && index + 1 < count && bytes[index + 1] == UInt8(ascii: "/")) { index += 1 }
+                while index < count
+                    && !(bytes[index] == UInt8(ascii: "*") && index + 1 < count
+                        && bytes[index + 1] == UInt8(ascii: "/"))
+                { index += 1 }
                 index = min(count, index + 2)
                 continue
             case UInt8(ascii: "'"):
@@ -120,12 +123,22 @@ struct SQLTokenizer {
                 tokens.append(Token(kind: .parameter, start: start, end: index))
             case UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "$"):
                 index += 1
-                while index < count && (Self.isIdentifierByte(bytes[index]) || bytes[index] == UInt8(ascii: ":")) { index += 1 }
+                while index < count && (Self.isIdentifierByte(bytes[index]) || bytes[index] == UInt8(ascii: ":")) {
+                    index += 1
+                }
                 tokens.append(Token(kind: .parameter, start: start, end: index))
-            case UInt8(ascii: "("): index += 1; tokens.append(Token(kind: .leftParenthesis, start: start, end: index))
-            case UInt8(ascii: ")"): index += 1; tokens.append(Token(kind: .rightParenthesis, start: start, end: index))
-            case UInt8(ascii: ","): index += 1; tokens.append(Token(kind: .comma, start: start, end: index))
-            case UInt8(ascii: ";"): index += 1; tokens.append(Token(kind: .semicolon, start: start, end: index))
+            case UInt8(ascii: "("):
+                index += 1
+                tokens.append(Token(kind: .leftParenthesis, start: start, end: index))
+            case UInt8(ascii: ")"):
+                index += 1
+                tokens.append(Token(kind: .rightParenthesis, start: start, end: index))
+            case UInt8(ascii: ","):
+                index += 1
+                tokens.append(Token(kind: .comma, start: start, end: index))
+            case UInt8(ascii: ";"):
+                index += 1
+                tokens.append(Token(kind: .semicolon, start: start, end: index))
             default:
                 if Self.isIdentifierStart(byte) {
                     while index < count && Self.isIdentifierByte(bytes[index]) { index += 1 }
@@ -161,7 +174,10 @@ struct SQLTokenizer {
         let count = bytes.count
         if bytes[index] == UInt8(ascii: "0"), index + 1 < count, bytes[index + 1] | 0x20 == UInt8(ascii: "x") {
             index += 2
-            while index < count && (Self.isDigit(bytes[index]) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(bytes[index] | 0x20) || bytes[index] == UInt8(ascii: "_")) { index += 1 }
+            while index < count
+                && (Self.isDigit(bytes[index]) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(bytes[index] | 0x20)
+                    || bytes[index] == UInt8(ascii: "_"))
+            { index += 1 }
             return index
         }
         while index < count && (Self.isDigit(bytes[index]) || bytes[index] == UInt8(ascii: "_")) { index += 1 }
@@ -171,7 +187,9 @@ struct SQLTokenizer {
         }
         if index < count && bytes[index] | 0x20 == UInt8(ascii: "e") {
             var exponent = index + 1
-            if exponent < count && (bytes[exponent] == UInt8(ascii: "+") || bytes[exponent] == UInt8(ascii: "-")) { exponent += 1 }
+            if exponent < count && (bytes[exponent] == UInt8(ascii: "+") || bytes[exponent] == UInt8(ascii: "-")) {
+                exponent += 1
+            }
             if exponent < count && Self.isDigit(bytes[exponent]) {
                 index = exponent
                 while index < count && Self.isDigit(bytes[index]) { index += 1 }
@@ -186,10 +204,14 @@ struct SQLTokenizer {
         let next = index + 1 < bytes.count ? bytes[index + 1] : 0
         let pair = (byte, next)
         switch pair {
-        case (UInt8(ascii: "|"), UInt8(ascii: "|")), (UInt8(ascii: "<"), UInt8(ascii: "=")), (UInt8(ascii: ">"), UInt8(ascii: "=")),
-             (UInt8(ascii: "<"), UInt8(ascii: ">")), (UInt8(ascii: "!"), UInt8(ascii: "=")), (UInt8(ascii: "="), UInt8(ascii: "=")),
-             (UInt8(ascii: "<"), UInt8(ascii: "<")), (UInt8(ascii: ">"), UInt8(ascii: ">")), (UInt8(ascii: "-"), UInt8(ascii: ">")):
-            if byte == UInt8(ascii: "-"), index + 2 < bytes.count, bytes[index + 2] == UInt8(ascii: ">") { return 3 }  // ->>
+        case (UInt8(ascii: "|"), UInt8(ascii: "|")), (UInt8(ascii: "<"), UInt8(ascii: "=")),
+            (UInt8(ascii: ">"), UInt8(ascii: "=")),
+            (UInt8(ascii: "<"), UInt8(ascii: ">")), (UInt8(ascii: "!"), UInt8(ascii: "=")),
+            (UInt8(ascii: "="), UInt8(ascii: "=")),
+            (UInt8(ascii: "<"), UInt8(ascii: "<")), (UInt8(ascii: ">"), UInt8(ascii: ">")),
+            (UInt8(ascii: "-"), UInt8(ascii: ">")):
+            // ->>
+            if byte == UInt8(ascii: "-"), index + 2 < bytes.count, bytes[index + 2] == UInt8(ascii: ">") { return 3 }
             return 2
         default:
             return "+-*/%<>=&|~.!".utf8.contains(byte) ? 1 : nil
@@ -200,10 +222,13 @@ struct SQLTokenizer {
 
     /// Letters, `_`, and any byte of a multi-byte UTF-8 character (SQLite takes those as letters).
     static func isIdentifierStart(_ byte: UInt8) -> Bool {
-        (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")) || byte == UInt8(ascii: "_") || byte >= 0x80
+        (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")) || byte == UInt8(ascii: "_")
+            || byte >= 0x80
     }
 
-    static func isIdentifierByte(_ byte: UInt8) -> Bool { isIdentifierStart(byte) || isDigit(byte) || byte == UInt8(ascii: "$") }
+    static func isIdentifierByte(_ byte: UInt8) -> Bool {
+        isIdentifierStart(byte) || isDigit(byte) || byte == UInt8(ascii: "$")
+    }
 }
 
 extension SQLTokenizer {
@@ -236,8 +261,10 @@ extension SQLTokenizer {
     /// `WHERE` clause, not the index's or the table's name, nor function names.
     func indexedColumnNames() -> Set<String> {
         guard let tokens = try? tokens(), let on = tokens.firstIndex(where: { isKeyword($0, "ON") }),
-              let open = tokens[on...].firstIndex(where: { $0.kind == .leftParenthesis }) else { return [] }
-        let used = tokens[open...].indices.filter { $0 + 1 >= tokens.count || tokens[$0 + 1].kind != .leftParenthesis }.map { tokens[$0] }
+            let open = tokens[on...].firstIndex(where: { $0.kind == .leftParenthesis })
+        else { return [] }
+        let used = tokens[open...].indices.filter { $0 + 1 >= tokens.count || tokens[$0 + 1].kind != .leftParenthesis }
+            .map { tokens[$0] }
         return identifiers(in: ArraySlice(used))
     }
 

@@ -13,9 +13,12 @@ struct SQLWords {
                 index += 1
             } else if byte == 0x2D, index + 1 < bytes.count, bytes[index + 1] == 0x2D {  // -- to end of line
                 while index < bytes.count && bytes[index] != 0x0A { index += 1 }
-            } else if byte == 0x2F, index + 1 < bytes.count, bytes[index + 1] == 0x2A {  // /* … */ (unterminated: to the end)
+                // /* … */ (unterminated: to the end)
+            } else if byte == 0x2F, index + 1 < bytes.count, bytes[index + 1] == 0x2A {
                 index += 2
-                while index < bytes.count && !(bytes[index] == 0x2A && index + 1 < bytes.count && bytes[index + 1] == 0x2F) { index += 1 }
+                while index < bytes.count
+                    && !(bytes[index] == 0x2A && index + 1 < bytes.count && bytes[index + 1] == 0x2F)
+                { index += 1 }
                 index = min(bytes.count, index + 2)
             } else {
                 return
@@ -33,7 +36,8 @@ struct SQLWords {
     mutating func skipSymbol() { index += 1 }
 
     private func isWordByte(_ byte: UInt8) -> Bool {
-        byte >= 0x80 || byte == 0x5F || byte == 0x24 || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+        byte >= 0x80 || byte == 0x5F || byte == 0x24 || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
+            || (0x61...0x7A).contains(byte)
     }
 
     private func isQuote(_ byte: UInt8) -> Bool { byte == 0x22 || byte == 0x60 || byte == 0x5B || byte == 0x27 }

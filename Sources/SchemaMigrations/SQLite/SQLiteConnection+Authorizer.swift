@@ -1,13 +1,14 @@
 import CSQLite
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// One access SQLite's authorizer reports while it compiles a statement: what the statement (or a
@@ -52,8 +53,10 @@ package final class SQLiteAccessObserver {
         return lastObject
     }
 
-    init(access: @escaping (SQLiteAccess) -> Void, prepared: @escaping (SQLiteStatement) throws -> Void,
-         refuse: ((SQLiteAccess) -> Error?)? = nil) {
+    init(
+        access: @escaping (SQLiteAccess) -> Void, prepared: @escaping (SQLiteStatement) throws -> Void,
+        refuse: ((SQLiteAccess) -> Error?)? = nil
+    ) {
         self.access = access
         self.prepared = prepared
         self.refuse = refuse
@@ -67,23 +70,26 @@ extension SQLiteConnection {
     /// it then throws that error.
     func observingAccess<T>(_ observer: SQLiteAccessObserver, _ body: () throws -> T) throws -> T {
         let context = Unmanaged.passUnretained(observer).toOpaque()
-        sqlite3_set_authorizer(handle, { context, action, object, detail, database, trigger in
-            guard let context else { return SQLITE_OK }
-            let observer = Unmanaged<SQLiteAccessObserver>.fromOpaque(context).takeUnretainedValue()
-            guard !observer.isPaused else { return SQLITE_OK }
-            let wantsDetail = action == SQLITE_UPDATE || action == SQLITE_PRAGMA || action == SQLITE_SAVEPOINT
-            let isMain = database.map { strcmp($0, "main") == 0 } ?? true
-            let access = SQLiteAccess(action: action, object: object.map(observer.objectName),
-                                      detail: wantsDetail ? detail.map { String(cString: $0) } : nil,
-                                      database: isMain ? "main" : database.map { String(cString: $0) } ?? "main",
-                                      isFromTriggerOrView: trigger != nil)
-            if let refuse = observer.refuse, let error = refuse(access) {
-                observer.denial = error
-                return SQLITE_DENY
-            }
-            observer.access(access)
-            return SQLITE_OK
-        }, context)
+        sqlite3_set_authorizer(
+            handle,
+            { context, action, object, detail, database, trigger in
+                guard let context else { return SQLITE_OK }
+                let observer = Unmanaged<SQLiteAccessObserver>.fromOpaque(context).takeUnretainedValue()
+                guard !observer.isPaused else { return SQLITE_OK }
+                let wantsDetail = action == SQLITE_UPDATE || action == SQLITE_PRAGMA || action == SQLITE_SAVEPOINT
+                let isMain = database.map { strcmp($0, "main") == 0 } ?? true
+                let access = SQLiteAccess(
+                    action: action, object: object.map(observer.objectName),
+                    detail: wantsDetail ? detail.map { String(cString: $0) } : nil,
+                    database: isMain ? "main" : database.map { String(cString: $0) } ?? "main",
+                    isFromTriggerOrView: trigger != nil)
+                if let refuse = observer.refuse, let error = refuse(access) {
+                    observer.denial = error
+                    return SQLITE_DENY
+                }
+                observer.access(access)
+                return SQLITE_OK
+            }, context)
         accessObserver = observer
         defer {
             sqlite3_set_authorizer(handle, nil, nil)

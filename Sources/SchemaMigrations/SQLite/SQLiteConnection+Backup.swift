@@ -1,13 +1,14 @@
 import CSQLite
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension SQLiteConnection {
@@ -26,7 +27,9 @@ extension SQLiteConnection {
             try copyUnjournaled(to: partial, progress: progress)
             try SQLiteConnection.flush(partial)
             guard rename(partial, path) == 0 else {
-                throw SQLiteError(extendedCode: SQLITE_CANTOPEN, message: "backup failed: cannot rename the copy to '\(path)': " + String(cString: strerror(errno)))
+                throw SQLiteError(
+                    extendedCode: SQLITE_CANTOPEN,
+                    message: "backup failed: cannot rename the copy to '\(path)': " + String(cString: strerror(errno)))
             }
         } catch {
             unlink(partial)
@@ -45,14 +48,21 @@ extension SQLiteConnection {
     /// `fsync` of a file or directory, so that what was written (or renamed) survives a crash.
     private static func flush(_ path: String) throws {
         let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw SQLiteError(extendedCode: SQLITE_IOERR, message: "cannot open '\(path)' to flush it") }
+        guard descriptor >= 0 else {
+            throw SQLiteError(extendedCode: SQLITE_IOERR, message: "cannot open '\(path)' to flush it")
+        }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw SQLiteError(extendedCode: SQLiteResultCode.ioErrorFsync.rawValue, message: "cannot flush '\(path)' to disk") }
+        guard fsync(descriptor) == 0 else {
+            throw SQLiteError(
+                extendedCode: SQLiteResultCode.ioErrorFsync.rawValue, message: "cannot flush '\(path)' to disk")
+        }
     }
 
     /// Copies the whole database into another open connection's main database.
     /// - Parameter progress: as in ``backup(toPath:progress:)``.
-    package func backup(into destination: SQLiteConnection, progress: ((_ pagesDone: Int, _ pagesTotal: Int) -> Void)? = nil) throws {
+    package func backup(
+        into destination: SQLiteConnection, progress: ((_ pagesDone: Int, _ pagesTotal: Int) -> Void)? = nil
+    ) throws {
         guard let backup = sqlite3_backup_init(destination.handle, "main", handle, "main") else {
             throw destination.lastError(code: sqlite3_errcode(destination.handle), sql: nil)
         }
@@ -61,7 +71,9 @@ extension SQLiteConnection {
             repeat {
                 code = sqlite3_backup_step(backup, 1024)
                 let total = Int(sqlite3_backup_pagecount(backup))
-                if code == SQLITE_OK || code == SQLITE_DONE { progress(total - Int(sqlite3_backup_remaining(backup)), total) }
+                if code == SQLITE_OK || code == SQLITE_DONE {
+                    progress(total - Int(sqlite3_backup_remaining(backup)), total)
+                }
             } while code == SQLITE_OK
         } else {
             code = sqlite3_backup_step(backup, -1)

@@ -1,13 +1,14 @@
 import CSQLite
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension SQLiteConnection {
@@ -15,8 +16,10 @@ extension SQLiteConnection {
     /// is closed when the environment cannot be applied.
     /// - Throws: `SQLiteError` when the file cannot be opened; `MigrationError` (`sqlEnvironment`)
     ///   naming the extension, collation or function that could not be added.
-    package convenience init(path: String, mode: OpenMode = .readWriteCreate, busyTimeout: TimeInterval = 5, vfs: String? = nil,
-                             environment: SQLEnvironment) throws {
+    package convenience init(
+        path: String, mode: OpenMode = .readWriteCreate, busyTimeout: TimeInterval = 5, vfs: String? = nil,
+        environment: SQLEnvironment
+    ) throws {
         try self.init(path: path, mode: mode, busyTimeout: busyTimeout, vfs: vfs)
         try apply(environment)
     }
@@ -28,7 +31,8 @@ extension SQLiteConnection {
         guard !environment.isEmpty else { return }
         for collation in environment.collations {
             let box = Unmanaged.passRetained(CollationBox(collation.compare)).toOpaque()
-            let code = sqlite3_create_collation_v2(handle, collation.name, SQLITE_UTF8, box, collationCompare, releaseBox)
+            let code = sqlite3_create_collation_v2(
+                handle, collation.name, SQLITE_UTF8, box, collationCompare, releaseBox)
             if code != SQLITE_OK {
                 throw environmentError("cannot register the collation '\(collation.name)'", code: code)
             }
@@ -36,8 +40,9 @@ extension SQLiteConnection {
         for function in environment.functions {
             let box = Unmanaged.passRetained(FunctionBox(function.body)).toOpaque()
             let flags = SQLITE_UTF8 | (function.isDeterministic ? SQLITE_DETERMINISTIC : 0)
-            let code = sqlite3_create_function_v2(handle, function.name, Int32(function.argumentCount ?? -1), flags, box,
-                                                  functionCall, nil, nil, releaseBox)
+            let code = sqlite3_create_function_v2(
+                handle, function.name, Int32(function.argumentCount ?? -1), flags, box,
+                functionCall, nil, nil, releaseBox)
             if code != SQLITE_OK {
                 throw environmentError("cannot register the function '\(function.name)'", code: code)
             }
@@ -48,24 +53,29 @@ extension SQLiteConnection {
             if code != SQLITE_OK {
                 let text = message.map { String(cString: $0) } ?? SQLiteResultCode(rawValue: code).description
                 sqlite3_free(message)
-                throw MigrationError(.sqlEnvironment, "cannot load the SQLite extension '\(library.description)': \(text)",
-                                     remedy: "check the extension's path (and its entry point, PATH:ENTRY); it must be built for this SQLite and this platform",
-                                     sqliteError: SQLiteError(extendedCode: code, message: text))
+                throw MigrationError(
+                    .sqlEnvironment, "cannot load the SQLite extension '\(library.description)': \(text)",
+                    remedy:
+                        "check the extension's path (and its entry point, PATH:ENTRY); it must be built for this SQLite and this platform",
+                    sqliteError: SQLiteError(extendedCode: code, message: text))
             }
         }
         if let prepare = environment.prepareConnection {
             do {
                 try prepare(handle)
             } catch {
-                throw MigrationError(.sqlEnvironment, "the prepareConnection hook of the SQL environment threw on '\(path)'",
-                                     remedy: "fix the hook: it runs on every connection the migrator opens", underlyingError: error)
+                throw MigrationError(
+                    .sqlEnvironment, "the prepareConnection hook of the SQL environment threw on '\(path)'",
+                    remedy: "fix the hook: it runs on every connection the migrator opens", underlyingError: error)
             }
         }
     }
 
     private func environmentError(_ message: String, code: Int32) -> MigrationError {
         let error = lastError(code: code, sql: nil)
-        return MigrationError(.sqlEnvironment, "\(message): \(error.message)", remedy: "check the name and the argument count", sqliteError: error)
+        return MigrationError(
+            .sqlEnvironment, "\(message): \(error.message)", remedy: "check the name and the argument count",
+            sqliteError: error)
     }
 
     /// Registers a placeholder for a function or collation this connection lacks, so that a
@@ -74,7 +84,8 @@ extension SQLiteConnection {
     func registerStandIn(_ need: SQLEnvironmentNeed) -> Bool {
         switch need.kind {
         case .function:
-            return sqlite3_create_function_v2(handle, need.name, -1, SQLITE_UTF8, nil, standInFunction, nil, nil, nil) == SQLITE_OK
+            return sqlite3_create_function_v2(handle, need.name, -1, SQLITE_UTF8, nil, standInFunction, nil, nil, nil)
+                == SQLITE_OK
         case .collation:
             return sqlite3_create_collation_v2(handle, need.name, SQLITE_UTF8, nil, standInCompare, nil) == SQLITE_OK
         case .module:
@@ -109,22 +120,27 @@ private let releaseBox: @convention(c) (UnsafeMutableRawPointer?) -> Void = { po
     if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
 }
 
-private let collationCompare: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = { context, leftCount, left, rightCount, right in
-    guard let context else { return 0 }
-    let box = Unmanaged<CollationBox>.fromOpaque(context).takeUnretainedValue()
-    func text(_ pointer: UnsafeRawPointer?, _ count: Int32) -> String {
-        guard let pointer, count > 0 else { return "" }
-        return String(decoding: UnsafeRawBufferPointer(start: pointer, count: Int(count)), as: UTF8.self)
+private let collationCompare:
+    @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
+        context, leftCount, left, rightCount, right in
+        guard let context else { return 0 }
+        let box = Unmanaged<CollationBox>.fromOpaque(context).takeUnretainedValue()
+        func text(_ pointer: UnsafeRawPointer?, _ count: Int32) -> String {
+            guard let pointer, count > 0 else { return "" }
+            return String(decoding: UnsafeRawBufferPointer(start: pointer, count: Int(count)), as: UTF8.self)
+        }
+        switch box.compare(text(left, leftCount), text(right, rightCount)) {
+        case .orderedAscending: return -1
+        case .orderedSame: return 0
+        case .orderedDescending: return 1
+        }
     }
-    switch box.compare(text(left, leftCount), text(right, rightCount)) {
-    case .orderedAscending: return -1
-    case .orderedSame: return 0
-    case .orderedDescending: return 1
-    }
-}
 
-private let functionCall: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { context, count, arguments in
-    guard let context, let box = sqlite3_user_data(context).map({ Unmanaged<FunctionBox>.fromOpaque($0).takeUnretainedValue() }) else { return }
+private let functionCall: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+    context, count, arguments in
+    guard let context,
+        let box = sqlite3_user_data(context).map({ Unmanaged<FunctionBox>.fromOpaque($0).takeUnretainedValue() })
+    else { return }
     let values = (0..<Int(count)).map { SQLiteValue(reading: arguments?[$0]) }
     do {
         switch try box.body(values) {
@@ -142,39 +158,57 @@ private let functionCall: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePo
                 }
             }
         case .blob(let bytes):
-            bytes.withUnsafeBytes { sqlite3_result_blob(context, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), schemamigrations_sqlite_transient()) }
+            bytes.withUnsafeBytes {
+                sqlite3_result_blob(
+                    context, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count),
+                    schemamigrations_sqlite_transient())
+            }
         }
     } catch {
         sqlite3_result_error(context, "\(error)", -1)
     }
 }
 
-private let standInFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { context, _, _ in
+private let standInFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+    context, _, _ in
     sqlite3_result_null(context)
 }
 
-private let standInCompare: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = { _, leftCount, left, rightCount, right in
-    let shared = Int(min(leftCount, rightCount))
-    if shared > 0, let left, let right {
-        let order = memcmp(left, right, shared)
-        if order != 0 { return order }
+private let standInCompare:
+    @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
+        _, leftCount, left, rightCount, right in
+        let shared = Int(min(leftCount, rightCount))
+        if shared > 0, let left, let right {
+            let order = memcmp(left, right, shared)
+            if order != 0 { return order }
+        }
+        return leftCount - rightCount
     }
-    return leftCount - rightCount
-}
 
 extension SQLiteValue {
     /// A function argument's value.
     init(reading value: OpaquePointer?) {
-        guard let value else { self = .null; return }
+        guard let value else {
+            self = .null
+            return
+        }
         switch sqlite3_value_type(value) {
         case SQLITE_INTEGER: self = .integer(sqlite3_value_int64(value))
         case SQLITE_FLOAT: self = .real(sqlite3_value_double(value))
         case SQLITE_TEXT:
-            guard let text = sqlite3_value_text(value) else { self = .text(""); return }
-            self = .text(String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))), as: UTF8.self))
+            guard let text = sqlite3_value_text(value) else {
+                self = .text("")
+                return
+            }
+            self = .text(
+                String(
+                    decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))), as: UTF8.self))
         case SQLITE_BLOB:
             let count = Int(sqlite3_value_bytes(value))
-            guard count > 0, let pointer = sqlite3_value_blob(value) else { self = .blob([]); return }
+            guard count > 0, let pointer = sqlite3_value_blob(value) else {
+                self = .blob([])
+                return
+            }
             self = .blob(Array(UnsafeRawBufferPointer(start: pointer, count: count)))
         default: self = .null
         }

@@ -1,8 +1,9 @@
 import CSQLite
+
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension SQLiteConnection {
@@ -21,12 +22,16 @@ extension SQLiteConnection {
     ///   keep it far below a percent of the statement's time.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/c3ref/progress_handler.html>
-    package func withProgressHandler<T>(every instructions: Int32, _ handler: @escaping () -> Void, _ body: () throws -> T) rethrows -> T {
+    package func withProgressHandler<T>(
+        every instructions: Int32, _ handler: @escaping () -> Void, _ body: () throws -> T
+    ) rethrows -> T {
         let box = Unmanaged.passRetained(ProgressHandlerBox(handler))
-        sqlite3_progress_handler(handle, max(1, instructions), { context in
-            Unmanaged<ProgressHandlerBox>.fromOpaque(context!).takeUnretainedValue().handler()
-            return 0  // never interrupt
-        }, box.toOpaque())
+        sqlite3_progress_handler(
+            handle, max(1, instructions),
+            { context in
+                Unmanaged<ProgressHandlerBox>.fromOpaque(context!).takeUnretainedValue().handler()
+                return 0  // never interrupt
+            }, box.toOpaque())
         defer {
             sqlite3_progress_handler(handle, 0, nil, nil)
             box.release()
@@ -43,7 +48,9 @@ extension SQLiteConnection {
         var statement = sqlite3_next_stmt(handle, nil)
         var steps: Int32 = 0
         while let current = statement {
-            if sqlite3_stmt_busy(current) != 0 { steps = max(steps, sqlite3_stmt_status(current, SQLITE_STMTSTATUS_FULLSCAN_STEP, 0)) }
+            if sqlite3_stmt_busy(current) != 0 {
+                steps = max(steps, sqlite3_stmt_status(current, SQLITE_STMTSTATUS_FULLSCAN_STEP, 0))
+            }
             statement = sqlite3_next_stmt(handle, current)
         }
         return Int(steps)

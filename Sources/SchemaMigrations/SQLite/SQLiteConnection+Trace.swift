@@ -1,8 +1,9 @@
 import CSQLite
+
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Records the statements a connection runs, with their bound values written in, through
@@ -59,20 +60,26 @@ extension SQLiteConnection {
     func startRecording(into recorder: StatementRecorder) {
         self.recorder = recorder
         let context = Unmanaged.passUnretained(recorder).toOpaque()
-        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, statement, text in
-            guard let context, let statement, let text else { return 0 }
-            let handle = OpaquePointer(statement)
-            // A statement a trigger runs is traced with a comment ("-- TRIGGER name") in place of
-            // the statement's own text; the statement itself, even one starting with a comment,
-            // with its own text.
-            guard UnsafeRawPointer(sqlite3_sql(handle)) == UnsafeRawPointer(text) else { return 0 }
-            let recorder = Unmanaged<StatementRecorder>.fromOpaque(context).takeUnretainedValue()
-            let unexpanded = String(cString: text.assumingMemoryBound(to: CChar.self))
-            let sql = sqlite3_bind_parameter_count(handle) == 0 ? unexpanded
-                : StatementRecorder.expand(unexpanded, values: recorder.boundValues(of: handle)) { sqlite3_bind_parameter_index(handle, $0) }
-            recorder.append(.statement(sql, readOnly: sqlite3_stmt_readonly(handle) != 0))
-            return 0
-        }, context)
+        sqlite3_trace_v2(
+            handle, UInt32(SQLITE_TRACE_STMT),
+            { _, context, statement, text in
+                guard let context, let statement, let text else { return 0 }
+                let handle = OpaquePointer(statement)
+                // A statement a trigger runs is traced with a comment ("-- TRIGGER name") in place of
+                // the statement's own text; the statement itself, even one starting with a comment,
+                // with its own text.
+                guard UnsafeRawPointer(sqlite3_sql(handle)) == UnsafeRawPointer(text) else { return 0 }
+                let recorder = Unmanaged<StatementRecorder>.fromOpaque(context).takeUnretainedValue()
+                let unexpanded = String(cString: text.assumingMemoryBound(to: CChar.self))
+                let sql =
+                    sqlite3_bind_parameter_count(handle) == 0
+                    ? unexpanded
+                    : StatementRecorder.expand(unexpanded, values: recorder.boundValues(of: handle)) {
+                        sqlite3_bind_parameter_index(handle, $0)
+                    }
+                recorder.append(.statement(sql, readOnly: sqlite3_stmt_readonly(handle) != 0))
+                return 0
+            }, context)
     }
 
     /// Stops recording.

@@ -1,8 +1,9 @@
 import CSQLite
+
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// An open SQLite database connection: a thin owner of a `sqlite3*` handle.
@@ -45,7 +46,9 @@ package final class SQLiteConnection {
     ///   - vfs: the name of a registered SQLite VFS to open the file through, or nil for the default one.
     /// - Throws: `SQLiteError` when the file cannot be opened.
     /// Related SQLite documentation: <https://www.sqlite.org/vfs.html>
-    package init(path: String, mode: OpenMode = .readWriteCreate, busyTimeout: TimeInterval = 5, vfs: String? = nil) throws {
+    package init(path: String, mode: OpenMode = .readWriteCreate, busyTimeout: TimeInterval = 5, vfs: String? = nil)
+        throws
+    {
         var flags: Int32 = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         switch mode {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
@@ -58,7 +61,9 @@ package final class SQLiteConnection {
             throw SQLiteError(extendedCode: code, message: "cannot open \(path)")
         }
         if code != SQLITE_OK {
-            let error = SQLiteError(extendedCode: sqlite3_extended_errcode(raw), message: String(cString: sqlite3_errmsg(raw)) + " (\(path))")
+            let error = SQLiteError(
+                extendedCode: sqlite3_extended_errcode(raw),
+                message: String(cString: sqlite3_errmsg(raw)) + " (\(path))")
             sqlite3_close_v2(raw)
             throw error
         }
@@ -152,7 +157,8 @@ package final class SQLiteConnection {
     /// SQLite's last error on this connection, with the given SQL.
     func lastError(code: Int32, sql: String?) -> SQLiteError {
         let extended = sqlite3_extended_errcode(handle)
-        return SQLiteError(extendedCode: extended != 0 ? extended : code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        return SQLiteError(
+            extendedCode: extended != 0 ? extended : code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }
 
     private func prepareFirst(_ sql: String, tail: inout String) throws -> SQLiteStatement? {

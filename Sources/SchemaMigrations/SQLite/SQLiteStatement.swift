@@ -1,13 +1,14 @@
 import CSQLite
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// A prepared statement, finalized when released.
@@ -87,7 +88,9 @@ package final class SQLiteStatement {
             }
         case .blob(let bytes):
             code = bytes.withUnsafeBytes { buffer in
-                sqlite3_bind_blob(handle, position, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), schemamigrations_sqlite_transient())
+                sqlite3_bind_blob(
+                    handle, position, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
+                    schemamigrations_sqlite_transient())
             }
         }
         if code != SQLITE_OK { throw connection.lastError(code: code, sql: sql) }
@@ -121,7 +124,10 @@ package final class SQLiteStatement {
         case SQLITE_TEXT:
             // By length, not up to the first NUL: text may hold one, and no strlen is needed.
             guard let text = sqlite3_column_text(handle, position) else { return .text("") }
-            return .text(String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, position))), as: UTF8.self))
+            return .text(
+                String(
+                    decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, position))),
+                    as: UTF8.self))
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(handle, position))
             guard count > 0, let pointer = sqlite3_column_blob(handle, position) else { return .blob([]) }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// A value as SQLite stores it: one of its five storage classes.
@@ -66,10 +66,15 @@ public enum SQLiteValue: Sendable, Hashable, CustomStringConvertible {
     /// exact), with its decimal form as a comment:
     /// `(CAST(5404319552844597 AS REAL) / 18014398509481984 /* 0.30000000000000004 */)`.
     static func exactLiteral(for value: Double) -> String {
-        if !value.isFinite || value == 0 || (value.rounded() == value && value.magnitude < 9_007_199_254_740_992) { return literal(for: value) }
+        if !value.isFinite || value == 0 || (value.rounded() == value && value.magnitude < 9_007_199_254_740_992) {
+            return literal(for: value)
+        }
         var significand = value.isNormal ? (UInt64(1) << 52) | value.significandBitPattern : value.significandBitPattern
         var exponent = value.isNormal ? Int(value.exponent) - 52 : -1074
-        while significand & 1 == 0 { significand >>= 1; exponent += 1 }
+        while significand & 1 == 0 {
+            significand >>= 1
+            exponent += 1
+        }
         var sql = "CAST(\(value.sign == .minus ? "-" : "")\(significand) AS REAL)"
         while exponent != 0 {
             let step = min(abs(exponent), 62)

@@ -7,9 +7,11 @@ extension StatementRecorder {
         let bytes = Array(sql.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 16)
-        var i = 0, largest: Int32 = 0
+        var i = 0
+        var largest: Int32 = 0
         func isNameByte(_ byte: UInt8) -> Bool {
-            byte >= 0x80 || byte == 0x5F || byte == 0x24 || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            byte >= 0x80 || byte == 0x5F || byte == 0x24 || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
+                || (0x61...0x7A).contains(byte)
         }
         func copy(until end: Int) {
             out.append(contentsOf: bytes[i..<min(end, bytes.count)])
@@ -41,18 +43,23 @@ extension StatementRecorder {
                 copy(until: end)
             case UInt8(ascii: "/") where i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "*"):
                 var end = i + 2
-                while end + 1 < bytes.count && !(bytes[end] == UInt8(ascii: "*") && bytes[end + 1] == UInt8(ascii: "/")) { end += 1 }
+                while end + 1 < bytes.count && !(bytes[end] == UInt8(ascii: "*") && bytes[end + 1] == UInt8(ascii: "/"))
+                { end += 1 }
                 copy(until: end + 2)
             case UInt8(ascii: "?"):
                 var end = i + 1
                 while end < bytes.count && (0x30...0x39).contains(bytes[end]) { end += 1 }
-                let position = end > i + 1 ? Int32(String(decoding: bytes[(i + 1)..<end], as: UTF8.self)) ?? 0 : largest + 1
+                let position =
+                    end > i + 1 ? Int32(String(decoding: bytes[(i + 1)..<end], as: UTF8.self)) ?? 0 : largest + 1
                 i = end
                 write(position)
             case UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "$"):
                 var end = i + 1
                 while end < bytes.count && isNameByte(bytes[end]) { end += 1 }
-                guard end > i + 1 else { copy(until: i + 1); continue }
+                guard end > i + 1 else {
+                    copy(until: i + 1)
+                    continue
+                }
                 let position = index(String(decoding: bytes[i..<end], as: UTF8.self))
                 i = end
                 write(position)

@@ -5,13 +5,21 @@ extension ModelRendering {
         let initial = SwiftInitialValue(attribute)
         let type = attribute.valueType.swiftTypeName! + (attribute.isOptional ? "?" : "")
         let options = attributeOptions(attribute)
-        let arguments = (options.isEmpty ? [] : [options.joined(separator: ", ")])
-            + [originalName(attribute), hashModifier(attribute), column(attribute), sqlType(attribute), references(attribute),
-               dateStorage(attribute), check(attribute), collation(attribute), defaultExpression(initial), generated(attribute)].compactMap { $0 }
+        let arguments =
+            (options.isEmpty ? [] : [options.joined(separator: ", ")])
+            + [
+                originalName(attribute), hashModifier(attribute), column(attribute), sqlType(attribute),
+                references(attribute),
+                dateStorage(attribute), check(attribute), collation(attribute), defaultExpression(initial),
+                generated(attribute),
+            ].compactMap { $0 }
         let name = names.property(attribute.name, of: entity.name)
         var text = ""
-        if !arguments.isEmpty { text = "@Attribute(" + arguments.joined(separator: ", ") + ") " }
-        else if initial == .none { text = "@Attribute " }
+        if !arguments.isEmpty {
+            text = "@Attribute(" + arguments.joined(separator: ", ") + ") "
+        } else if initial == .none {
+            text = "@Attribute "
+        }
         text += "var \(name)"
         if case .value(let value) = initial {
             text += Self.typeIsInferred(type, from: value) ? " = \(value)" : ": \(type) = \(value)"
@@ -28,7 +36,8 @@ extension ModelRendering {
         case "Bool": return value == "true" || value == "false"
         case "Int": return Int64(value) != nil
         case "Double": return value.contains(".") && Double(value) != nil
-        case "Date", "Data", "UUID", "URL", "Decimal": return value.hasPrefix(type + "(")  // `UUID(uuidString: …)!` is a UUID too
+        // `UUID(uuidString: …)!` is a UUID too
+        case "Date", "Data", "UUID", "URL", "Decimal": return value.hasPrefix(type + "(")
         default: return false
         }
     }
@@ -40,7 +49,9 @@ extension ModelRendering {
         var options: [String] = []
         if entity.primaryKey == [attribute.name] { options.append(".primaryKey") }
         if entity.primaryKey == [attribute.name], entity.isAutoincrement { options.append(".autoincrement") }
-        if entity.indexes.contains(where: { isUniqueAttribute($0) && $0.columns == [attribute.name] }) { options.append(".unique") }
+        if entity.indexes.contains(where: { isUniqueAttribute($0) && $0.columns == [attribute.name] }) {
+            options.append(".unique")
+        }
         return options + attribute.options.map { "." + $0 }
     }
 
@@ -67,8 +78,12 @@ extension ModelRendering {
         guard let key = attribute.references else { return nil }
         var arguments = [names.type(key.table) + ".self"]
         if let column = key.column { arguments.append("column: \(SwiftInitialValue.stringLiteral(column))") }
-        if let action = ForeignKeyReference.Action(rawValue: key.onDelete), action != .noAction { arguments.append("onDelete: .\(action)") }
-        if let action = key.onUpdate.flatMap(ForeignKeyReference.Action.init(rawValue:)) { arguments.append("onUpdate: .\(action)") }
+        if let action = ForeignKeyReference.Action(rawValue: key.onDelete), action != .noAction {
+            arguments.append("onDelete: .\(action)")
+        }
+        if let action = key.onUpdate.flatMap(ForeignKeyReference.Action.init(rawValue:)) {
+            arguments.append("onUpdate: .\(action)")
+        }
         if key.isDeferred == true { arguments.append("deferred: true") }
         return "references: .to(\(arguments.joined(separator: ", ")))"
     }
@@ -79,7 +94,10 @@ extension ModelRendering {
 
     /// `generated: .virtual("price * quantity")` or `.stored(…)`: a column SQLite computes.
     func generated(_ attribute: Schema.Attribute) -> String? {
-        attribute.generated.map { ($0.storage == .stored ? "generated: .stored(" : "generated: .virtual(") + SwiftInitialValue.stringLiteral($0.expression) + ")" }
+        attribute.generated.map {
+            ($0.storage == .stored ? "generated: .stored(" : "generated: .virtual(")
+                + SwiftInitialValue.stringLiteral($0.expression) + ")"
+        }
     }
 
     func check(_ attribute: Schema.Attribute) -> String? {

@@ -2,10 +2,14 @@
 /// defaults (nullify, inverse inferred), else a plain `var`.
 extension ModelRendering {
     func declaration(of relationship: Schema.Relationship) -> String {
-        let arguments = [deleteRule(relationship), inverse(relationship), originalName(relationship), hashModifier(relationship)].compactMap { $0 }
+        let arguments = [
+            deleteRule(relationship), inverse(relationship), originalName(relationship), hashModifier(relationship),
+        ].compactMap { $0 }
         let destination = names.type(relationship.destination)
-        let declaration = relationship.isToMany ? "var \(SwiftIdentifier.escaped(relationship.name)): [\(destination)] = []"
-                                                : "var \(SwiftIdentifier.escaped(relationship.name)): \(destination)? = nil"
+        let declaration =
+            relationship.isToMany
+            ? "var \(SwiftIdentifier.escaped(relationship.name)): [\(destination)] = []"
+            : "var \(SwiftIdentifier.escaped(relationship.name)): \(destination)? = nil"
         return arguments.isEmpty ? declaration : "@Relationship(\(arguments.joined(separator: ", "))) " + declaration
     }
 

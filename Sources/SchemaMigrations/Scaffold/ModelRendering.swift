@@ -22,7 +22,10 @@ struct ModelRendering {
     /// The model's static members, in the order `PersistentModel` lists them; each is left out
     /// when it would say the default.
     func staticMembers() -> [String] {
-        [entityName(), originalName(), hashModifier(), primaryKey(), withoutRowID(), strict(), uniqueness(), indexes(), indexNames(), namedIndexes()].compactMap { $0 }
+        [
+            entityName(), originalName(), hashModifier(), primaryKey(), withoutRowID(), strict(), uniqueness(),
+            indexes(), indexNames(), namedIndexes(),
+        ].compactMap { $0 }
     }
 
     // MARK: One function per static member
@@ -54,17 +57,21 @@ struct ModelRendering {
     /// attribute is `@Attribute(.unique)` on it.
     func uniqueness() -> String? {
         let lists = plainIndexes.filter { $0.isUnique && !isUniqueAttribute($0) }.map { $0.columns.map(property) }
-        return lists.isEmpty ? nil : "static let uniqueness: [[String]] = [\(lists.map(stringArray).joined(separator: ", "))]"
+        return lists.isEmpty
+            ? nil : "static let uniqueness: [[String]] = [\(lists.map(stringArray).joined(separator: ", "))]"
     }
 
     func indexes() -> String? {
         let lists = plainIndexes.filter { !$0.isUnique }.map { $0.columns.map(property) }
-        return lists.isEmpty ? nil : "static let indexes: [[String]] = [\(lists.map(stringArray).joined(separator: ", "))]"
+        return lists.isEmpty
+            ? nil : "static let indexes: [[String]] = [\(lists.map(stringArray).joined(separator: ", "))]"
     }
 
     /// The names of the named indexes, by their properties, in name order.
     func indexNames() -> String? {
-        let named = plainIndexes.compactMap { index in index.name.map { ($0, index.columns.map(property)) } }.sorted { $0.0 < $1.0 }
+        let named = plainIndexes.compactMap { index in index.name.map { ($0, index.columns.map(property)) } }.sorted {
+            $0.0 < $1.0
+        }
         guard !named.isEmpty else { return nil }
         let entries = named.map { "\(SwiftInitialValue.stringLiteral($0.0)): \(stringArray($0.1))" }
         return "static let indexNames: [String: [String]] = [\(entries.joined(separator: ", "))]"
@@ -76,7 +83,8 @@ struct ModelRendering {
         let named = entity.indexes.filter(\.hasExpressions).compactMap { index -> String? in
             guard let name = index.name else { return nil }  // ScaffoldLimits leaves such an entity out
             let terms = (index.elements ?? index.columns.map { .column($0) }).map(term)
-            return "." + (index.isUnique ? "unique" : "index") + "(\(SwiftInitialValue.stringLiteral(name)), [\(terms.joined(separator: ", "))]"
+            return "." + (index.isUnique ? "unique" : "index")
+                + "(\(SwiftInitialValue.stringLiteral(name)), [\(terms.joined(separator: ", "))]"
                 + (index.predicate.map { ", where: \(SwiftInitialValue.stringLiteral($0))" } ?? "") + ")"
         }
         guard !named.isEmpty else { return nil }
@@ -88,13 +96,16 @@ struct ModelRendering {
     /// over column names, as the file has them.
     func term(_ element: Schema.IndexElement) -> String {
         var extras: [String] = []
-        if let collation = element.collation { extras.append("collation: \(SwiftInitialValue.stringLiteral(collation))") }
+        if let collation = element.collation {
+            extras.append("collation: \(SwiftInitialValue.stringLiteral(collation))")
+        }
         if element.isDescending { extras.append("descending: true") }
         if let column = element.column {
             let name = SwiftInitialValue.stringLiteral(property(column))
             return extras.isEmpty ? name : ".column(\(name), " + extras.joined(separator: ", ") + ")"
         }
-        return ".expression(" + ([SwiftInitialValue.stringLiteral(element.expression ?? "")] + extras).joined(separator: ", ") + ")"
+        return ".expression("
+            + ([SwiftInitialValue.stringLiteral(element.expression ?? "")] + extras).joined(separator: ", ") + ")"
     }
 
     // MARK: Helpers
@@ -105,7 +116,8 @@ struct ModelRendering {
     /// Whether `index` is said as `@Attribute(.unique)`: unique over one attribute, plainly (a
     /// unique index with an expression or a `WHERE` beside that column is a `NamedIndex`).
     func isUniqueAttribute(_ index: Schema.Index) -> Bool {
-        index.isUnique && !index.hasExpressions && index.columns.count == 1 && entity.attribute(named: index.columns[0]) != nil
+        index.isUnique && !index.hasExpressions && index.columns.count == 1
+            && entity.attribute(named: index.columns[0]) != nil
     }
 
     /// The property name of `column`, as a string in a list (never backquoted).

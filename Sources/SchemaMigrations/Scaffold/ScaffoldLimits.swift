@@ -3,7 +3,8 @@
 /// reasons, never approximated; so is an entity that refers to one left out.
 enum ScaffoldLimits {
     /// The entities that can be declared, and, for each one left out, why.
-    static func partition(_ schema: Schema) -> (declarable: [Schema.Entity], leftOut: [SchemaIntrospection.TableNotes]) {
+    static func partition(_ schema: Schema) -> (declarable: [Schema.Entity], leftOut: [SchemaIntrospection.TableNotes])
+    {
         var leftOut: [SchemaIntrospection.TableNotes] = []
         var excluded = Set<String>()
         for entity in schema.entities {
@@ -18,7 +19,8 @@ enum ScaffoldLimits {
         while changed {
             changed = false
             for entity in schema.entities where !excluded.contains(entity.name) {
-                let targets = entity.attributes.compactMap(\.references?.table) + entity.relationships.map(\.destination)
+                let targets =
+                    entity.attributes.compactMap(\.references?.table) + entity.relationships.map(\.destination)
                 if let target = targets.first(where: excluded.contains) {
                     leftOut.append(.init(table: entity.name, notes: ["it refers to \(target), which is left out"]))
                     excluded.insert(entity.name)
@@ -31,7 +33,8 @@ enum ScaffoldLimits {
 
     /// Why `entity` cannot be declared as it is, one sentence each; empty when it can.
     static func reasons(_ entity: Schema.Entity) -> [String] {
-        unknownOptions(entity) + entity.attributes.flatMap(reasons) + entity.relationships.flatMap(reasons) + indexReasons(entity) + keyReasons(entity)
+        unknownOptions(entity) + entity.attributes.flatMap(reasons) + entity.relationships.flatMap(reasons)
+            + indexReasons(entity) + keyReasons(entity)
     }
 
     /// Options the model gained after this renderer was written (a partial index's condition, a
@@ -40,30 +43,55 @@ enum ScaffoldLimits {
     private static func unknownOptions(_ entity: Schema.Entity) -> [String] {
         var found: [String] = []
         for attribute in entity.attributes {
-            let key = attribute.references.map { Schema.ForeignKey(table: $0.table, onDelete: $0.onDelete, column: $0.column, onUpdate: $0.onUpdate, isDeferred: $0.isDeferred) }
-            let known = Schema.Attribute(name: attribute.name, valueType: attribute.valueType, isOptional: attribute.isOptional, defaultValue: attribute.defaultValue,
-                                         originalName: attribute.originalName, hashModifier: attribute.hashModifier, options: attribute.options,
-                                         swiftType: attribute.swiftType, references: key, propertyName: attribute.propertyName, sqlType: attribute.sqlType,
-                                         dateStorage: attribute.dateStorage, check: attribute.check, collation: attribute.collation,
-                                         generated: attribute.generated)
-            if known != attribute { found.append("column \(attribute.name) has an option the scaffold cannot write yet") }
+            let key = attribute.references.map {
+                Schema.ForeignKey(
+                    table: $0.table, onDelete: $0.onDelete, column: $0.column, onUpdate: $0.onUpdate,
+                    isDeferred: $0.isDeferred)
+            }
+            let known = Schema.Attribute(
+                name: attribute.name, valueType: attribute.valueType, isOptional: attribute.isOptional,
+                defaultValue: attribute.defaultValue,
+                originalName: attribute.originalName, hashModifier: attribute.hashModifier, options: attribute.options,
+                swiftType: attribute.swiftType, references: key, propertyName: attribute.propertyName,
+                sqlType: attribute.sqlType,
+                dateStorage: attribute.dateStorage, check: attribute.check, collation: attribute.collation,
+                generated: attribute.generated)
+            if known != attribute {
+                found.append("column \(attribute.name) has an option the scaffold cannot write yet")
+            }
         }
-        for index in entity.indexes where index.hasExpressions
-                ? Schema.Index(elements: index.elements ?? index.columns.map { .column($0) }, isUnique: index.isUnique, name: index.name, predicate: index.predicate) != index
-                : Schema.Index(index.columns, isUnique: index.isUnique, name: index.name) != index {
-            found.append("index \(index.name ?? index.structure.description) has an option the scaffold cannot write yet")
+        for index in entity.indexes
+        where index.hasExpressions
+            ? Schema.Index(
+                elements: index.elements ?? index.columns.map { .column($0) }, isUnique: index.isUnique,
+                name: index.name, predicate: index.predicate) != index
+            : Schema.Index(index.columns, isUnique: index.isUnique, name: index.name) != index
+        {
+            found.append(
+                "index \(index.name ?? index.structure.description) has an option the scaffold cannot write yet")
         }
         for relationship in entity.relationships {
-            let known = Schema.Relationship(name: relationship.name, destination: relationship.destination, isToMany: relationship.isToMany,
-                                            isOptional: relationship.isOptional, deleteRule: relationship.deleteRule, inverse: relationship.inverse,
-                                            originalName: relationship.originalName, hashModifier: relationship.hashModifier)
-            if known != relationship { found.append("relationship \(relationship.name) has an option the scaffold cannot write yet") }
+            let known = Schema.Relationship(
+                name: relationship.name, destination: relationship.destination, isToMany: relationship.isToMany,
+                isOptional: relationship.isOptional, deleteRule: relationship.deleteRule, inverse: relationship.inverse,
+                originalName: relationship.originalName, hashModifier: relationship.hashModifier)
+            if known != relationship {
+                found.append("relationship \(relationship.name) has an option the scaffold cannot write yet")
+            }
         }
-        let known = Schema.Entity(name: entity.name, originalName: entity.originalName, hashModifier: entity.hashModifier, attributes: entity.attributes,
-                                  indexes: entity.indexes, relationships: entity.relationships, primaryKey: entity.primaryKey,
-                                  isAutoincrement: entity.isAutoincrement, isWithoutRowID: entity.isWithoutRowID, isJoinTable: false, isStrict: entity.isStrict)
-        if entity.isJoinTable { found.append("a join table the storage layout makes for a many-to-many relationship: declare the relationship instead") }
-        else if known != entity { found.append("the table has an option the scaffold cannot write yet") }
+        let known = Schema.Entity(
+            name: entity.name, originalName: entity.originalName, hashModifier: entity.hashModifier,
+            attributes: entity.attributes,
+            indexes: entity.indexes, relationships: entity.relationships, primaryKey: entity.primaryKey,
+            isAutoincrement: entity.isAutoincrement, isWithoutRowID: entity.isWithoutRowID, isJoinTable: false,
+            isStrict: entity.isStrict)
+        if entity.isJoinTable {
+            found.append(
+                "a join table the storage layout makes for a many-to-many relationship: declare the relationship instead"
+            )
+        } else if known != entity {
+            found.append("the table has an option the scaffold cannot write yet")
+        }
         return found
     }
 
@@ -72,18 +100,24 @@ enum ScaffoldLimits {
         if attribute.valueType.swiftTypeName == nil {
             found.append("column \(attribute.name) holds JSON: its Codable type is not in the schema")
         }
-        for option in attribute.options where Attribute<Int>.Option(rawValue: option) == nil || KeyDeclaration.storageOptions.contains(option) {
+        for option in attribute.options
+        where Attribute<Int>.Option(rawValue: option) == nil || KeyDeclaration.storageOptions.contains(option) {
             found.append("column \(attribute.name) has the option '\(option)', which @Attribute does not take")
         }
         if attribute.dateStorage == .secondsSince1970 {
             found.append("column \(attribute.name) names the default date storage, which a declaration records as none")
         }
         if let key = attribute.references {
-            for action in [key.onDelete] + (key.onUpdate.map { [$0] } ?? []) where ForeignKeyReference.Action(rawValue: action) == nil {
-                found.append("column \(attribute.name)'s foreign key has the action \(action), which ForeignKeyReference.Action does not name")
+            for action in [key.onDelete] + (key.onUpdate.map { [$0] } ?? [])
+            where ForeignKeyReference.Action(rawValue: action) == nil {
+                found.append(
+                    "column \(attribute.name)'s foreign key has the action \(action), which ForeignKeyReference.Action does not name"
+                )
             }
             if key.isDeferred == false {
-                found.append("column \(attribute.name)'s foreign key records 'not deferred', which a declaration records as nothing")
+                found.append(
+                    "column \(attribute.name)'s foreign key records 'not deferred', which a declaration records as nothing"
+                )
             }
         }
         return found
@@ -95,7 +129,8 @@ enum ScaffoldLimits {
             found.append("relationship '\(relationship.name)' is not a Swift property name")
         }
         if !relationship.isToMany && !relationship.isOptional {
-            found.append("relationship \(relationship.name) is a required to-one, which a generated model cannot initialize")
+            found.append(
+                "relationship \(relationship.name) is a required to-one, which a generated model cannot initialize")
         }
         return found
     }
@@ -116,10 +151,16 @@ enum ScaffoldLimits {
                 found.append("index \(index.structure) is on \(missing), which is not a column of \(entity.name)")
             }
             if index.hasExpressions && index.name == nil {
-                found.append("index \(index.structure) has expressions, a collation, DESC or a WHERE but no name: a NamedIndex needs one")
+                found.append(
+                    "index \(index.structure) has expressions, a collation, DESC or a WHERE but no name: a NamedIndex needs one"
+                )
             }
-            if index.name != nil, !index.hasExpressions, entity.indexes.contains(where: { $0 != index && !$0.hasExpressions && $0.columns == index.columns }) {
-                found.append("index \(index.name!) shares its columns with another index, so indexNames cannot tell which one it names")
+            if index.name != nil, !index.hasExpressions,
+                entity.indexes.contains(where: { $0 != index && !$0.hasExpressions && $0.columns == index.columns })
+            {
+                found.append(
+                    "index \(index.name!) shares its columns with another index, so indexNames cannot tell which one it names"
+                )
             }
         }
         return found

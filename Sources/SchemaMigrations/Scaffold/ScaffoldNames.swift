@@ -13,8 +13,10 @@ struct ScaffoldNames {
     /// version. Every capitalised name a rendering writes outside a string literal must be here
     /// (a test renders every feature and compares).
     static let reservedTypeNames: Set<String> = [
-        "Any", "Array", "Attribute", "Bool", "Data", "Date", "Decimal", "Dictionary", "Double", "Error", "Float", "ForeignKeyReference",
-        "Foundation", "Int", "MigrationStage", "NamedIndex", "Never", "Optional", "PersistentModel", "Relationship", "Schema", "SchemaMigrationPlan",
+        "Any", "Array", "Attribute", "Bool", "Data", "Date", "Decimal", "Dictionary", "Double", "Error", "Float",
+        "ForeignKeyReference",
+        "Foundation", "Int", "MigrationStage", "NamedIndex", "Never", "Optional", "PersistentModel", "Relationship",
+        "Schema", "SchemaMigrationPlan",
         "SchemaMigrations", "Sendable", "Set", "String", "Transient", "URL", "UUID", "VersionedSchema",
     ]
 
@@ -23,7 +25,9 @@ struct ScaffoldNames {
         var usedTypes = taken.union(Self.reservedTypeNames)
         for (position, entity) in schema.entities.enumerated() {
             var base = SwiftIdentifier.typeName(entity.name)
-            if !SwiftIdentifier.isUsable(base) || SwiftIdentifier.keywords.contains(base) { base = "Table\(position + 1)" }
+            if !SwiftIdentifier.isUsable(base) || SwiftIdentifier.keywords.contains(base) {
+                base = "Table\(position + 1)"
+            }
             if usedTypes.contains(base) { base += "Table" }
             let name = SwiftNames.unique(base, taken: &usedTypes)
             types[entity.name] = name
@@ -54,7 +58,9 @@ struct ScaffoldNames {
         for (position, attribute) in entity.attributes.enumerated() {
             var base = attribute.propertyName ?? SwiftIdentifier.propertyName(attribute.name)
             if !SwiftIdentifier.isUsable(base) {  // `self` → `selfColumn`; no letter at all → `column3`
-                base = !base.isEmpty && SwiftIdentifier.isUsable(base + "Column") ? base + "Column" : "column\(position + 1)"
+                base =
+                    !base.isEmpty && SwiftIdentifier.isUsable(base + "Column")
+                    ? base + "Column" : "column\(position + 1)"
             }
             let name = SwiftNames.unique(base, taken: &used)
             names[attribute.name] = name

@@ -49,7 +49,10 @@ enum SwiftIdentifier {
             current = []
         }
         for (index, scalar) in scalars.enumerated() {
-            guard isLetter(scalar) || isDigit(scalar) else { flush(); continue }
+            guard isLetter(scalar) || isDigit(scalar) else {
+                flush()
+                continue
+            }
             if let previous = current.last {
                 let next = index + 1 < scalars.count ? scalars[index + 1] : nil
                 let lowerToUpper = (isLower(previous) || isDigit(previous)) && isUpper(scalar)
@@ -79,7 +82,8 @@ enum SwiftIdentifier {
             if start >= 0 {
                 let previous = bytes[index - 1]
                 let lowerToUpper = (isLower(previous) || isDigit(previous)) && isUpper(byte)
-                let acronymEnd = isUpper(previous) && isUpper(byte) && index + 1 < bytes.count && isLower(bytes[index + 1])
+                let acronymEnd =
+                    isUpper(previous) && isUpper(byte) && index + 1 < bytes.count && isLower(bytes[index + 1])
                 if lowerToUpper || acronymEnd {
                     words.append(String(decoding: bytes[start..<index], as: UTF8.self))
                     start = index
@@ -107,28 +111,42 @@ enum SwiftIdentifier {
         return "_" + name
     }
 
-    private static let acronyms = ["id": "ID", "url": "URL", "uuid": "UUID", "json": "JSON", "html": "HTML", "http": "HTTP", "sql": "SQL"]
+    private static let acronyms = [
+        "id": "ID", "url": "URL", "uuid": "UUID", "json": "JSON", "html": "HTML", "http": "HTTP", "sql": "SQL",
+    ]
 
     // ASCII letters and digits, plus non-ASCII letters (Swift accepts them in identifiers).
     private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
-    private static func isUpper(_ scalar: Unicode.Scalar) -> Bool { scalar.isASCII ? ("A"..."Z").contains(scalar) : scalar.properties.isUppercase }
-    private static func isLower(_ scalar: Unicode.Scalar) -> Bool { scalar.isASCII ? ("a"..."z").contains(scalar) : scalar.properties.isLowercase }
+    private static func isUpper(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII ? ("A"..."Z").contains(scalar) : scalar.properties.isUppercase
+    }
+    private static func isLower(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII ? ("a"..."z").contains(scalar) : scalar.properties.isLowercase
+    }
     private static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.isASCII ? (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)) : scalar.properties.isAlphabetic && scalar.properties.isXIDContinue
+        scalar.isASCII
+            ? (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar))
+            : scalar.properties.isAlphabetic && scalar.properties.isXIDContinue
     }
 
     // MARK: Reserved words
 
     /// Swift's keywords: usable as names only between backquotes.
     static let keywords: Set<String> = [
-        "associatedtype", "borrowing", "class", "consuming", "deinit", "enum", "extension", "fileprivate", "func", "import", "init",
-        "inout", "internal", "let", "nonisolated", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows",
-        "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer", "do", "else",
-        "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "Any", "as", "await",
+        "associatedtype", "borrowing", "class", "consuming", "deinit", "enum", "extension", "fileprivate", "func",
+        "import", "init",
+        "inout", "internal", "let", "nonisolated", "open", "operator", "private", "precedencegroup", "protocol",
+        "public", "rethrows",
+        "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer",
+        "do", "else",
+        "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "Any", "as",
+        "await",
         "false", "is", "nil", "self", "Self", "super", "throws", "true", "try", "_",
     ]
 
     /// Names a stored property cannot have even backquoted, or that would confuse the model
     /// (`Type`, `Protocol` are members of every type).
-    private static let unusable: Set<String> = ["self", "Self", "init", "deinit", "subscript", "super", "Type", "Protocol", "_"]
+    private static let unusable: Set<String> = [
+        "self", "Self", "init", "deinit", "subscript", "super", "Type", "Protocol", "_",
+    ]
 }

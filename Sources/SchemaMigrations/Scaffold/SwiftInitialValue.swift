@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// How a column's default is said in Swift: as the property's initial value (`= ""`,
@@ -37,23 +37,31 @@ enum SwiftInitialValue: Equatable {
         case .bool:
             return literal == "1" ? "true" : literal == "0" ? "false" : nil
         case .double:
-            guard let number = Double(literal), number.isFinite, SQLiteValue.literal(for: number) == literal else { return nil }
+            guard let number = Double(literal), number.isFinite, SQLiteValue.literal(for: number) == literal else {
+                return nil
+            }
             return number.description
         case .string:
             return text(in: literal).map(stringLiteral)
         case .date:
             // The date the generated `Date(timeIntervalSince1970: seconds)` makes, stored as reflection stores it.
-            guard let stored = storedValue(literal), let seconds = storage.date(from: stored)?.timeIntervalSince1970, seconds.isFinite else { return nil }
+            guard let stored = storedValue(literal), let seconds = storage.date(from: stored)?.timeIntervalSince1970,
+                seconds.isFinite
+            else { return nil }
             let rebuilt = Date(timeIntervalSince1970: seconds)
             guard storage.storedValue(rebuilt).sqlLiteral == literal,
-                  abs(rebuilt.timeIntervalSinceNow) >= 86_400  // a date this close to now reads as `Date()`, which stores no default
+                // a date this close to now reads as `Date()`, which stores no default
+                abs(rebuilt.timeIntervalSinceNow) >= 86_400
             else { return nil }
             return "Date(timeIntervalSince1970: \(seconds.description))"
         case .data:
             guard case .blob(let bytes)? = storedValue(literal) else { return nil }
-            return bytes.isEmpty ? "Data()" : "Data([" + bytes.map { "0x" + $0.hexadecimal(digits: 2) }.joined(separator: ", ") + "])"
+            return bytes.isEmpty
+                ? "Data()" : "Data([" + bytes.map { "0x" + $0.hexadecimal(digits: 2) }.joined(separator: ", ") + "])"
         case .uuid:
-            guard let text = text(in: literal), let uuid = UUID(uuidString: text), uuid.uuidString == text else { return nil }
+            guard let text = text(in: literal), let uuid = UUID(uuidString: text), uuid.uuidString == text else {
+                return nil
+            }
             return "UUID(uuidString: \(stringLiteral(text)))!"
         case .url:
             guard let text = text(in: literal), URL(string: text)?.absoluteString == text else { return nil }
@@ -83,7 +91,9 @@ enum SwiftInitialValue: Equatable {
             guard hex.count % 2 == 0 else { return nil }
             var bytes: [UInt8] = []
             for index in stride(from: 0, to: hex.count, by: 2) {
-                guard let byte = UInt8(String(decoding: hex[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
+                guard let byte = UInt8(String(decoding: hex[index..<index + 2], as: UTF8.self), radix: 16) else {
+                    return nil
+                }
                 bytes.append(byte)
             }
             return SQLiteValue.blob(bytes).sqlLiteral == literal ? .blob(bytes) : nil
@@ -96,7 +106,9 @@ enum SwiftInitialValue: Equatable {
     /// `text` as a Swift string literal: quotes, backslashes and control characters escaped.
     static func stringLiteral(_ text: String) -> String {
         // Most names and defaults are printable ASCII with nothing to escape: no per-scalar work.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) { return "\"" + text + "\"" }
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -107,8 +119,11 @@ enum SwiftInitialValue: Equatable {
             case "\t": out += "\\t"
             case "\0": out += "\\0"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) || scalar.properties.generalCategory == .format
-                    || scalar.properties.generalCategory == .lineSeparator || scalar.properties.generalCategory == .paragraphSeparator {
+                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
+                    || scalar.properties.generalCategory == .format
+                    || scalar.properties.generalCategory == .lineSeparator
+                    || scalar.properties.generalCategory == .paragraphSeparator
+                {
                     out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
                 } else {
                     out.unicodeScalars.append(scalar)

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Idiomatic Swift names for what a database calls otherwise: a property for a column
@@ -54,7 +54,8 @@ package enum SwiftNames {
 
     /// `name`, or `name2`, `name3`… if it is taken; records the one returned.
     static func unique(_ name: String, taken: inout Set<String>) -> String {
-        var candidate = name, number = 2
+        var candidate = name
+        var number = 2
         while taken.contains(candidate) {
             candidate = "\(name)\(number)"
             number += 1

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The Swift type a live column is declared with, from its declared type and, where that is not
@@ -58,7 +58,8 @@ struct ColumnTypeInference {
     /// Whether the column's Swift type depends on its values: a NUMERIC-affinity or date-named column.
     static func needsValues(_ column: LiveSchema.Column) -> Bool {
         let affinity = column.affinity
-        return (affinity == .numeric && !contains(column.declaredType, "BOOL")) || (isDateName(column.declaredType) && (affinity == .real || affinity == .text))
+        return (affinity == .numeric && !contains(column.declaredType, "BOOL"))
+            || (isDateName(column.declaredType) && (affinity == .real || affinity == .text))
     }
 
     /// `DATE`, `DATETIME`, `TIMESTAMP`, `DATE_TEXT`…
@@ -68,7 +69,8 @@ struct ColumnTypeInference {
 
     /// Whether `type`, upper-cased, contains `word`: on ASCII bytes, for every column.
     static func contains(_ type: String, _ word: StaticString) -> Bool {
-        let bytes = type.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, count = word.utf8CodeUnitCount
+        let bytes = type.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }
+        let count = word.utf8CodeUnitCount
         guard bytes.count >= count else { return false }
         return word.withUTF8Buffer { word in
             (0...(bytes.count - count)).contains { start in (0..<count).allSatisfy { bytes[start + $0] == word[$0] } }
@@ -80,18 +82,26 @@ struct ColumnTypeInference {
         let declared = column.declaredType
         var valueType: Schema.ValueType
         var dateStorage: Schema.DateStorage?
-        if isStrict && Self.isAny(column) { return Inferred(valueType: anyValueType(kept: &kept), sqlType: declared, dateStorage: nil) }
+        if isStrict && Self.isAny(column) {
+            return Inferred(valueType: anyValueType(kept: &kept), sqlType: declared, dateStorage: nil)
+        }
         switch column.affinity {
         case .integer: valueType = .integer
         case .text:
             valueType = .string
-            if Self.isDateName(declared) { valueType = .date; dateStorage = self.dateStorage(whenUnknown: .iso8601Text, kept: &kept) }
+            if Self.isDateName(declared) {
+                valueType = .date
+                dateStorage = self.dateStorage(whenUnknown: .iso8601Text, kept: &kept)
+            }
         case .blob:
             valueType = .data
             if declared.isEmpty { kept.append("column \(column.name) is untyped; a snapshot's table declares it BLOB") }
         case .real:
             valueType = .double
-            if Self.isDateName(declared) { valueType = .date; dateStorage = self.dateStorage(whenUnknown: .secondsSince1970, kept: &kept) }
+            if Self.isDateName(declared) {
+                valueType = .date
+                dateStorage = self.dateStorage(whenUnknown: .secondsSince1970, kept: &kept)
+            }
         case .numeric:
             if Self.contains(declared, "BOOL") {
                 valueType = .bool
@@ -104,7 +114,9 @@ struct ColumnTypeInference {
         }
         if dateStorage == nil, let kept = keptAsStored(valueType) {
             // What the column holds is not what its type text implies: declared so as to keep it.
-            let sqlType = SchemaComparison.normalizedType(declared) == Schema.StorageType.blob.rawValue || declared.isEmpty ? nil : declared
+            let sqlType =
+                SchemaComparison.normalizedType(declared) == Schema.StorageType.blob.rawValue || declared.isEmpty
+                ? nil : declared
             return Inferred(valueType: kept, sqlType: sqlType, dateStorage: nil)
         }
         // Only the ISO-8601 text form is a storage a TEXT-affinity date column accepts.
@@ -112,7 +124,8 @@ struct ColumnTypeInference {
         if column.affinity == .real && dateStorage == .iso8601Text { dateStorage = .secondsSince1970 }
         let storage = dateStorage?.storageType ?? valueType.storageType
         let sqlType = SchemaComparison.normalizedType(declared) == storage.rawValue || declared.isEmpty ? nil : declared
-        return Inferred(valueType: valueType, sqlType: sqlType, dateStorage: dateStorage == .secondsSince1970 ? nil : dateStorage)
+        return Inferred(
+            valueType: valueType, sqlType: sqlType, dateStorage: dateStorage == .secondsSince1970 ? nil : dateStorage)
     }
 
     /// The type that keeps the column's values as stored when `valueType` cannot hold them all
@@ -155,13 +168,18 @@ struct ColumnTypeInference {
     private func dateStorage(whenUnknown: Schema.DateStorage, kept: inout [String]) -> Schema.DateStorage {
         let julianDays = 1_721_424.0...5_373_485.0
         if let profile, profile.texts + profile.numbers > 0 {
-            let byNumbers: Schema.DateStorage = profile.smallest.map(julianDays.contains) == true && profile.largest.map(julianDays.contains) == true
+            let byNumbers: Schema.DateStorage =
+                profile.smallest.map(julianDays.contains) == true && profile.largest.map(julianDays.contains) == true
                 ? .julianDay : .secondsSince1970
             if profile.textsNotDates > 0 {
-                kept.append("column \(column.name) holds \(profile.textsNotDates) text value\(profile.textsNotDates == 1 ? "" : "s") that \(profile.textsNotDates == 1 ? "is" : "are") not a date (read as nil)")
+                kept.append(
+                    "column \(column.name) holds \(profile.textsNotDates) text value\(profile.textsNotDates == 1 ? "" : "s") that \(profile.textsNotDates == 1 ? "is" : "are") not a date (read as nil)"
+                )
             }
             if profile.numbers > 0 && profile.texts > 0 {
-                kept.append("column \(column.name) holds dates both as text (\(profile.texts)) and as numbers (\(profile.numbers)); declared as \(byNumbers.rawValue), the text ones are read as text dates")
+                kept.append(
+                    "column \(column.name) holds dates both as text (\(profile.texts)) and as numbers (\(profile.numbers)); declared as \(byNumbers.rawValue), the text ones are read as text dates"
+                )
                 return byNumbers
             }
             return profile.numbers > 0 ? byNumbers : .iso8601Text
@@ -169,7 +187,9 @@ struct ColumnTypeInference {
         if let defaultValue, let number = Double(defaultValue) {
             return julianDays.contains(number) ? .julianDay : .secondsSince1970
         }
-        if let defaultValue, defaultValue.hasPrefix("'") || defaultValue.uppercased().hasPrefix("CURRENT_") { return .iso8601Text }
+        if let defaultValue, defaultValue.hasPrefix("'") || defaultValue.uppercased().hasPrefix("CURRENT_") {
+            return .iso8601Text
+        }
         return whenUnknown
     }
 }

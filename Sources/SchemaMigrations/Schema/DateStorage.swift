@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension Schema {
@@ -33,7 +33,8 @@ extension Schema {
         func date(from value: SQLiteValue) -> Date? {
             switch (self, value) {
             case (_, .text(let text)): return DateText.parse(text)
-            case (.julianDay, _): return value.doubleValue.map { Date(timeIntervalSince1970: ($0 - 2_440_587.5) * 86_400) }
+            case (.julianDay, _):
+                return value.doubleValue.map { Date(timeIntervalSince1970: ($0 - 2_440_587.5) * 86_400) }
             default: return value.doubleValue.map(Date.init(timeIntervalSince1970:))
             }
         }
@@ -53,7 +54,8 @@ enum DateText {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2)) \(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2)).\(pad(dayMilliseconds % 1000, 3))"
+        return
+            "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2)) \(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2)).\(pad(dayMilliseconds % 1000, 3))"
     }
 
     /// Reads `YYYY-MM-DD`, `YYYY-MM-DD HH:MM`, `YYYY-MM-DD HH:MM:SS` and `…SS.SSS` (a `T` for the
@@ -69,14 +71,18 @@ enum DateText {
             }
             return value
         }
-        guard bytes.count >= 10, bytes[4] == 45, bytes[7] == 45, let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              (1...12).contains(month), (1...31).contains(day) else { return nil }
+        guard bytes.count >= 10, bytes[4] == 45, bytes[7] == 45, let year = number(0, 4), let month = number(5, 2),
+            let day = number(8, 2),
+            (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
         var end = bytes.count
         if bytes.last == UInt8(ascii: "Z") { end -= 1 }
         var milliseconds: Int64 = 0
         if end > 10 {
-            guard end >= 16, bytes[10] == 32 || bytes[10] == UInt8(ascii: "T"), bytes[13] == 58, let hour = number(11, 2), let minute = number(14, 2),
-                  hour < 24, minute < 60 else { return nil }
+            guard end >= 16, bytes[10] == 32 || bytes[10] == UInt8(ascii: "T"), bytes[13] == 58,
+                let hour = number(11, 2), let minute = number(14, 2),
+                hour < 24, minute < 60
+            else { return nil }
             milliseconds = (hour * 3600 + minute * 60) * 1000
             if end > 16 {
                 guard end >= 19, bytes[16] == 58, let second = number(17, 2), second < 60 else { return nil }
@@ -85,7 +91,9 @@ enum DateText {
                     guard bytes[19] == 46, end > 20, let fraction = number(20, end - 20) else { return nil }
                     var scaled = Double(fraction)
                     for _ in 0..<(end - 20) { scaled /= 10 }
-                    return Date(timeIntervalSince1970: Double(days(fromCivil: year, month, day) * 86_400_000 + milliseconds) / 1000 + scaled)
+                    return Date(
+                        timeIntervalSince1970: Double(days(fromCivil: year, month, day) * 86_400_000 + milliseconds)
+                            / 1000 + scaled)
                 }
             }
         } else if end != 10 {

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Another migration tool's bookkeeping found in a database: which tool managed the file before,
@@ -76,8 +76,10 @@ public struct ForeignMigrationHistory: Sendable, Hashable {
 
     /// The bookkeeping of every recognised tool present in the file, in ``Tool`` order. Read-only.
     static func read(from db: any SQLQuerying) throws -> [ForeignMigrationHistory] {
-        let present = try db.rows("SELECT name FROM sqlite_schema WHERE type = 'table'").compactMap { $0.first?.stringValue }
-            .filter(isBookkeepingTable)
+        let present = try db.rows("SELECT name FROM sqlite_schema WHERE type = 'table'").compactMap {
+            $0.first?.stringValue
+        }
+        .filter(isBookkeepingTable)
         guard !present.isEmpty else { return [] }
         var result: [ForeignMigrationHistory] = []
         for tool in Tool.allCases {
@@ -89,18 +91,27 @@ public struct ForeignMigrationHistory: Sendable, Hashable {
                 entries = try read(tool, tables: tables, db: db)
             } catch {
                 entries = []
-                result.append(ForeignMigrationHistory(tool: tool, tables: tables, entries: [],
-                                                      summary: "\(tool.displayName) (\(tables.joined(separator: ", "))): its table does not have the layout this version of the tool writes; left alone"))
+                result.append(
+                    ForeignMigrationHistory(
+                        tool: tool, tables: tables, entries: [],
+                        summary:
+                            "\(tool.displayName) (\(tables.joined(separator: ", "))): its table does not have the layout this version of the tool writes; left alone"
+                    ))
                 continue
             }
-            result.append(ForeignMigrationHistory(tool: tool, tables: tables, entries: entries, summary: summary(tool, tables: tables, entries: entries)))
+            result.append(
+                ForeignMigrationHistory(
+                    tool: tool, tables: tables, entries: entries,
+                    summary: summary(tool, tables: tables, entries: entries)))
         }
         return result
     }
 
     private static func read(_ tool: Tool, tables: [String], db: any SQLQuerying) throws -> [String] {
         func strings(_ sql: String) throws -> [String] {
-            try db.rows(sql).map { row in row.map { $0.isNull ? "" : $0.description }.filter { !$0.isEmpty }.joined(separator: "/") }
+            try db.rows(sql).map { row in
+                row.map { $0.isNull ? "" : $0.description }.filter { !$0.isEmpty }.joined(separator: "/")
+            }
         }
         switch tool {
         case .grdb: return try strings("SELECT identifier FROM grdb_migrations ORDER BY rowid")
@@ -120,7 +131,9 @@ public struct ForeignMigrationHistory: Sendable, Hashable {
         if lower.contains("z_metadata") {
             for row in try db.rows("SELECT Z_VERSION, Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION") {
                 if let uuid = row[1].stringValue { entries.append("store UUID \(uuid)") }
-                guard case .blob(let bytes) = row[2], let plist = try? PropertyListDecoder().decode(CoreDataMetadata.self, from: Data(bytes)) else { continue }
+                guard case .blob(let bytes) = row[2],
+                    let plist = try? PropertyListDecoder().decode(CoreDataMetadata.self, from: Data(bytes))
+                else { continue }
                 if let identifiers = plist.NSStoreModelVersionIdentifiers, !identifiers.isEmpty {
                     entries.append("model version identifiers: " + identifiers.map(\.text).joined(separator: ", "))
                 }
@@ -130,7 +143,9 @@ public struct ForeignMigrationHistory: Sendable, Hashable {
             }
         }
         if lower.contains("z_primarykey") {
-            let names = try db.rows("SELECT Z_NAME FROM Z_PRIMARYKEY ORDER BY Z_ENT").compactMap { $0.first?.stringValue }
+            let names = try db.rows("SELECT Z_NAME FROM Z_PRIMARYKEY ORDER BY Z_ENT").compactMap {
+                $0.first?.stringValue
+            }
             if !names.isEmpty { entries.append("entities: " + names.joined(separator: ", ")) }
         }
         return entries
@@ -140,15 +155,24 @@ public struct ForeignMigrationHistory: Sendable, Hashable {
         let head = "\(tool.displayName) (\(tables.joined(separator: ", "))): "
         switch tool {
         case .grdb:
-            return head + (entries.isEmpty ? "no migration applied" : "\(entries.count) migration\(entries.count == 1 ? "" : "s") applied: \(entries.joined(separator: ", "))")
+            return head
+                + (entries.isEmpty
+                    ? "no migration applied"
+                    : "\(entries.count) migration\(entries.count == 1 ? "" : "s") applied: \(entries.joined(separator: ", "))")
         case .room:
             return head + (entries.first.map { "identity hash \($0)" } ?? "no identity hash recorded")
         case .alembic:
             return head + (entries.isEmpty ? "no revision recorded" : "at revision \(entries.joined(separator: ", "))")
         case .django:
-            return head + (entries.isEmpty ? "no migration applied" : "\(entries.count) migration\(entries.count == 1 ? "" : "s") applied: \(entries.joined(separator: ", "))")
+            return head
+                + (entries.isEmpty
+                    ? "no migration applied"
+                    : "\(entries.count) migration\(entries.count == 1 ? "" : "s") applied: \(entries.joined(separator: ", "))")
         case .atlas:
-            return head + (entries.isEmpty ? "no revision applied" : "\(entries.count) revision\(entries.count == 1 ? "" : "s") applied, the last \(entries[entries.count - 1])")
+            return head
+                + (entries.isEmpty
+                    ? "no revision applied"
+                    : "\(entries.count) revision\(entries.count == 1 ? "" : "s") applied, the last \(entries[entries.count - 1])")
         case .coreData:
             return head + (entries.isEmpty ? "no metadata readable" : entries.joined(separator: "; "))
         }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension Schema {
@@ -37,25 +37,31 @@ extension Schema {
         }
 
         /// `GENERATED ALWAYS AS (expression) VIRTUAL`.
-        public static func virtual(_ expression: String) -> GeneratedColumn { GeneratedColumn(expression: expression, storage: .virtual) }
+        public static func virtual(_ expression: String) -> GeneratedColumn {
+            GeneratedColumn(expression: expression, storage: .virtual)
+        }
 
         /// `GENERATED ALWAYS AS (expression) STORED`.
-        public static func stored(_ expression: String) -> GeneratedColumn { GeneratedColumn(expression: expression, storage: .stored) }
+        public static func stored(_ expression: String) -> GeneratedColumn {
+            GeneratedColumn(expression: expression, storage: .stored)
+        }
 
         /// The column constraint: `GENERATED ALWAYS AS (price * quantity) VIRTUAL`.
         var clause: String { "GENERATED ALWAYS AS (\(expression)) \(storage == .stored ? "STORED" : "VIRTUAL")" }
 
         /// Whether `other` is the same as SQLite reads it (spacing, case and quoting aside).
         func isSame(as other: GeneratedColumn) -> Bool {
-            storage == other.storage && SQLExpressionText.normalized(expression) == SQLExpressionText.normalized(other.expression)
+            storage == other.storage
+                && SQLExpressionText.normalized(expression) == SQLExpressionText.normalized(other.expression)
         }
 
         /// The definition a column constraint's text (`AS (a + b) STORED`) says, if it is one.
         init?(constraintText text: String) {
             let tokenizer = SQLTokenizer(text)
             guard let tokens = try? tokenizer.tokens(),
-                  let open = tokens.firstIndex(where: { $0.kind == .leftParenthesis }),
-                  let close = tokens.lastIndex(where: { $0.kind == .rightParenthesis }), open < close else { return nil }
+                let open = tokens.firstIndex(where: { $0.kind == .leftParenthesis }),
+                let close = tokens.lastIndex(where: { $0.kind == .rightParenthesis }), open < close
+            else { return nil }
             expression = tokenizer.text(tokens[open].end, tokens[close].start).trimmingWhitespace()
             storage = tokens[(close + 1)...].contains { tokenizer.isKeyword($0, "STORED") } ? .stored : .virtual
         }
@@ -65,7 +71,9 @@ extension Schema {
 extension TableDefinition {
     /// The generated definition of `column`, nil for an ordinary column.
     func generated(of column: String) -> Schema.GeneratedColumn? {
-        guard let constraint = self.column(named: column)?.constraints.first(where: { $0.kind == .generated }) else { return nil }
+        guard let constraint = self.column(named: column)?.constraints.first(where: { $0.kind == .generated }) else {
+            return nil
+        }
         return Schema.GeneratedColumn(constraintText: constraint.text)
     }
 
@@ -76,7 +84,10 @@ extension TableDefinition {
         columns[index].constraints.removeAll { $0.kind == .generated }
         if let generated {
             columns[index].constraints.removeAll { $0.kind == .defaultValue }
-            columns[index].constraints.append(.init(kind: .generated, text: generated.clause, identifiers: SQLTokenizer(generated.expression).identifierSet()))
+            columns[index].constraints.append(
+                .init(
+                    kind: .generated, text: generated.clause,
+                    identifiers: SQLTokenizer(generated.expression).identifierSet()))
         }
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// A live table as an entity, with every option the declaration API has: its own key (any
@@ -15,40 +15,58 @@ extension IntrospectionReader {
             blocking.append("its CREATE TABLE statement could not be read")
             return nil
         }
-        let keyColumns = table.columns.filter { $0.primaryKeyPosition > 0 }.sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }
+        let keyColumns = table.columns.filter { $0.primaryKeyPosition > 0 }.sorted {
+            $0.primaryKeyPosition < $1.primaryKeyPosition
+        }
         let implicitID = implicitIDTables.contains(table.name.sqlFolded)
         let hasRowidAlias = table.hasRowidAlias(definition: definition)
-        if !implicitID && !definition.withoutRowid && keyColumns.count == 1 && keyColumns[0].declaredType.uppercased() == "INTEGER" && !hasRowidAlias {
-            kept.append("its key \(keyColumns[0].name) is INTEGER PRIMARY KEY DESC, which is not an alias of the rowid; a snapshot's table makes it one")
+        if !implicitID && !definition.withoutRowid && keyColumns.count == 1
+            && keyColumns[0].declaredType.uppercased() == "INTEGER" && !hasRowidAlias
+        {
+            kept.append(
+                "its key \(keyColumns[0].name) is INTEGER PRIMARY KEY DESC, which is not an alias of the rowid; a snapshot's table makes it one"
+            )
         }
-        for constraint in definition.constraints where constraint.kind == .check { kept.append("table constraint \(constraint.text)") }
+        for constraint in definition.constraints where constraint.kind == .check {
+            kept.append("table constraint \(constraint.text)")
+        }
 
         let profiles = try valueProfiles(of: table, strict: definition.strict)
         let samples = try storageClasses(of: table)
-        let columnDefinitions = Dictionary(definition.columns.map { ($0.name.sqlFolded, $0) }, uniquingKeysWith: { first, _ in first })
+        let columnDefinitions = Dictionary(
+            definition.columns.map { ($0.name.sqlFolded, $0) }, uniquingKeysWith: { first, _ in first })
         var attributes: [Schema.Attribute] = []
         for column in table.columns where !(implicitID && column.primaryKeyPosition > 0) {
             if column.hidden != 0 && !Self.isGenerated(column) {
                 noteHidden(column, kept: &kept)
                 continue
             }
-            if let attribute = attribute(for: column, in: table, definition: definition, columnDefinition: columnDefinitions[column.name.sqlFolded],
-                                         hasRowidAlias: hasRowidAlias, profile: profiles[column.name.sqlFolded], sample: samples[column.name.sqlFolded],
-                                         blocking: &blocking, kept: &kept) {
+            if let attribute = attribute(
+                for: column, in: table, definition: definition,
+                columnDefinition: columnDefinitions[column.name.sqlFolded],
+                hasRowidAlias: hasRowidAlias, profile: profiles[column.name.sqlFolded],
+                sample: samples[column.name.sqlFolded],
+                blocking: &blocking, kept: &kept)
+            {
                 attributes.append(Self.declaringGenerated(attribute, column: column, definition: definition))
             }
         }
-        if attributes.isEmpty && blocking.isEmpty { blocking.append("it has no column: a declared entity needs at least one attribute") }
+        if attributes.isEmpty && blocking.isEmpty {
+            blocking.append("it has no column: a declared entity needs at least one attribute")
+        }
         for key in table.foreignKeys where key.from.count > 1 {
-            blocking.append("FOREIGN KEY (\(key.from.joined(separator: ", "))) REFERENCES \(key.table): a composite foreign key cannot be declared yet")
+            blocking.append(
+                "FOREIGN KEY (\(key.from.joined(separator: ", "))) REFERENCES \(key.table): a composite foreign key cannot be declared yet"
+            )
         }
         let indexes = try self.indexes(of: table, definition: definition, blocking: &blocking, kept: &kept)
         guard blocking.isEmpty else { return nil }
         Self.nameProperties(&attributes, implicitID: implicitID)
-        return Schema.Entity(name: table.name, attributes: attributes, indexes: indexes,
-                             primaryKey: implicitID ? nil : keyColumns.map(\.name),
-                             isAutoincrement: !implicitID && definition.hasAutoincrement,
-                             isWithoutRowID: definition.withoutRowid, isStrict: definition.strict)
+        return Schema.Entity(
+            name: table.name, attributes: attributes, indexes: indexes,
+            primaryKey: implicitID ? nil : keyColumns.map(\.name),
+            isAutoincrement: !implicitID && definition.hasAutoincrement,
+            isWithoutRowID: definition.withoutRowid, isStrict: definition.strict)
     }
 
     /// Whether a table is declared with the default key: exactly `"id" INTEGER PRIMARY KEY`, an
@@ -58,15 +76,20 @@ extension IntrospectionReader {
     static func declaresImplicitID(_ table: LiveSchema.Table, definition: TableDefinition) -> Bool {
         let keys = table.columns.filter { $0.primaryKeyPosition > 0 }
         guard keys.count == 1, keys[0].name == Schema.primaryKeyColumn, keys[0].declaredType.uppercased() == "INTEGER",
-              !definition.withoutRowid, !definition.hasAutoincrement,
-              table.columns.contains(where: { $0.primaryKeyPosition == 0 && $0.hidden == 0 }) else { return false }
+            !definition.withoutRowid, !definition.hasAutoincrement,
+            table.columns.contains(where: { $0.primaryKeyPosition == 0 && $0.hidden == 0 })
+        else { return false }
         return table.hasRowidAlias(definition: definition)
     }
 
     /// One column as an attribute: its Swift type (from the declared type and the values), SQL
     /// type text, nullability, default, CHECK, collation and foreign key.
-    private func attribute(for column: LiveSchema.Column, in table: LiveSchema.Table, definition: TableDefinition, columnDefinition: TableDefinition.Column?,
-                           hasRowidAlias: Bool, profile: ValueProfile?, sample: StorageClasses?, blocking: inout [String], kept: inout [String]) -> Schema.Attribute? {
+    private func attribute(
+        for column: LiveSchema.Column, in table: LiveSchema.Table, definition: TableDefinition,
+        columnDefinition: TableDefinition.Column?,
+        hasRowidAlias: Bool, profile: ValueProfile?, sample: StorageClasses?, blocking: inout [String],
+        kept: inout [String]
+    ) -> Schema.Attribute? {
         var defaultValue = column.defaultValue
         if let value = defaultValue {
             if column.notNull && value.uppercased() == "NULL" {
@@ -82,20 +105,30 @@ extension IntrospectionReader {
                 }
             }
         }
-        guard let type = ColumnTypeInference(column: column, profile: profile, defaultValue: defaultValue, isStrict: definition.strict, sample: sample)
-            .inferred(blocking: &blocking, kept: &kept) else {
+        guard
+            let type = ColumnTypeInference(
+                column: column, profile: profile, defaultValue: defaultValue, isStrict: definition.strict,
+                sample: sample
+            )
+            .inferred(blocking: &blocking, kept: &kept)
+        else {
             return nil
         }
         // SQLite allows NULL in a key column of a rowid table, except the rowid itself: such a key
         // property is declared optional.
         let keyNeverNull = column.primaryKeyPosition > 0 && (definition.withoutRowid || hasRowidAlias)
         let isOptional = !(column.notNull || keyNeverNull)
-        var check: String?, collation: String?
+        var check: String?
+        var collation: String?
         for constraint in columnDefinition?.constraints ?? [] {
             switch constraint.kind {
             case .check:
                 guard let expression = SQLExpressionText.checkExpression(of: constraint.text) else { continue }
-                if check == nil { check = expression } else { kept.append("column \(column.name): a second CHECK (\(expression)); the declaration says the first") }
+                if check == nil {
+                    check = expression
+                } else {
+                    kept.append("column \(column.name): a second CHECK (\(expression)); the declaration says the first")
+                }
             case .collate(let name):
                 collation = name.uppercased() == "BINARY" ? nil : name
             default:
@@ -105,14 +138,17 @@ extension IntrospectionReader {
         let blocked = blocking.count
         let references = foreignKey(of: column, in: table, definition: definition, blocking: &blocking, kept: &kept)
         guard blocking.count == blocked else { return nil }
-        return Schema.Attribute(name: column.name, valueType: type.valueType, isOptional: isOptional, defaultValue: defaultValue,
-                                references: references, sqlType: type.sqlType, dateStorage: type.dateStorage,
-                                check: check, collation: collation)
+        return Schema.Attribute(
+            name: column.name, valueType: type.valueType, isOptional: isOptional, defaultValue: defaultValue,
+            references: references, sqlType: type.sqlType, dateStorage: type.dateStorage,
+            check: check, collation: collation)
     }
 
     /// The column's foreign key, nil when it has none or (saying why in `blocking`) when it cannot be declared.
-    private func foreignKey(of column: LiveSchema.Column, in table: LiveSchema.Table, definition: TableDefinition,
-                            blocking: inout [String], kept: inout [String]) -> Schema.ForeignKey? {
+    private func foreignKey(
+        of column: LiveSchema.Column, in table: LiveSchema.Table, definition: TableDefinition,
+        blocking: inout [String], kept: inout [String]
+    ) -> Schema.ForeignKey? {
         let keys = table.foreignKeys.filter { $0.from.count == 1 && $0.from[0].sqlFolded == column.name.sqlFolded }
         guard let key = keys.first else { return nil }
         guard keys.count == 1 else {
@@ -124,27 +160,43 @@ extension IntrospectionReader {
             return nil
         }
         // No column list means the parent's primary key.
-        let targetKey = target.columns.filter { $0.primaryKeyPosition > 0 }.sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }
+        let targetKey = target.columns.filter { $0.primaryKeyPosition > 0 }.sorted {
+            $0.primaryKeyPosition < $1.primaryKeyPosition
+        }
         let referenced: String
         if let to = key.to[0] {
             referenced = target.column(named: to)?.name ?? to
         } else if targetKey.count == 1 {
             referenced = targetKey[0].name
         } else {
-            blocking.append("column \(column.name) REFERENCES \(target.name) without a column, whose key is (\(targetKey.map(\.name).joined(separator: ", "))): a declared foreign key names one column")
+            blocking.append(
+                "column \(column.name) REFERENCES \(target.name) without a column, whose key is (\(targetKey.map(\.name).joined(separator: ", "))): a declared foreign key names one column"
+            )
             return nil
         }
         let ontoImplicitID = implicitIDTables.contains(target.name.sqlFolded) && referenced == Schema.primaryKeyColumn
         let deferred = SchemaComparison.isDeferred(column: column.name, in: definition)
-        let text = definition.column(named: column.name)?.constraints.first(where: { if case .references = $0.kind { return true } else { return false } })?.text
-            ?? definition.constraints.first(where: { if case .foreignKey = $0.kind, $0.columns == [column.name.sqlFolded] { return true } else { return false } })?.text
+        let text =
+            definition.column(named: column.name)?.constraints.first(where: {
+                if case .references = $0.kind { return true } else { return false }
+            })?.text
+            ?? definition.constraints.first(where: {
+                if case .foreignKey = $0.kind, $0.columns == [column.name.sqlFolded] {
+                    return true
+                } else {
+                    return false
+                }
+            })?.text
         if let text {
             let words = text.uppercased()
-            if words.contains("MATCH") || (words.contains("DEFERRABLE") && !deferred) { kept.append("column \(column.name): \(text)") }
+            if words.contains("MATCH") || (words.contains("DEFERRABLE") && !deferred) {
+                kept.append("column \(column.name): \(text)")
+            }
         }
         let onUpdate = key.onUpdate.uppercased()
-        return Schema.ForeignKey(table: target.name, onDelete: key.onDelete.uppercased(), column: ontoImplicitID ? nil : referenced,
-                                 onUpdate: onUpdate == "NO ACTION" ? nil : onUpdate, isDeferred: deferred ? true : nil)
+        return Schema.ForeignKey(
+            table: target.name, onDelete: key.onDelete.uppercased(), column: ontoImplicitID ? nil : referenced,
+            onUpdate: onUpdate == "NO ACTION" ? nil : onUpdate, isDeferred: deferred ? true : nil)
     }
 
     /// Gives each attribute an idiomatic Swift property name (``SwiftNames``), recorded as
@@ -154,7 +206,8 @@ extension IntrospectionReader {
         var taken: Set<String> = implicitID ? [Schema.primaryKeyColumn] : []
         let wanted = attributes.map { SwiftNames.propertyName(forColumn: $0.name) }
         var names = [String?](repeating: nil, count: attributes.count)
-        for (index, attribute) in attributes.enumerated() where wanted[index] == attribute.name && !taken.contains(attribute.name) {
+        for (index, attribute) in attributes.enumerated()
+        where wanted[index] == attribute.name && !taken.contains(attribute.name) {
             names[index] = attribute.name
             taken.insert(attribute.name)
         }
@@ -171,27 +224,36 @@ extension IntrospectionReader {
     /// SQLite's limit on a result's columns allows (a pass reads up to 100 columns' worth);
     /// empty when it has none.
     private func valueProfiles(of table: LiveSchema.Table, strict: Bool) throws -> [String: ValueProfile] {
-        let profiled = table.columns.filter { $0.hidden == 0 && (ColumnTypeInference.needsValues($0) || (strict && ColumnTypeInference.isAny($0))) }
+        let profiled = table.columns.filter {
+            $0.hidden == 0 && (ColumnTypeInference.needsValues($0) || (strict && ColumnTypeInference.isAny($0)))
+        }
         guard !profiled.isEmpty else { return [:] }
         var result: [String: ValueProfile] = [:]
         for start in stride(from: 0, to: profiled.count, by: 100) {
             let chunk = profiled[start..<min(start + 100, profiled.count)]
-            guard let row = try db.rows("SELECT \(chunk.map(Self.profileExpressions).joined(separator: ", ")) FROM \(SQL.quoteIdentifier(table.name))").first else { continue }
+            guard
+                let row = try db.rows(
+                    "SELECT \(chunk.map(Self.profileExpressions).joined(separator: ", ")) FROM \(SQL.quoteIdentifier(table.name))"
+                ).first
+            else { continue }
             var base = 0
             for column in chunk {
                 let value = { (offset: Int) in row[base + offset] }
                 let texts = Int(value(0).int64Value ?? 0)
                 if ColumnTypeInference.isDateName(column.declaredType) {
-                    result[column.name.sqlFolded] = ValueProfile(texts: texts, numbers: Int(value(1).int64Value ?? 0), smallest: value(2).doubleValue,
-                                                                 largest: value(3).doubleValue, textsNotDates: Int(value(4).int64Value ?? 0))
+                    result[column.name.sqlFolded] = ValueProfile(
+                        texts: texts, numbers: Int(value(1).int64Value ?? 0), smallest: value(2).doubleValue,
+                        largest: value(3).doubleValue, textsNotDates: Int(value(4).int64Value ?? 0))
                     base += 5
                 } else if ColumnTypeInference.isAny(column) {
-                    result[column.name.sqlFolded] = ValueProfile(texts: texts, numbers: Int(value(1).int64Value ?? 0) + Int(value(2).int64Value ?? 0),
-                                                                 smallest: nil, largest: nil, textsNotDates: 0,
-                                                                 reals: Int(value(2).int64Value ?? 0), blobs: Int(value(3).int64Value ?? 0))
+                    result[column.name.sqlFolded] = ValueProfile(
+                        texts: texts, numbers: Int(value(1).int64Value ?? 0) + Int(value(2).int64Value ?? 0),
+                        smallest: nil, largest: nil, textsNotDates: 0,
+                        reals: Int(value(2).int64Value ?? 0), blobs: Int(value(3).int64Value ?? 0))
                     base += 4
                 } else {
-                    result[column.name.sqlFolded] = ValueProfile(texts: texts, numbers: 0, smallest: nil, largest: nil, textsNotDates: 0)
+                    result[column.name.sqlFolded] = ValueProfile(
+                        texts: texts, numbers: 0, smallest: nil, largest: nil, textsNotDates: 0)
                     base += 1
                 }
             }
@@ -202,14 +264,17 @@ extension IntrospectionReader {
     /// What one column's profile selects: a date column needs the kinds and range of its values;
     /// an `ANY` one how many of each storage class; another NUMERIC one whether it holds text.
     private static func profileExpressions(_ column: LiveSchema.Column) -> String {
-        let c = SQL.quoteIdentifier(column.name), numbers = "IN ('integer', 'real')"
+        let c = SQL.quoteIdentifier(column.name)
+        let numbers = "IN ('integer', 'real')"
         if ColumnTypeInference.isDateName(column.declaredType) {
-            return "sum(typeof(\(c)) = 'text'), sum(typeof(\(c)) \(numbers)), min(CASE WHEN typeof(\(c)) \(numbers) THEN \(c) END), "
+            return
+                "sum(typeof(\(c)) = 'text'), sum(typeof(\(c)) \(numbers)), min(CASE WHEN typeof(\(c)) \(numbers) THEN \(c) END), "
                 + "max(CASE WHEN typeof(\(c)) \(numbers) THEN \(c) END), "
                 + "sum(typeof(\(c)) = 'text' AND \(c) NOT GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]*')"
         }
         if ColumnTypeInference.isAny(column) {
-            return "sum(typeof(\(c)) = 'text'), sum(typeof(\(c)) = 'integer'), sum(typeof(\(c)) = 'real'), sum(typeof(\(c)) = 'blob')"
+            return
+                "sum(typeof(\(c)) = 'text'), sum(typeof(\(c)) = 'integer'), sum(typeof(\(c)) = 'real'), sum(typeof(\(c)) = 'blob')"
         }
         return "sum(typeof(\(c)) = 'text')"
     }
@@ -229,10 +294,15 @@ extension IntrospectionReader {
                 let c = SQL.quoteIdentifier(column.name)
                 return ["text", "integer", "real", "blob"].map { "sum(typeof(\(c)) = '\($0)')" }.joined(separator: ", ")
             }.joined(separator: ", ")
-            guard let row = try db.rows("SELECT \(counts) FROM (SELECT \(selected) FROM \(SQL.quoteIdentifier(table.name)) LIMIT \(ColumnTypeInference.sampledRows))").first else { continue }
+            guard
+                let row = try db.rows(
+                    "SELECT \(counts) FROM (SELECT \(selected) FROM \(SQL.quoteIdentifier(table.name)) LIMIT \(ColumnTypeInference.sampledRows))"
+                ).first
+            else { continue }
             for (offset, column) in chunk.enumerated() {
                 let count = { (index: Int) in Int(row[offset * 4 + index].int64Value ?? 0) }
-                result[column.name.sqlFolded] = StorageClasses(texts: count(0), integers: count(1), reals: count(2), blobs: count(3))
+                result[column.name.sqlFolded] = StorageClasses(
+                    texts: count(0), integers: count(1), reals: count(2), blobs: count(3))
             }
         }
         return result
@@ -245,7 +315,9 @@ struct StorageClasses: Sendable, Hashable {
 
     /// `text (2), blob (3)`.
     var description: String {
-        [(texts, "text"), (integers, "integer"), (reals, "real"), (blobs, "blob")].filter { $0.0 > 0 }.map { "\($0.1) (\($0.0))" }.joined(separator: ", ")
+        [(texts, "text"), (integers, "integer"), (reals, "real"), (blobs, "blob")].filter { $0.0 > 0 }.map {
+            "\($0.1) (\($0.0))"
+        }.joined(separator: ", ")
     }
 }
 

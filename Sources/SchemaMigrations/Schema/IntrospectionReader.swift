@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Turns each live table into an entity where the declaration model can say it, and otherwise
@@ -28,21 +28,27 @@ struct IntrospectionReader {
     init(live: LiveSchema, db: SQLiteConnection) {
         self.live = live
         self.db = db
-        self.tablesByName = Dictionary(live.tables.map { ($0.name.sqlFolded, $0) }, uniquingKeysWith: { first, _ in first })
+        self.tablesByName = Dictionary(
+            live.tables.map { ($0.name.sqlFolded, $0) }, uniquingKeysWith: { first, _ in first })
         var definitions: [String: TableDefinition] = [:]
         for table in live.tables { definitions[table.name.sqlFolded] = try? TableDefinition(parsing: table.sql) }
         self.definitions = definitions
-        self.implicitIDTables = Set(live.tables.compactMap { table in
-            definitions[table.name.sqlFolded].flatMap { Self.declaresImplicitID(table, definition: $0) ? table.name.sqlFolded : nil }
-        })
+        self.implicitIDTables = Set(
+            live.tables.compactMap { table in
+                definitions[table.name.sqlFolded].flatMap {
+                    Self.declaresImplicitID(table, definition: $0) ? table.name.sqlFolded : nil
+                }
+            })
     }
 
     mutating func read() throws {
         // `PRAGMA table_list` (SQLite 3.37) tells virtual and shadow tables apart.
-        let kinds = Dictionary((try? db.rows("SELECT name, type FROM pragma_table_list WHERE schema = 'main'"))?.compactMap { row -> (String, String)? in
-            guard let name = row[0].stringValue, let type = row[1].stringValue else { return nil }
-            return (name.sqlFolded, type)
-        } ?? [], uniquingKeysWith: { first, _ in first })
+        let kinds = Dictionary(
+            (try? db.rows("SELECT name, type FROM pragma_table_list WHERE schema = 'main'"))?.compactMap {
+                row -> (String, String)? in
+                guard let name = row[0].stringValue, let type = row[1].stringValue else { return nil }
+                return (name.sqlFolded, type)
+            } ?? [], uniquingKeysWith: { first, _ in first })
         for table in live.tables {
             if Schema.isReservedTableName(table.name) || ForeignMigrationHistory.isBookkeepingTable(table.name) {
                 bookkeeping.append(table.name)
@@ -53,12 +59,15 @@ struct IntrospectionReader {
                 undeclarable.append(.init(table: table.name, notes: ["a virtual table: declarations cannot say one"]))
                 continue
             case "shadow"?:
-                undeclarable.append(.init(table: table.name, notes: ["a virtual table's shadow table: it belongs to the virtual table"]))
+                undeclarable.append(
+                    .init(table: table.name, notes: ["a virtual table's shadow table: it belongs to the virtual table"])
+                )
                 continue
             default:
                 break
             }
-            var blocking: [String] = [], kept: [String] = []
+            var blocking: [String] = []
+            var kept: [String] = []
             let entity = try entity(for: table, blocking: &blocking, kept: &kept)
             if blocking.isEmpty, let entity {
                 entities.append(entity)
@@ -68,10 +77,14 @@ struct IntrospectionReader {
             }
         }
         for dependent in live.dependents {
-            dependents.append(.init(table: dependent.name, notes: [
-                dependent.kind == .view ? "view: kept by every migration, not in the snapshot"
-                                        : "trigger on \(dependent.tableName): kept by every migration, not in the snapshot",
-            ]))
+            dependents.append(
+                .init(
+                    table: dependent.name,
+                    notes: [
+                        dependent.kind == .view
+                            ? "view: kept by every migration, not in the snapshot"
+                            : "trigger on \(dependent.tableName): kept by every migration, not in the snapshot"
+                    ]))
         }
     }
 
@@ -83,7 +96,9 @@ struct IntrospectionReader {
     /// Declared indexes for plain and unique indexes over columns; a unique one that is partial,
     /// over expressions or with another collation blocks the table (declaring it would be stricter
     /// or looser than the file); a plain one of those kinds is kept, not declared.
-    func indexes(of table: LiveSchema.Table, definition: TableDefinition, blocking: inout [String], kept: inout [String]) throws -> [Schema.Index] {
+    func indexes(
+        of table: LiveSchema.Table, definition: TableDefinition, blocking: inout [String], kept: inout [String]
+    ) throws -> [Schema.Index] {
         // A column's own COLLATE is the default of an index on it: only another one counts.
         func columnCollation(_ name: String?) -> String {
             for constraint in name.flatMap({ definition.column(named: $0) })?.constraints ?? [] {
@@ -92,32 +107,46 @@ struct IntrospectionReader {
             return "BINARY"
         }
         var result: [Schema.Index] = []
-        let columnsByName = Dictionary(table.columns.map { ($0.name.sqlFolded, $0) }, uniquingKeysWith: { first, _ in first })
+        let columnsByName = Dictionary(
+            table.columns.map { ($0.name.sqlFolded, $0) }, uniquingKeysWith: { first, _ in first })
         for index in table.indexes where index.origin != .primaryKey {  // in creation order, oldest first
-            let details = try db.rows("SELECT name, \"desc\", coll FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno", [.text(index.name)])
+            let details = try db.rows(
+                "SELECT name, \"desc\", coll FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno",
+                [.text(index.name)])
             let expression = details.contains { $0[0].isNull }
-            let collated = details.contains { ($0[2].stringValue ?? "BINARY").uppercased() != columnCollation($0[0].stringValue) }
+            let collated = details.contains {
+                ($0[2].stringValue ?? "BINARY").uppercased() != columnCollation($0[0].stringValue)
+            }
             let descending = details.contains { $0[1].int64Value == 1 }
             let what = "\(index.isUnique ? "unique index" : "index") \(index.name)"
-            if expression || index.isPartial || collated || descending, let declared = Self.expressionIndex(index, table: table) {
+            if expression || index.isPartial || collated || descending,
+                let declared = Self.expressionIndex(index, table: table)
+            {
                 result.append(declared)
                 continue
             }
             if expression || index.isPartial || collated {
                 let kind = expression ? "over expressions" : index.isPartial ? "partial" : "collated unlike its column"
-                if index.isUnique { blocking.append("\(what) is \(kind): a declaration cannot say one yet") }
-                else { kept.append("\(what) (\(kind))") }
+                if index.isUnique {
+                    blocking.append("\(what) is \(kind): a declaration cannot say one yet")
+                } else {
+                    kept.append("\(what) (\(kind))")
+                }
                 continue
             }
             if descending { kept.append("\(what) has DESC columns; a snapshot's index is ascending") }
             let columns = index.columns.map { name in columnsByName[name.sqlFolded]?.name ?? name }
             if let same = result.first(where: { $0.columns == columns && $0.isUnique == index.isUnique }) {
                 // A declaration says each index once: the file's second one is kept as it is.
-                kept.append("\(what) has the columns of \(same.name ?? "a UNIQUE constraint") (\(columns.joined(separator: ", "))); only one is in the snapshot")
+                kept.append(
+                    "\(what) has the columns of \(same.name ?? "a UNIQUE constraint") (\(columns.joined(separator: ", "))); only one is in the snapshot"
+                )
                 continue
             }
             if index.origin == .uniqueConstraint {
-                kept.append("UNIQUE (\(columns.joined(separator: ", "))) is a constraint of the table; a snapshot declares it as a unique index")
+                kept.append(
+                    "UNIQUE (\(columns.joined(separator: ", "))) is a constraint of the table; a snapshot declares it as a unique index"
+                )
                 result.append(Schema.Index(columns, isUnique: true))
             } else {
                 result.append(Schema.Index(columns, isUnique: index.isUnique, name: index.name))

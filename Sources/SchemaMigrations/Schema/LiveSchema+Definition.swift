@@ -6,8 +6,13 @@ extension LiveSchema.Table {
         do {
             return try TableDefinition(parsing: sql)
         } catch let error as TableDefinition.ParseError {
-            throw MigrationError(.unsupportedChange, "cannot read the definition of table \(name) to rebuild it (\(error.message)); nothing was changed",
-                                 entity: name, remedy: "report this as a bug with the table's CREATE TABLE statement; until then, change this table in a custom stage with SQL")
+            throw MigrationError(
+                .unsupportedChange,
+                "cannot read the definition of table \(name) to rebuild it (\(error.message)); nothing was changed",
+                entity: name,
+                remedy:
+                    "report this as a bug with the table's CREATE TABLE statement; until then, change this table in a custom stage with SQL"
+            )
         }
     }
 
@@ -25,12 +30,18 @@ extension LiveSchema.Table {
     /// ``hasRowidAlias``, given the table's parsed definition.
     func hasRowidAlias(definition: TableDefinition) -> Bool {
         let keyColumns = columns.filter { $0.primaryKeyPosition > 0 }
-        guard keyColumns.count == 1, keyColumns[0].declaredType.uppercased() == "INTEGER", !definition.withoutRowid else { return false }
-        let keyConstraints = definition.column(named: keyColumns[0].name)?.constraints.filter { if case .primaryKey = $0.kind { true } else { false } } ?? []
+        guard keyColumns.count == 1, keyColumns[0].declaredType.uppercased() == "INTEGER", !definition.withoutRowid
+        else { return false }
+        let keyConstraints =
+            definition.column(named: keyColumns[0].name)?.constraints.filter {
+                if case .primaryKey = $0.kind { true } else { false }
+            } ?? []
         return !keyConstraints.contains { constraint in
             let tokenizer = SQLTokenizer(constraint.text)
             let tokens = (try? tokenizer.tokens()) ?? []
-            guard let key = tokens.firstIndex(where: { tokenizer.isKeyword($0, "KEY") }), key + 1 < tokens.count else { return false }
+            guard let key = tokens.firstIndex(where: { tokenizer.isKeyword($0, "KEY") }), key + 1 < tokens.count else {
+                return false
+            }
             return tokenizer.isKeyword(tokens[key + 1], "DESC")
         }
     }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension LiveSchema {
@@ -18,7 +18,9 @@ extension LiveSchema {
             // Each index's CREATE INDEX text, from the rows just read rather than a query per index.
             var indexSQL: [String: String] = [:]
             for object in objects {
-                if case .text("index") = object[0], case .text(let name) = object[1], case .text(let sql) = object[3] { indexSQL[name] = sql }
+                if case .text("index") = object[0], case .text(let name) = object[1], case .text(let sql) = object[3] {
+                    indexSQL[name] = sql
+                }
             }
             for object in objects {
                 guard case .text(let type) = object[0], case .text(let name) = object[1] else { continue }
@@ -31,13 +33,16 @@ extension LiveSchema {
                     // An app's virtual table may use a module only the app's connections register:
                     // reading it then fails, yet it holds no foreign key and is no entity's table.
                     if sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE"),
-                       case nil = try? readTable(name, sql: sql, indexSQL: indexSQL, db: db) {
+                        case nil = try? readTable(name, sql: sql, indexSQL: indexSQL, db: db)
+                    {
                         result.tables.append(Table(name: name, sql: sql, columns: [], indexes: [], foreignKeys: []))
                         continue
                     }
                     result.tables.append(try readTable(name, sql: sql, indexSQL: indexSQL, db: db))
-                case "trigger": result.dependents.append(Dependent(kind: .trigger, name: name, tableName: tableName, sql: sql))
-                case "view": result.dependents.append(Dependent(kind: .view, name: name, tableName: tableName, sql: sql))
+                case "trigger":
+                    result.dependents.append(Dependent(kind: .trigger, name: name, tableName: tableName, sql: sql))
+                case "view":
+                    result.dependents.append(Dependent(kind: .view, name: name, tableName: tableName, sql: sql))
                 default: break
                 }
             }
@@ -52,29 +57,48 @@ extension LiveSchema {
         try db.rows("SELECT name FROM sqlite_schema WHERE type = 'table'").compactMap(\.first?.stringValue)
     }
 
-    private static func readTable(_ name: String, sql: String, indexSQL: [String: String], db: any SQLQuerying) throws -> Table {
+    private static func readTable(_ name: String, sql: String, indexSQL: [String: String], db: any SQLQuerying) throws
+        -> Table
+    {
         let quoted = SQL.quoteString(name)
-        let columns = try db.rows("SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(\(quoted))").map { row in
-            Column(name: row[0].stringValue ?? "", declaredType: row[1].stringValue ?? "", notNull: row[2].int64Value == 1,
-                   defaultValue: row[3].stringValue, primaryKeyPosition: Int(row[4].int64Value ?? 0), hidden: Int(row[5].int64Value ?? 0))
+        let columns = try db.rows(
+            "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(\(quoted))"
+        ).map { row in
+            Column(
+                name: row[0].stringValue ?? "", declaredType: row[1].stringValue ?? "", notNull: row[2].int64Value == 1,
+                defaultValue: row[3].stringValue, primaryKeyPosition: Int(row[4].int64Value ?? 0),
+                hidden: Int(row[5].int64Value ?? 0))
         }
         var indexes: [Index] = []
-        for row in try db.rows("SELECT name, \"unique\", origin, partial FROM pragma_index_list(\(quoted)) ORDER BY seq DESC") {
+        for row in try db.rows(
+            "SELECT name, \"unique\", origin, partial FROM pragma_index_list(\(quoted)) ORDER BY seq DESC")
+        {
             let indexName = row[0].stringValue ?? ""
-            let indexColumns = try db.rows("SELECT name FROM pragma_index_info(\(SQL.quoteString(indexName))) ORDER BY seqno").map { $0[0].stringValue ?? "<expr>" }
-            indexes.append(Index(name: indexName, columns: indexColumns, isUnique: row[1].int64Value == 1,
-                                 origin: row[2].stringValue.flatMap(Index.Origin.init(rawValue:)) ?? .createIndex, isPartial: row[3].int64Value == 1, sql: indexSQL[indexName]))
+            let indexColumns = try db.rows(
+                "SELECT name FROM pragma_index_info(\(SQL.quoteString(indexName))) ORDER BY seqno"
+            ).map { $0[0].stringValue ?? "<expr>" }
+            indexes.append(
+                Index(
+                    name: indexName, columns: indexColumns, isUnique: row[1].int64Value == 1,
+                    origin: row[2].stringValue.flatMap(Index.Origin.init(rawValue:)) ?? .createIndex,
+                    isPartial: row[3].int64Value == 1, sql: indexSQL[indexName]))
         }
         var foreignKeys: [Int: ForeignKey] = [:]
-        for row in try db.rows("SELECT id, \"table\", \"from\", \"to\", on_update, on_delete FROM pragma_foreign_key_list(\(quoted)) ORDER BY id, seq") {
+        for row in try db.rows(
+            "SELECT id, \"table\", \"from\", \"to\", on_update, on_delete FROM pragma_foreign_key_list(\(quoted)) ORDER BY id, seq"
+        ) {
             let id = Int(row[0].int64Value ?? 0)
-            var key = foreignKeys[id] ?? ForeignKey(id: id, table: row[1].stringValue ?? "", from: [], to: [],
-                                                    onUpdate: row[4].stringValue ?? "NO ACTION", onDelete: row[5].stringValue ?? "NO ACTION")
+            var key =
+                foreignKeys[id]
+                ?? ForeignKey(
+                    id: id, table: row[1].stringValue ?? "", from: [], to: [],
+                    onUpdate: row[4].stringValue ?? "NO ACTION", onDelete: row[5].stringValue ?? "NO ACTION")
             key.from.append(row[2].stringValue ?? "")
             key.to.append(row[3].stringValue)
             foreignKeys[id] = key
         }
-        return Table(name: name, sql: sql, columns: columns, indexes: indexes,
-                     foreignKeys: foreignKeys.keys.sorted().compactMap { foreignKeys[$0] })
+        return Table(
+            name: name, sql: sql, columns: columns, indexes: indexes,
+            foreignKeys: foreignKeys.keys.sorted().compactMap { foreignKeys[$0] })
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// What a database really holds, read through SQLite's introspection pragmas.
@@ -117,7 +117,9 @@ extension LiveSchema.Index {
     /// for that declaration, to drop or retire it: the one with its declared name; else one named
     /// as this package names indexes (`Table_column…`: created under an earlier name, which a
     /// rename kept); else the first. An index made by hand beside it, under a name of its own, stays.
-    static func madeForDeclaration(among candidates: [LiveSchema.Index], named declared: String, table: String) -> LiveSchema.Index? {
+    static func madeForDeclaration(among candidates: [LiveSchema.Index], named declared: String, table: String)
+        -> LiveSchema.Index?
+    {
         let prefix = (table + "_").sqlFolded
         return candidates.first { $0.name.sqlFolded == declared.sqlFolded }
             ?? candidates.first { $0.name.sqlFolded.hasPrefix(prefix) }

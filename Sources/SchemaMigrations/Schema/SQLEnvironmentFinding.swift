@@ -21,10 +21,14 @@ struct SQLEnvironmentFinding: Hashable, Comparable, Sendable {
 
     /// The objects whose SQL names `need`, in sentences: what a refusal met while reading lists.
     static func objects(needing need: SQLEnvironmentNeed, in db: any SQLQuerying) -> [String] {
-        let rows = (try? db.rows("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE sql IS NOT NULL ORDER BY rowid")) ?? []
+        let rows =
+            (try? db.rows("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE sql IS NOT NULL ORDER BY rowid"))
+            ?? []
         return rows.compactMap { row in
-            guard let kind = row[0].stringValue, let name = row[1].stringValue, let table = row[2].stringValue, let sql = row[3].stringValue,
-                  SQLTokenizer(sql).identifierSet().contains(need.name.sqlFolded) else { return nil }
+            guard let kind = row[0].stringValue, let name = row[1].stringValue, let table = row[2].stringValue,
+                let sql = row[3].stringValue,
+                SQLTokenizer(sql).identifierSet().contains(need.name.sqlFolded)
+            else { return nil }
             return SQLEnvironmentFinding(need: need, objectKind: kind, objectName: name, table: table).sentence
         }
     }

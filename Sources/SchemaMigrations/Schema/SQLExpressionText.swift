@@ -32,7 +32,8 @@ enum SQLExpressionText {
     /// takes it: `(datetime('now'))`, not `(1) + (2)`.
     static func isParenthesized(_ text: String) -> Bool {
         guard isOneExpression(text), let tokens = try? SQLTokenizer(text).tokens(),
-              tokens.first?.kind == .leftParenthesis, tokens.last?.kind == .rightParenthesis else { return false }
+            tokens.first?.kind == .leftParenthesis, tokens.last?.kind == .rightParenthesis
+        else { return false }
         var depth = 0
         for (position, token) in tokens.enumerated() {
             if token.kind == .leftParenthesis { depth += 1 }
@@ -76,8 +77,9 @@ enum SQLExpressionText {
     static func checkExpression(of constraintText: String) -> String? {
         let tokenizer = SQLTokenizer(constraintText)
         guard let tokens = try? tokenizer.tokens(),
-              let open = tokens.firstIndex(where: { $0.kind == .leftParenthesis }),
-              let close = tokens.lastIndex(where: { $0.kind == .rightParenthesis }), open < close else { return nil }
+            let open = tokens.firstIndex(where: { $0.kind == .leftParenthesis }),
+            let close = tokens.lastIndex(where: { $0.kind == .rightParenthesis }), open < close
+        else { return nil }
         return tokenizer.text(tokens[open].end, tokens[close].start)
     }
 }

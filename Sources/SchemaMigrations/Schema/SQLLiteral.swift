@@ -36,7 +36,8 @@ enum SQLLiteral {
     private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
-        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
     }
 
     private static func isQuoted(_ bytes: ArraySlice<UInt8>) -> Bool {
@@ -44,7 +45,9 @@ enum SQLLiteral {
         guard bytes.count >= 2, bytes.last == quote else { return false }
         var inner = bytes.dropFirst().dropLast()
         while let index = inner.firstIndex(of: quote) {
-            guard inner.index(after: index) < inner.endIndex, inner[inner.index(after: index)] == quote else { return false }
+            guard inner.index(after: index) < inner.endIndex, inner[inner.index(after: index)] == quote else {
+                return false
+            }
             inner = inner[(index + 2)...]
         }
         return true
@@ -53,7 +56,9 @@ enum SQLLiteral {
     private static func isNumber(_ bytes: ArraySlice<UInt8>) -> Bool {
         var rest = bytes
         if rest.first == UInt8(ascii: "+") || rest.first == UInt8(ascii: "-") { rest = rest.dropFirst() }
-        if rest.count > 2, rest.first == UInt8(ascii: "0"), rest.dropFirst().first == UInt8(ascii: "x") || rest.dropFirst().first == UInt8(ascii: "X") {
+        if rest.count > 2, rest.first == UInt8(ascii: "0"),
+            rest.dropFirst().first == UInt8(ascii: "x") || rest.dropFirst().first == UInt8(ascii: "X")
+        {
             return rest.dropFirst(2).allSatisfy(isHexDigit)
         }
         let dot = UInt8(ascii: ".")

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension Schema {
@@ -42,10 +42,13 @@ extension Schema {
         /// For a generated column: its expression and whether it is `VIRTUAL` or `STORED`.
         public var generated: GeneratedColumn?
 
-        public init(name: String, valueType: ValueType, isOptional: Bool = false, defaultValue: String? = nil,
-                    originalName: String? = nil, hashModifier: String? = nil, options: [String] = [], swiftType: String? = nil,
-                    references: ForeignKey? = nil, propertyName: String? = nil, sqlType: String? = nil, dateStorage: DateStorage? = nil,
-                    check: String? = nil, collation: String? = nil, generated: GeneratedColumn? = nil) {
+        public init(
+            name: String, valueType: ValueType, isOptional: Bool = false, defaultValue: String? = nil,
+            originalName: String? = nil, hashModifier: String? = nil, options: [String] = [], swiftType: String? = nil,
+            references: ForeignKey? = nil, propertyName: String? = nil, sqlType: String? = nil,
+            dateStorage: DateStorage? = nil,
+            check: String? = nil, collation: String? = nil, generated: GeneratedColumn? = nil
+        ) {
             self.name = name
             self.valueType = valueType
             self.isOptional = isOptional
@@ -151,14 +154,22 @@ extension Schema {
                 let count = word.utf8CodeUnitCount
                 guard type.count >= count else { return false }
                 return word.withUTF8Buffer { word in
-                    (0...(type.count - count)).contains { start in (0..<count).allSatisfy { type[start + $0] == word[$0] } }
+                    (0...(type.count - count)).contains { start in
+                        (0..<count).allSatisfy { type[start + $0] == word[$0] }
+                    }
                 }
             }
-            if contains("INT") { self = .integer }
-            else if contains("CHAR") || contains("CLOB") || contains("TEXT") { self = .text }
-            else if contains("BLOB") || type.isEmpty { self = .blob }
-            else if contains("REAL") || contains("FLOA") || contains("DOUB") { self = .real }
-            else { self = .numeric }
+            if contains("INT") {
+                self = .integer
+            } else if contains("CHAR") || contains("CLOB") || contains("TEXT") {
+                self = .text
+            } else if contains("BLOB") || type.isEmpty {
+                self = .blob
+            } else if contains("REAL") || contains("FLOA") || contains("DOUB") {
+                self = .real
+            } else {
+                self = .numeric
+            }
         }
     }
 }

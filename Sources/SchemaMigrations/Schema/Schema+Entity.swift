@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension Schema {
@@ -35,9 +35,13 @@ extension Schema {
         /// encoded: declared schemas never hold one.
         public var isJoinTable: Bool
 
-        public init(name: String, originalName: String? = nil, hashModifier: String? = nil,
-                    attributes: [Attribute], indexes: [Index] = [], relationships: [Relationship] = [], primaryKey: [String]? = nil,
-                    isAutoincrement: Bool = false, isWithoutRowID: Bool = false, isJoinTable: Bool = false, isStrict: Bool = false) {
+        public init(
+            name: String, originalName: String? = nil, hashModifier: String? = nil,
+            attributes: [Attribute], indexes: [Index] = [], relationships: [Relationship] = [],
+            primaryKey: [String]? = nil,
+            isAutoincrement: Bool = false, isWithoutRowID: Bool = false, isJoinTable: Bool = false,
+            isStrict: Bool = false
+        ) {
             self.name = name
             self.originalName = originalName
             self.hashModifier = hashModifier
@@ -67,7 +71,8 @@ extension Schema {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case name, originalName, hashModifier, attributes, indexes, relationships, primaryKey, isAutoincrement, isWithoutRowID, isStrict
+            case name, originalName, hashModifier, attributes, indexes, relationships, primaryKey, isAutoincrement,
+                isWithoutRowID, isStrict
         }
 
         /// Writes the entity, leaving out what it does not have (no relationships, no join-table

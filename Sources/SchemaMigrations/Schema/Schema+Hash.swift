@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension Schema {
@@ -106,24 +106,42 @@ struct HashedSchema: Encodable {
                 name: entity.name,
                 hashModifier: entity.hashModifier,
                 attributes: entity.attributes.sorted { $0.name < $1.name }.map {
-                    HashedAttribute(check: $0.check.map(SQLExpressionText.normalized), collation: $0.collation?.uppercased(), dateStorage: $0.dateStorage?.rawValue, name: $0.name, valueType: $0.valueType.rawValue, isOptional: $0.isOptional,
-                                    defaultValue: $0.defaultValue,
-                                    generated: $0.generated.map { HashedGenerated(expression: SQLExpressionText.normalized($0.expression), storage: $0.storage.rawValue) },
-                                    hashModifier: $0.hashModifier,
-                                    references: $0.references.map { HashedForeignKey(column: $0.column, isDeferred: $0.isDeferred, onDelete: $0.onDelete, onUpdate: $0.onUpdate, table: $0.table) },
-                                    sqlType: $0.sqlType)
+                    HashedAttribute(
+                        check: $0.check.map(SQLExpressionText.normalized), collation: $0.collation?.uppercased(),
+                        dateStorage: $0.dateStorage?.rawValue, name: $0.name, valueType: $0.valueType.rawValue,
+                        isOptional: $0.isOptional,
+                        defaultValue: $0.defaultValue,
+                        generated: $0.generated.map {
+                            HashedGenerated(
+                                expression: SQLExpressionText.normalized($0.expression), storage: $0.storage.rawValue)
+                        },
+                        hashModifier: $0.hashModifier,
+                        references: $0.references.map {
+                            HashedForeignKey(
+                                column: $0.column, isDeferred: $0.isDeferred, onDelete: $0.onDelete,
+                                onUpdate: $0.onUpdate, table: $0.table)
+                        },
+                        sqlType: $0.sqlType)
                 },
                 indexes: Set(entity.indexes.map(\.structure))
                     .sorted { ($0.isUnique ? 1 : 0, $0.sortKey) < ($1.isUnique ? 1 : 0, $1.sortKey) }
                     // An index's name is not hashed: snapshots written before names could be declared
                     // recorded them, and their released hashes must not change.
-                    .map { structure in HashedIndex(columns: structure.columns, elements: structure.terms, isUnique: structure.isUnique, name: nil,
-                                                    predicate: structure.predicate) },
+                    .map { structure in
+                        HashedIndex(
+                            columns: structure.columns, elements: structure.terms, isUnique: structure.isUnique,
+                            name: nil,
+                            predicate: structure.predicate)
+                    },
                 // Absent when there are none, so schemas without relationships keep the hash they had.
-                relationships: entity.relationships.isEmpty ? nil : entity.relationships.sorted { $0.name < $1.name }.map {
-                    HashedRelationship(name: $0.name, destination: $0.destination, isToMany: $0.isToMany, isOptional: $0.isOptional,
-                                       deleteRule: $0.deleteRule.rawValue, inverse: $0.inverse, hashModifier: $0.hashModifier)
-                },
+                relationships: entity.relationships.isEmpty
+                    ? nil
+                    : entity.relationships.sorted { $0.name < $1.name }.map {
+                        HashedRelationship(
+                            name: $0.name, destination: $0.destination, isToMany: $0.isToMany,
+                            isOptional: $0.isOptional,
+                            deleteRule: $0.deleteRule.rawValue, inverse: $0.inverse, hashModifier: $0.hashModifier)
+                    },
                 primaryKey: entity.primaryKey,
                 isAutoincrement: entity.isAutoincrement ? true : nil,
                 isWithoutRowID: entity.isWithoutRowID ? true : nil,
@@ -143,10 +161,26 @@ extension HashedSchema {
             for (position, attribute) in entity.attributes.enumerated() {
                 if position > 0 { out += "," }
                 out += "{"
-                if let value = attribute.check { out += "\"check\":"; JSONValue.writeString(value, to: &out); out += "," }
-                if let value = attribute.collation { out += "\"collation\":"; JSONValue.writeString(value, to: &out); out += "," }
-                if let value = attribute.dateStorage { out += "\"dateStorage\":"; JSONValue.writeString(value, to: &out); out += "," }
-                if let value = attribute.defaultValue { out += "\"defaultValue\":"; JSONValue.writeString(value, to: &out); out += "," }
+                if let value = attribute.check {
+                    out += "\"check\":"
+                    JSONValue.writeString(value, to: &out)
+                    out += ","
+                }
+                if let value = attribute.collation {
+                    out += "\"collation\":"
+                    JSONValue.writeString(value, to: &out)
+                    out += ","
+                }
+                if let value = attribute.dateStorage {
+                    out += "\"dateStorage\":"
+                    JSONValue.writeString(value, to: &out)
+                    out += ","
+                }
+                if let value = attribute.defaultValue {
+                    out += "\"defaultValue\":"
+                    JSONValue.writeString(value, to: &out)
+                    out += ","
+                }
                 if let value = attribute.generated {
                     out += "\"generated\":{\"expression\":"
                     JSONValue.writeString(value.expression, to: &out)
@@ -154,27 +188,45 @@ extension HashedSchema {
                     JSONValue.writeString(value.storage, to: &out)
                     out += "},"
                 }
-                if let value = attribute.hashModifier { out += "\"hashModifier\":"; JSONValue.writeString(value, to: &out); out += "," }
+                if let value = attribute.hashModifier {
+                    out += "\"hashModifier\":"
+                    JSONValue.writeString(value, to: &out)
+                    out += ","
+                }
                 out += "\"isOptional\":\(attribute.isOptional),\"name\":"
                 JSONValue.writeString(attribute.name, to: &out)
                 if let key = attribute.references {
                     out += ",\"references\":{"
-                    if let value = key.column { out += "\"column\":"; JSONValue.writeString(value, to: &out); out += "," }
+                    if let value = key.column {
+                        out += "\"column\":"
+                        JSONValue.writeString(value, to: &out)
+                        out += ","
+                    }
                     if let value = key.isDeferred { out += "\"isDeferred\":\(value)," }
                     out += "\"onDelete\":"
                     JSONValue.writeString(key.onDelete, to: &out)
-                    if let value = key.onUpdate { out += ",\"onUpdate\":"; JSONValue.writeString(value, to: &out) }
+                    if let value = key.onUpdate {
+                        out += ",\"onUpdate\":"
+                        JSONValue.writeString(value, to: &out)
+                    }
                     out += ",\"table\":"
                     JSONValue.writeString(key.table, to: &out)
                     out += "}"
                 }
-                if let value = attribute.sqlType { out += ",\"sqlType\":"; JSONValue.writeString(value, to: &out) }
+                if let value = attribute.sqlType {
+                    out += ",\"sqlType\":"
+                    JSONValue.writeString(value, to: &out)
+                }
                 out += ",\"valueType\":"
                 JSONValue.writeString(attribute.valueType, to: &out)
                 out += "}"
             }
             out += "],"
-            if let value = entity.hashModifier { out += "\"hashModifier\":"; JSONValue.writeString(value, to: &out); out += "," }
+            if let value = entity.hashModifier {
+                out += "\"hashModifier\":"
+                JSONValue.writeString(value, to: &out)
+                out += ","
+            }
             out += "\"indexes\":["
             for (position, index) in entity.indexes.enumerated() {
                 if position > 0 { out += "," }
@@ -193,8 +245,14 @@ extension HashedSchema {
                     out += "]"
                 }
                 out += ",\"isUnique\":\(index.isUnique)"
-                if let name = index.name { out += ",\"name\":"; JSONValue.writeString(name, to: &out) }
-                if let predicate = index.predicate { out += ",\"predicate\":"; JSONValue.writeString(predicate, to: &out) }
+                if let name = index.name {
+                    out += ",\"name\":"
+                    JSONValue.writeString(name, to: &out)
+                }
+                if let predicate = index.predicate {
+                    out += ",\"predicate\":"
+                    JSONValue.writeString(predicate, to: &out)
+                }
                 out += "}"
             }
             out += "],"
@@ -219,8 +277,14 @@ extension HashedSchema {
                     JSONValue.writeString(relationship.deleteRule, to: &out)
                     out += ",\"destination\":"
                     JSONValue.writeString(relationship.destination, to: &out)
-                    if let value = relationship.hashModifier { out += ",\"hashModifier\":"; JSONValue.writeString(value, to: &out) }
-                    if let value = relationship.inverse { out += ",\"inverse\":"; JSONValue.writeString(value, to: &out) }
+                    if let value = relationship.hashModifier {
+                        out += ",\"hashModifier\":"
+                        JSONValue.writeString(value, to: &out)
+                    }
+                    if let value = relationship.inverse {
+                        out += ",\"inverse\":"
+                        JSONValue.writeString(value, to: &out)
+                    }
                     out += ",\"isOptional\":\(relationship.isOptional),\"isToMany\":\(relationship.isToMany),\"name\":"
                     JSONValue.writeString(relationship.name, to: &out)
                     out += "}"

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension Schema {
@@ -78,8 +78,9 @@ extension Schema {
             var copy = self
             copy.columns = columns.map { renamedTo[$0] ?? $0 }
             guard hasExpressions else { return copy }
-            let substitution = Dictionary(renamedTo.filter { $0.key != $0.value }.map { ($0.key.sqlFolded, $0.value) },
-                                          uniquingKeysWith: { first, _ in first })
+            let substitution = Dictionary(
+                renamedTo.filter { $0.key != $0.value }.map { ($0.key.sqlFolded, $0.value) },
+                uniquingKeysWith: { first, _ in first })
             guard !substitution.isEmpty else { return copy }
             copy.elements = elements?.map { element in
                 var renamed = element
@@ -93,15 +94,17 @@ extension Schema {
 
         /// `(name, startDate)`, `UNIQUE (lower(email)) WHERE deleted_at IS NULL`, for reports.
         var termsDescription: String {
-            "(" + (elements?.map(\.description) ?? columns).joined(separator: ", ") + ")" + (predicate.map { " WHERE \($0)" } ?? "")
+            "(" + (elements?.map(\.description) ?? columns).joined(separator: ", ") + ")"
+                + (predicate.map { " WHERE \($0)" } ?? "")
         }
 
         /// What identifies an index when comparing two schemas: its columns and uniqueness, and
         /// for an index with expressions or a `WHERE`, its terms and predicate as SQLite reads them.
         var structure: IndexStructure {
             guard hasExpressions else { return IndexStructure(columns: columns, isUnique: isUnique) }
-            return IndexStructure(columns: [], isUnique: isUnique, terms: termsSQL.map(IndexStructure.normalizedTerm),
-                                  predicate: predicate.map(SQLExpressionText.normalized))
+            return IndexStructure(
+                columns: [], isUnique: isUnique, terms: termsSQL.map(IndexStructure.normalizedTerm),
+                predicate: predicate.map(SQLExpressionText.normalized))
         }
     }
 }
@@ -118,7 +121,8 @@ struct IndexStructure: Hashable, Sendable, CustomStringConvertible {
     var predicate: String? = nil
 
     var description: String {
-        (isUnique ? "UNIQUE " : "") + "(" + (terms ?? columns).joined(separator: ", ") + ")" + (predicate.map { " WHERE \($0)" } ?? "")
+        (isUnique ? "UNIQUE " : "") + "(" + (terms ?? columns).joined(separator: ", ") + ")"
+            + (predicate.map { " WHERE \($0)" } ?? "")
     }
 
     /// A term as SQLite reads it: tokens normalized, an explicit `ASC` (the default) left out.
@@ -134,7 +138,9 @@ struct IndexStructure: Hashable, Sendable, CustomStringConvertible {
         var copy = self
         copy.columns = columns.map { substitution[$0.sqlFolded] ?? $0 }
         copy.terms = terms?.map { IndexStructure.normalizedTerm(TableDefinition.substitute(substitution, in: $0)) }
-        copy.predicate = predicate.map { SQLExpressionText.normalized(TableDefinition.substitute(substitution, in: $0)) }
+        copy.predicate = predicate.map {
+            SQLExpressionText.normalized(TableDefinition.substitute(substitution, in: $0))
+        }
         return copy
     }
 }
@@ -143,8 +149,10 @@ extension LiveSchema {
     /// See ``LiveSchema/Index/fullStructure``.
     static func fullStructure(of index: Index) -> IndexStructure {
         if let sql = index.sql, let statement = IndexStatement(sql: sql) {
-            return IndexStructure(columns: [], isUnique: index.isUnique, terms: statement.terms.map { IndexStructure.normalizedTerm($0.sql) },
-                                  predicate: statement.predicate.map(SQLExpressionText.normalized))
+            return IndexStructure(
+                columns: [], isUnique: index.isUnique,
+                terms: statement.terms.map { IndexStructure.normalizedTerm($0.sql) },
+                predicate: statement.predicate.map(SQLExpressionText.normalized))
         }
         return index.structure
     }

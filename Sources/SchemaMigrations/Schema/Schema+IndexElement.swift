@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension Schema {
@@ -33,7 +33,8 @@ extension Schema {
         }
 
         /// An expression term: deterministic SQL over the table's columns (`lower(email)`).
-        public static func expression(_ sql: String, collation: String? = nil, descending: Bool = false) -> IndexElement {
+        public static func expression(_ sql: String, collation: String? = nil, descending: Bool = false) -> IndexElement
+        {
             IndexElement(column: nil, expression: sql, collation: collation, isDescending: descending)
         }
 
@@ -92,9 +93,12 @@ struct IndexStatement: Sendable, Hashable {
     /// Nil when the text is not a `CREATE INDEX … ON table (…)` statement.
     init?(sql: String) {
         let tokenizer = SQLTokenizer(sql)
-        guard let tokens = try? tokenizer.tokens(), let on = tokens.firstIndex(where: { tokenizer.isKeyword($0, "ON") }),
-              let open = tokens[on...].firstIndex(where: { $0.kind == .leftParenthesis }) else { return nil }
-        var depth = 0, termStart = open + 1
+        guard let tokens = try? tokenizer.tokens(),
+            let on = tokens.firstIndex(where: { tokenizer.isKeyword($0, "ON") }),
+            let open = tokens[on...].firstIndex(where: { $0.kind == .leftParenthesis })
+        else { return nil }
+        var depth = 0
+        var termStart = open + 1
         var ranges: [Range<Int>] = []
         var close: Int?
         for position in (open + 1)..<tokens.count {
@@ -122,10 +126,13 @@ struct IndexStatement: Sendable, Hashable {
     }
 
     /// One indexed term: a trailing `ASC`/`DESC` and `COLLATE name` taken apart, a lone name a column.
-    private static func term(_ slice: ArraySlice<SQLTokenizer.Token>, _ tokenizer: SQLTokenizer) -> Schema.IndexElement {
+    private static func term(_ slice: ArraySlice<SQLTokenizer.Token>, _ tokenizer: SQLTokenizer) -> Schema.IndexElement
+    {
         var tokens = Array(slice)
         var descending = false
-        if let last = tokens.last, tokens.count > 1, tokenizer.isKeyword(last, "DESC") || tokenizer.isKeyword(last, "ASC") {
+        if let last = tokens.last, tokens.count > 1,
+            tokenizer.isKeyword(last, "DESC") || tokenizer.isKeyword(last, "ASC")
+        {
             descending = tokenizer.isKeyword(last, "DESC")
             tokens.removeLast()
         }
@@ -137,6 +144,7 @@ struct IndexStatement: Sendable, Hashable {
         if tokens.count == 1, tokens[0].kind == .word || tokens[0].kind == .quotedIdentifier {
             return .column(tokenizer.name(of: tokens[0]), collation: collation, descending: descending)
         }
-        return .expression(tokenizer.text(tokens.first!.start, tokens.last!.end), collation: collation, descending: descending)
+        return .expression(
+            tokenizer.text(tokens.first!.start, tokens.last!.end), collation: collation, descending: descending)
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension Schema {
@@ -56,8 +56,11 @@ extension Schema {
         /// Changing this marks the relationship as changed, so its table is rebuilt.
         public var hashModifier: String?
 
-        public init(name: String, destination: String, isToMany: Bool, isOptional: Bool = true, deleteRule: DeleteRule = .nullify,
-                    inverse: String? = nil, originalName: String? = nil, hashModifier: String? = nil) {
+        public init(
+            name: String, destination: String, isToMany: Bool, isOptional: Bool = true,
+            deleteRule: DeleteRule = .nullify,
+            inverse: String? = nil, originalName: String? = nil, hashModifier: String? = nil
+        ) {
             self.name = name
             self.destination = destination
             self.isToMany = isToMany
@@ -94,7 +97,9 @@ extension Schema {
         /// `DEFERRABLE INITIALLY DEFERRED` when true: checked at commit rather than per statement.
         public var isDeferred: Bool?
 
-        public init(table: String, onDelete: String, column: String? = nil, onUpdate: String? = nil, isDeferred: Bool? = nil) {
+        public init(
+            table: String, onDelete: String, column: String? = nil, onUpdate: String? = nil, isDeferred: Bool? = nil
+        ) {
             self.table = table
             self.onDelete = onDelete
             self.column = column
@@ -107,7 +112,8 @@ extension Schema {
 
         /// `REFERENCES "Artist" ("ArtistId") ON DELETE NO ACTION ON UPDATE CASCADE DEFERRABLE INITIALLY DEFERRED`.
         var clause: String {
-            var text = "REFERENCES \(SQL.quoteIdentifier(table)) (\(SQL.quoteIdentifier(referencedColumn))) ON DELETE \(onDelete)"
+            var text =
+                "REFERENCES \(SQL.quoteIdentifier(table)) (\(SQL.quoteIdentifier(referencedColumn))) ON DELETE \(onDelete)"
             if let onUpdate { text += " ON UPDATE \(onUpdate)" }
             if isDeferred == true { text += " DEFERRABLE INITIALLY DEFERRED" }
             return text

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension Schema {
@@ -24,13 +24,18 @@ extension Schema {
         do {
             snapshot = try JSONDecoder().decode(Snapshot.self, from: data)
         } catch {
-            throw MigrationError(.invalidSchema, "the schema snapshot is not valid JSON of a schema: \(Schema.describe(decodingError: error))",
-                                 remedy: "regenerate it with `migrate snapshot`")
+            throw MigrationError(
+                .invalidSchema,
+                "the schema snapshot is not valid JSON of a schema: \(Schema.describe(decodingError: error))",
+                remedy: "regenerate it with `migrate snapshot`")
         }
         self = snapshot.schema
         if let hash = snapshot.hash, hash != versionHash {
-            throw MigrationError(.invalidSchema, "the snapshot of version \(version) records hash \(hash) but its content hashes to \(versionHash)",
-                                 version: version, remedy: "a released version must not change: restore the snapshot, or declare a new version")
+            throw MigrationError(
+                .invalidSchema,
+                "the snapshot of version \(version) records hash \(hash) but its content hashes to \(versionHash)",
+                version: version,
+                remedy: "a released version must not change: restore the snapshot, or declare a new version")
         }
     }
 

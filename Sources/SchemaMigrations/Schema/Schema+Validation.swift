@@ -1,14 +1,15 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension Schema {
     /// Names a schema may not use: SQLite's own tables and this package's bookkeeping.
     static func isReservedTableName(_ name: String) -> Bool {
         let lower = name.sqlFolded
-        return lower.hasPrefix("sqlite_") || lower.hasPrefix(TableNames.metadata.sqlFolded) || lower.hasPrefix(TableNames.temporaryPrefix)
+        return lower.hasPrefix("sqlite_") || lower.hasPrefix(TableNames.metadata.sqlFolded)
+            || lower.hasPrefix(TableNames.temporaryPrefix)
             || lower.hasPrefix(TableNames.onlinePrefix) || lower.hasPrefix(TableNames.releasedPrefix)
     }
 
@@ -24,25 +25,32 @@ extension Schema {
         var indexNames: [String: String] = [:]
         for entity in entities {
             func fail(_ message: String, property: String? = nil, remedy: String) -> MigrationError {
-                MigrationError(.invalidSchema, message, entity: entity.name, property: property, version: version, remedy: remedy)
+                MigrationError(
+                    .invalidSchema, message, entity: entity.name, property: property, version: version, remedy: remedy)
             }
             guard !entity.name.isEmpty else {
                 throw fail("an entity has an empty name", remedy: "give every model a name")
             }
             if let other = entityNames[entity.name.sqlFolded] {
-                throw fail("entities '\(other)' and '\(entity.name)' have the same table name (SQLite names ignore case)",
-                           remedy: "rename one of them")
+                throw fail(
+                    "entities '\(other)' and '\(entity.name)' have the same table name (SQLite names ignore case)",
+                    remedy: "rename one of them")
             }
             entityNames[entity.name.sqlFolded] = entity.name
             if Schema.isReservedTableName(entity.name) {
-                throw fail("'\(entity.name)' is a reserved table name (SQLite reserves 'sqlite_…'; SchemaMigrations reserves '\(TableNames.metadata)' and '\(TableNames.temporaryPrefix)…')",
-                           remedy: "rename the entity")
+                throw fail(
+                    "'\(entity.name)' is a reserved table name (SQLite reserves 'sqlite_…'; SchemaMigrations reserves '\(TableNames.metadata)' and '\(TableNames.temporaryPrefix)…')",
+                    remedy: "rename the entity")
             }
             if ForeignMigrationHistory.isBookkeepingTable(entity.name) {
-                throw fail("'\(entity.name)' is another migration tool's bookkeeping table, which SchemaMigrations leaves alone", remedy: "rename the entity")
+                throw fail(
+                    "'\(entity.name)' is another migration tool's bookkeeping table, which SchemaMigrations leaves alone",
+                    remedy: "rename the entity")
             }
             guard !entity.attributes.isEmpty else {
-                throw fail("entity '\(entity.name)' has no attributes", remedy: "declare at least one stored property, or remove the entity")
+                throw fail(
+                    "entity '\(entity.name)' has no attributes",
+                    remedy: "declare at least one stored property, or remove the entity")
             }
             var attributeNames: [String: String] = [:]
             attributeNames.reserveCapacity(entity.attributes.count)
@@ -52,25 +60,41 @@ extension Schema {
                 }
                 let lowercased = attribute.name.sqlFolded
                 if lowercased == Schema.primaryKeyColumn && entity.hasImplicitID {
-                    throw fail("'\(entity.name).\(attribute.name)' clashes with the integer primary key column '\(Schema.primaryKeyColumn)' every table has",
-                               property: attribute.name, remedy: "rename the property (for example to '\(entity.name.prefix(1).lowercased() + entity.name.dropFirst())ID'), or mark it @Transient")
+                    throw fail(
+                        "'\(entity.name).\(attribute.name)' clashes with the integer primary key column '\(Schema.primaryKeyColumn)' every table has",
+                        property: attribute.name,
+                        remedy:
+                            "rename the property (for example to '\(entity.name.prefix(1).lowercased() + entity.name.dropFirst())ID'), or mark it @Transient"
+                    )
                 }
                 if let other = attributeNames[lowercased] {
-                    throw fail("'\(entity.name)' declares '\(other)' and '\(attribute.name)', which name the same column (SQLite names ignore case)",
-                               property: attribute.name, remedy: "rename one of them")
+                    throw fail(
+                        "'\(entity.name)' declares '\(other)' and '\(attribute.name)', which name the same column (SQLite names ignore case)",
+                        property: attribute.name, remedy: "rename one of them")
                 }
                 attributeNames[lowercased] = attribute.name
-                if let defaultValue = attribute.defaultValue, !attribute.isOptional, defaultValue.utf8.count == 4, defaultValue.uppercased() == "NULL" {
-                    throw fail("non-optional '\(entity.name).\(attribute.name)' has a NULL default", property: attribute.name,
-                               remedy: "give it a non-NULL default or make it optional")
+                if let defaultValue = attribute.defaultValue, !attribute.isOptional, defaultValue.utf8.count == 4,
+                    defaultValue.uppercased() == "NULL"
+                {
+                    throw fail(
+                        "non-optional '\(entity.name).\(attribute.name)' has a NULL default", property: attribute.name,
+                        remedy: "give it a non-NULL default or make it optional")
                 }
-                if let defaultValue = attribute.defaultValue, !SQLLiteral.isLiteral(defaultValue), !SQLExpressionText.isParenthesized(defaultValue) {
-                    throw fail("the default of '\(entity.name).\(attribute.name)' is not one SQL literal: \(defaultValue)", property: attribute.name,
-                               remedy: "write a number, a 'quoted string', X'hex', NULL, TRUE, FALSE, CURRENT_TIMESTAMP, or one expression in parentheses")
+                if let defaultValue = attribute.defaultValue, !SQLLiteral.isLiteral(defaultValue),
+                    !SQLExpressionText.isParenthesized(defaultValue)
+                {
+                    throw fail(
+                        "the default of '\(entity.name).\(attribute.name)' is not one SQL literal: \(defaultValue)",
+                        property: attribute.name,
+                        remedy:
+                            "write a number, a 'quoted string', X'hex', NULL, TRUE, FALSE, CURRENT_TIMESTAMP, or one expression in parentheses"
+                    )
                 }
                 if let key = attribute.references, !SQLLiteral.foreignKeyActions.contains(key.onDelete) {
-                    throw fail("the ON DELETE action of '\(entity.name).\(attribute.name)' is not one of SQLite's: \(key.onDelete)", property: attribute.name,
-                               remedy: "use " + SQLLiteral.foreignKeyActions.sorted().joined(separator: ", "))
+                    throw fail(
+                        "the ON DELETE action of '\(entity.name).\(attribute.name)' is not one of SQLite's: \(key.onDelete)",
+                        property: attribute.name,
+                        remedy: "use " + SQLLiteral.foreignKeyActions.sorted().joined(separator: ", "))
                 }
             }
             try validateStorage(of: entity)
@@ -78,32 +102,43 @@ extension Schema {
             var structures = Set<IndexStructure>()
             for index in entity.indexes {
                 guard !index.columns.isEmpty || index.elements?.isEmpty == false else {
-                    throw fail("an index of '\(entity.name)' lists no properties", remedy: "list at least one property, or remove the index")
+                    throw fail(
+                        "an index of '\(entity.name)' lists no properties",
+                        remedy: "list at least one property, or remove the index")
                 }
-                for column in index.columns where attributeNames[column.sqlFolded] == nil && column.sqlFolded != Schema.primaryKeyColumn {
-                    throw fail("an index of '\(entity.name)' names '\(column)', which is not an attribute of '\(entity.name)'",
-                               property: column, remedy: "use one of: \(entity.attributes.map(\.name).joined(separator: ", "))")
+                for column in index.columns
+                where attributeNames[column.sqlFolded] == nil && column.sqlFolded != Schema.primaryKeyColumn {
+                    throw fail(
+                        "an index of '\(entity.name)' names '\(column)', which is not an attribute of '\(entity.name)'",
+                        property: column, remedy: "use one of: \(entity.attributes.map(\.name).joined(separator: ", "))"
+                    )
                 }
                 // SQLite reports an index's columns as the table spells them: so must the declaration.
                 for column in index.columns {
-                    let spelled = column.sqlFolded == Schema.primaryKeyColumn ? Schema.primaryKeyColumn : attributeNames[column.sqlFolded]!
+                    let spelled =
+                        column.sqlFolded == Schema.primaryKeyColumn
+                        ? Schema.primaryKeyColumn : attributeNames[column.sqlFolded]!
                     if spelled != column {
-                        throw fail("an index of '\(entity.name)' names '\(column)', which '\(entity.name)' spells '\(spelled)'",
-                                   property: column, remedy: "write '\(spelled)' in the index")
+                        throw fail(
+                            "an index of '\(entity.name)' names '\(column)', which '\(entity.name)' spells '\(spelled)'",
+                            property: column, remedy: "write '\(spelled)' in the index")
                     }
                 }
                 if index.elements == nil, Set(index.columns.map { $0.sqlFolded }).count != index.columns.count {
-                    throw fail("an index of '\(entity.name)' lists a property twice: (\(index.columns.joined(separator: ", ")))",
-                               remedy: "list each property once")
+                    throw fail(
+                        "an index of '\(entity.name)' lists a property twice: (\(index.columns.joined(separator: ", ")))",
+                        remedy: "list each property once")
                 }
                 if !structures.insert(index.structure).inserted {
-                    throw fail("'\(entity.name)' declares the \(index.isUnique ? "uniqueness constraint" : "index") \(index.structure) twice",
-                               remedy: "remove the duplicate declaration")
+                    throw fail(
+                        "'\(entity.name)' declares the \(index.isUnique ? "uniqueness constraint" : "index") \(index.structure) twice",
+                        remedy: "remove the duplicate declaration")
                 }
                 let name = index.resolvedName(table: entity.name)
                 if let other = indexNames[name.sqlFolded] {
-                    throw fail("two indexes are named '\(name)' (in '\(other)' and '\(entity.name)'); SQLite index names are shared by the whole database",
-                               remedy: "give one of them another name")
+                    throw fail(
+                        "two indexes are named '\(name)' (in '\(other)' and '\(entity.name)'); SQLite index names are shared by the whole database",
+                        remedy: "give one of them another name")
                 }
                 indexNames[name.sqlFolded] = entity.name
             }

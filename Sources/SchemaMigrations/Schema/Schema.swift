@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// One version of a database schema, as plain values: the one model the planner, the executor
@@ -67,7 +67,8 @@ extension Schema {
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
             guard let version = Version(text) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not a version like 1.0.0")
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "'\(text)' is not a version like 1.0.0")
             }
             self = version
         }

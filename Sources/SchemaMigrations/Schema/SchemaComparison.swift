@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Compares a declared schema with what a live database really holds, by SQLite's own
@@ -21,7 +21,9 @@ struct SchemaComparison {
         self.undeclaredUniqueIndexesDiffer = undeclaredUniqueIndexesDiffer
     }
 
-    init(checksDefault: @escaping (_ table: String, _ column: String) -> Bool, undeclaredUniqueIndexesDiffer: Bool = true) {
+    init(
+        checksDefault: @escaping (_ table: String, _ column: String) -> Bool, undeclaredUniqueIndexesDiffer: Bool = true
+    ) {
         self.checksDefault = checksDefault
         self.undeclaredUniqueIndexesDiffer = undeclaredUniqueIndexesDiffer
     }
@@ -45,11 +47,15 @@ struct SchemaComparison {
     }
 
     /// - Parameter parsed: the table's definition when the caller has parsed it already.
-    func differences(entity: Schema.Entity, table: LiveSchema.Table, parsed: TableDefinition? = nil) -> [SchemaDifference] {
+    func differences(entity: Schema.Entity, table: LiveSchema.Table, parsed: TableDefinition? = nil)
+        -> [SchemaDifference]
+    {
         var result: [SchemaDifference] = []
         let name = entity.name
         if let key = entity.primaryKey {
-            let live = table.columns.filter { $0.primaryKeyPosition > 0 }.sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }.map { $0.name.sqlFolded }
+            let live = table.columns.filter { $0.primaryKeyPosition > 0 }.sorted {
+                $0.primaryKeyPosition < $1.primaryKeyPosition
+            }.map { $0.name.sqlFolded }
             if live != key.map({ $0.sqlFolded }) {
                 result.append(.primaryKey(table: name, live: live, declared: key))
             }
@@ -57,8 +63,11 @@ struct SchemaComparison {
             result.append(.noIntegerPrimaryKey(table: name))
         }
         // The CREATE TABLE text is parsed only for what the pragmas do not say, and only when declared.
-        let needsDefinition = entity.primaryKey != nil || entity.isAutoincrement || entity.isWithoutRowID || entity.isStrict
-            || entity.attributes.contains { $0.check != nil || $0.collation != nil || $0.references?.isDeferred == true || $0.generated != nil }
+        let needsDefinition =
+            entity.primaryKey != nil || entity.isAutoincrement || entity.isWithoutRowID || entity.isStrict
+            || entity.attributes.contains {
+                $0.check != nil || $0.collation != nil || $0.references?.isDeferred == true || $0.generated != nil
+            }
         let definition = needsDefinition ? parsed ?? (try? table.definition()) : nil
         // What a declaration does not speak of is the database's own (a rebuild keeps it): options
         // are compared where declared, not where the live table has them unasked.
@@ -75,7 +84,9 @@ struct SchemaComparison {
         }
         // A key column that cannot hold NULL whatever its constraints say: a rowid alias, or any key column of a WITHOUT ROWID table.
         let keyNeverNull: (LiveSchema.Column) -> Bool = { column in
-            column.primaryKeyPosition > 0 && ((definition?.withoutRowid ?? false) || (definition.map(table.hasRowidAlias(definition:)) ?? table.hasRowidAlias))
+            column.primaryKeyPosition > 0
+                && ((definition?.withoutRowid ?? false)
+                    || (definition.map(table.hasRowidAlias(definition:)) ?? table.hasRowidAlias))
         }
         for attribute in entity.attributes {
             guard let column = table.column(named: attribute.name) else {
@@ -84,39 +95,55 @@ struct SchemaComparison {
             }
             if let sqlType = attribute.sqlType {
                 if SchemaComparison.normalizedType(column.declaredType) != SchemaComparison.normalizedType(sqlType) {
-                    result.append(.columnType(table: name, column: attribute.name, live: column.declaredType, declared: sqlType))
+                    result.append(
+                        .columnType(table: name, column: attribute.name, live: column.declaredType, declared: sqlType))
                 }
             } else if column.affinity != attribute.storageType {
-                result.append(.columnType(table: name, column: attribute.name, live: column.declaredType,
-                                          declared: attribute.storageType.rawValue))
+                result.append(
+                    .columnType(
+                        table: name, column: attribute.name, live: column.declaredType,
+                        declared: attribute.storageType.rawValue))
             }
             let notNull = column.notNull || keyNeverNull(column)
             if notNull == attribute.isOptional {
                 result.append(.nullability(table: name, column: attribute.name, liveNotNull: notNull))
             }
-            let liveKey = table.foreignKeys.first { $0.from.count == 1 && $0.from[0].sqlFolded == attribute.name.sqlFolded }
+            let liveKey = table.foreignKeys.first {
+                $0.from.count == 1 && $0.from[0].sqlFolded == attribute.name.sqlFolded
+            }
             switch (attribute.references, liveKey) {
             case (nil, nil): break
             case (let declared?, nil):
-                result.append(.missingForeignKey(table: name, column: attribute.name,
-                                                 declared: .init(table: declared.table, onDelete: declared.onDelete)))
+                result.append(
+                    .missingForeignKey(
+                        table: name, column: attribute.name,
+                        declared: .init(table: declared.table, onDelete: declared.onDelete)))
             case (nil, let live?):
-                result.append(.undeclaredForeignKey(table: name, column: attribute.name, live: .init(table: live.table)))
+                result.append(
+                    .undeclaredForeignKey(table: name, column: attribute.name, live: .init(table: live.table)))
             case (let declared?, let live?):
                 if live.table.sqlFolded != declared.table.sqlFolded || live.onDelete.uppercased() != declared.onDelete {
-                    result.append(.foreignKeyTarget(table: name, column: attribute.name,
-                                                    live: .init(table: live.table, onDelete: live.onDelete),
-                                                    declared: .init(table: declared.table, onDelete: declared.onDelete)))
+                    result.append(
+                        .foreignKeyTarget(
+                            table: name, column: attribute.name,
+                            live: .init(table: live.table, onDelete: live.onDelete),
+                            declared: .init(table: declared.table, onDelete: declared.onDelete)))
                 }
                 // A reference without a column list means the parent's primary key, which is what a declaration without a column means too.
                 if let to = live.to.first ?? nil, to.sqlFolded != declared.referencedColumn.sqlFolded {
-                    result.append(.foreignKeyColumn(table: name, column: attribute.name, live: .init(table: live.table, column: to),
-                                                    declared: .init(table: declared.table, column: declared.referencedColumn)))
+                    result.append(
+                        .foreignKeyColumn(
+                            table: name, column: attribute.name, live: .init(table: live.table, column: to),
+                            declared: .init(table: declared.table, column: declared.referencedColumn)))
                 }
                 if let onUpdate = declared.onUpdate, live.onUpdate.uppercased() != onUpdate {
-                    result.append(.foreignKeyOnUpdate(table: name, column: attribute.name, live: live.onUpdate, declared: onUpdate))
+                    result.append(
+                        .foreignKeyOnUpdate(
+                            table: name, column: attribute.name, live: live.onUpdate, declared: onUpdate))
                 }
-                if declared.isDeferred == true, let definition, !SchemaComparison.isDeferred(column: attribute.name, in: definition) {
+                if declared.isDeferred == true, let definition,
+                    !SchemaComparison.isDeferred(column: attribute.name, in: definition)
+                {
                     result.append(.foreignKeyNotDeferred(table: name, column: attribute.name))
                 }
             }
@@ -132,34 +159,53 @@ struct SchemaComparison {
                     result.append(.collation(table: name, column: attribute.name, live: live, declared: collation))
                 }
             }
-            if let generated = SchemaComparison.generatedDifference(attribute, column: column, table: name, definition: definition) {
+            if let generated = SchemaComparison.generatedDifference(
+                attribute, column: column, table: name, definition: definition)
+            {
                 result.append(generated)
             }
-            if checksDefault(name, attribute.name) && !SQLExpressionText.sameDefault(column.defaultValue, attribute.defaultValue) {
-                result.append(.defaultValue(table: name, column: attribute.name, live: column.defaultValue,
-                                            declared: attribute.defaultValue))
+            if checksDefault(name, attribute.name)
+                && !SQLExpressionText.sameDefault(column.defaultValue, attribute.defaultValue)
+            {
+                result.append(
+                    .defaultValue(
+                        table: name, column: attribute.name, live: column.defaultValue,
+                        declared: attribute.defaultValue))
             }
         }
-        let declaredNames = Set(((entity.hasImplicitID ? [Schema.primaryKeyColumn] : []) + entity.attributes.map(\.name)).map { $0.sqlFolded })
+        let declaredNames = Set(
+            ((entity.hasImplicitID ? [Schema.primaryKeyColumn] : []) + entity.attributes.map(\.name)).map {
+                $0.sqlFolded
+            })
         for column in table.columns where column.hidden == 0 && !declaredNames.contains(column.name.sqlFolded) {
             result.append(.undeclaredColumn(table: name, column: column.name))
         }
         // A live index's SQL is parsed only when an index is declared by its terms.
-        let liveStructures = Set(table.indexes.map(\.structure) + (entity.indexes.contains(where: \.hasExpressions) ? table.indexes.map(\.fullStructure) : []))
+        let liveStructures = Set(
+            table.indexes.map(\.structure)
+                + (entity.indexes.contains(where: \.hasExpressions) ? table.indexes.map(\.fullStructure) : []))
         for index in entity.indexes where !liveStructures.contains(index.structure) {
             result.append(.missingIndex(table: name, index))
         }
         for index in entity.indexes where !entity.isJoinTable {
             guard let indexName = index.name, let live = table.indexes.first(where: { $0.matches(index.structure) }),
-                  live.name.sqlFolded != indexName.sqlFolded,
-                  !table.indexes.contains(where: { $0.matches(index.structure) && $0.name.sqlFolded == indexName.sqlFolded }) else { continue }
+                live.name.sqlFolded != indexName.sqlFolded,
+                !table.indexes.contains(where: {
+                    $0.matches(index.structure) && $0.name.sqlFolded == indexName.sqlFolded
+                })
+            else { continue }
             result.append(.indexName(table: name, index, live: live.name))
         }
         let declaredStructures = Set(entity.indexes.map(\.structure))
-        for index in table.indexes where undeclaredUniqueIndexesDiffer && index.isUnique && index.origin != .primaryKey && !declaredStructures.contains(index.structure)
-            && !declaredStructures.contains(index.fullStructure) {
-            result.append(.undeclaredUniqueIndex(table: name, index: index.name, columns: index.columns,
-                                                 sql: index.hasExpressions ? index.sql ?? "" : nil))
+        for index in table.indexes
+        where undeclaredUniqueIndexesDiffer && index.isUnique && index.origin != .primaryKey
+            && !declaredStructures.contains(index.structure)
+            && !declaredStructures.contains(index.fullStructure)
+        {
+            result.append(
+                .undeclaredUniqueIndex(
+                    table: name, index: index.name, columns: index.columns,
+                    sql: index.hasExpressions ? index.sql ?? "" : nil))
         }
         return result
     }
@@ -167,10 +213,11 @@ struct SchemaComparison {
     /// A type name compared as SQLite reads it: case and spaces do not matter (`numeric(10, 2)` is `NUMERIC(10,2)`).
     static func normalizedType(_ type: String) -> String {
         // ASCII bytes: introspection compares every column's type.
-        String(decoding: type.utf8.compactMap { byte -> UInt8? in
-            if byte == 32 || (9...13).contains(byte) { return nil }
-            return byte >= 97 && byte <= 122 ? byte - 32 : byte
-        }, as: UTF8.self)
+        String(
+            decoding: type.utf8.compactMap { byte -> UInt8? in
+                if byte == 32 || (9...13).contains(byte) { return nil }
+                return byte >= 97 && byte <= 122 ? byte - 32 : byte
+            }, as: UTF8.self)
     }
 
     /// Whether the foreign key on `column` alone is `DEFERRABLE INITIALLY DEFERRED` (SQLite's
@@ -178,15 +225,23 @@ struct SchemaComparison {
     static func isDeferred(column: String, in definition: TableDefinition) -> Bool {
         func deferred(_ text: String) -> Bool {
             let tokenizer = SQLTokenizer(text)
-            let words = ((try? tokenizer.tokens()) ?? []).filter { $0.kind == .word }.map { tokenizer.text(of: $0).sqlFolded }
-            guard let position = words.lastIndex(of: "deferrable"), position == 0 || words[position - 1] != "not" else { return false }
+            let words = ((try? tokenizer.tokens()) ?? []).filter { $0.kind == .word }.map {
+                tokenizer.text(of: $0).sqlFolded
+            }
+            guard let position = words.lastIndex(of: "deferrable"), position == 0 || words[position - 1] != "not" else {
+                return false
+            }
             return words.dropFirst(position).starts(with: ["deferrable", "initially", "deferred"])
         }
         let folded = column.sqlFolded
-        if let constraint = definition.column(named: column)?.constraints.first(where: { if case .references = $0.kind { return true } else { return false } }) {
+        if let constraint = definition.column(named: column)?.constraints.first(where: {
+            if case .references = $0.kind { return true } else { return false }
+        }) {
             return deferred(constraint.text)
         }
-        if let constraint = definition.constraints.first(where: { if case .foreignKey = $0.kind { return $0.columns == [folded] } else { return false } }) {
+        if let constraint = definition.constraints.first(where: {
+            if case .foreignKey = $0.kind { return $0.columns == [folded] } else { return false }
+        }) {
             return deferred(constraint.text)
         }
         return false

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The stored form of a difference, as a baseline keeps it: a `kind` and the names and values it
@@ -50,7 +50,8 @@ extension SchemaDifference: Codable {
 
     /// The difference a baseline stored, or nil when `text` is not one (a sentence an earlier release stored).
     init?(encoded text: String) {
-        guard text.hasPrefix("{"), let decoded = try? JSONDecoder().decode(SchemaDifference.self, from: Data(text.utf8)) else {
+        guard text.hasPrefix("{"), let decoded = try? JSONDecoder().decode(SchemaDifference.self, from: Data(text.utf8))
+        else {
             return nil
         }
         self = decoded
@@ -70,7 +71,7 @@ extension SchemaDifference: Codable {
         case .missingTableOption(_, let option):
             try container.encode(option.rawValue, forKey: .declared)
         case .columnType(_, _, let live, let declared), .foreignKeyOnUpdate(_, _, let live, let declared),
-             .collation(_, _, let live, let declared):
+            .collation(_, _, let live, let declared):
             try container.encode(live, forKey: .live)
             try container.encode(declared, forKey: .declared)
         case .nullability(_, _, let liveNotNull):
@@ -113,14 +114,18 @@ extension SchemaDifference: Codable {
         case "noIntegerPrimaryKey": self = .noIntegerPrimaryKey(table: table)
         case "missingTableOption":
             guard let option = TableOption(rawValue: try declared()) else {
-                throw DecodingError.dataCorruptedError(forKey: .declared, in: container, debugDescription: "unknown table option")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .declared, in: container, debugDescription: "unknown table option")
             }
             self = .missingTableOption(table: table, option)
         case "missingColumn": self = .missingColumn(table: table, column: try column())
         case "undeclaredColumn": self = .undeclaredColumn(table: table, column: try column())
-        case "columnType": self = .columnType(table: table, column: try column(), live: try live(), declared: try declared())
-        case "nullability": self = .nullability(table: table, column: try column(), liveNotNull: try live(String.self) == "NOT NULL")
-        case "missingForeignKey": self = .missingForeignKey(table: table, column: try column(), declared: try declared())
+        case "columnType":
+            self = .columnType(table: table, column: try column(), live: try live(), declared: try declared())
+        case "nullability":
+            self = .nullability(table: table, column: try column(), liveNotNull: try live(String.self) == "NOT NULL")
+        case "missingForeignKey":
+            self = .missingForeignKey(table: table, column: try column(), declared: try declared())
         case "undeclaredForeignKey": self = .undeclaredForeignKey(table: table, column: try column(), live: try live())
         case "foreignKeyTarget":
             self = .foreignKeyTarget(table: table, column: try column(), live: try live(), declared: try declared())
@@ -130,22 +135,27 @@ extension SchemaDifference: Codable {
             self = .foreignKeyOnUpdate(table: table, column: try column(), live: try live(), declared: try declared())
         case "foreignKeyNotDeferred": self = .foreignKeyNotDeferred(table: table, column: try column())
         case "check": self = .check(table: table, column: try column(), live: try live(), declared: try declared())
-        case "collation": self = .collation(table: table, column: try column(), live: try live(), declared: try declared())
+        case "collation":
+            self = .collation(table: table, column: try column(), live: try live(), declared: try declared())
         case "generated":
-            self = .generated(table: table, column: try column(), live: try container.decodeIfPresent(String.self, forKey: .live),
-                              declared: try container.decodeIfPresent(String.self, forKey: .declared))
+            self = .generated(
+                table: table, column: try column(), live: try container.decodeIfPresent(String.self, forKey: .live),
+                declared: try container.decodeIfPresent(String.self, forKey: .declared))
         case "defaultValue":
-            self = .defaultValue(table: table, column: try column(), live: try container.decodeIfPresent(String.self, forKey: .live),
-                                 declared: try container.decodeIfPresent(String.self, forKey: .declared))
+            self = .defaultValue(
+                table: table, column: try column(), live: try container.decodeIfPresent(String.self, forKey: .live),
+                declared: try container.decodeIfPresent(String.self, forKey: .declared))
         case "missingIndex": self = .missingIndex(table: table, try declared())
         case "indexName": self = .indexName(table: table, try declared(), live: try live())
         case "undeclaredUniqueIndex":
-            self = .undeclaredUniqueIndex(table: table, index: try container.decode(String.self, forKey: .index),
-                                          columns: try container.decode([String].self, forKey: .columns),
-                                          sql: try container.decodeIfPresent(String.self, forKey: .sql))
+            self = .undeclaredUniqueIndex(
+                table: table, index: try container.decode(String.self, forKey: .index),
+                columns: try container.decode([String].self, forKey: .columns),
+                sql: try container.decodeIfPresent(String.self, forKey: .sql))
         default:
-            throw DecodingError.dataCorruptedError(forKey: .kind, in: container,
-                                                   debugDescription: "unknown difference kind '\(kind)'")
+            throw DecodingError.dataCorruptedError(
+                forKey: .kind, in: container,
+                debugDescription: "unknown difference kind '\(kind)'")
         }
     }
 }

@@ -78,13 +78,13 @@ enum SchemaDifference: Hashable, Sendable {
     var table: String {
         switch self {
         case .missingTable(let table), .primaryKey(let table, _, _), .noIntegerPrimaryKey(let table),
-             .missingTableOption(let table, _), .missingColumn(let table, _), .undeclaredColumn(let table, _),
-             .columnType(let table, _, _, _), .nullability(let table, _, _), .missingForeignKey(let table, _, _),
-             .undeclaredForeignKey(let table, _, _), .foreignKeyTarget(let table, _, _, _),
-             .foreignKeyColumn(let table, _, _, _), .foreignKeyOnUpdate(let table, _, _, _),
-             .foreignKeyNotDeferred(let table, _), .check(let table, _, _, _), .collation(let table, _, _, _),
-             .generated(let table, _, _, _), .defaultValue(let table, _, _, _), .missingIndex(let table, _),
-             .indexName(let table, _, _), .undeclaredUniqueIndex(let table, _, _, _):
+            .missingTableOption(let table, _), .missingColumn(let table, _), .undeclaredColumn(let table, _),
+            .columnType(let table, _, _, _), .nullability(let table, _, _), .missingForeignKey(let table, _, _),
+            .undeclaredForeignKey(let table, _, _), .foreignKeyTarget(let table, _, _, _),
+            .foreignKeyColumn(let table, _, _, _), .foreignKeyOnUpdate(let table, _, _, _),
+            .foreignKeyNotDeferred(let table, _), .check(let table, _, _, _), .collation(let table, _, _, _),
+            .generated(let table, _, _, _), .defaultValue(let table, _, _, _), .missingIndex(let table, _),
+            .indexName(let table, _, _), .undeclaredUniqueIndex(let table, _, _, _):
             return table
         }
     }
@@ -93,14 +93,15 @@ enum SchemaDifference: Hashable, Sendable {
     var column: String? {
         switch self {
         case .missingColumn(_, let column), .undeclaredColumn(_, let column), .columnType(_, let column, _, _),
-             .nullability(_, let column, _), .missingForeignKey(_, let column, _), .undeclaredForeignKey(_, let column, _),
-             .foreignKeyTarget(_, let column, _, _), .foreignKeyColumn(_, let column, _, _),
-             .foreignKeyOnUpdate(_, let column, _, _), .foreignKeyNotDeferred(_, let column),
-             .check(_, let column, _, _), .collation(_, let column, _, _), .generated(_, let column, _, _),
-             .defaultValue(_, let column, _, _):
+            .nullability(_, let column, _), .missingForeignKey(_, let column, _),
+            .undeclaredForeignKey(_, let column, _),
+            .foreignKeyTarget(_, let column, _, _), .foreignKeyColumn(_, let column, _, _),
+            .foreignKeyOnUpdate(_, let column, _, _), .foreignKeyNotDeferred(_, let column),
+            .check(_, let column, _, _), .collation(_, let column, _, _), .generated(_, let column, _, _),
+            .defaultValue(_, let column, _, _):
             return column
         case .missingTable, .primaryKey, .noIntegerPrimaryKey, .missingTableOption, .missingIndex, .indexName,
-             .undeclaredUniqueIndex:
+            .undeclaredUniqueIndex:
             return nil
         }
     }
@@ -118,7 +119,8 @@ extension SchemaDifference: CustomStringConvertible {
         case .missingTable(let table):
             return "table \(table) is missing"
         case .primaryKey(let table, let live, let declared):
-            return "\(table)'s primary key is (\(live.joined(separator: ", "))), declared (\(declared.joined(separator: ", ")))"
+            return
+                "\(table)'s primary key is (\(live.joined(separator: ", "))), declared (\(declared.joined(separator: ", ")))"
         case .noIntegerPrimaryKey(let table):
             return "\(table) has no \"\(Schema.primaryKeyColumn)\" INTEGER PRIMARY KEY column"
         case .missingTableOption(let table, .autoincrement):
@@ -135,7 +137,8 @@ extension SchemaDifference: CustomStringConvertible {
             let (live, declared) = liveNotNull ? ("NOT NULL", "optional") : ("nullable", "non-optional")
             return "column \(table).\(column) is \(live), declared \(declared)"
         case .missingForeignKey(let table, let column, let declared):
-            return "column \(table).\(column) has no foreign key, declared REFERENCES \(declared.table) ON DELETE \(declared.onDelete ?? "")"
+            return
+                "column \(table).\(column) has no foreign key, declared REFERENCES \(declared.table) ON DELETE \(declared.onDelete ?? "")"
         case .undeclaredForeignKey(let table, let column, let live):
             return "column \(table).\(column) REFERENCES \(live.table), which is not declared"
         case .foreignKeyTarget(let table, let column, let live, let declared):
@@ -156,7 +159,8 @@ extension SchemaDifference: CustomStringConvertible {
         case .generated(let table, let column, let live?, nil):
             return "column \(table).\(column) is generated (\(live)), declared an ordinary column"
         case .generated(let table, let column, let live, let declared):
-            return "column \(table).\(column) is \(live ?? "an ordinary column"), declared \(declared ?? "an ordinary column")"
+            return
+                "column \(table).\(column) is \(live ?? "an ordinary column"), declared \(declared ?? "an ordinary column")"
         case .defaultValue(let table, let column, let live, let declared):
             return "column \(table).\(column) has default \(live ?? "none"), declared \(declared ?? "none")"
         case .missingIndex(let table, let index):

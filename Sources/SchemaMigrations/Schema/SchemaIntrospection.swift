@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The schema of a live database file, as closely as the declaration model can say it: the
@@ -57,7 +57,9 @@ public struct SchemaIntrospection: Sendable, Hashable {
     /// - Throws: `MigrationError` with code `notADatabase` when the file is missing or not a
     ///   database; `sqlEnvironment` naming a collation or function the file needs and the
     ///   environment lacks.
-    public init(databaseAt url: URL, version: Schema.Version = Schema.Version(1, 0, 0), environment: SQLEnvironment = .none) throws {
+    public init(
+        databaseAt url: URL, version: Schema.Version = Schema.Version(1, 0, 0), environment: SQLEnvironment = .none
+    ) throws {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw MigrationError(.notADatabase, "there is no database at '\(url.path)'", remedy: "check the path")
         }
@@ -74,9 +76,11 @@ public struct SchemaIntrospection: Sendable, Hashable {
             self = try db.inReadTransaction { try SchemaIntrospection(db: db, version: version) }
         } catch let error as SQLiteError {
             guard let need = SQLEnvironmentNeed(error) else { throw error }
-            throw MigrationError(.sqlEnvironment, "reading '\(url.path)' needs \(need), which this connection does not have",
-                                 remedy: SQLEnvironmentNeed.remedy(for: [need]), details: SQLEnvironmentFinding.objects(needing: need, in: db),
-                                 sqliteError: error)
+            throw MigrationError(
+                .sqlEnvironment, "reading '\(url.path)' needs \(need), which this connection does not have",
+                remedy: SQLEnvironmentNeed.remedy(for: [need]),
+                details: SQLEnvironmentFinding.objects(needing: need, in: db),
+                sqliteError: error)
         }
     }
 
@@ -91,17 +95,23 @@ public struct SchemaIntrospection: Sendable, Hashable {
         while true {
             let schema = Schema(version: version, entities: entities)
             var rejected = Self.referenceToLeftOut(in: entities)
-            if rejected == nil { do {
-                let stored = try StorageLayout.expand(schema)
-                for entity in stored.entities {
-                    let differences = SchemaComparison(checksDefaults: true).differences(entity: entity, table: reader.tablesByName[entity.name.sqlFolded]!,
-                                                                                        parsed: reader.definitions[entity.name.sqlFolded])
-                    if !differences.isEmpty { rejected = (entity.name, differences.map(\.description)); break }
+            if rejected == nil {
+                do {
+                    let stored = try StorageLayout.expand(schema)
+                    for entity in stored.entities {
+                        let differences = SchemaComparison(checksDefaults: true).differences(
+                            entity: entity, table: reader.tablesByName[entity.name.sqlFolded]!,
+                            parsed: reader.definitions[entity.name.sqlFolded])
+                        if !differences.isEmpty {
+                            rejected = (entity.name, differences.map(\.description))
+                            break
+                        }
+                    }
+                } catch let error as MigrationError {
+                    guard let entity = error.entity else { throw error }
+                    rejected = (entity, [error.message])
                 }
-            } catch let error as MigrationError {
-                guard let entity = error.entity else { throw error }
-                rejected = (entity, [error.message])
-            } }
+            }
             guard let rejected else { break }
             entities.removeAll { $0.name == rejected.table }
             undeclarable.append(TableNotes(table: rejected.table, notes: rejected.reasons))
@@ -122,7 +132,8 @@ extension SchemaIntrospection {
         for entity in entities {
             let reasons = entity.attributes.compactMap { attribute -> String? in
                 guard let key = attribute.references, !declared.contains(key.table.sqlFolded) else { return nil }
-                return "column \(attribute.name) REFERENCES \(key.table), which is left out: a declared foreign key is onto a declared table"
+                return
+                    "column \(attribute.name) REFERENCES \(key.table), which is left out: a declared foreign key is onto a declared table"
             }
             if !reasons.isEmpty { return (entity.name, reasons) }
         }
@@ -141,13 +152,17 @@ extension Schema {
     /// - Throws: `MigrationError` with code `invalidSchema` listing, per table, what the
     ///   declaration model cannot say yet (use ``SchemaIntrospection`` to get the rest);
     ///   `notADatabase` when the file is missing or not a database.
-    public init(introspecting url: URL, version: Version = Version(1, 0, 0), environment: SQLEnvironment = .none) throws {
+    public init(introspecting url: URL, version: Version = Version(1, 0, 0), environment: SQLEnvironment = .none) throws
+    {
         let found = try SchemaIntrospection(databaseAt: url, version: version, environment: environment)
         guard found.undeclarable.isEmpty else {
-            throw MigrationError(.invalidSchema, "\(found.undeclarable.count) table\(found.undeclarable.count == 1 ? "" : "s") of '\(url.path)' cannot be declared yet",
-                                 version: version,
-                                 remedy: "use SchemaIntrospection(databaseAt:) for the tables that can be, and keep the others out of the plan (a migration leaves undeclared tables alone)",
-                                 details: found.undeclarable.flatMap { table in table.notes.map { "\(table.table): \($0)" } })
+            throw MigrationError(
+                .invalidSchema,
+                "\(found.undeclarable.count) table\(found.undeclarable.count == 1 ? "" : "s") of '\(url.path)' cannot be declared yet",
+                version: version,
+                remedy:
+                    "use SchemaIntrospection(databaseAt:) for the tables that can be, and keep the others out of the plan (a migration leaves undeclared tables alone)",
+                details: found.undeclarable.flatMap { table in table.notes.map { "\(table.table): \($0)" } })
         }
         self = found.schema
     }

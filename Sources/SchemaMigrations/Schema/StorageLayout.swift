@@ -38,36 +38,49 @@ enum StorageLayout {
         var expanded = schema
         var joinTables: [Schema.Entity] = []
         for link in links {
-            let entity = link.entity, relationship = link.relationship
+            let entity = link.entity
+            let relationship = link.relationship
             switch (relationship.isToMany, link.inverse) {
             case (false, let inverse?) where !inverse.isToMany:
                 // One-to-one: one side holds the key. The side the other cascades to is the dependent one.
                 let holdsKey: Bool
-                if inverse.deleteRule == .cascade && relationship.deleteRule != .cascade { holdsKey = true }
-                else if relationship.deleteRule == .cascade && inverse.deleteRule != .cascade { holdsKey = false }
-                else { holdsKey = owns(link, inverse, orEqual: false) }
+                if inverse.deleteRule == .cascade && relationship.deleteRule != .cascade {
+                    holdsKey = true
+                } else if relationship.deleteRule == .cascade && inverse.deleteRule != .cascade {
+                    holdsKey = false
+                } else {
+                    holdsKey = owns(link, inverse, orEqual: false)
+                }
                 if holdsKey {
                     decisions.owners.insert("\(entity.name).\(relationship.name)")
-                    try addForeignKey(named: relationship.name, originalName: relationship.originalName, on: entity.name, to: relationship.destination,
-                                      onDelete: inverse.deleteRule, optional: relationship.isOptional, unique: true,
-                                      hashModifier: relationship.hashModifier, relationship: relationship.name, in: &expanded)
+                    try addForeignKey(
+                        named: relationship.name, originalName: relationship.originalName, on: entity.name,
+                        to: relationship.destination,
+                        onDelete: inverse.deleteRule, optional: relationship.isOptional, unique: true,
+                        hashModifier: relationship.hashModifier, relationship: relationship.name, in: &expanded)
                 }
             case (false, let inverse):
                 // To-one, with a to-many inverse or none: the key is here; deleting the parent does what its side says.
                 let rule = inverse?.deleteRule ?? (relationship.isOptional ? .nullify : .noAction)
-                try addForeignKey(named: relationship.name, originalName: relationship.originalName, on: entity.name, to: relationship.destination,
-                                  onDelete: rule, optional: relationship.isOptional, unique: false,
-                                  hashModifier: relationship.hashModifier, relationship: relationship.name, in: &expanded)
+                try addForeignKey(
+                    named: relationship.name, originalName: relationship.originalName, on: entity.name,
+                    to: relationship.destination,
+                    onDelete: rule, optional: relationship.isOptional, unique: false,
+                    hashModifier: relationship.hashModifier, relationship: relationship.name, in: &expanded)
             case (true, nil):
                 // A to-many with no inverse: the key is a hidden column on the destination.
                 let column = "\(entity.name)_\(relationship.name)"
                 let original = "\(entity.originalName ?? entity.name)_\(relationship.originalName ?? relationship.name)"
-                try addForeignKey(named: column, originalName: original == column ? nil : original, on: relationship.destination, to: entity.name,
-                                  onDelete: relationship.deleteRule, optional: true, unique: false,
-                                  hashModifier: relationship.hashModifier, relationship: "\(entity.name).\(relationship.name)", in: &expanded)
+                try addForeignKey(
+                    named: column, originalName: original == column ? nil : original, on: relationship.destination,
+                    to: entity.name,
+                    onDelete: relationship.deleteRule, optional: true, unique: false,
+                    hashModifier: relationship.hashModifier, relationship: "\(entity.name).\(relationship.name)",
+                    in: &expanded)
             case (true, let inverse?) where inverse.isToMany:
                 if owns(link, inverse, orEqual: true) {
-                    joinTables.append(joinTable(entity: entity, relationship: relationship, inverse: inverse, schema: schema))
+                    joinTables.append(
+                        joinTable(entity: entity, relationship: relationship, inverse: inverse, schema: schema))
                 }
             case (true, _):
                 break  // the inverse to-one holds the key
@@ -91,8 +104,11 @@ enum StorageLayout {
     /// Whether `link`'s relationship, rather than its inverse, holds the pair's storage: what the
     /// previous version decided when it had the pair (found through `originalName`), else the side
     /// whose `Entity.relationship` sorts first under the names the pair had in the previous version.
-    private static func ownsStorage(_ link: Link, _ inverse: Schema.Relationship, in schema: Schema, previous: Decisions?, orEqual: Bool) -> Bool {
-        let entity = link.entity, relationship = link.relationship
+    private static func ownsStorage(
+        _ link: Link, _ inverse: Schema.Relationship, in schema: Schema, previous: Decisions?, orEqual: Bool
+    ) -> Bool {
+        let entity = link.entity
+        let relationship = link.relationship
         let destination = schema.entity(named: relationship.destination)
         func names(_ entityName: String, _ entityOriginal: String?, _ name: String, _ original: String?) -> [String] {
             [entityOriginal ?? entityName, entityName].flatMap { e in [original ?? name, name].map { "\(e).\($0)" } }
@@ -114,43 +130,59 @@ enum StorageLayout {
     }
 
     /// `"trip_id" INTEGER REFERENCES "Trip"("id") ON DELETE CASCADE`, plus its index.
-    private static func addForeignKey(named name: String, originalName: String?, on table: String, to destination: String,
-                                      onDelete rule: Schema.Relationship.DeleteRule, optional: Bool, unique: Bool,
-                                      hashModifier: String?, relationship: String, in schema: inout Schema) throws {
+    private static func addForeignKey(
+        named name: String, originalName: String?, on table: String, to destination: String,
+        onDelete rule: Schema.Relationship.DeleteRule, optional: Bool, unique: Bool,
+        hashModifier: String?, relationship: String, in schema: inout Schema
+    ) throws {
         guard let index = schema.entities.firstIndex(where: { $0.name == table }) else { return }
         if rule == .nullify && !optional {
-            throw MigrationError(.invalidSchema, "deleting a '\(destination)' would set '\(table).\(relationship)' to nil, but it is not optional",
-                                 entity: table, property: relationship, version: schema.version,
-                                 remedy: "make '\(relationship)' optional, or give the inverse the delete rule .cascade or .deny")
+            throw MigrationError(
+                .invalidSchema,
+                "deleting a '\(destination)' would set '\(table).\(relationship)' to nil, but it is not optional",
+                entity: table, property: relationship, version: schema.version,
+                remedy: "make '\(relationship)' optional, or give the inverse the delete rule .cascade or .deny")
         }
         let column = name + "_id"
-        schema.entities[index].attributes.append(Schema.Attribute(
-            name: column, valueType: .integer, isOptional: optional, defaultValue: nil,
-            originalName: originalName.map { $0 + "_id" }, hashModifier: hashModifier, swiftType: destination,
-            references: Schema.ForeignKey(table: destination, onDelete: rule.onDeleteSQL)))
+        schema.entities[index].attributes.append(
+            Schema.Attribute(
+                name: column, valueType: .integer, isOptional: optional, defaultValue: nil,
+                originalName: originalName.map { $0 + "_id" }, hashModifier: hashModifier, swiftType: destination,
+                references: Schema.ForeignKey(table: destination, onDelete: rule.onDeleteSQL)))
         schema.entities[index].indexes.append(Schema.Index([column], isUnique: unique))
     }
 
     /// `"Snippet_tags" ("Snippet_id", "tags_id")`, both cascading, primary key over both, reverse index.
-    private static func joinTable(entity: Schema.Entity, relationship: Schema.Relationship, inverse: Schema.Relationship, schema: Schema) -> Schema.Entity {
+    private static func joinTable(
+        entity: Schema.Entity, relationship: Schema.Relationship, inverse: Schema.Relationship, schema: Schema
+    ) -> Schema.Entity {
         let name = "\(entity.name)_\(relationship.name)"
         let original = "\(entity.originalName ?? entity.name)_\(relationship.originalName ?? relationship.name)"
-        let owner = "\(entity.name)_id", other = "\(relationship.name)_id"
+        let owner = "\(entity.name)_id"
+        let other = "\(relationship.name)_id"
         let attributes = [
-            Schema.Attribute(name: owner, valueType: .integer, originalName: entity.originalName.map { $0 + "_id" }, swiftType: entity.name,
-                             references: Schema.ForeignKey(table: entity.name, onDelete: "CASCADE")),
-            Schema.Attribute(name: other, valueType: .integer, originalName: relationship.originalName.map { $0 + "_id" }, swiftType: relationship.destination,
-                             references: Schema.ForeignKey(table: relationship.destination, onDelete: "CASCADE")),
+            Schema.Attribute(
+                name: owner, valueType: .integer, originalName: entity.originalName.map { $0 + "_id" },
+                swiftType: entity.name,
+                references: Schema.ForeignKey(table: entity.name, onDelete: "CASCADE")),
+            Schema.Attribute(
+                name: other, valueType: .integer, originalName: relationship.originalName.map { $0 + "_id" },
+                swiftType: relationship.destination,
+                references: Schema.ForeignKey(table: relationship.destination, onDelete: "CASCADE")),
         ]
-        return Schema.Entity(name: name, originalName: original == name ? nil : original,
-                             hashModifier: [relationship.hashModifier, inverse.hashModifier].compactMap { $0 }.joined(separator: "|").nilIfEmpty,
-                             attributes: attributes, indexes: [Schema.Index([other, owner], name: name + "_reverse")], primaryKey: [owner, other], isJoinTable: true)
+        return Schema.Entity(
+            name: name, originalName: original == name ? nil : original,
+            hashModifier: [relationship.hashModifier, inverse.hashModifier].compactMap { $0 }.joined(separator: "|")
+                .nilIfEmpty,
+            attributes: attributes, indexes: [Schema.Index([other, owner], name: name + "_reverse")],
+            primaryKey: [owner, other], isJoinTable: true)
     }
 
     /// Pairs every relationship with its inverse, checking declared inverses and inferring missing ones.
     static func resolveInverses(_ schema: Schema) throws -> [Link] {
         func fail(_ entity: String, _ property: String, _ message: String, _ remedy: String) -> MigrationError {
-            MigrationError(.invalidSchema, message, entity: entity, property: property, version: schema.version, remedy: remedy)
+            MigrationError(
+                .invalidSchema, message, entity: entity, property: property, version: schema.version, remedy: remedy)
         }
         // Explicit inverses, both directions.
         var inverseOf: [String: String] = [:]  // "Entity.relationship" -> "Destination.inverse"
@@ -158,26 +190,36 @@ enum StorageLayout {
             for relationship in entity.relationships {
                 let here = "\(entity.name).\(relationship.name)"
                 guard let destination = schema.entity(named: relationship.destination) else {
-                    throw fail(entity.name, relationship.name, "relationship '\(here)' points at entity '\(relationship.destination)', which version \(schema.version) does not declare",
-                               "add \(relationship.destination) to the version's models, or remove the relationship")
+                    throw fail(
+                        entity.name, relationship.name,
+                        "relationship '\(here)' points at entity '\(relationship.destination)', which version \(schema.version) does not declare",
+                        "add \(relationship.destination) to the version's models, or remove the relationship")
                 }
                 guard let inverseName = relationship.inverse else { continue }
                 guard let inverse = destination.relationship(named: inverseName) else {
-                    throw fail(entity.name, relationship.name, "the inverse of '\(here)' is '\(destination.name).\(inverseName)', which is not a relationship of '\(destination.name)'",
-                               "name a relationship of \(destination.name) that points back at \(entity.name)")
+                    throw fail(
+                        entity.name, relationship.name,
+                        "the inverse of '\(here)' is '\(destination.name).\(inverseName)', which is not a relationship of '\(destination.name)'",
+                        "name a relationship of \(destination.name) that points back at \(entity.name)")
                 }
                 guard inverse.destination == entity.name else {
-                    throw fail(entity.name, relationship.name, "the inverse of '\(here)' is '\(destination.name).\(inverseName)', which points at '\(inverse.destination)', not '\(entity.name)'",
-                               "name a relationship of \(destination.name) that points back at \(entity.name)")
+                    throw fail(
+                        entity.name, relationship.name,
+                        "the inverse of '\(here)' is '\(destination.name).\(inverseName)', which points at '\(inverse.destination)', not '\(entity.name)'",
+                        "name a relationship of \(destination.name) that points back at \(entity.name)")
                 }
                 let there = "\(destination.name).\(inverseName)"
                 if let other = inverseOf.first(where: { $0.value == there && $0.key != here && $0.key != there })?.key {
-                    throw fail(entity.name, relationship.name, "'\(other)' and '\(here)' both claim '\(there)' as their inverse",
-                               "a relationship has one inverse: remove inverse: from one of them")
+                    throw fail(
+                        entity.name, relationship.name,
+                        "'\(other)' and '\(here)' both claim '\(there)' as their inverse",
+                        "a relationship has one inverse: remove inverse: from one of them")
                 }
                 if let existing = inverseOf[there], existing != here {
-                    throw fail(entity.name, relationship.name, "'\(here)' names '\(there)' as its inverse, but '\(there)' names '\(existing)'",
-                               "make the two declarations agree")
+                    throw fail(
+                        entity.name, relationship.name,
+                        "'\(here)' names '\(there)' as its inverse, but '\(there)' names '\(existing)'",
+                        "make the two declarations agree")
                 }
                 inverseOf[here] = there
                 inverseOf[there] = here
@@ -198,8 +240,12 @@ enum StorageLayout {
                         return candidate.destination == entity.name && key != here && inverseOf[key] == nil
                     }
                     if candidates.count > 1 {
-                        throw fail(entity.name, relationship.name, "the inverse of '\(here)' is ambiguous: " + candidates.map { "'\(destination.name).\($0.name)'" }.joined(separator: " and ") + " both point back",
-                                   "declare it: @Relationship(inverse: \"\(candidates[0].name)\")")
+                        throw fail(
+                            entity.name, relationship.name,
+                            "the inverse of '\(here)' is ambiguous: "
+                                + candidates.map { "'\(destination.name).\($0.name)'" }.joined(separator: " and ")
+                                + " both point back",
+                            "declare it: @Relationship(inverse: \"\(candidates[0].name)\")")
                     }
                     inverse = candidates.first
                     if let inverse {

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Deterministic, platform-independent JSON serialisation of `Encodable` values.
@@ -94,8 +94,10 @@ enum JSONValue: Equatable, Sendable {
     /// - Complexity: O(n), where n is the size of the encoded value.
     init<T: Encodable>(encoding value: T) throws {
         guard let encoded = try CanonicalEncoder.box(value, codingPath: []) else {
-            throw EncodingError.invalidValue(value, .init(
-                codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
+            throw EncodingError.invalidValue(
+                value,
+                .init(
+                    codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
         }
         self = encoded
     }
@@ -143,7 +145,7 @@ enum JSONValue: Equatable, Sendable {
         guard value.isFinite else { return nil }
         // Swift prints integral doubles up to 2^53 as "…0.0" and larger ones in exponent form.
         if value == value.rounded(.towardZero), value.magnitude <= 9_007_199_254_740_992 {
-            return String(Int64(value)) // Also maps -0.0 to "0".
+            return String(Int64(value))  // Also maps -0.0 to "0".
         }
         return value.description
     }
@@ -180,7 +182,12 @@ enum JSONValue: Equatable, Sendable {
 
 /// A mutable node of the tree under construction, shared between an encoder and its containers.
 private final class CanonicalJSONNode {
-    enum Storage { case empty, value(JSONValue), array([CanonicalJSONNode]), object([String: CanonicalJSONNode]) }
+    enum Storage {
+        case empty
+        case value(JSONValue)
+        case array([CanonicalJSONNode])
+        case object([String: CanonicalJSONNode])
+    }
     var storage: Storage
 
     init(_ storage: Storage = .empty) { self.storage = storage }
@@ -223,7 +230,7 @@ private struct CanonicalEncoder: Encoder, SingleValueEncodingContainer {
             return .double(value)
         case let value as Float:
             guard value.isFinite else { throw invalid("Non-finite number \(value) is not valid JSON.") }
-            return .double(Double(value.description)!) // Keeps Float's shortest form, e.g. 0.1.
+            return .double(Double(value.description)!)  // Keeps Float's shortest form, e.g. 0.1.
         case let value as any BinaryInteger:
             if let signed = Int64(exactly: value) { return .integer(signed) }
             if let unsigned = UInt64(exactly: value) { return .unsigned(unsigned) }
@@ -265,7 +272,7 @@ private struct CanonicalKeyedContainer<Key: CodingKey>: KeyedEncodingContainerPr
 
     private func set(_ child: CanonicalJSONNode, forKey key: any CodingKey) {
         guard case .object(var members) = node.storage else { preconditionFailure("Not an object") }
-        node.storage = .empty // Drop the reference so `members` is mutated in place.
+        node.storage = .empty  // Drop the reference so `members` is mutated in place.
         members[key.stringValue] = child
         node.storage = .object(members)
     }
@@ -317,7 +324,7 @@ private struct CanonicalUnkeyedContainer: UnkeyedEncodingContainer {
     @discardableResult
     private func append(_ child: CanonicalJSONNode = CanonicalJSONNode()) -> CanonicalJSONNode {
         guard case .array(var elements) = node.storage else { preconditionFailure("Not an array") }
-        node.storage = .empty // Drop the reference so `elements` is mutated in place.
+        node.storage = .empty  // Drop the reference so `elements` is mutated in place.
         elements.append(child)
         node.storage = .array(elements)
         return child
@@ -333,7 +340,8 @@ private struct CanonicalUnkeyedContainer: UnkeyedEncodingContainer {
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
-        -> KeyedEncodingContainer<NestedKey> {
+        -> KeyedEncodingContainer<NestedKey>
+    {
         superEncoder().container(keyedBy: keyType)
     }
 
@@ -372,7 +380,7 @@ private func canonicallyPrecedes(_ a: JSONValue, _ b: JSONValue) -> Bool {
         return text
     }
     switch (number(a), number(b)) {
-    case let (x?, y?): return x != y ? x < y : text(a) < text(b)
+    case (let x?, let y?): return x != y ? x < y : text(a) < text(b)
     case (_?, nil): return true
     case (nil, _?): return false
     case (nil, nil): return text(a) < text(b)

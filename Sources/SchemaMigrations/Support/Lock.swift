@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A mutual-exclusion lock over a `pthread_mutex_t`: what `NSLock` gives, without loading

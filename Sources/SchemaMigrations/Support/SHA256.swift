@@ -216,7 +216,8 @@ struct SHA256: Sendable {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
             for t in 0..<16 {
                 let i = t * 4
-                w[t] = UInt32(block[i]) << 24 | UInt32(block[i + 1]) << 16
+                w[t] =
+                    UInt32(block[i]) << 24 | UInt32(block[i + 1]) << 16
                     | UInt32(block[i + 2]) << 8 | UInt32(block[i + 3])
             }
             for t in 16..<64 {
@@ -225,8 +226,14 @@ struct SHA256: Sendable {
                 w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
             }
 
-            var a = hash[0], b = hash[1], c = hash[2], d = hash[3]
-            var e = hash[4], f = hash[5], g = hash[6], h = hash[7]
+            var a = hash[0]
+            var b = hash[1]
+            var c = hash[2]
+            var d = hash[3]
+            var e = hash[4]
+            var f = hash[5]
+            var g = hash[6]
+            var h = hash[7]
             k.withUnsafeBufferPointer { k in
                 for t in 0..<64 {
                     let sigma1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
@@ -245,8 +252,14 @@ struct SHA256: Sendable {
                     a = t1 &+ t2
                 }
             }
-            hash[0] &+= a; hash[1] &+= b; hash[2] &+= c; hash[3] &+= d
-            hash[4] &+= e; hash[5] &+= f; hash[6] &+= g; hash[7] &+= h
+            hash[0] &+= a
+            hash[1] &+= b
+            hash[2] &+= c
+            hash[3] &+= d
+            hash[4] &+= e
+            hash[5] &+= f
+            hash[6] &+= g
+            hash[7] &+= h
         }
     }
 

@@ -1,12 +1,12 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The few operating-system services the library and the command use that `FoundationEssentials`
@@ -37,22 +37,24 @@ package enum SystemCalls {
             init(_ body: @escaping @Sendable () -> Void) { self.body = body }
         }
         #if canImport(Darwin)
-        var threads: [pthread_t?] = []
+            var threads: [pthread_t?] = []
         #else
-        var threads: [pthread_t] = []
+            var threads: [pthread_t] = []
         #endif
         for _ in 0..<max(0, count) {
             let box = Unmanaged.passRetained(Box(body)).toOpaque()
             #if canImport(Darwin)
-            var thread: pthread_t?
+                var thread: pthread_t?
             #else
-            var thread = pthread_t()
+                var thread = pthread_t()
             #endif
-            let created = pthread_create(&thread, nil, { argument in
-                let box = Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue()
-                box.body()
-                return nil
-            }, box)
+            let created = pthread_create(
+                &thread, nil,
+                { argument in
+                    let box = Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue()
+                    box.body()
+                    return nil
+                }, box)
             if created == 0 {
                 threads.append(thread)
             } else {
@@ -60,9 +62,9 @@ package enum SystemCalls {
             }
         }
         #if canImport(Darwin)
-        for thread in threads { if let thread { pthread_join(thread, nil) } }
+            for thread in threads { if let thread { pthread_join(thread, nil) } }
         #else
-        for thread in threads { pthread_join(thread, nil) }
+            for thread in threads { pthread_join(thread, nil) }
         #endif
     }
 
@@ -70,15 +72,18 @@ package enum SystemCalls {
     package static func compactUTC(_ date: Date) -> String {
         let (parts, _) = utcParts(date)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
+        return
+            "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
     }
 
     /// The date in UTC as ISO 8601 with milliseconds (`2026-11-22T15:30:00.123Z`).
     package static func iso8601UTC(_ date: Date) -> String {
         let (parts, milliseconds) = utcParts(date)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let millis = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(millis)Z"
+        let millis =
+            milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
+        return
+            "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(millis)Z"
     }
 
     private static func utcParts(_ date: Date) -> (tm, Int) {
@@ -98,9 +103,9 @@ package enum SystemCalls {
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { buffer in
                 #if canImport(Glibc)
-                Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                    Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 #else
-                Darwin.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                    Darwin.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 #endif
             }
             if written < 0 && errno == EINTR { continue }

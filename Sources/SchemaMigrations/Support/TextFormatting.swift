@@ -4,7 +4,8 @@ extension StringProtocol {
     /// The text without leading and trailing whitespace and newlines (Unicode's definition, as
     /// `trimmingCharacters(in: .whitespacesAndNewlines)`).
     package func trimmingWhitespace() -> String {
-        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
         return String(self[first...last])
     }
 

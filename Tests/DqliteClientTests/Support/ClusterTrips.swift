@@ -21,13 +21,15 @@ enum ClusterTrips {
     /// Creates `database` at V1 on the cluster (through the cluster migration: an empty database
     /// gets the schema created) and fills it with the fixture's `trips`.
     static func createV1(on cluster: DqliteCluster, _ database: String, trips: Int) throws {
-        let v1 = Migrator(plan: TripsMigrationPlan.self, options: MigrationOptions(targetVersion: TripsSchemaV1.versionIdentifier))
+        let v1 = Migrator(
+            plan: TripsMigrationPlan.self, options: MigrationOptions(targetVersion: TripsSchemaV1.versionIdentifier))
         try v1.migrate(cluster: cluster.addresses, database: database)
         let client = try DqliteClient(nodes: cluster.addresses, database: database)
         defer { client.close() }
         // One request a statement: a multi-statement EXEC_SQL was once seen run twice from its start
         // (table already exists) on a node busy with other databases' commits.
-        for statement in SampleTripsFixture.v1RowsSQL(trips: trips).split(separator: ";") where !statement.allSatisfy(\.isWhitespace) {
+        for statement in SampleTripsFixture.v1RowsSQL(trips: trips).split(separator: ";")
+        where !statement.allSatisfy(\.isWhitespace) {
             try client.exec(String(statement))
         }
     }
@@ -42,7 +44,8 @@ enum ClusterTrips {
     }
 
     static func state(of database: String, at address: String) throws -> NodeState {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cluster-trips-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cluster-trips-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("node.sqlite")

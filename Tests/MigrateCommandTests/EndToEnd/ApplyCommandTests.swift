@@ -10,7 +10,9 @@ import Testing
         let database = scratch.path("trips.sqlite")
         var result = try BuiltCommand.sampleTrips(["fixture", "--database", database, "--trips", "40"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout == "created a V1 SampleTrips database with 40 trips (every fourth shares a name) at \(database)\n")
+        #expect(
+            result.stdout
+                == "created a V1 SampleTrips database with 40 trips (every fourth shares a name) at \(database)\n")
         #expect(try scratch.rows(database, "SELECT count(*), count(DISTINCT name) FROM Trip") == [["40", "30"]])
 
         result = try BuiltCommand.sampleTrips(["plan", "--database", database])
@@ -39,14 +41,19 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "database: \(database)\nup to date at 3.0.0: nothing written\n")
         #expect(try scratch.bytes(database) == before)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.directory.path).sorted() == ["trips.sqlite", backup.split(separator: "/").last.map(String.init)!])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.directory.path).sorted() == [
+                "trips.sqlite", backup.split(separator: "/").last.map(String.init)!,
+            ])
     }
 
     @Test func aBackupGoesWhereTheOptionsSay() throws {
         let scratch = Scratch()
         let first = try scratch.sampleTrips("first.sqlite")
         let chosen = scratch.path("chosen.backup")
-        var result = try BuiltCommand.sampleTrips(["apply", "--database", first, "--backup", chosen, "--format", "json"])
+        var result = try BuiltCommand.sampleTrips([
+            "apply", "--database", first, "--backup", chosen, "--format", "json",
+        ])
         #expect(result.status == 0, "\(result)")
         let object = try #require(try result.json() as? [String: Any])
         #expect(object["backup"] as? String == chosen)
@@ -59,12 +66,18 @@ import Testing
         let second = try scratch.sampleTrips("second.sqlite")
         result = try BuiltCommand.sampleTrips(["apply", "--database", second, "--backup", chosen])
         #expect(result.status == 2, "\(result)")
-        #expect(result.stderr.hasPrefix("error: --backup \(chosen): a file is there already; a backup never overwrites one, so choose a new path\n\nusage: "))
+        #expect(
+            result.stderr.hasPrefix(
+                "error: --backup \(chosen): a file is there already; a backup never overwrites one, so choose a new path\n\nusage: "
+            ))
 
         result = try BuiltCommand.sampleTrips(["apply", "--database", second, "--no-backup"])
         #expect(result.status == 0, "\(result)")
         #expect(!result.stdout.contains("backup"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.directory.path).sorted() == ["chosen.backup", "first.sqlite", "second.sqlite"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.directory.path).sorted() == [
+                "chosen.backup", "first.sqlite", "second.sqlite",
+            ])
     }
 
     @Test func aLockHeldByAnotherConnectionFailsWithStatus1AndChangesNothing() throws {
@@ -73,14 +86,18 @@ import Testing
         let before = try scratch.bytes(database)
         let holder = try SQLiteConnection(path: database, mode: .readWrite)
         try holder.execute("BEGIN IMMEDIATE")
-        let result = try BuiltCommand.migrate(["apply", "--plan", Scratch.jsonPlan, "--database", database, "--busy-timeout", "0.2"])
+        let result = try BuiltCommand.migrate([
+            "apply", "--plan", Scratch.jsonPlan, "--database", database, "--busy-timeout", "0.2",
+        ])
         try holder.execute("ROLLBACK")
         #expect(result.status == 1, "\(result)")
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("error: the database is locked by another connection; waited 0.2 s\n"))
         #expect(result.stderr.contains("(SQLITE_BUSY): database is locked"))
         #expect(try scratch.bytes(database) == before)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.directory.path) == ["v2.sqlite"], "the backup of an unchanged database is not kept")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.directory.path) == ["v2.sqlite"],
+            "the backup of an unchanged database is not kept")
     }
 
     @Test func aDriftedDatabaseIsNotAppliedAndExits4() throws {
@@ -90,20 +107,28 @@ import Testing
         let before = try scratch.bytes(database)
         let result = try BuiltCommand.migrate(["apply", "--plan", Scratch.jsonPlan, "--database", database])
         #expect(result.status == 4, "\(result)")
-        #expect(result.stderr.hasPrefix("error: the database's schema no longer matches version 2.0.0, which its metadata records\n"))
+        #expect(
+            result.stderr.hasPrefix(
+                "error: the database's schema no longer matches version 2.0.0, which its metadata records\n"))
         #expect(try scratch.bytes(database) == before)
     }
 
     @Test func progressGoesToStandardErrorWhenAskedAndToStopsAtAVersion() throws {
         let scratch = Scratch()
         let database = try scratch.sampleTrips("v1.sqlite")
-        var result = try BuiltCommand.sampleTrips(["apply", "--database", database, "--to", "2.0.0", "--progress", "--no-backup"])
+        var result = try BuiltCommand.sampleTrips([
+            "apply", "--database", database, "--to", "2.0.0", "--progress", "--no-backup",
+        ])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("migrated 1.0.0 → 2.0.0 in "))
         let progress = result.stderr.split(separator: "\n")
         #expect(progress.count == 2)
         #expect(progress[0].hasPrefix("[") && progress[0].hasSuffix("] \(database): 1.0.0 → 2.0.0 willMigrate runs"))
-        #expect(progress[1].hasPrefix("[") && progress[1].hasSuffix("] \(database): 1.0.0 → 2.0.0 [1/1] Create unique index Trip_name_unique on Trip(name)"))
+        #expect(
+            progress[1].hasPrefix("[")
+                && progress[1].hasSuffix(
+                    "] \(database): 1.0.0 → 2.0.0 [1/1] Create unique index Trip_name_unique on Trip(name)")
+        )
 
         result = try BuiltCommand.sampleTrips(["status", "--database", database])
         #expect(result.status == 3)
@@ -130,10 +155,16 @@ import Testing
         var result = try BuiltCommand.sampleTrips(["apply", "--database", database, "--no-backup"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.split(separator: "\n")[1].hasPrefix("created version 3.0.0 in an empty database in "))
-        #expect(result.stdout.contains("\n  create 3.0.0: Create table Trip (5 columns, 2 indexes); Create table BucketListItem (5 columns, 1 index); Create table LivingAccommodation (3 columns, 1 index)\n"))
+        #expect(
+            result.stdout.contains(
+                "\n  create 3.0.0: Create table Trip (5 columns, 2 indexes); Create table BucketListItem (5 columns, 1 index); Create table LivingAccommodation (3 columns, 1 index)\n"
+            ))
 
         result = try BuiltCommand.sampleTrips(["plan", "--database", database, "--to", "2.0.0"])
         #expect(result.status == 5, "\(result)")
-        #expect(result.stderr.contains("the database is at version 3.0.0, after the target version 2.0.0; migrating backwards is not supported"))
+        #expect(
+            result.stderr.contains(
+                "the database is at version 3.0.0, after the target version 2.0.0; migrating backwards is not supported"
+            ))
     }
 }

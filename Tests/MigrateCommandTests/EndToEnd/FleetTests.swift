@@ -18,7 +18,8 @@ import Testing
         let scratch = Scratch()
         let databases = try Self.fleet(in: scratch)
         let corruptBytes = try scratch.bytes(databases[10])
-        let result = try BuiltCommand.sampleTrips(["apply", "--no-backup", "--format", "json"] + databases.flatMap { ["--database", $0] })
+        let result = try BuiltCommand.sampleTrips(
+            ["apply", "--no-backup", "--format", "json"] + databases.flatMap { ["--database", $0] })
         #expect(result.status == 5, "\(result)")
         let outcomes = try #require(try result.json() as? [[String: Any]])
         #expect(outcomes.map { $0["database"] as? String } == databases)
@@ -26,13 +27,16 @@ import Testing
             #expect(outcome["exitStatus"] as? Int == 0, "\(databases[index])")
             #expect(outcome["currentVersion"] as? String == "3.0.0")
             #expect(outcome["outcome"] as? String == ((index + 1) % 3 + 1 == 3 ? "upToDate" : "migrated"))
-            #expect(try scratch.rows(databases[index], "SELECT version FROM _schema_migrations ORDER BY seq DESC LIMIT 1") == [["'3.0.0'"]])
+            #expect(
+                try scratch.rows(databases[index], "SELECT version FROM _schema_migrations ORDER BY seq DESC LIMIT 1")
+                    == [["'3.0.0'"]])
         }
         #expect(outcomes[10]["exitStatus"] as? Int == 5)
         #expect((outcomes[10]["error"] as? [String: Any])?["code"] as? String == "notADatabase")
-        #expect(result.stderr == "\(databases[10]): error: '\(databases[10])' is not a SQLite database, or is corrupt\n"
-            + "  SQLite error 26 (SQLITE_NOTADB): file is not a database - while executing `SELECT count(*) FROM sqlite_schema`\n"
-            + "  fix: check the path; restore the file from a backup if it is corrupt\n")
+        #expect(
+            result.stderr == "\(databases[10]): error: '\(databases[10])' is not a SQLite database, or is corrupt\n"
+                + "  SQLite error 26 (SQLITE_NOTADB): file is not a database - while executing `SELECT count(*) FROM sqlite_schema`\n"
+                + "  fix: check the path; restore the file from a backup if it is corrupt\n")
         #expect(try scratch.bytes(databases[10]) == corruptBytes)
     }
 
@@ -53,15 +57,19 @@ import Testing
             return String(line[..<start]) + rest[match.range.upperBound...]
         }
         func row(_ database: String, _ status: Int, _ summary: String) -> String {
-            database.padding(toLength: width, withPad: " ", startingAt: 0) + "\(status)".padding(toLength: 8, withPad: " ", startingAt: 0) + summary
+            database.padding(toLength: width, withPad: " ", startingAt: 0)
+                + "\(status)".padding(toLength: 8, withPad: " ", startingAt: 0) + summary
         }
-        #expect(lines[0].hasPrefix("DATABASE".padding(toLength: width, withPad: " ", startingAt: 0) + "STATUS  TIME ") && lines[0].hasSuffix(" RESULT"))
-        #expect(lines.dropFirst().map(withoutTime) == [
-            row(databases[0], 3, "pending: 2.0.0 → 3.0.0 (1 stage)"),
-            row(databases[1], 0, "up to date at 3.0.0"),
-            row(databases[2], 3, "pending: 1.0.0 → 3.0.0 (2 stages)"),
-            row(databases[3], 5, "refused (5): '\(databases[3])' is not a SQLite database, or is corrupt"),
-            "4 databases: 1 ok (0), 2 pending (3), 1 refused (5); exit status 5",
-        ])
+        #expect(
+            lines[0].hasPrefix("DATABASE".padding(toLength: width, withPad: " ", startingAt: 0) + "STATUS  TIME ")
+                && lines[0].hasSuffix(" RESULT"))
+        #expect(
+            lines.dropFirst().map(withoutTime) == [
+                row(databases[0], 3, "pending: 2.0.0 → 3.0.0 (1 stage)"),
+                row(databases[1], 0, "up to date at 3.0.0"),
+                row(databases[2], 3, "pending: 1.0.0 → 3.0.0 (2 stages)"),
+                row(databases[3], 5, "refused (5): '\(databases[3])' is not a SQLite database, or is corrupt"),
+                "4 databases: 1 ok (0), 2 pending (3), 1 refused (5); exit status 5",
+            ])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// A column holding hand-entered values made generated, through the command: `plan` and `lint`
@@ -9,16 +10,26 @@ import Testing
         func invoice(_ version: Int, generated: Bool) -> Schema {
             var gross = Schema.Attribute(name: "gross", valueType: .double, isOptional: true)
             if generated { gross.generated = .stored("net + vat") }
-            return Schema(version: Schema.Version(version, 0, 0), entities: [Schema.Entity(name: "Invoice", attributes: [
-                Schema.Attribute(name: "net", valueType: .double, defaultValue: "0.0"), Schema.Attribute(name: "vat", valueType: .double, defaultValue: "0.0"), gross,
-            ])])
+            return Schema(
+                version: Schema.Version(version, 0, 0),
+                entities: [
+                    Schema.Entity(
+                        name: "Invoice",
+                        attributes: [
+                            Schema.Attribute(name: "net", valueType: .double, defaultValue: "0.0"),
+                            Schema.Attribute(name: "vat", valueType: .double, defaultValue: "0.0"), gross,
+                        ])
+                ])
         }
-        let plan = PlanDirectory(name: "invoices", schemas: [invoice(1, generated: false), invoice(2, generated: true)], stages: [])
+        let plan = PlanDirectory(
+            name: "invoices", schemas: [invoice(1, generated: false), invoice(2, generated: true)], stages: [])
         let directory = scratch.directory.appendingPathComponent("invoices-plan")
         try plan.write(to: directory)
         let database = scratch.path("invoices.sqlite")
-        try Migrator(planDirectory: plan.restricted(through: Schema.Version(1, 0, 0))).migrate(databaseAt: URL(fileURLWithPath: database))
-        try scratch.execute(database, "INSERT INTO Invoice (net, vat, gross) VALUES (100, 20, 120), (100, 20, 125), (10, 2, NULL)")
+        try Migrator(planDirectory: plan.restricted(through: Schema.Version(1, 0, 0))).migrate(
+            databaseAt: URL(fileURLWithPath: database))
+        try scratch.execute(
+            database, "INSERT INTO Invoice (net, vat, gross) VALUES (100, 20, 120), (100, 20, 125), (10, 2, NULL)")
         return (database, directory.path)
     }
 
@@ -28,7 +39,9 @@ import Testing
         let before = try scratch.bytes(database)
         let refused = try BuiltCommand.migrate(["apply", "--plan", plan, "--database", database, "--deny-destructive"])
         #expect(refused.status == 5)
-        #expect(refused.stderr.hasPrefix("error: refused by --deny-destructive: 1 step can lose data\n"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.hasPrefix("error: refused by --deny-destructive: 1 step can lose data\n"),
+            "\(refused.stderr)")
         #expect(refused.stderr.contains("(2 stored values replaced by computed ones)"), "\(refused.stderr)")
         #expect(try scratch.bytes(database) == before)
 
@@ -39,6 +52,7 @@ import Testing
 
         let applied = try BuiltCommand.migrate(["apply", "--plan", plan, "--database", database, "--no-backup"])
         #expect(applied.status == 0, "\(applied)")
-        #expect(try scratch.rows(database, "SELECT gross FROM Invoice ORDER BY id") == [["120.0"], ["120.0"], ["12.0"]])
+        #expect(
+            try scratch.rows(database, "SELECT gross FROM Invoice ORDER BY id") == [["120.0"], ["120.0"], ["12.0"]])
     }
 }

@@ -17,21 +17,34 @@ import Testing
         #expect(text.status == 0, "\(text)")
         let lines = text.stdout.split(separator: "\n").map(String.init)
         #expect(lines[0] == "database: \(database)")
-        #expect(lines[1].split(separator: " ", omittingEmptySubsequences: true) == ["SEQ", "FROM", "TO", "KIND", "APPLIED", "AT", "(UTC)", "DURATION"])
+        #expect(
+            lines[1].split(separator: " ", omittingEmptySubsequences: true) == [
+                "SEQ", "FROM", "TO", "KIND", "APPLIED", "AT", "(UTC)", "DURATION",
+            ])
         let rows = lines.dropFirst(2).map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
-        #expect(rows.map { Array($0.prefix(4)) } == [["1", "-", "1.0.0", "create"], ["2", "1.0.0", "2.0.0", "custom"], ["3", "2.0.0", "3.0.0", "lightweight"]])
+        #expect(
+            rows.map { Array($0.prefix(4)) } == [
+                ["1", "-", "1.0.0", "create"], ["2", "1.0.0", "2.0.0", "custom"],
+                ["3", "2.0.0", "3.0.0", "lightweight"],
+            ])
         #expect(rows.allSatisfy { $0[4].hasSuffix("Z") && $0.last == "ms" })
 
         let json = try BuiltCommand.sampleTrips(["history", "--database", database, "--format", "json"])
         let history = try #require((try json.json() as? [String: Any])?["history"] as? [[String: Any]])
         #expect(history.map { $0["to"] as? String } == ["1.0.0", "2.0.0", "3.0.0"])
         #expect(history.map { $0["kind"] as? String } == ["create", "custom", "lightweight"])
-        #expect(history.allSatisfy { ($0["durationMs"] as? Double ?? -1) >= 0 && ($0["appliedAt"] as? String)?.hasPrefix("20") == true })
+        #expect(
+            history.allSatisfy {
+                ($0["durationMs"] as? Double ?? -1) >= 0 && ($0["appliedAt"] as? String)?.hasPrefix("20") == true
+            })
 
         // The bare command, with no plan, reads every plan the file holds.
         let markdown = try BuiltCommand.migrate(["history", "--database", database, "--format", "markdown"])
         #expect(markdown.status == 0, "\(markdown)")
-        #expect(markdown.stdout.hasPrefix("### History of `v1.sqlite`\n\n| SEQ | FROM | TO | KIND | APPLIED AT (UTC) | DURATION |\n|---|---|---|---|---|---|\n| 1 | - | 1.0.0 | create | "))
+        #expect(
+            markdown.stdout.hasPrefix(
+                "### History of `v1.sqlite`\n\n| SEQ | FROM | TO | KIND | APPLIED AT (UTC) | DURATION |\n|---|---|---|---|---|---|\n| 1 | - | 1.0.0 | create | "
+            ))
         #expect(try scratch.bytes(database) == before, "history never writes")
     }
 
@@ -49,20 +62,23 @@ import Testing
         // The SampleTrips Swift plan, embedded.
         let embedded = try BuiltCommand.sampleTrips(["lint"])
         #expect(embedded.status == 0, "\(embedded)")
-        #expect(embedded.stdout == """
-            plan SampleTrips: 2 stages, 5 steps (0 destructive, 1 data-dependent, 0 rebuild)
-            stage 1.0.0 → 2.0.0 (custom): its code runs too (willMigrate / didMigrate)
-              1. [data-dependent, scan] Create unique index Trip_name_unique on Trip(name)
-                   (name) becomes unique on Trip: no value may be shared
-            stage 2.0.0 → 3.0.0 (lightweight)
-              1. [O(1)] Rename column Trip.start_date to startDate
-              2. [O(1)] Rename column Trip.end_date to endDate
-              3. [O(1)] Add column Trip.notes TEXT
-              4. [scan] Create index Trip_name_startDate_endDate on Trip(name, startDate, endDate)
+        #expect(
+            embedded.stdout == """
+                plan SampleTrips: 2 stages, 5 steps (0 destructive, 1 data-dependent, 0 rebuild)
+                stage 1.0.0 → 2.0.0 (custom): its code runs too (willMigrate / didMigrate)
+                  1. [data-dependent, scan] Create unique index Trip_name_unique on Trip(name)
+                       (name) becomes unique on Trip: no value may be shared
+                stage 2.0.0 → 3.0.0 (lightweight)
+                  1. [O(1)] Rename column Trip.start_date to startDate
+                  2. [O(1)] Rename column Trip.end_date to endDate
+                  3. [O(1)] Add column Trip.notes TEXT
+                  4. [scan] Create index Trip_name_startDate_endDate on Trip(name, startDate, endDate)
 
-            """)
+                """)
         // Its JSON plan directory (custom stage included: its schema changes are linted) gives the same.
-        let directory = try BuiltCommand.migrate(["lint", "--plan", fixtures.appendingPathComponent("SampleTrips").path])
+        let directory = try BuiltCommand.migrate([
+            "lint", "--plan", fixtures.appendingPathComponent("SampleTrips").path,
+        ])
         #expect(directory.status == 0 && directory.stdout == embedded.stdout, "\(directory)")
 
         // The benchmark's plan drops a column: destructive, and refused under --deny-destructive in every format.
@@ -74,23 +90,32 @@ import Testing
         for format in ["text", "json", "markdown"] {
             let refused = try BuiltCommand.migrate(["lint", "--plan", bench, "--deny-destructive", "--format", format])
             #expect(refused.status == 5, "\(format): \(refused)")
-            #expect(refused.stderr.hasPrefix("error: refused by --deny-destructive: 1 step can lose data\n  - 1.0.0 → 2.0.0: Rebuild table trip"))
+            #expect(
+                refused.stderr.hasPrefix(
+                    "error: refused by --deny-destructive: 1 step can lose data\n  - 1.0.0 → 2.0.0: Rebuild table trip")
+            )
             switch format {
             case "json":
                 let object = try #require(try refused.json() as? [String: Any])
                 #expect(object["exitStatus"] as? Int == 5 && object["destructive"] as? Bool == true)
                 #expect((object["refusals"] as? [[String: Any]])?.first?["code"] as? String == "destructive")
-                let step = try #require(((object["stages"] as? [[String: Any]])?.first?["steps"] as? [[String: Any]])?.last)
-                #expect(step["classes"] as? [String] == ["destructive", "rebuild"] && step["cost"] as? String == "rebuild")
+                let step = try #require(
+                    ((object["stages"] as? [[String: Any]])?.first?["steps"] as? [[String: Any]])?.last)
+                #expect(
+                    step["classes"] as? [String] == ["destructive", "rebuild"] && step["cost"] as? String == "rebuild")
             case "markdown":
-                #expect(refused.stdout.hasPrefix("> [!CAUTION]\n> **Refused by --deny-destructive:** 1 step can lose data."))
+                #expect(
+                    refused.stdout.hasPrefix("> [!CAUTION]\n> **Refused by --deny-destructive:** 1 step can lose data.")
+                )
                 #expect(refused.stdout.contains("| 3 | Rebuild table trip (copies every row): "))
             default:
                 #expect(refused.stdout == text.stdout)
             }
         }
         // The lightweight tail of SampleTrips is neither destructive nor data-dependent.
-        let tail = try BuiltCommand.migrate(["lint", "--plan", Scratch.jsonPlan, "--deny-destructive", "--format", "json"])
+        let tail = try BuiltCommand.migrate([
+            "lint", "--plan", Scratch.jsonPlan, "--deny-destructive", "--format", "json",
+        ])
         #expect(tail.status == 0)
         #expect((try tail.json() as? [String: Any])?["refusals"] as? [Any] != nil)
     }
@@ -100,7 +125,9 @@ import Testing
         let missing = scratch.path("new.sqlite")
         var result = try BuiltCommand.sampleTrips(["apply", "--database", missing])
         #expect(result.status == 5, "refused by default")
-        #expect(result.stderr.contains("fix: check the path; to create a new database with the latest schema, run apply with --create"))
+        #expect(
+            result.stderr.contains(
+                "fix: check the path; to create a new database with the latest schema, run apply with --create"))
         #expect(!FileManager.default.fileExists(atPath: missing))
         result = try BuiltCommand.sampleTrips(["apply", "--database", missing, "--create"])
         #expect(result.status == 0, "\(result)")
@@ -109,6 +136,9 @@ import Testing
         let staged = try scratch.sampleTrips("v1.sqlite")
         result = try BuiltCommand.sampleTrips(["apply", "--database", staged, "--transaction", "stage", "--no-backup"])
         #expect(result.status == 0, "\(result)")
-        #expect(try scratch.rows(staged, "SELECT version FROM _schema_migrations ORDER BY seq") == [["'1.0.0'"], ["'2.0.0'"], ["'3.0.0'"]])
+        #expect(
+            try scratch.rows(staged, "SELECT version FROM _schema_migrations ORDER BY seq") == [
+                ["'1.0.0'"], ["'2.0.0'"], ["'3.0.0'"],
+            ])
     }
 }

@@ -18,11 +18,21 @@ import Testing
 
     static let cases: [Case] = [
         Case(description: "0: up to date", status: 0, errorCode: nil) { scratch in
-            ("migrate", ["status", "--plan", Scratch.jsonPlan, "--database", try scratch.sampleTrips("v3.sqlite", at: Schema.Version(3, 0, 0))], nil)
+            (
+                "migrate",
+                [
+                    "status", "--plan", Scratch.jsonPlan, "--database",
+                    try scratch.sampleTrips("v3.sqlite", at: Schema.Version(3, 0, 0)),
+                ], nil
+            )
         },
         Case(description: "1: another connection holds the lock", status: 1, errorCode: "sqlite") { scratch in
             let database = try scratch.sampleTrips("locked.sqlite", at: Schema.Version(2, 0, 0))
-            return ("migrate", ["apply", "--plan", Scratch.jsonPlan, "--database", database, "--busy-timeout", "0.1", "--no-backup"], database)
+            return (
+                "migrate",
+                ["apply", "--plan", Scratch.jsonPlan, "--database", database, "--busy-timeout", "0.1", "--no-backup"],
+                database
+            )
         },
         Case(description: "2: unknown option", status: 2, errorCode: "usage") { _ in
             ("migrate", ["plan", "--plan", Scratch.jsonPlan, "--database", "x.sqlite", "--databse", "y"], nil)
@@ -46,7 +56,13 @@ import Testing
             return ("migrate", ["apply", "--plan", plan, "--database", database], database)
         },
         Case(description: "3: pending", status: 3, errorCode: nil) { scratch in
-            ("migrate", ["status", "--plan", Scratch.jsonPlan, "--database", try scratch.sampleTrips("v2.sqlite", at: Schema.Version(2, 0, 0))], nil)
+            (
+                "migrate",
+                [
+                    "status", "--plan", Scratch.jsonPlan, "--database",
+                    try scratch.sampleTrips("v2.sqlite", at: Schema.Version(2, 0, 0)),
+                ], nil
+            )
         },
         Case(description: "4: drift", status: 4, errorCode: "drift") { scratch in
             let database = try scratch.sampleTrips("drift.sqlite", at: Schema.Version(2, 0, 0))
@@ -81,24 +97,32 @@ import Testing
             let error = try #require(object["error"] as? [String: Any], "\(result)")
             #expect(error["code"] as? String == code)
             #expect((error["message"] as? String)?.isEmpty == false)
-            #expect(error.keys.contains("remedy") && error.keys.contains("cause"), "remedy and cause are always there: \(error.keys)")
-            if code != "usage" || testCase.description.contains("option") || testCase.description.contains("subcommand") {
+            #expect(
+                error.keys.contains("remedy") && error.keys.contains("cause"),
+                "remedy and cause are always there: \(error.keys)")
+            if code != "usage" || testCase.description.contains("option") || testCase.description.contains("subcommand")
+            {
                 #expect(error["remedy"] is String, "\(testCase): every failure names its fix")
             }
         } else {
             #expect(object["error"] == nil)
         }
-        if let database, let before { #expect(try scratch.bytes(database) == before, "\(testCase) changed the database") }
+        if let database, let before {
+            #expect(try scratch.bytes(database) == before, "\(testCase) changed the database")
+        }
     }
 
     @Test func aThrowingCustomStagesErrorIsTheCause() throws {
         let scratch = Scratch()
         let url = scratch.directory.appendingPathComponent("notes.sqlite")
-        try Migrator(plan: ThrowingNotesPlan.self, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0))).migrate(databaseAt: url)
+        try Migrator(plan: ThrowingNotesPlan.self, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0)))
+            .migrate(databaseAt: url)
         let before = try scratch.bytes(url.path)
         let captured = CapturedConsole()
         let status = MigrateCommand(plan: ThrowingNotesPlan.self, name: "notes")
-            .run(["apply", "--database", url.path, "--no-backup", "--format", "json"], console: captured.console, environment: [:])
+            .run(
+                ["apply", "--database", url.path, "--no-backup", "--format", "json"], console: captured.console,
+                environment: [:])
         #expect(status == .failed)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(captured.output.utf8)) as? [String: Any])
         let error = try #require(object["error"] as? [String: Any])

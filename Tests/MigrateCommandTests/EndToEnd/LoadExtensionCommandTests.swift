@@ -41,8 +41,12 @@ import Testing
 
     /// The extension, compiled into `scratch` with `cc`; nil when there is no compiler.
     static func buildExtension(in scratch: Scratch) throws -> String? {
-        guard let cc = ["/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/clang"].first(where: FileManager.default.isExecutableFile(atPath:)) else { return nil }
-        let file = scratch.path("appsql.c"), library = scratch.path("libappsql.so")
+        guard
+            let cc = ["/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/clang"].first(
+                where: FileManager.default.isExecutableFile(atPath:))
+        else { return nil }
+        let file = scratch.path("appsql.c")
+        let library = scratch.path("libappsql.so")
         try Data(source.utf8).write(to: URL(fileURLWithPath: file))
         let result = try BuiltCommand.runProgram(cc, ["-shared", "-fPIC", "-o", library, file])
         #expect(result.status == 0, "\(result)")
@@ -51,7 +55,10 @@ import Testing
 
     /// `X'…'`: a point's 16 bytes (x, y as little-endian doubles).
     static func point(_ x: Double, _ y: Double) -> String {
-        "X'" + [x, y].flatMap { value in (0..<8).map { String(format: "%02X", UInt8(truncatingIfNeeded: value.bitPattern >> (8 * UInt64($0)))) } }.joined() + "'"
+        "X'"
+            + [x, y].flatMap { value in
+                (0..<8).map { String(format: "%02X", UInt8(truncatingIfNeeded: value.bitPattern >> (8 * UInt64($0)))) }
+            }.joined() + "'"
     }
 
     /// The application's file: tags unique under `unicase` (WITHOUT ROWID), and places with an
@@ -74,12 +81,15 @@ import Testing
             """
         let made = try BuiltCommand.runProgram("/usr/bin/sqlite3", [database], input: sql)
         #expect(made.status == 0 && made.stderr.isEmpty, "\(made)")
-        let v1 = try SchemaIntrospection(databaseAt: URL(fileURLWithPath: database),
-                                         environment: SQLEnvironment(extensions: [SQLExtension(path: library, entryPoint: "sqlite3_appsql_init")])).schema
+        let v1 = try SchemaIntrospection(
+            databaseAt: URL(fileURLWithPath: database),
+            environment: SQLEnvironment(extensions: [SQLExtension(path: library, entryPoint: "sqlite3_appsql_init")])
+        ).schema
         var v2 = v1
         v2.version = Schema.Version(2, 0, 0)
         for entity in v2.entities.indices {
-            for attribute in v2.entities[entity].attributes.indices where v2.entities[entity].attributes[attribute].name == "note" {
+            for attribute in v2.entities[entity].attributes.indices
+            where v2.entities[entity].attributes[attribute].name == "note" {
                 v2.entities[entity].attributes[attribute].isOptional = false
                 v2.entities[entity].attributes[attribute].defaultValue = "''"
             }
@@ -99,27 +109,36 @@ import Testing
         // scaffold reads the file with the extension loaded.
         let scaffold = try BuiltCommand.migrate(["scaffold", "--database", database, "--load-extension", load])
         #expect(scaffold.status == 0, "\(scaffold)")
-        #expect(scaffold.stdout.contains(#".unique("tag_name_unicase", [.column("name", collation: "unicase")])"#), "\(scaffold)")
+        #expect(
+            scaffold.stdout.contains(#".unique("tag_name_unicase", [.column("name", collation: "unicase")])"#),
+            "\(scaffold)")
 
         // MIGRATE_LOAD_EXTENSION fills the option; the dry run predicts success, then apply migrates.
-        let dryRun = try BuiltCommand.migrate(["plan", "--plan", plan, "--database", database, "--to", "2.0.0", "--format", "json"],
-                                              environment: ["MIGRATE_LOAD_EXTENSION": load])
+        let dryRun = try BuiltCommand.migrate(
+            ["plan", "--plan", plan, "--database", database, "--to", "2.0.0", "--format", "json"],
+            environment: ["MIGRATE_LOAD_EXTENSION": load])
         #expect(dryRun.status == 0, "\(dryRun)")
-        let apply = try BuiltCommand.migrate(["apply", "--plan", plan, "--database", database, "--no-backup", "--load-extension", load])
+        let apply = try BuiltCommand.migrate([
+            "apply", "--plan", plan, "--database", database, "--no-backup", "--load-extension", load,
+        ])
         #expect(apply.status == 0, "\(apply)")
-        let verify = try BuiltCommand.migrate(["verify", "--plan", plan, "--database", database, "--load-extension", load])
+        let verify = try BuiltCommand.migrate([
+            "verify", "--plan", plan, "--database", database, "--load-extension", load,
+        ])
         #expect(verify.status == 0, "\(verify)")
 
         // The app, with its extension, finds its rows, its index and its R*Tree as they were.
-        let check = try BuiltCommand.runProgram("/usr/bin/sqlite3", [database], input: """
-            .load \(library) sqlite3_appsql_init
-            INSERT INTO place (name, geom) VALUES ('Nice', \(Self.point(7.26, 43.70)));
-            DELETE FROM place WHERE name = 'Paris';
-            SELECT group_concat(p.name) FROM place_index i JOIN place p USING (id);
-            SELECT rtreecheck('place_index');
-            SELECT group_concat(name || '=' || note) FROM tag;
-            INSERT INTO tag (name) VALUES ('SWIFT');
-            """)
+        let check = try BuiltCommand.runProgram(
+            "/usr/bin/sqlite3", [database],
+            input: """
+                .load \(library) sqlite3_appsql_init
+                INSERT INTO place (name, geom) VALUES ('Nice', \(Self.point(7.26, 43.70)));
+                DELETE FROM place WHERE name = 'Paris';
+                SELECT group_concat(p.name) FROM place_index i JOIN place p USING (id);
+                SELECT rtreecheck('place_index');
+                SELECT group_concat(name || '=' || note) FROM tag;
+                INSERT INTO tag (name) VALUES ('SWIFT');
+                """)
         #expect(check.stdout == "Lyon,Nice\nok\nRust=,Swift=fast\n", "\(check)")
         #expect(check.stderr.contains("UNIQUE constraint failed: tag.name"), "\(check)")
     }
@@ -129,7 +148,9 @@ import Testing
         let scratch = Scratch()
         guard let library = try Self.buildExtension(in: scratch) else { return }
         let (database, plan) = try Self.appDatabase(scratch, extension: library)
-        let adopt = try BuiltCommand.migrate(["apply", "--plan", plan, "--database", database, "--to", "1.0.0", "--no-backup"])
+        let adopt = try BuiltCommand.migrate([
+            "apply", "--plan", plan, "--database", database, "--to", "1.0.0", "--no-backup",
+        ])
         #expect(adopt.status == 0, "\(adopt)")  // recording the version touches no table
         let before = try scratch.bytes(database)
 
@@ -143,20 +164,27 @@ import Testing
                 #expect((error["remedy"] as? String)?.contains("--load-extension PATH[:ENTRY]") == true)
                 #expect((error["message"] as? String)?.hasPrefix("the migration needs the collation unicase") == true)
             } else {
-                #expect(dryRun.stderr.contains("the index tag_name_unicase (on tag) uses the collation unicase"), "\(format): \(dryRun)")
+                #expect(
+                    dryRun.stderr.contains("the index tag_name_unicase (on tag) uses the collation unicase"),
+                    "\(format): \(dryRun)")
                 #expect(dryRun.stderr.contains("fix: register unicase"), "\(format): \(dryRun)")
             }
         }
         let apply = try BuiltCommand.migrate(["apply", "--plan", plan, "--database", database, "--no-backup"])
         #expect(apply.status == 5, "\(apply)")
-        #expect(apply.stderr.contains("the migration needs the collation unicase, which this connection does not have"), "\(apply)")
+        #expect(
+            apply.stderr.contains("the migration needs the collation unicase, which this connection does not have"),
+            "\(apply)")
         #expect(apply.stderr.contains("fix: register unicase"), "\(apply)")
         #expect(try scratch.bytes(database) == before)
 
         // A path that does not load is named.
-        let missing = try BuiltCommand.migrate(["status", "--plan", plan, "--database", database, "--load-extension", scratch.path("nothing.so")])
+        let missing = try BuiltCommand.migrate([
+            "status", "--plan", plan, "--database", database, "--load-extension", scratch.path("nothing.so"),
+        ])
         #expect(missing.status == 5, "\(missing)")
-        #expect(missing.stderr.contains("cannot load the SQLite extension '\(scratch.path("nothing.so"))'"), "\(missing)")
+        #expect(
+            missing.stderr.contains("cannot load the SQLite extension '\(scratch.path("nothing.so"))'"), "\(missing)")
         #expect(try scratch.bytes(database) == before)
     }
 }

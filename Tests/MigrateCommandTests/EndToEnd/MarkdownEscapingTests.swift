@@ -11,8 +11,11 @@ import Testing
         let (database, plan) = try DestructivePlan.make(in: scratch)
         try scratch.execute(database, #"CREATE VIEW "<img src=x onerror=alert(1)>" AS SELECT text, legacy FROM Note"#)
         for extra in [[], ["--show-values"], ["--deny-destructive"]] {
-            let result = try BuiltCommand.migrate(["plan", "--plan", plan, "--database", database, "--format", "markdown"] + extra)
-            #expect(result.stdout.contains("the view &lt;img src=x onerror=alert(1)&gt; mentions Note.legacy"), "\(extra): \(result.stdout)")
+            let result = try BuiltCommand.migrate(
+                ["plan", "--plan", plan, "--database", database, "--format", "markdown"] + extra)
+            #expect(
+                result.stdout.contains("the view &lt;img src=x onerror=alert(1)&gt; mentions Note.legacy"),
+                "\(extra): \(result.stdout)")
             #expect(!result.stdout.contains("<img"), "\(extra): \(result.stdout)")
         }
     }
@@ -26,7 +29,9 @@ import Testing
         #expect(result.status == 0, "\(result)")
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines[0] == "### Migration of ``x`|<b>*y*.sqlite``: 1.0.0 → 2.0.0", "a longer fence around a backtick")
-        #expect(lines[4] == "| Database | ``\(database.replacingOccurrences(of: "|", with: "\\|"))`` |", "a pipe escaped in a table cell")
+        #expect(
+            lines[4] == "| Database | ``\(database.replacingOccurrences(of: "|", with: "\\|"))`` |",
+            "a pipe escaped in a table cell")
 
         let history = try BuiltCommand.migrate(["history", "--database", database, "--format", "markdown"])
         #expect(history.status == 0, "\(history)")

@@ -20,12 +20,17 @@ import Testing
         let holder = try SQLiteConnection(path: database, mode: .readWrite)
         try holder.execute("BEGIN EXCLUSIVE")
         try holder.execute("UPDATE Trip SET destination = destination")
-        let result = try BuiltCommand.migrate(["status", "--plan", Scratch.jsonPlan, "--database", database, "--busy-timeout", "0.1"])
+        let result = try BuiltCommand.migrate([
+            "status", "--plan", Scratch.jsonPlan, "--database", database, "--busy-timeout", "0.1",
+        ])
         try holder.execute("ROLLBACK")
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("another connection holds a lock on it"), "\(result)")
         #expect(result.stderr.contains("(SQLITE_BUSY)"))
-        #expect(result.stderr.contains("  fix: wait for the other process to finish (a long transaction, an open sqlite3 shell), then retry; or let it wait longer: --busy-timeout SECONDS"))
+        #expect(
+            result.stderr.contains(
+                "  fix: wait for the other process to finish (a long transaction, an open sqlite3 shell), then retry; or let it wait longer: --busy-timeout SECONDS"
+            ))
         #expect(try scratch.bytes(database) == before)
     }
 
@@ -35,12 +40,13 @@ import Testing
         try scratch.execute(database, "DROP TABLE _schema_migrations")
         let result = try BuiltCommand.migrate(["verify", "--plan", Scratch.jsonPlan, "--database", database])
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout == """
-            database: \(database)
-            no version recorded; the tables match version 3.0.0
-            pending: recording version 3.0.0 (apply records it)
+        #expect(
+            result.stdout == """
+                database: \(database)
+                no version recorded; the tables match version 3.0.0
+                pending: recording version 3.0.0 (apply records it)
 
-            """)
+                """)
     }
 
     @Test func versionHelpOfHelpAndDidYouMean() throws {
@@ -52,20 +58,29 @@ import Testing
         #expect(result.stdout.hasPrefix("usage: migrate <subcommand> [options]\n"))
         result = try BuiltCommand.migrate(["stauts"])
         #expect(result.status == 2)
-        #expect(result.stderr.hasPrefix("error: unknown subcommand 'stauts'\n  did you mean 'status'?\n\nusage: migrate <subcommand>"))
+        #expect(
+            result.stderr.hasPrefix(
+                "error: unknown subcommand 'stauts'\n  did you mean 'status'?\n\nusage: migrate <subcommand>"))
     }
 
     @Test func markdownShowsCountsNotValuesUnlessAskedAndThenEscapesThem() throws {
         let scratch = Scratch()
         let database = try scratch.sampleTrips("v1.sqlite")
-        try scratch.execute(database, "INSERT INTO Trip (name) VALUES ('<img src=x>|**boom**'), ('<img src=x>|**boom**')")
+        try scratch.execute(
+            database, "INSERT INTO Trip (name) VALUES ('<img src=x>|**boom**'), ('<img src=x>|**boom**')")
         let before = try scratch.bytes(database)
         let counts = try BuiltCommand.sampleTrips(["plan", "--database", database, "--format", "markdown"])
         #expect(counts.status == 0, "\(counts)")
-        #expect(counts.stdout.contains("(name): 4 values shared by several rows (8 rows among the 4 most shared values)"), "\(counts.stdout)")
-        #expect(!counts.stdout.contains("boom") && !counts.stdout.contains("Trip 0"), "no value from the database in a pull request")
+        #expect(
+            counts.stdout.contains("(name): 4 values shared by several rows (8 rows among the 4 most shared values)"),
+            "\(counts.stdout)")
+        #expect(
+            !counts.stdout.contains("boom") && !counts.stdout.contains("Trip 0"),
+            "no value from the database in a pull request")
 
-        let values = try BuiltCommand.sampleTrips(["plan", "--database", database, "--format", "markdown", "--show-values"])
+        let values = try BuiltCommand.sampleTrips([
+            "plan", "--database", database, "--format", "markdown", "--show-values",
+        ])
         #expect(values.status == 0)
         #expect(values.stdout.contains("'&lt;img src=x&gt;\\|\\*\\*boom\\*\\*' ×2"), "\(values.stdout)")
         #expect(!values.stdout.contains("<img"))
@@ -75,15 +90,26 @@ import Testing
     @Test func everyOptionComesFromTheEnvironmentAndTheCommandLineWins() throws {
         let scratch = Scratch()
         let database = try scratch.sampleTrips("v2.sqlite", at: Schema.Version(2, 0, 0))
-        let environment = ["MIGRATE_DATABASE": database, "MIGRATE_PLAN": Scratch.jsonPlan, "MIGRATE_FORMAT": "json", "MIGRATE_NO_BACKUP": "1"]
+        let environment = [
+            "MIGRATE_DATABASE": database, "MIGRATE_PLAN": Scratch.jsonPlan, "MIGRATE_FORMAT": "json",
+            "MIGRATE_NO_BACKUP": "1",
+        ]
         let captured = CapturedConsole()
-        #expect(MigrateCommand(name: "migrate").run(["status"], console: captured.console, environment: environment) == .pending)
-        #expect((try JSONSerialization.jsonObject(with: Data(captured.output.utf8)) as? [String: Any])?["currentVersion"] as? String == "2.0.0")
+        #expect(
+            MigrateCommand(name: "migrate").run(["status"], console: captured.console, environment: environment)
+                == .pending)
+        #expect(
+            (try JSONSerialization.jsonObject(with: Data(captured.output.utf8)) as? [String: Any])?["currentVersion"]
+                as? String == "2.0.0")
 
         let text = CapturedConsole()
-        #expect(MigrateCommand(name: "migrate").run(["apply", "--format", "text"], console: text.console, environment: environment) == .success)
+        #expect(
+            MigrateCommand(name: "migrate").run(
+                ["apply", "--format", "text"], console: text.console, environment: environment) == .success)
         #expect(text.output.hasPrefix("database: \(database)\nmigrated 2.0.0 → 3.0.0"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.directory.path) == ["v2.sqlite"], "MIGRATE_NO_BACKUP=1 is --no-backup")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.directory.path) == ["v2.sqlite"],
+            "MIGRATE_NO_BACKUP=1 is --no-backup")
 
         let help = CapturedConsole()
         _ = MigrateCommand(name: "migrate").run(["help", "apply"], console: help.console, environment: [:])

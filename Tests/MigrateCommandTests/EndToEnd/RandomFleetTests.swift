@@ -38,7 +38,8 @@ import Testing
         for path in fleet.distinct {
             let relative = String(path.dropFirst(scratch.directory.path.count + 1))
             let lookAlike = relative.replacingOccurrences(of: "[1]", with: "1").replacingOccurrences(of: "?", with: "Q")
-                .replacingOccurrences(of: "*", with: "STAR").replacingOccurrences(of: "[", with: "(").replacingOccurrences(of: "]", with: ")")
+                .replacingOccurrences(of: "*", with: "STAR").replacingOccurrences(of: "[", with: "(")
+                .replacingOccurrences(of: "]", with: ")")
             guard lookAlike != relative, used.insert(lookAlike).inserted else { continue }
             fleet.lookAlikes.append(try files.database(lookAlike))
         }
@@ -52,7 +53,8 @@ import Testing
                 default:
                     let url = URL(fileURLWithPath: file)
                     let folder = url.deletingLastPathComponent().lastPathComponent
-                    entries.append((url.deletingLastPathComponent().path + "/../" + folder + "/" + url.lastPathComponent, file))
+                    entries.append(
+                        (url.deletingLastPathComponent().path + "/../" + folder + "/" + url.lastPathComponent, file))
                 }
             }
         }
@@ -68,9 +70,11 @@ import Testing
         let fleet = try Self.make(seed: seed, in: scratch, files: files)
         let lookAlikeBytes = try fleet.lookAlikes.map { try scratch.bytes($0) }
         for (index, via) in ["list", "options"].enumerated() {
-            let arguments = ["apply", "--plan", Scratch.jsonPlan, "--no-backup", "--jobs", "3", "--format", "json"]
+            let arguments =
+                ["apply", "--plan", Scratch.jsonPlan, "--no-backup", "--jobs", "3", "--format", "json"]
                 + (via == "list" ? ["--databases-from", "-"] : fleet.entries.flatMap { ["--database", $0.path] })
-            let result = try BuiltCommand.migrate(arguments, input: fleet.entries.map(\.path).joined(separator: "\n") + "\n")
+            let result = try BuiltCommand.migrate(
+                arguments, input: fleet.entries.map(\.path).joined(separator: "\n") + "\n")
             #expect(result.status == 0, "seed \(seed) via \(via): \(result)")
             let outcomes = try #require(try result.json() as? [[String: Any]], "seed \(seed): \(result)")
             // Once each, under the first name the list gives it, in the list's order.
@@ -78,12 +82,19 @@ import Testing
             var seen = Set<String>()
             for entry in fleet.entries where seen.insert(entry.file).inserted { firstNames.append(entry.path) }
             #expect(outcomes.map { $0["database"] as? String } == firstNames, "seed \(seed) via \(via)")
-            #expect(outcomes.map { $0["outcome"] as? String } == Array(repeating: index == 0 ? "migrated" : "upToDate", count: fleet.distinct.count),
-                    "seed \(seed) via \(via)")
-            let notes = result.stderr.split(separator: "\n").filter { $0.hasPrefix("note: ") && $0.hasSuffix(": worked on once") }
-            #expect(notes.count == fleet.entries.count - fleet.distinct.count, "seed \(seed) via \(via): \(result.stderr)")
+            #expect(
+                outcomes.map { $0["outcome"] as? String }
+                    == Array(repeating: index == 0 ? "migrated" : "upToDate", count: fleet.distinct.count),
+                "seed \(seed) via \(via)")
+            let notes = result.stderr.split(separator: "\n").filter {
+                $0.hasPrefix("note: ") && $0.hasSuffix(": worked on once")
+            }
+            #expect(
+                notes.count == fleet.entries.count - fleet.distinct.count, "seed \(seed) via \(via): \(result.stderr)")
             for file in fleet.distinct { #expect(try files.version(file) == "3.0.0", "seed \(seed): \(file)") }
-            #expect(try fleet.lookAlikes.map { try scratch.bytes($0) } == lookAlikeBytes, "seed \(seed) via \(via): a look-alike was touched")
+            #expect(
+                try fleet.lookAlikes.map { try scratch.bytes($0) } == lookAlikeBytes,
+                "seed \(seed) via \(via): a look-alike was touched")
         }
     }
 }

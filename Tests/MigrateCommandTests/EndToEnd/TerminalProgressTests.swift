@@ -10,15 +10,19 @@ import Testing
         let scratch = Scratch()
         let database = scratch.directory.appendingPathComponent("trips.sqlite")
         try BenchmarkWorkload.createV1(at: database, trips: 400_000)
-        try scratch.execute(database.path, "DROP TABLE IF EXISTS _schema_migrations")  // as the shared workload has it: recognised by its tables
+        // as the shared workload has it: recognised by its tables
+        try scratch.execute(database.path, "DROP TABLE IF EXISTS _schema_migrations")
         let plan = BuiltCommand.repositoryRoot.appendingPathComponent("Fixtures/bench/trip-plan").path
-        let result = try PseudoTerminal.run(try BuiltCommand.path(of: "migrate"),
-                                            ["apply", "--plan", plan, "--database", database.path, "--backup", scratch.path("backup.sqlite")])
+        let result = try PseudoTerminal.run(
+            try BuiltCommand.path(of: "migrate"),
+            ["apply", "--plan", plan, "--database", database.path, "--backup", scratch.path("backup.sqlite")])
         #expect(result.status == 0, "\(result.terminal)")
         #expect(result.stdout.contains("migrated 1.0.0 → 2.0.0"))
 
         // Each update starts with a carriage return and erases the line.
-        let updates = result.terminal.components(separatedBy: "\r\u{1B}[K").dropFirst().map { $0.split(separator: "\r\n")[0].split(separator: "\n")[0] }
+        let updates = result.terminal.components(separatedBy: "\r\u{1B}[K").dropFirst().map {
+            $0.split(separator: "\r\n")[0].split(separator: "\n")[0]
+        }
         let copies = updates.filter { $0.contains("rows copied") }
         #expect(copies.count > 1, "more than one update while the rows are copied: \(result.terminal)")
         let percents = copies.compactMap { line in line.firstMatch(of: /(\d+)%/).map { Int($0.1)! } }

@@ -32,10 +32,13 @@ enum KeysSchema: VersionedSchema {
         static let indexNames = ["IFK_AlbumArtistId": ["artistID"]]
         @Attribute(.primaryKey, column: "AlbumId") var albumID = 0
         @Attribute(column: "Title", sqlType: "NVARCHAR(160)", check: "length(Title) > 0") var title = "Untitled"
-        @Attribute(column: "ArtistId", references: .to(Artist.self, column: "ArtistId", onDelete: .cascade, onUpdate: .noAction, deferred: true))
+        @Attribute(
+            column: "ArtistId",
+            references: .to(Artist.self, column: "ArtistId", onDelete: .cascade, onUpdate: .noAction, deferred: true))
         var artistID = 0
         @Attribute(column: "Price", sqlType: "NUMERIC(10,2)") var price = 0.99
-        @Attribute(column: "ReleasedAt", sqlType: "DATETIME", dateStorage: .iso8601Text) var releasedAt = Date(timeIntervalSince1970: 1_000_000_000.25)
+        @Attribute(column: "ReleasedAt", sqlType: "DATETIME", dateStorage: .iso8601Text) var releasedAt = Date(
+            timeIntervalSince1970: 1_000_000_000.25)
         @Attribute(defaultExpression: "CURRENT_TIMESTAMP") var addedAt: String
         @Attribute(defaultExpression: "0") var plays: Double
         init() {}
@@ -89,7 +92,8 @@ enum ValuesSchema: VersionedSchema {
         var mood = Mood.calm
         var count: Int? = 3
         @Attribute(hashModifier: "cents") var rating: Int
-        @Attribute(.externalStorage, .allowsCloudEncryption, .preserveValueOnDeletion, .ephemeral) var attachment: Data? = nil
+        @Attribute(.externalStorage, .allowsCloudEncryption, .preserveValueOnDeletion, .ephemeral) var attachment:
+            Data? = nil
         @Relationship(deleteRule: .cascade, inverse: "trip") var bucketList: [BucketListItem] = []
         @Transient var viewCount = 0
         init() {}
@@ -193,45 +197,71 @@ enum ScaffoldSchemaCases {
 
     /// The generated `VersionedSchema` type of each case, by case name.
     static var schemaTypeNames: [String: String] {
-        Dictionary(uniqueKeysWithValues: cases.map { ($0.name, SwiftDeclarations(schema: $0.schema, name: $0.planName).schemaTypeName) })
+        Dictionary(
+            uniqueKeysWithValues: cases.map {
+                ($0.name, SwiftDeclarations(schema: $0.schema, name: $0.planName).schemaTypeName)
+            })
     }
 
     /// The type names the generated file uses, written out here rather than read from the
     /// renderer, so that a name it forgets to reserve fails to compile.
     static let typeNamesTheFileUses = [
-        "Any", "Array", "Attribute", "Bool", "Data", "Date", "Decimal", "Dictionary", "Double", "Error", "Float", "ForeignKeyReference",
-        "Foundation", "Int", "MigrationStage", "NamedIndex", "Never", "Optional", "PersistentModel", "Relationship", "Schema",
-        "SchemaMigrationPlan", "SchemaMigrations", "Sendable", "Set", "String", "Transient", "URL", "UUID", "VersionedSchema",
+        "Any", "Array", "Attribute", "Bool", "Data", "Date", "Decimal", "Dictionary", "Double", "Error", "Float",
+        "ForeignKeyReference",
+        "Foundation", "Int", "MigrationStage", "NamedIndex", "Never", "Optional", "PersistentModel", "Relationship",
+        "Schema",
+        "SchemaMigrationPlan", "SchemaMigrations", "Sendable", "Set", "String", "Transient", "URL", "UUID",
+        "VersionedSchema",
     ]
 
     static var reservedNames: Schema {
-        let tables = typeNamesTheFileUses + ["Self", "Type", "Protocol", "class", "ReservedSchemaV1", "ReservedMigrationPlan", "NamedIndexTable"]
-        return Schema(version: Schema.Version(1, 0, 0), entities: tables.map { table in
-            Schema.Entity(name: table, attributes: [
-                Schema.Attribute(name: "label", valueType: .string, defaultValue: "'x'", sqlType: "NVARCHAR(20)", check: "length(label) > 0", collation: "NOCASE"),
-                Schema.Attribute(name: "count", valueType: .integer, defaultValue: "3"),
-                Schema.Attribute(name: "ratio", valueType: .double, defaultValue: "1.5"),
-                Schema.Attribute(name: "flag", valueType: .bool, defaultValue: "1"),
-                Schema.Attribute(name: "at", valueType: .date, defaultValue: "0.5"),
-                Schema.Attribute(name: "day", valueType: .date, isOptional: true, dateStorage: .iso8601Text),
-                Schema.Attribute(name: "bytes", valueType: .data, defaultValue: "X'00'"),
-                Schema.Attribute(name: "uuid", valueType: .uuid, defaultValue: "'E621E1F8-C36C-495A-93FC-0C247A3E6E5F'"),
-                Schema.Attribute(name: "url", valueType: .url, defaultValue: "'https://example.com'"),
-                Schema.Attribute(name: "amount", valueType: .decimal, defaultValue: "'1.25'"),
-                Schema.Attribute(name: "named_index_id", valueType: .integer, isOptional: true, references: Schema.ForeignKey(table: "NamedIndex", onDelete: "CASCADE")),
-            ], indexes: [Schema.Index(elements: [.expression("lower(label)")], name: "\(table)_lower", predicate: "count > 0")])
-        })
+        let tables =
+            typeNamesTheFileUses + [
+                "Self", "Type", "Protocol", "class", "ReservedSchemaV1", "ReservedMigrationPlan", "NamedIndexTable",
+            ]
+        return Schema(
+            version: Schema.Version(1, 0, 0),
+            entities: tables.map { table in
+                Schema.Entity(
+                    name: table,
+                    attributes: [
+                        Schema.Attribute(
+                            name: "label", valueType: .string, defaultValue: "'x'", sqlType: "NVARCHAR(20)",
+                            check: "length(label) > 0", collation: "NOCASE"),
+                        Schema.Attribute(name: "count", valueType: .integer, defaultValue: "3"),
+                        Schema.Attribute(name: "ratio", valueType: .double, defaultValue: "1.5"),
+                        Schema.Attribute(name: "flag", valueType: .bool, defaultValue: "1"),
+                        Schema.Attribute(name: "at", valueType: .date, defaultValue: "0.5"),
+                        Schema.Attribute(name: "day", valueType: .date, isOptional: true, dateStorage: .iso8601Text),
+                        Schema.Attribute(name: "bytes", valueType: .data, defaultValue: "X'00'"),
+                        Schema.Attribute(
+                            name: "uuid", valueType: .uuid, defaultValue: "'E621E1F8-C36C-495A-93FC-0C247A3E6E5F'"),
+                        Schema.Attribute(name: "url", valueType: .url, defaultValue: "'https://example.com'"),
+                        Schema.Attribute(name: "amount", valueType: .decimal, defaultValue: "'1.25'"),
+                        Schema.Attribute(
+                            name: "named_index_id", valueType: .integer, isOptional: true,
+                            references: Schema.ForeignKey(table: "NamedIndex", onDelete: "CASCADE")),
+                    ],
+                    indexes: [
+                        Schema.Index(
+                            elements: [.expression("lower(label)")], name: "\(table)_lower", predicate: "count > 0")
+                    ])
+            })
     }
 
     static var strictAny: Schema {
-        Schema(version: Schema.Version(1, 0, 0), entities: [
-            Schema.Entity(name: "Setting", attributes: [
-                Schema.Attribute(name: "name", valueType: .string),
-                Schema.Attribute(name: "value", valueType: .string, isOptional: true, sqlType: "ANY"),
-                Schema.Attribute(name: "fallback", valueType: .string, defaultValue: "'none'", sqlType: "ANY"),
-                Schema.Attribute(name: "count", valueType: .integer, isOptional: true, sqlType: "ANY"),
-                Schema.Attribute(name: "blob", valueType: .data, isOptional: true, sqlType: "ANY"),
-            ], isStrict: true),
-        ])
+        Schema(
+            version: Schema.Version(1, 0, 0),
+            entities: [
+                Schema.Entity(
+                    name: "Setting",
+                    attributes: [
+                        Schema.Attribute(name: "name", valueType: .string),
+                        Schema.Attribute(name: "value", valueType: .string, isOptional: true, sqlType: "ANY"),
+                        Schema.Attribute(name: "fallback", valueType: .string, defaultValue: "'none'", sqlType: "ANY"),
+                        Schema.Attribute(name: "count", valueType: .integer, isOptional: true, sqlType: "ANY"),
+                        Schema.Attribute(name: "blob", valueType: .data, isOptional: true, sqlType: "ANY"),
+                    ], isStrict: true)
+            ])
     }
 }

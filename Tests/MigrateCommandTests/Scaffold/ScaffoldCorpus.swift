@@ -14,12 +14,19 @@ enum ScaffoldCorpus {
     }
 
     static let databases = [
-        Database(name: "Chinook", create: { url in
-            let script = BuiltCommand.repositoryRoot.appendingPathComponent("Fixtures/Chinook/Chinook_Sqlite.sql")
-            try SQLiteConnection(path: url.path, mode: .readWriteCreate).execute(try String(contentsOf: script, encoding: .utf8))
-        }),
-        Database(name: "Grdb", create: { url in try SQLiteConnection(path: url.path, mode: .readWriteCreate).execute(grdbStyle) }),
-        Database(name: "Features", create: { url in try SQLiteConnection(path: url.path, mode: .readWriteCreate).execute(features) }),
+        Database(
+            name: "Chinook",
+            create: { url in
+                let script = BuiltCommand.repositoryRoot.appendingPathComponent("Fixtures/Chinook/Chinook_Sqlite.sql")
+                try SQLiteConnection(path: url.path, mode: .readWriteCreate).execute(
+                    try String(contentsOf: script, encoding: .utf8))
+            }),
+        Database(
+            name: "Grdb",
+            create: { url in try SQLiteConnection(path: url.path, mode: .readWriteCreate).execute(grdbStyle) }),
+        Database(
+            name: "Features",
+            create: { url in try SQLiteConnection(path: url.path, mode: .readWriteCreate).execute(features) }),
         Database(name: "Geo", create: { url in try GeoDatabase.create(at: url) }),
     ]
 
@@ -70,7 +77,9 @@ enum ScaffoldCorpus {
     static func contents(of url: URL) throws -> [String: [[SQLiteValue]]] {
         let db = try SQLiteConnection(path: url.path, mode: .readOnly)
         var result: [String: [[SQLiteValue]]] = [:]
-        for table in try db.rows("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_schema_migrations'").compactMap({ $0[0].stringValue }) {
+        for table in try db.rows(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_schema_migrations'"
+        ).compactMap({ $0[0].stringValue }) {
             result[table] = try db.rows("SELECT * FROM \(SQL.quoteIdentifier(table))").sorted { "\($0)" < "\($1)" }
         }
         return result

@@ -33,7 +33,8 @@ struct ScaffoldPackage: Sendable {
         let repository = BuiltCommand.repositoryRoot
         // Named by a stable hash of the checkout's path (`hashValue` changes with every process).
         let pathHash = repository.path.utf8.reduce(UInt64(5381)) { ($0 &* 33) &+ UInt64($1) } % 1_000_000
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("schemamigrations-scaffold-\(pathHash)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "schemamigrations-scaffold-\(pathHash)")
         let sources = root.appendingPathComponent("Package/Sources/ScaffoldCheck")
         try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
         // Written only when changed, so that a second run rebuilds nothing it need not.
@@ -48,7 +49,9 @@ struct ScaffoldPackage: Sendable {
         try ShopDatabase.create(at: database)
         let scaffolded = root.appendingPathComponent("ShopSchemaV1.swift")
         try? FileManager.default.removeItem(at: scaffolded)
-        let scaffold = try BuiltCommand.migrate(["scaffold", "--database", database.path, "--output", scaffolded.path, "--name", "Shop"])
+        let scaffold = try BuiltCommand.migrate([
+            "scaffold", "--database", database.path, "--output", scaffolded.path, "--name", "Shop",
+        ])
         let shopSource = (try? String(contentsOf: scaffolded, encoding: .utf8)) ?? ""
         try write(shopSource, "ShopSchemaV1.swift")
         try write(ShopDatabase.versionTwo, "ShopSchemaV2.swift")
@@ -62,7 +65,9 @@ struct ScaffoldPackage: Sendable {
             try database.create(url)
             let output = root.appendingPathComponent("\(database.name)ScaffoldV1.swift")
             try? FileManager.default.removeItem(at: output)
-            corpusScaffolds[database.name] = try BuiltCommand.migrate(["scaffold", "--database", url.path, "--output", output.path, "--name", database.name])
+            corpusScaffolds[database.name] = try BuiltCommand.migrate([
+                "scaffold", "--database", url.path, "--output", output.path, "--name", database.name,
+            ])
             try write((try? String(contentsOf: output, encoding: .utf8)) ?? "", "\(database.name)ScaffoldV1.swift")
         }
 
@@ -71,7 +76,9 @@ struct ScaffoldPackage: Sendable {
             // Rendered without the declared property names, as from a live file: names come from columns.
             var schema = try Schema(version)
             for entity in schema.entities.indices {
-                for attribute in schema.entities[entity].attributes.indices { schema.entities[entity].attributes[attribute].propertyName = nil }
+                for attribute in schema.entities[entity].attributes.indices {
+                    schema.entities[entity].attributes[attribute].propertyName = nil
+                }
             }
             let source = SwiftDeclarations(schema: schema, name: name).source
             caseSources[name] = source
@@ -83,7 +90,8 @@ struct ScaffoldPackage: Sendable {
             try write(source, "\(name)SchemaV1.swift")
         }
         try write(mainSource, "main.swift")
-        try Data("""
+        try Data(
+            """
             // swift-tools-version:6.0
             import PackageDescription
 
@@ -94,20 +102,24 @@ struct ScaffoldPackage: Sendable {
                 targets: [.executableTarget(name: "ScaffoldCheck", dependencies: [.product(name: "SchemaMigrations", package: "SchemaMigrations")])],
                 swiftLanguageModes: [.v6]
             )
-            """.utf8).write(to: root.appendingPathComponent("Package/Package.swift"))
+            """.utf8
+        ).write(to: root.appendingPathComponent("Package/Package.swift"))
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "build", "--package-path", root.appendingPathComponent("Package").path,
-                             "--scratch-path", root.appendingPathComponent("build").path, "-Xswiftc", "-warnings-as-errors"]
+        process.arguments = [
+            "swift", "build", "--package-path", root.appendingPathComponent("Package").path,
+            "--scratch-path", root.appendingPathComponent("build").path, "-Xswiftc", "-warnings-as-errors",
+        ]
         let log = root.appendingPathComponent("build.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: log)
         process.standardError = process.standardOutput
         try process.run()
         process.waitUntilExit()
-        return ScaffoldPackage(root: root, buildStatus: process.terminationStatus, buildLog: try String(contentsOf: log, encoding: .utf8),
-                               scaffold: scaffold, shopSource: shopSource, caseSources: caseSources, corpusScaffolds: corpusScaffolds)
+        return ScaffoldPackage(
+            root: root, buildStatus: process.terminationStatus, buildLog: try String(contentsOf: log, encoding: .utf8),
+            scaffold: scaffold, shopSource: shopSource, caseSources: caseSources, corpusScaffolds: corpusScaffolds)
     }
 
     /// Runs the built program.

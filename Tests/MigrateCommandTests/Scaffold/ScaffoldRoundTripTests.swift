@@ -8,7 +8,9 @@ import Testing
     /// The built package, or the test fails with the build's log.
     static func package(sourceLocation: SourceLocation = #_sourceLocation) throws -> ScaffoldPackage {
         let package = try ScaffoldPackage.shared.get()
-        try #require(package.buildStatus == 0, "the scaffolded package does not build:\n\(package.buildLog.suffix(6_000))", sourceLocation: sourceLocation)
+        try #require(
+            package.buildStatus == 0, "the scaffolded package does not build:\n\(package.buildLog.suffix(6_000))",
+            sourceLocation: sourceLocation)
         return package
     }
 
@@ -22,7 +24,11 @@ import Testing
                 schema.entities[entity].attributes[attribute].swiftType = nil
                 schema.entities[entity].attributes[attribute].propertyName = nil
             }
-            schema.entities[entity].indexes.sort { ($0.isUnique ? 1 : 0, $0.columns.joined(separator: "\u{1}")) < ($1.isUnique ? 1 : 0, $1.columns.joined(separator: "\u{1}")) }
+            schema.entities[entity].indexes.sort {
+                ($0.isUnique ? 1 : 0, $0.columns.joined(separator: "\u{1}")) < (
+                    $1.isUnique ? 1 : 0, $1.columns.joined(separator: "\u{1}")
+                )
+            }
         }
         return schema
     }
@@ -39,16 +45,24 @@ import Testing
         let result = try package.run(["schemas"])
         try #require(result.status == 0, "\(result)")
         let snapshots = try #require(try result.json() as? [String: String])
-        #expect(Set(snapshots.keys) == Set(ScaffoldCases.versions.map(\.name) + ["Shop"] + ScaffoldSchemaCases.cases.map(\.name)))
+        #expect(
+            Set(snapshots.keys)
+                == Set(ScaffoldCases.versions.map(\.name) + ["Shop"] + ScaffoldSchemaCases.cases.map(\.name)))
         // The declared cases, and the shop database as introspection reads it.
         let scratch = Scratch()
         let shop = scratch.directory.appendingPathComponent("shop.sqlite")
         try ShopDatabase.create(at: shop, customers: 1)
-        let inputs = try ScaffoldCases.versions.map { ($0.name, try Schema($0.version)) } + [("Shop", try SchemaIntrospection(databaseAt: shop).schema)]
+        let inputs =
+            try ScaffoldCases.versions.map { ($0.name, try Schema($0.version)) } + [
+                ("Shop", try SchemaIntrospection(databaseAt: shop).schema)
+            ]
             + ScaffoldSchemaCases.cases.map { ($0.name, $0.schema) }
         for (name, declared) in inputs {
             let generated = try Schema(snapshotJSON: Data(try #require(snapshots[name]).utf8))
-            #expect(generated.versionHash == declared.versionHash, "\(name): the generated declarations hash otherwise\n\(package.caseSources[name] ?? package.shopSource)")
+            #expect(
+                generated.versionHash == declared.versionHash,
+                "\(name): the generated declarations hash otherwise\n\(package.caseSources[name] ?? package.shopSource)"
+            )
             let (read, written) = (Self.comparable(generated), Self.comparable(declared))
             #expect(read.entityNames == written.entityNames, "\(name)")
             for (entity, expected) in zip(read.entities, written.entities) {
@@ -72,7 +86,10 @@ import Testing
         }
         #expect(source.contains("static let namedIndexes: [NamedIndex] = ["))
         let strict = try #require(package.caseSources["Strict"])
-        #expect(strict.contains("enum StrictPlanNameMigrationPlan: SchemaMigrationPlan {\n    static let name = \"Strict \\\"plan\\\" \\\\ name\"\n"), "\(strict)")
+        #expect(
+            strict.contains(
+                "enum StrictPlanNameMigrationPlan: SchemaMigrationPlan {\n    static let name = \"Strict \\\"plan\\\" \\\\ name\"\n"
+            ), "\(strict)")
     }
 
     @Test(.timeLimit(.minutes(10)))
@@ -94,12 +111,16 @@ import Testing
             "@Attribute(column: \"___\") var column7 = 1",
             "static let uniqueness: [[String]] = [[\"default\", \"in\"]]",
         ] {
-            #expect(names.contains("\n        " + line + "\n") || names.contains("\n    " + line + "\n"), "missing: \(line)\n\(names)")
+            #expect(
+                names.contains("\n        " + line + "\n") || names.contains("\n    " + line + "\n"),
+                "missing: \(line)\n\(names)")
         }
         let shop = package.shopSource
-        for line in ["@Attribute(column: \"first_name\") var firstName: String",
-                     "@Attribute(column: \"customer_id\", references: .to(Customer.self, onDelete: .cascade)) var customerID: Int",
-                     "final class Order: PersistentModel {", "static let entityName = \"order\""] {
+        for line in [
+            "@Attribute(column: \"first_name\") var firstName: String",
+            "@Attribute(column: \"customer_id\", references: .to(Customer.self, onDelete: .cascade)) var customerID: Int",
+            "final class Order: PersistentModel {", "static let entityName = \"order\"",
+        ] {
             #expect(shop.contains(line), "missing: \(line)\n\(shop)")
         }
     }
@@ -139,12 +160,13 @@ import Testing
         if name == "Features" { #expect(dependentsBefore.count == 2) }
         let adopt = try package.run(["adopt", url.path, name])
         #expect(adopt.status == 0, "\(adopt)")
-        #expect(adopt.stdout == """
-            verify: version 1.0.0 recorded false upToDate false
-            migrate: migrated adopted true 1.0.0
-            verify: version 1.0.0 recorded true upToDate true
+        #expect(
+            adopt.stdout == """
+                verify: version 1.0.0 recorded false upToDate false
+                migrate: migrated adopted true 1.0.0
+                verify: version 1.0.0 recorded true upToDate true
 
-            """, "\(adopt)")
+                """, "\(adopt)")
         #expect(try ScaffoldCorpus.contents(of: url) == before, "adopting touched no row")
         #expect(try scratch.rows(url.path, "PRAGMA integrity_check") == [["'ok'"]])
         #expect(try scratch.rows(url.path, "PRAGMA foreign_key_check").isEmpty)
@@ -160,10 +182,18 @@ import Testing
     @Test(.timeLimit(.minutes(10)))
     func aFileWithValuesAsStoredAndKeylessTablesIsRebuiltByAHandWrittenV2KeepingEveryValueAndRowid() throws {
         let package = try Self.package()
-        let source = try #require(package.corpusScaffolds["Geo"]).stdout + (try String(contentsOf: package.root.appendingPathComponent("Package/Sources/ScaffoldCheck/GeoScaffoldV1.swift"), encoding: .utf8))
-        for line in [#"@Attribute(sqlType: "POINT") var geom: Data? = nil"#, #"@Attribute(sqlType: "INTEGER") var code: SQLiteValue? = nil"#,
-                     #"@Attribute(sqlType: "NUMERIC") var size: SQLiteValue? = nil"#, #"static let primaryKey: [String]? = []"#,
-                     #"static let primaryKey: [String]? = ["layer", "zoom"]"#, "var layer: String? = nil", "var zoom: Int? = nil"] {
+        let source =
+            try #require(package.corpusScaffolds["Geo"]).stdout
+            + (try String(
+                contentsOf: package.root.appendingPathComponent("Package/Sources/ScaffoldCheck/GeoScaffoldV1.swift"),
+                encoding: .utf8))
+        for line in [
+            #"@Attribute(sqlType: "POINT") var geom: Data? = nil"#,
+            #"@Attribute(sqlType: "INTEGER") var code: SQLiteValue? = nil"#,
+            #"@Attribute(sqlType: "NUMERIC") var size: SQLiteValue? = nil"#, #"static let primaryKey: [String]? = []"#,
+            #"static let primaryKey: [String]? = ["layer", "zoom"]"#, "var layer: String? = nil",
+            "var zoom: Int? = nil",
+        ] {
             #expect(source.contains(line), "missing: \(line)\n\(source)")
         }
         let scratch = Scratch()
@@ -174,18 +204,29 @@ import Testing
         #expect(adopt.status == 0, "\(adopt)")
         let upgrade = try package.run(["upgrade", url.path, "Geo"])
         #expect(upgrade.status == 0, "\(upgrade)")
-        #expect(upgrade.stdout == """
-            migrate: migrated 1.0.0 -> 2.0.0
-            verify: version 2.0.0 recorded true upToDate true
+        #expect(
+            upgrade.stdout == """
+                migrate: migrated 1.0.0 -> 2.0.0
+                verify: version 2.0.0 recorded true upToDate true
 
-            """, "\(upgrade)")
+                """, "\(upgrade)")
         // Every row, rowid, value and storage class as it was; the custom stage read `size` as stored.
         let after = try scratch.rows(url.path, GeoDatabase.contents)
-        #expect(after.map { $0[0] == "'extension_registry'" ? Array($0.prefix(4)) : $0 } == before.map { $0[0] == "'extension_registry'" ? Array($0.prefix(4)) : $0 })
-        #expect(try scratch.rows(url.path, "SELECT rowid, definition FROM extension_registry ORDER BY rowid") == [["2", "'none'"], ["3", "'GeoPackage 1.0'"]])
+        #expect(
+            after.map { $0[0] == "'extension_registry'" ? Array($0.prefix(4)) : $0 }
+                == before.map { $0[0] == "'extension_registry'" ? Array($0.prefix(4)) : $0 })
+        #expect(
+            try scratch.rows(url.path, "SELECT rowid, definition FROM extension_registry ORDER BY rowid") == [
+                ["2", "'none'"], ["3", "'GeoPackage 1.0'"],
+            ])
         let labels = try scratch.rows(url.path, "SELECT label FROM feature ORDER BY fid")
         #expect(labels == [["'A12:12.5'"], ["'7:n/a'"], ["'B7:<2 bytes>'"], ["'C:3'"]], "\(labels)")
-        #expect(try scratch.rows(url.path, "SELECT sql FROM sqlite_schema WHERE name = 'tile_link'") == [[#"'CREATE TABLE "tile_link" ("layer" TEXT, "zoom" INTEGER, "tile" BLOB, PRIMARY KEY ("layer", "zoom"))'"#]])
+        #expect(
+            try scratch.rows(url.path, "SELECT sql FROM sqlite_schema WHERE name = 'tile_link'") == [
+                [
+                    #"'CREATE TABLE "tile_link" ("layer" TEXT, "zoom" INTEGER, "tile" BLOB, PRIMARY KEY ("layer", "zoom"))'"#
+                ]
+            ])
         #expect(try scratch.rows(url.path, "PRAGMA integrity_check") == [["'ok'"]])
     }
 
@@ -193,43 +234,52 @@ import Testing
     func aScaffoldedDatabaseIsAdoptedWithZeroDifferencesThenMigratedByAHandWrittenV2() throws {
         let package = try Self.package()
         #expect(package.scaffold.status == 0, "\(package.scaffold)")
-        #expect(package.scaffold.stdout.contains("ShopSchemaV1 (3 models) and ShopMigrationPlan"), "\(package.scaffold)")
+        #expect(
+            package.scaffold.stdout.contains("ShopSchemaV1 (3 models) and ShopMigrationPlan"), "\(package.scaffold)")
         #expect(package.scaffold.stderr.isEmpty, "\(package.scaffold)")
 
         let scratch = Scratch()
         let url = scratch.directory.appendingPathComponent("shop.sqlite")
         try ShopDatabase.create(at: url)
         let tables = ["Customer", "\"order\"", "order_line"]
-        func rows(_ table: String) throws -> [[String]] { try scratch.rows(url.path, "SELECT * FROM \(table) ORDER BY id") }
+        func rows(_ table: String) throws -> [[String]] {
+            try scratch.rows(url.path, "SELECT * FROM \(table) ORDER BY id")
+        }
         let before = try tables.map(rows)
 
         let adopt = try package.run(["adopt", url.path])
         #expect(adopt.status == 0, "\(adopt)")
-        #expect(adopt.stdout == """
-            verify: version 1.0.0 recorded false upToDate false
-            migrate: migrated adopted true 1.0.0
-            verify: version 1.0.0 recorded true upToDate true
+        #expect(
+            adopt.stdout == """
+                verify: version 1.0.0 recorded false upToDate false
+                migrate: migrated adopted true 1.0.0
+                verify: version 1.0.0 recorded true upToDate true
 
-            """, "\(adopt)")
+                """, "\(adopt)")
         #expect(try tables.map(rows) == before, "adopting touched no row")
 
         let upgrade = try package.run(["upgrade", url.path])
         #expect(upgrade.status == 0, "\(upgrade)")
-        #expect(upgrade.stdout == """
-            migrate: migrated 1.0.0 -> 2.0.0
-            verify: version 2.0.0 recorded true upToDate true
+        #expect(
+            upgrade.stdout == """
+                migrate: migrated 1.0.0 -> 2.0.0
+                verify: version 2.0.0 recorded true upToDate true
 
-            """, "\(upgrade)")
+                """, "\(upgrade)")
         // Every row, key and value kept; the renamed column holds the old one's values; the new one is empty.
-        let customers = try scratch.rows(url.path, "SELECT id, given_name, last_name, email, created_at, vip, phone FROM Customer ORDER BY id")
+        let customers = try scratch.rows(
+            url.path, "SELECT id, given_name, last_name, email, created_at, vip, phone FROM Customer ORDER BY id")
         #expect(customers == before[0].map { $0 + ["NULL"] })
         #expect(try rows("\"order\"") == before[1])
         #expect(try rows("order_line") == before[2])
         #expect(try scratch.rows(url.path, "PRAGMA integrity_check") == [["'ok'"]])
         #expect(try scratch.rows(url.path, "PRAGMA foreign_key_check").isEmpty)
-        let indexes = try scratch.rows(url.path, "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").map { $0[0] }
+        let indexes = try scratch.rows(
+            url.path, "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
+        ).map { $0[0] }
         #expect(indexes == ["'Customer_email_unique'", "'Customer_last_name_given_name'", "'order_by_customer'"])
-        let keys = try scratch.rows(url.path, "SELECT \"table\", \"from\", \"to\", on_delete FROM pragma_foreign_key_list('order_line')")
+        let keys = try scratch.rows(
+            url.path, "SELECT \"table\", \"from\", \"to\", on_delete FROM pragma_foreign_key_list('order_line')")
         #expect(keys == [["'order'", "'order_id'", "'id'", "'CASCADE'"]])
     }
 }

@@ -22,12 +22,18 @@ enum ShopDatabase {
         try db.execute(sql)
         try db.execute("BEGIN")
         for customer in 1...customers {
-            try db.execute("INSERT INTO Customer VALUES (\(customer), 'First\(customer)', 'Last\(customer)', \(customer % 3 == 0 ? "NULL" : "'c\(customer)@example.com'"), \(1_700_000_000 + customer), \(customer % 2))")
+            try db.execute(
+                "INSERT INTO Customer VALUES (\(customer), 'First\(customer)', 'Last\(customer)', \(customer % 3 == 0 ? "NULL" : "'c\(customer)@example.com'"), \(1_700_000_000 + customer), \(customer % 2))"
+            )
             for order in 0..<2 {
                 let id = customer * 10 + order
-                try db.execute("INSERT INTO \"order\" VALUES (\(id), \(customer), \(order == 0 ? "NULL" : "1700000000.5"), \(Double(id) * 1.25), 'n\(id)')")
+                try db.execute(
+                    "INSERT INTO \"order\" VALUES (\(id), \(customer), \(order == 0 ? "NULL" : "1700000000.5"), \(Double(id) * 1.25), 'n\(id)')"
+                )
                 for line in 0..<3 {
-                    try db.execute("INSERT INTO order_line (order_id, sku, quantity, photo) VALUES (\(id), 'SKU-\(line)', \(line + 1), X'0\(line)FF')")
+                    try db.execute(
+                        "INSERT INTO order_line (order_id, sku, quantity, photo) VALUES (\(id), 'SKU-\(line)', \(line + 1), X'0\(line)FF')"
+                    )
                 }
             }
         }

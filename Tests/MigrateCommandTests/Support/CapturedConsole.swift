@@ -11,8 +11,9 @@ final class CapturedConsole: @unchecked Sendable {
     var error: String { lock.withLock { errorText } }
 
     var console: Console {
-        Console(output: { text in self.lock.withLock { self.outputText += text } },
-                error: { text in self.lock.withLock { self.errorText += text } },
-                errorIsTerminal: false)
+        Console(
+            output: { text in self.lock.withLock { self.outputText += text } },
+            error: { text in self.lock.withLock { self.errorText += text } },
+            errorIsTerminal: false)
     }
 }

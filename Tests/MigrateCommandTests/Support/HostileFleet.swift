@@ -37,8 +37,10 @@ struct HostileFleet {
 
     /// The version a database records last, or nil when it records none.
     static func version(_ path: String) throws -> String? {
-        try SQLiteConnection(path: path, mode: .readOnly).rows("SELECT version FROM _schema_migrations ORDER BY seq DESC LIMIT 1")
-            .first?.first.map { String($0.sqlLiteral.dropFirst().dropLast()) }
+        try SQLiteConnection(path: path, mode: .readOnly).rows(
+            "SELECT version FROM _schema_migrations ORDER BY seq DESC LIMIT 1"
+        )
+        .first?.first.map { String($0.sqlLiteral.dropFirst().dropLast()) }
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs a program with its standard error on a pseudo-terminal, as a person at a terminal sees
@@ -9,7 +10,8 @@ import Glibc
 enum PseudoTerminal {
     /// - Returns: the exit status, standard output (a file), and what the terminal received.
     static func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, terminal: String) {
-        var master: Int32 = -1, slave: Int32 = -1
+        var master: Int32 = -1
+        var slave: Int32 = -1
         guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw POSIXError(.ENODEV) }
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("pty-stdout-\(UUID().uuidString)")
         try Data().write(to: output)

@@ -20,11 +20,14 @@ final class Scratch {
 
     /// A SampleTrips database with `trips` trips at `version` (1.0.0 has every fourth name twice).
     @discardableResult
-    func sampleTrips(_ name: String, at version: Schema.Version = Schema.Version(1, 0, 0), trips: Int = 12) throws -> String {
+    func sampleTrips(_ name: String, at version: Schema.Version = Schema.Version(1, 0, 0), trips: Int = 12) throws
+        -> String
+    {
         let url = directory.appendingPathComponent(name)
         try SampleTripsFixture.createV1(at: url, trips: trips)
         if version > Schema.Version(1, 0, 0) {
-            try Migrator(plan: TripsMigrationPlan.self, options: MigrationOptions(targetVersion: version)).migrate(databaseAt: url)
+            try Migrator(plan: TripsMigrationPlan.self, options: MigrationOptions(targetVersion: version)).migrate(
+                databaseAt: url)
         }
         return url.path
     }
@@ -32,7 +35,8 @@ final class Scratch {
     /// A file that is not a database.
     @discardableResult
     func corrupt(_ name: String) throws -> String {
-        try Data("this is not a SQLite database, just some text that is long enough".utf8).write(to: directory.appendingPathComponent(name))
+        try Data("this is not a SQLite database, just some text that is long enough".utf8).write(
+            to: directory.appendingPathComponent(name))
         return path(name)
     }
 
@@ -52,7 +56,10 @@ final class Scratch {
     func contents(_ path: String, table: String = "Trip") throws -> [[String]] {
         try rows(path, "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name")
             + rows(path, "SELECT * FROM \(table) ORDER BY id")
-            + rows(path, "SELECT plan, seq, version, hash, kind, fromVersion, schemaCookie, snapshot FROM _schema_migrations ORDER BY plan, seq")
+            + rows(
+                path,
+                "SELECT plan, seq, version, hash, kind, fromVersion, schemaCookie, snapshot FROM _schema_migrations ORDER BY plan, seq"
+            )
             + rows(path, "PRAGMA schema_version")
     }
 }

@@ -29,6 +29,8 @@ struct NotesCannotBeMerged: Error, CustomStringConvertible {
 enum ThrowingNotesPlan: SchemaMigrationPlan {
     static let schemas: [any VersionedSchema.Type] = [NotesV1.self, NotesV2.self]
     static let stages: [MigrationStage] = [
-        .custom(fromVersion: NotesV1.self, toVersion: NotesV2.self, willMigrate: { _ in throw NotesCannotBeMerged() }, didMigrate: nil),
+        .custom(
+            fromVersion: NotesV1.self, toVersion: NotesV2.self, willMigrate: { _ in throw NotesCannotBeMerged() },
+            didMigrate: nil)
     ]
 }

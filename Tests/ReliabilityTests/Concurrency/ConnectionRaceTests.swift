@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SchemaMigrations
+import Testing
+
 @testable import reliability_driver
 
 extension Reliability {
@@ -31,7 +32,8 @@ extension Reliability {
             let app = try SQLiteConnection(path: url.path, busyTimeout: 20)
             let result = try Self.migrator().migrate(connection: app.handle)
             let driverResult = driver.wait()
-            #expect(driverResult.status == 0 && driverResult.output.contains("outcome=migrated"), "\(driverResult.output)")
+            #expect(
+                driverResult.status == 0 && driverResult.output.contains("outcome=migrated"), "\(driverResult.output)")
             #expect(result.outcome == .upToDate && result.toVersion == Schema.Version(3, 0, 0))
             #expect(try DatabaseState.read(url, plan: CrashPlan.planName) == fixture.new)
         }
@@ -42,7 +44,9 @@ extension Reliability {
             let url = try fixture.copy("app.sqlite")
             let driver = try fixture.startHolding(url, at: "--hold-start", seconds: 2)
             let app = try SQLiteConnection(path: url.path, busyTimeout: 0.3)
-            let error = try #require(throws: MigrationError.self) { try Self.migrator().migrate(connection: app.handle) }
+            let error = try #require(throws: MigrationError.self) {
+                try Self.migrator().migrate(connection: app.handle)
+            }
             #expect(error.code == .sqlite && error.sqliteError?.isBusy == true, "\(error)")
             #expect(error.message.contains("locked by another connection"), "\(error)")
             // It waited the 0.3 s of the app's connection, not the options' 5 s it used to claim.
@@ -66,17 +70,23 @@ extension Reliability {
             let app = try SQLiteConnection(path: url.path, busyTimeout: 0.3)
             if wal {
                 #expect(try Self.migrator().migrate(connection: app.handle).outcome == .migrated)
-                #expect(try RaceFixture.columns("Item", reader).contains("price"), "the reader's snapshot is the old schema")
+                #expect(
+                    try RaceFixture.columns("Item", reader).contains("price"), "the reader's snapshot is the old schema"
+                )
                 try reader.execute("COMMIT")
                 #expect(try DatabaseState.read(url, plan: CrashPlan.planName) == fixture.new)
             } else {
-                let error = try #require(throws: MigrationError.self) { try Self.migrator().migrate(connection: app.handle) }
+                let error = try #require(throws: MigrationError.self) {
+                    try Self.migrator().migrate(connection: app.handle)
+                }
                 #expect(error.code == .sqlite && error.sqliteError?.isBusy == true, "\(error)")
                 #expect(app.isAutocommit)
                 try reader.execute("COMMIT")
                 #expect(try DatabaseState.read(url, plan: CrashPlan.planName) == fixture.old)
             }
-            ReliabilityConfig.summary("app-reader-\(wal ? "wal" : "rollback")", wal ? "migrated, reader kept the old snapshot" : "lock error, rolled back, database old")
+            ReliabilityConfig.summary(
+                "app-reader-\(wal ? "wal" : "rollback")",
+                wal ? "migrated, reader kept the old snapshot" : "lock error, rolled back, database old")
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SchemaMigrations
+import Testing
 
 extension Reliability {
     /// Two processes migrate one file at once: exactly one migrates; the other waits for the lock
@@ -13,10 +13,16 @@ extension Reliability {
             let first = try fixture.startHolding(url, at: "--hold-start", seconds: 1)
             let second = try DriverProcess.run(["migrate", "--database", url.path, "--busy-timeout", "20"])
             let firstResult = first.wait()
-            #expect(firstResult.status == 0 && firstResult.output.contains("outcome=migrated from=1.0.0 to=3.0.0"), "\(firstResult.output)")
-            #expect(second.status == 0 && second.output.contains("outcome=upToDate from=3.0.0 to=3.0.0"), "\(second.output)")
+            #expect(
+                firstResult.status == 0 && firstResult.output.contains("outcome=migrated from=1.0.0 to=3.0.0"),
+                "\(firstResult.output)")
+            #expect(
+                second.status == 0 && second.output.contains("outcome=upToDate from=3.0.0 to=3.0.0"), "\(second.output)"
+            )
             #expect(try DatabaseState.read(url, plan: CrashPlan.planName) == fixture.new)
-            ReliabilityConfig.summary("race-wait-\(wal ? "wal" : "rollback")", "first=\(Self.outcome(firstResult.output)) second=\(Self.outcome(second.output))")
+            ReliabilityConfig.summary(
+                "race-wait-\(wal ? "wal" : "rollback")",
+                "first=\(Self.outcome(firstResult.output)) second=\(Self.outcome(second.output))")
         }
 
         @Test(.timeLimit(.minutes(5)), arguments: [false, true])
@@ -33,10 +39,15 @@ extension Reliability {
             #expect(firstResult.status == 0 && firstResult.output.contains("outcome=migrated"), "\(firstResult.output)")
             #expect(second.status == 1, "\(second.output)")
             #expect(second.output.contains("error code=sqlite"), "\(second.output)")
-            #expect(second.output.contains("locked by another connection") && second.output.contains("SQLITE_BUSY"), "\(second.output)")
+            #expect(
+                second.output.contains("locked by another connection") && second.output.contains("SQLITE_BUSY"),
+                "\(second.output)")
             #expect(waited < 1.9, "gave up after its own busy timeout, not the other's transaction: \(waited) s")
             #expect(try DatabaseState.read(url, plan: CrashPlan.planName) == fixture.new)
-            ReliabilityConfig.summary("race-lock-\(wal ? "wal" : "rollback")", "first=\(Self.outcome(firstResult.output)) second=\(Self.outcome(second.output)) waited=\(String(format: "%.2f", waited))s")
+            ReliabilityConfig.summary(
+                "race-lock-\(wal ? "wal" : "rollback")",
+                "first=\(Self.outcome(firstResult.output)) second=\(Self.outcome(second.output)) waited=\(String(format: "%.2f", waited))s"
+            )
         }
 
         /// In WAL mode a reader keeps the old schema and rows while the migration has written
@@ -52,12 +63,16 @@ extension Reliability {
             #expect(try RaceFixture.columns("Item", reader).contains("price"))
             let result = migration.wait()
             #expect(result.status == 0 && result.output.contains("outcome=migrated"), "\(result.output)")
-            #expect(try RaceFixture.columns("Item", reader).contains("price"), "inside its read transaction, the reader keeps the old schema")
+            #expect(
+                try RaceFixture.columns("Item", reader).contains("price"),
+                "inside its read transaction, the reader keeps the old schema")
             #expect(try reader.scalar("SELECT count(*) FROM Note")?.int64Value == Int64(RaceFixture.rows / 5))
             try reader.execute("COMMIT")
-            #expect(try RaceFixture.columns("Item", reader).contains("score"), "after it, the reader sees the new schema")
+            #expect(
+                try RaceFixture.columns("Item", reader).contains("score"), "after it, the reader sees the new schema")
             #expect(try DatabaseState.read(url, plan: CrashPlan.planName) == fixture.new)
-            ReliabilityConfig.summary("wal-readers", "reader-before-commit=old read-transaction-across-commit=old after=new")
+            ReliabilityConfig.summary(
+                "wal-readers", "reader-before-commit=old read-transaction-across-commit=old after=new")
         }
 
         /// In rollback-journal mode a reader that keeps a read transaction open past the
@@ -68,19 +83,24 @@ extension Reliability {
             let fixture = try RaceFixture(wal: false)
             let url = try fixture.copy("blocked.sqlite")
             let reader = try SQLiteConnection(path: url.path, mode: .readOnly)
-            let migration = try DriverProcess(["migrate", "--database", url.path, "--hold-end", "0.3", "--busy-timeout", "0.5"])
+            let migration = try DriverProcess([
+                "migrate", "--database", url.path, "--hold-end", "0.3", "--busy-timeout", "0.5",
+            ])
             #expect(migration.waitForOutput("holding end"))
             try reader.execute("BEGIN")
             _ = try reader.scalar("SELECT count(*) FROM Item")  // takes the SHARED lock
             let result = migration.wait()
             try reader.execute("COMMIT")
-            #expect(result.status == 1 && result.output.contains("error code=sqlite") && result.output.contains("SQLITE_BUSY"), "\(result.output)")
+            #expect(
+                result.status == 1 && result.output.contains("error code=sqlite")
+                    && result.output.contains("SQLITE_BUSY"), "\(result.output)")
             #expect(try DatabaseState.read(url, plan: CrashPlan.planName) == fixture.old)
             ReliabilityConfig.summary("rollback-reader", "migration=\(Self.outcome(result.output)) database=old")
         }
 
         static func outcome(_ output: String) -> String {
-            output.split(separator: "\n").first { $0.hasPrefix("outcome=") || $0.hasPrefix("error code=") }.map(String.init)?
+            output.split(separator: "\n").first { $0.hasPrefix("outcome=") || $0.hasPrefix("error code=") }.map(
+                String.init)?
                 .replacingOccurrences(of: " ", with: ",") ?? "none"
         }
     }

@@ -30,13 +30,15 @@ struct CrashPlan {
     init(mode: CrashSafety.Mode, scratch: Scratch, name: String, rows: Int) throws {
         self.mode = mode
         pristine = scratch.url("\(name)-pristine.sqlite")
-        let populated = try DriverProcess.run(["populate", "--database", pristine.path, "--rows", String(rows)] + (mode.wal ? ["--journal", "wal"] : []))
+        let populated = try DriverProcess.run(
+            ["populate", "--database", pristine.path, "--rows", String(rows)] + (mode.wal ? ["--journal", "wal"] : []))
         guard populated.status == 0 else { throw CrashPlanError(message: "populate failed: \(populated.output)") }
         old = try DatabaseState.read(pristine, plan: CrashPlan.planName)
 
         let calibration = try scratch.copyDatabase(pristine, to: "\(name)-calibration.sqlite")
         let started = Date()
-        let run = try DriverProcess.run(["migrate", "--database", calibration.path] + (mode.perStage ? ["--per-stage"] : []))
+        let run = try DriverProcess.run(
+            ["migrate", "--database", calibration.path] + (mode.perStage ? ["--per-stage"] : []))
         duration = Date().timeIntervalSince(started)
         guard run.status == 0 else { throw CrashPlanError(message: "calibration failed: \(run.output)") }
         new = try DatabaseState.read(calibration, plan: CrashPlan.planName)
@@ -57,16 +59,19 @@ struct CrashPlan {
     func killTrial(number: Int, after delay: TimeInterval, scratch: Scratch) throws -> Trial {
         let url = try scratch.copyDatabase(pristine, to: "trial-\(number).sqlite")
         let started = Date()
-        let driver = try DriverProcess(["migrate", "--database", url.path, "--progress"] + (mode.perStage ? ["--per-stage"] : []))
+        let driver = try DriverProcess(
+            ["migrate", "--database", url.path, "--progress"] + (mode.perStage ? ["--per-stage"] : []))
         let remaining = delay - Date().timeIntervalSince(started)
         if remaining > 0 { usleep(useconds_t(remaining * 1_000_000)) }
         driver.kill()
         let (status, output) = driver.wait()
         let killed = status == -SIGKILL
         let lines = output.split(separator: "\n").map(String.init)
-        let lastStep = lines.last { $0.hasPrefix("progress ") }.map { String($0.dropFirst("progress ".count)) } ?? "none"
-        return Trial(url: url, delay: delay, killed: killed, lastStep: lastStep, phase: CrashPlan.phase(of: lines),
-                     state: try DatabaseState.read(url, plan: CrashPlan.planName))
+        let lastStep =
+            lines.last { $0.hasPrefix("progress ") }.map { String($0.dropFirst("progress ".count)) } ?? "none"
+        return Trial(
+            url: url, delay: delay, killed: killed, lastStep: lastStep, phase: CrashPlan.phase(of: lines),
+            state: try DatabaseState.read(url, plan: CrashPlan.planName))
     }
 
     /// Where the migration was when killed, coarsely: `launch`, `detect`, the last step a stage

@@ -1,6 +1,7 @@
 import CFaultVFS
 import CSQLite
 import Foundation
+
 @testable import SchemaMigrations
 
 /// One kind of I/O call to fail, and how.
@@ -19,10 +20,12 @@ struct FaultKind: CustomStringConvertible, Sendable {
 
     /// The kinds the sweep tries: writes failing with an I/O error or a full disk, syncs, reads.
     static func all(persistent: Bool) -> [FaultKind] {
-        [FaultKind(kind: Int32(FAULTVFS_WRITE), code: ioerrWrite, persistent: persistent),
-         FaultKind(kind: Int32(FAULTVFS_WRITE), code: SQLITE_FULL, persistent: persistent),
-         FaultKind(kind: Int32(FAULTVFS_SYNC), code: ioerrFsync, persistent: persistent),
-         FaultKind(kind: Int32(FAULTVFS_READ), code: ioerrRead, persistent: persistent)]
+        [
+            FaultKind(kind: Int32(FAULTVFS_WRITE), code: ioerrWrite, persistent: persistent),
+            FaultKind(kind: Int32(FAULTVFS_WRITE), code: SQLITE_FULL, persistent: persistent),
+            FaultKind(kind: Int32(FAULTVFS_SYNC), code: ioerrFsync, persistent: persistent),
+            FaultKind(kind: Int32(FAULTVFS_READ), code: ioerrRead, persistent: persistent),
+        ]
     }
 }
 
@@ -61,7 +64,9 @@ struct FaultSweep {
 
     /// Registers the VFS, and learns the old and new states of `pristine`.
     init(pristine: URL, mode: FaultMode, scratch: Scratch) throws {
-        guard faultvfs_register(FaultSweep.vfsName) == SQLITE_OK else { throw CrashPlanError(message: "cannot register the fault VFS") }
+        guard faultvfs_register(FaultSweep.vfsName) == SQLITE_OK else {
+            throw CrashPlanError(message: "cannot register the fault VFS")
+        }
         self.pristine = pristine
         self.mode = mode
         self.scratch = scratch
@@ -103,7 +108,11 @@ struct FaultSweep {
         let url = try scratch.copyDatabase(pristine, to: "fault-run.sqlite")
         defer { scratch.removeDatabase(url) }
         let before = try Data(contentsOf: url)
-        if fault.persistent { faultvfs_arm_persistent(fault.kind, n, fault.code) } else { faultvfs_arm(fault.kind, n, fault.code) }
+        if fault.persistent {
+            faultvfs_arm_persistent(fault.kind, n, fault.code)
+        } else {
+            faultvfs_arm(fault.kind, n, fault.code)
+        }
         var problems: [String] = []
         var errorCode: String?
         do {
@@ -123,8 +132,12 @@ struct FaultSweep {
         if errorCode == nil {
             if state != new { problems.append("succeeded, but the database is \(state), not the migrated \(new)") }
         } else {
-            if state != old { problems.append("failed (\(errorCode!)), but the database is \(state), not the old \(old)") }
-            if let after = try? Data(contentsOf: url), after != before { problems.append("failed (\(errorCode!)), but the file's bytes changed") }
+            if state != old {
+                problems.append("failed (\(errorCode!)), but the database is \(state), not the old \(old)")
+            }
+            if let after = try? Data(contentsOf: url), after != before {
+                problems.append("failed (\(errorCode!)), but the file's bytes changed")
+            }
         }
         return Outcome(injected: injected, errorCode: errorCode, problems: problems)
     }

@@ -1,6 +1,7 @@
 import CFaultVFS
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 extension Reliability {
@@ -22,15 +23,21 @@ extension Reliability {
             let persistence = config.faultPoints == 0 ? [false, true] : [Bool.random(using: &random)]
             for persistent in persistence {
                 for fault in FaultKind.all(persistent: persistent) {
-                    for n in FaultSweep.points(count: counts[Int(fault.kind)], sample: config.faultPoints, random: &random) {
+                    for n in FaultSweep.points(
+                        count: counts[Int(fault.kind)], sample: config.faultPoints, random: &random)
+                    {
                         let outcome = try sweep.run(fault, at: n)
                         tally.record(outcome)
-                        #expect(outcome.problems.isEmpty, "\(fault) at call \(n) of \(counts[Int(fault.kind)]) (\(mode)): \(outcome.problems.joined(separator: "; ")); \(config.reproduction)")
+                        #expect(
+                            outcome.problems.isEmpty,
+                            "\(fault) at call \(n) of \(counts[Int(fault.kind)]) (\(mode)): \(outcome.problems.joined(separator: "; ")); \(config.reproduction)"
+                        )
                     }
                 }
             }
-            ReliabilityConfig.summary("faults-\(mode)",
-                                      "calls=[writes \(counts[0]), syncs \(counts[1]), reads \(counts[2])] " + tally.summary)
+            ReliabilityConfig.summary(
+                "faults-\(mode)",
+                "calls=[writes \(counts[0]), syncs \(counts[1]), reads \(counts[2])] " + tally.summary)
         }
     }
 }
@@ -49,6 +56,7 @@ struct FaultTally {
 
     var summary: String {
         "runs=\(runs) faults-injected=\(injected) failed-cleanly=\(runs - succeeded - problems) succeeded=\(succeeded) problems=\(problems) "
-            + "errors=[" + codes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "]"
+            + "errors=[" + codes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+            + "]"
     }
 }

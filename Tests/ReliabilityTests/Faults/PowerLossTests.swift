@@ -1,6 +1,7 @@
 import CFaultVFS
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 extension Reliability {
@@ -32,22 +33,27 @@ extension Reliability {
             var allowed = [sweep.old, sweep.new]
             if perStage {
                 let copy = try scratch.copyDatabase(pristine, to: "power-v2.sqlite")
-                try FaultFixture.migrator(options: MigrationOptions(targetVersion: FaultFixture.schemas[1].version)).migrate(databaseAt: copy)
+                try FaultFixture.migrator(options: MigrationOptions(targetVersion: FaultFixture.schemas[1].version))
+                    .migrate(databaseAt: copy)
                 allowed.append(try DatabaseState.read(copy, plan: FaultFixture.planName))
                 scratch.removeDatabase(copy)
             }
             #expect(syncs > 0)
             var tally = [String: Int]()
-            var lost = 0, torn = 0
+            var lost = 0
+            var torn = 0
             // One more point than there are syncs: a cut armed past the last sync never happens.
             let tears = config.long ? 50 : 3
             for n in 1...(syncs + 1) {
                 for cut in [Cut.drop] + Array(repeating: Cut.tear, count: tears) {
                     let url = try scratch.copyDatabase(pristine, to: "power-run.sqlite")
                     defer { scratch.removeDatabase(url) }
-                    faultvfs_arm_power_loss(n, cut == .drop ? Int32(FAULTVFS_POWER_DROP) : Int32(FAULTVFS_POWER_TEAR), random.next())
+                    faultvfs_arm_power_loss(
+                        n, cut == .drop ? Int32(FAULTVFS_POWER_DROP) : Int32(FAULTVFS_POWER_TEAR), random.next())
                     var error: Error?
-                    do { try FaultFixture.migrator(options: options).migrate(databaseAt: url) } catch let caught { error = caught }
+                    do { try FaultFixture.migrator(options: options).migrate(databaseAt: url) } catch let caught {
+                        error = caught
+                    }
                     let wasCut = faultvfs_power_was_cut() != 0
                     lost += faultvfs_power_lost_writes()
                     torn += faultvfs_power_torn_writes()
@@ -56,19 +62,28 @@ extension Reliability {
                     let what = "power cut (\(cut)) at sync \(n) of \(syncs) (\(mode), \(config.reproduction))"
                     #expect(state.integrity == "ok", "\(what): integrity_check \(state.integrity)")
                     #expect(allowed.contains(state), "\(what): \(state) is none of the committed states \(allowed)")
-                    if error == nil { #expect(state == sweep.new, "\(what): the migration reported success, but the database is \(state)") }
+                    if error == nil {
+                        #expect(
+                            state == sweep.new, "\(what): the migration reported success, but the database is \(state)")
+                    }
                     if !wasCut { #expect(error == nil, "\(what): no cut, yet \(String(describing: error))") }
                     if let error { #expect(error is MigrationError, "\(what): \(error)") }
-                    let outcome = state.integrity != "ok" ? "corrupt" : state == sweep.new ? "new" : state == sweep.old ? "old" : allowed.contains(state) ? "v2" : "mixed"
+                    let outcome =
+                        state.integrity != "ok"
+                        ? "corrupt"
+                        : state == sweep.new
+                            ? "new" : state == sweep.old ? "old" : allowed.contains(state) ? "v2" : "mixed"
                     tally[outcome, default: 0] += 1
                     if !wasCut { tally["no-cut", default: 0] += 1 }
                 }
             }
-            ReliabilityConfig.summary("power-\(mode)", "sync-points=\(syncs) runs=\(tally.filter { $0.key != "no-cut" }.values.reduce(0, +)) "
-                + "old=\(tally["old"] ?? 0) new=\(tally["new"] ?? 0)\(perStage ? " v2=\(tally["v2"] ?? 0)" : "") corrupt=\(tally["corrupt"] ?? 0) mixed=\(tally["mixed"] ?? 0) "
-                + "uncut=\(tally["no-cut"] ?? 0) unsynced-writes-lost=\(lost) torn=\(torn)")
+            ReliabilityConfig.summary(
+                "power-\(mode)",
+                "sync-points=\(syncs) runs=\(tally.filter { $0.key != "no-cut" }.values.reduce(0, +)) "
+                    + "old=\(tally["old"] ?? 0) new=\(tally["new"] ?? 0)\(perStage ? " v2=\(tally["v2"] ?? 0)" : "") corrupt=\(tally["corrupt"] ?? 0) mixed=\(tally["mixed"] ?? 0) "
+                    + "uncut=\(tally["no-cut"] ?? 0) unsynced-writes-lost=\(lost) torn=\(torn)")
         }
-    
+
         /// The harness can tell: without a journal (`journal_mode=OFF`), a torn cut during a large
         /// update leaves a damaged file or rows of both states, which the sweep's checks report.
         @Test func withoutAJournalACutLeavesAMix() throws {

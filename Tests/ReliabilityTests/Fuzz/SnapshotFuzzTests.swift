@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 extension Reliability {
@@ -13,22 +14,27 @@ extension Reliability {
             let scratch = Scratch("fuzz-snapshot")
             var tally = FuzzTally()
             for index in 0..<config.fuzzCases {
-                var generator = SchemaGenerator(random: SeededRandom(seed: config.seed, family: "fuzz-snapshot", index: index))
+                var generator = SchemaGenerator(
+                    random: SeededRandom(seed: config.seed, family: "fuzz-snapshot", index: index))
                 let source = generator.database()
                 var stage = generator.stage(from: source, to: Schema.Version(2, 0, 0))
                 if stage.target.schema.versionHash == source.schema.versionHash { generator.forceChange(&stage) }
                 var mutator = SnapshotMutator(random: generator.random)
                 let (json, mutation) = mutator.mutate(Data(try stage.target.schema.snapshotJSON().utf8))
                 let url = scratch.url("snapshot-\(index).sqlite")
-                try Migrator(resolvedPlan: try ResolvedPlan(name: "fuzz", schemas: [source.schema], stages: [])).migrate(databaseAt: url)
+                try Migrator(resolvedPlan: try ResolvedPlan(name: "fuzz", schemas: [source.schema], stages: []))
+                    .migrate(databaseAt: url)
                 try source.insertRows(into: SQLiteConnection(path: url.path))
                 let outcome = Watchdog.run("fuzz-snapshot \(config.reproduction) case \(index)", seconds: 30) {
                     SnapshotFuzz.run(json, source: source, url: url)
                 }
                 tally.record(outcome, mutation: mutation)
-                let context = "snapshot case \(index) (\(mutation)); \(config.reproduction)\n\(String(decoding: json.prefix(3000), as: UTF8.self))"
+                let context =
+                    "snapshot case \(index) (\(mutation)); \(config.reproduction)\n\(String(decoding: json.prefix(3000), as: UTF8.self))"
                 #expect(outcome != nil, "hang: \(context)")
-                #expect(outcome?.problems.isEmpty != false, "\(outcome?.problems.joined(separator: "; ") ?? ""): \(context)")
+                #expect(
+                    outcome?.problems.isEmpty != false, "\(outcome?.problems.joined(separator: "; ") ?? ""): \(context)"
+                )
                 scratch.removeDatabase(url)
             }
             ReliabilityConfig.summary("fuzz-snapshots", tally.summary)
@@ -41,11 +47,19 @@ extension Reliability {
                 let target = try Schema(snapshotJSON: json)
                 let plan = try ResolvedPlan(name: "fuzz", schemas: [source.schema, target], stages: [])
                 let result = try Migrator(resolvedPlan: plan).migrate(databaseAt: url)
-                return FuzzOutcome(ending: result.outcome.rawValue, problems: (try? RowPreservation.check(source: source, target: target, url: url)) ?? ["cannot read the migrated database"])
+                return FuzzOutcome(
+                    ending: result.outcome.rawValue,
+                    problems: (try? RowPreservation.check(source: source, target: target, url: url)) ?? [
+                        "cannot read the migrated database"
+                    ])
             } catch let error as MigrationError {
-                return FuzzOutcome(ending: error.code.rawValue, problems: url.databaseBytes() == before ? [] : ["\(error.code) error, but the file changed: \(error)"])
+                return FuzzOutcome(
+                    ending: error.code.rawValue,
+                    problems: url.databaseBytes() == before
+                        ? [] : ["\(error.code) error, but the file changed: \(error)"])
             } catch {
-                return FuzzOutcome(ending: "untyped", problems: ["threw \(type(of: error)), not a MigrationError: \(error)"])
+                return FuzzOutcome(
+                    ending: "untyped", problems: ["threw \(type(of: error)), not a MigrationError: \(error)"])
             }
         }
     }
@@ -58,29 +72,41 @@ enum RowPreservation {
     static func check(source: ModelDatabase, target: Schema, url: URL, plan: String = "fuzz") throws -> [String] {
         let db = try SQLiteConnection(path: url.path)
         var problems: [String] = []
-        if let integrity = try db.scalar("PRAGMA integrity_check")?.stringValue, integrity != "ok" { problems.append("integrity_check: \(integrity)") }
+        if let integrity = try db.scalar("PRAGMA integrity_check")?.stringValue, integrity != "ok" {
+            problems.append("integrity_check: \(integrity)")
+        }
         let version = try MetadataStore(db: db, plan: plan).current()?.version
-        if version != target.version { problems.append("recorded version \(version?.description ?? "none"), expected \(target.version)") }
+        if version != target.version {
+            problems.append("recorded version \(version?.description ?? "none"), expected \(target.version)")
+        }
         let stored = try StorageLayout.expand(target)
         for entity in stored.entities {
             let old = source.table(entity.name) ?? entity.originalName.flatMap { source.table($0) }
             guard let old, !entity.isJoinTable else { continue }
             var pairs: [(Schema.Attribute, Schema.Attribute)] = []
             for attribute in entity.attributes {
-                let match = old.entity.attribute(named: attribute.name) ?? attribute.originalName.flatMap { old.entity.attribute(named: $0) }
+                let match =
+                    old.entity.attribute(named: attribute.name)
+                    ?? attribute.originalName.flatMap { old.entity.attribute(named: $0) }
                 if let match, match.valueType == attribute.valueType { pairs.append((match, attribute)) }
             }
             let columns = ["id"] + pairs.map { SQL.quoteIdentifier($0.1.name) }
-            let rows = try db.rows("SELECT \(columns.joined(separator: ", ")) FROM \(SQL.quoteIdentifier(entity.name)) ORDER BY id")
+            let rows = try db.rows(
+                "SELECT \(columns.joined(separator: ", ")) FROM \(SQL.quoteIdentifier(entity.name)) ORDER BY id")
             if rows.map({ $0[0] }) != old.rows.map({ .integer($0.id) }) {
-                problems.append("\(entity.name) has ids \(rows.prefix(20).map { $0[0].description }), expected \(old.rows.prefix(20).map(\.id))")
+                problems.append(
+                    "\(entity.name) has ids \(rows.prefix(20).map { $0[0].description }), expected \(old.rows.prefix(20).map(\.id))"
+                )
                 continue
             }
             for (row, oldRow) in zip(rows, old.rows) {
                 for (offset, pair) in pairs.enumerated() {
-                    let was = oldRow.values[pair.0.name] ?? .null, now = row[offset + 1]
+                    let was = oldRow.values[pair.0.name] ?? .null
+                    let now = row[offset + 1]
                     if was != now && !(was == .null && !pair.1.isOptional) {
-                        problems.append("\(entity.name) row \(oldRow.id).\(pair.1.name) was \(was.sqlLiteral), is \(now.sqlLiteral)")
+                        problems.append(
+                            "\(entity.name) row \(oldRow.id).\(pair.1.name) was \(was.sqlLiteral), is \(now.sqlLiteral)"
+                        )
                     }
                 }
             }

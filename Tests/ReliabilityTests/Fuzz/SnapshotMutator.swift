@@ -6,13 +6,19 @@ import Foundation
 struct SnapshotMutator {
     var random: SeededRandom
 
-    static let hostileStrings = ["", "id", "ID", "sqlite_master", "_schema_migrations", "_sm_new_x", "a\"b", "it's", "x; DROP TABLE e1; --",
-                                 "日本", String(repeating: "n", count: 3000), "\u{0}", "1.0.0", "99.0.0", "-1.0.0", "1.2.3.4", "NULL", "e1", "c2",
-                                 "0); COMMIT; --", "0; COMMIT; DELETE FROM e1; --", "CASCADE; COMMIT; --", "(1)", "'open", "X'0", "CASCADE", "SET NULL"]
+    static let hostileStrings = [
+        "", "id", "ID", "sqlite_master", "_schema_migrations", "_sm_new_x", "a\"b", "it's", "x; DROP TABLE e1; --",
+        "日本", String(repeating: "n", count: 3000), "\u{0}", "1.0.0", "99.0.0", "-1.0.0", "1.2.3.4", "NULL", "e1", "c2",
+        "0); COMMIT; --", "0; COMMIT; DELETE FROM e1; --", "CASCADE; COMMIT; --", "(1)", "'open", "X'0", "CASCADE",
+        "SET NULL",
+    ]
 
     /// Returns the mutated bytes and the kind of mutation made.
     mutating func mutate(_ json: Data) -> (Data, String) {
-        let kinds = ["flip bytes", "truncate", "delete key", "replace value", "duplicate element", "hostile string", "hostile default", "hostile reference"]
+        let kinds = [
+            "flip bytes", "truncate", "delete key", "replace value", "duplicate element", "hostile string",
+            "hostile default", "hostile reference",
+        ]
         let kind = kinds[Int.random(in: 0..<kinds.count, using: &random)]
         switch kind {
         case "flip bytes":
@@ -25,12 +31,20 @@ struct SnapshotMutator {
             return (json.prefix(Int.random(in: 0..<max(1, json.count), using: &random)), kind)
         default:
             guard var object = try? JSONSerialization.jsonObject(with: json) else { return (json, kind) }
-            if random.chance(0.8), var top = object as? [String: Any] { top["hash"] = nil; object = top }
+            if random.chance(0.8), var top = object as? [String: Any] {
+                top["hash"] = nil
+                object = top
+            }
             let hasEntities = (object as? [String: Any])?["entities"] != nil
             if kind == "hostile default" || kind == "hostile reference" {
                 // A file without entities (plan.json) gets a hostile string instead.
-                return ((try? JSONSerialization.data(withJSONObject: hasEntities ? mutateAttribute(object, kind: kind) : mutateTree(object, kind: "hostile string", depth: 0),
-                                                     options: [.fragmentsAllowed])) ?? json, hasEntities ? kind : "hostile string")
+                return (
+                    (try? JSONSerialization.data(
+                        withJSONObject: hasEntities
+                            ? mutateAttribute(object, kind: kind)
+                            : mutateTree(object, kind: "hostile string", depth: 0),
+                        options: [.fragmentsAllowed])) ?? json, hasEntities ? kind : "hostile string"
+                )
             }
             object = mutateTree(object, kind: kind, depth: 0)
             return ((try? JSONSerialization.data(withJSONObject: object, options: [.fragmentsAllowed])) ?? json, kind)
@@ -39,11 +53,13 @@ struct SnapshotMutator {
 
     /// Gives one attribute a hostile default (spliced into SQL as a literal) or foreign key.
     private mutating func mutateAttribute(_ object: Any, kind: String) -> Any {
-        guard var top = object as? [String: Any], var entities = top["entities"] as? [[String: Any]], !entities.isEmpty else { return object }
+        guard var top = object as? [String: Any], var entities = top["entities"] as? [[String: Any]], !entities.isEmpty
+        else { return object }
         let e = Int.random(in: 0..<entities.count, using: &random)
         guard var attributes = entities[e]["attributes"] as? [[String: Any]], !attributes.isEmpty else { return object }
         let a = Int.random(in: 0..<attributes.count, using: &random)
-        let hostile = SnapshotMutator.hostileStrings[Int.random(in: 0..<SnapshotMutator.hostileStrings.count, using: &random)]
+        let hostile = SnapshotMutator.hostileStrings[
+            Int.random(in: 0..<SnapshotMutator.hostileStrings.count, using: &random)]
         if kind == "hostile default" {
             attributes[a]["defaultValue"] = hostile
         } else {
@@ -87,9 +103,12 @@ struct SnapshotMutator {
 
     private mutating func replacement(for value: Any, kind: String) -> Any {
         if kind == "hostile string" || value is String && random.chance(0.5) {
-            return SnapshotMutator.hostileStrings[Int.random(in: 0..<SnapshotMutator.hostileStrings.count, using: &random)]
+            return SnapshotMutator.hostileStrings[
+                Int.random(in: 0..<SnapshotMutator.hostileStrings.count, using: &random)]
         }
-        let others: [Any] = [NSNull(), 0, -1, 1.5, true, "", [Any](), [String: Any](), Int.max, "integer", "string", "json"]
+        let others: [Any] = [
+            NSNull(), 0, -1, 1.5, true, "", [Any](), [String: Any](), Int.max, "integer", "string", "json",
+        ]
         return others[Int.random(in: 0..<others.count, using: &random)]
     }
 }

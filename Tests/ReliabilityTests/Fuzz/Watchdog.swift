@@ -4,7 +4,8 @@ import Foundation
 /// hang is reported with its seed and a crash (which ends the whole test process) can be replayed.
 enum Watchdog {
     /// Where the case being run is written before it starts.
-    static let breadcrumb = FileManager.default.temporaryDirectory.appendingPathComponent("schemamigrations-reliability-last-case")
+    static let breadcrumb = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "schemamigrations-reliability-last-case")
 
     /// Runs `body` on another thread. Returns nil when it did not finish within `seconds` (it is
     /// then left running: a thread cannot be killed).
@@ -45,13 +46,19 @@ struct FuzzTally {
     mutating func record(_ outcome: FuzzOutcome?, mutation: String) {
         cases += 1
         mutations[mutation, default: 0] += 1
-        guard let outcome else { hangs += 1; return }
+        guard let outcome else {
+            hangs += 1
+            return
+        }
         endings[outcome.ending, default: 0] += 1
         if !outcome.problems.isEmpty { problems += 1 }
     }
 
     var summary: String {
-        func list(_ counts: [String: Int]) -> String { counts.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") }
-        return "cases=\(cases) hangs=\(hangs) problems=\(problems) endings=[\(list(endings))] mutations=[\(list(mutations))]"
+        func list(_ counts: [String: Int]) -> String {
+            counts.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+        }
+        return
+            "cases=\(cases) hangs=\(hangs) problems=\(problems) endings=[\(list(endings))] mutations=[\(list(mutations))]"
     }
 }

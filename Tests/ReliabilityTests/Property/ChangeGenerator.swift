@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SchemaMigrations
 
 /// A random lightweight stage and what the reference model predicts of it: the rows after, or
@@ -24,12 +25,17 @@ extension SchemaGenerator {
     mutating func stage(from source: ModelDatabase, to version: Schema.Version) -> GeneratedStage {
         var stage = GeneratedStage(target: ModelDatabase(version: version, tables: []))
         for table in source.tables {
-            if random.chance(0.08) { stage.kinds.append("remove entity"); continue }
+            if random.chance(0.08) {
+                stage.kinds.append("remove entity")
+                continue
+            }
             stage.target.tables.append(change(table, stage: &stage))
         }
         if stage.target.tables.isEmpty || random.chance(0.15) {
-            var entity = Schema.Entity(name: entityName(), attributes: (0..<Int.random(in: 1...3, using: &random)).map { _ in attribute() })
-            entity.indexes = indexes(for: ModelDatabase.Table(entity: entity, rows: []), count: Int.random(in: 0...1, using: &random))
+            var entity = Schema.Entity(
+                name: entityName(), attributes: (0..<Int.random(in: 1...3, using: &random)).map { _ in attribute() })
+            entity.indexes = indexes(
+                for: ModelDatabase.Table(entity: entity, rows: []), count: Int.random(in: 0...1, using: &random))
             stage.target.tables.append(ModelDatabase.Table(entity: entity, rows: []))
             stage.kinds.append("add entity")
         }
@@ -42,7 +48,8 @@ extension SchemaGenerator {
         let added = attribute(optional: true)
         stage.target.tables[index].entity.attributes.append(added)
         for row in stage.target.tables[index].rows.indices {
-            stage.target.tables[index].rows[row].values[added.name] = added.defaultValue.map { _ in defaultValue(of: added) } ?? .null
+            stage.target.tables[index].rows[row].values[added.name] =
+                added.defaultValue.map { _ in defaultValue(of: added) } ?? .null
         }
         stage.kinds.append("add optional attribute")
     }
@@ -55,7 +62,10 @@ extension SchemaGenerator {
             entity.name = entityName()
             stage.kinds.append("rename entity")
         }
-        if random.chance(0.08) { entity.hashModifier = "h\(attributeName())"; stage.kinds.append("entity hashModifier") }
+        if random.chance(0.08) {
+            entity.hashModifier = "h\(attributeName())"
+            stage.kinds.append("entity hashModifier")
+        }
         var attributes: [Schema.Attribute] = []
         var sources: [String: ColumnSource] = [:]
         var renamed: [String: String] = [:]
@@ -75,8 +85,13 @@ extension SchemaGenerator {
                 stage.kinds.append("rename attribute")
             case ..<0.34 where !targets.isEmpty:
                 new.valueType = targets[Int.random(in: 0..<targets.count, using: &random)]
-                if old.defaultValue != nil || !old.isOptional { new.defaultValue = PropertyValues.randomDefault(new.valueType, using: &random).sqlLiteral }
-                if random.chance(0.3) { new.originalName = old.name; new.name = attributeName() }
+                if old.defaultValue != nil || !old.isOptional {
+                    new.defaultValue = PropertyValues.randomDefault(new.valueType, using: &random).sqlLiteral
+                }
+                if random.chance(0.3) {
+                    new.originalName = old.name
+                    new.name = attributeName()
+                }
                 stage.kinds.append("type change \(old.valueType.rawValue)→\(new.valueType.rawValue)")
             case ..<0.44 where old.isOptional:
                 new.isOptional = false
@@ -92,7 +107,8 @@ extension SchemaGenerator {
                 new.isOptional = true
                 stage.kinds.append("non-optional→optional")
             case ..<0.58:
-                new.defaultValue = random.chance(0.3) ? nil : PropertyValues.randomDefault(new.valueType, using: &random).sqlLiteral
+                new.defaultValue =
+                    random.chance(0.3) ? nil : PropertyValues.randomDefault(new.valueType, using: &random).sqlLiteral
                 stage.kinds.append("default change")
             case ..<0.63:
                 new.hashModifier = "h\(attributeName())"
@@ -114,7 +130,10 @@ extension SchemaGenerator {
             }
             sources[added.name] = .fresh(added.defaultValue == nil ? .null : defaultValue(of: added))
             attributes.append(added)
-            stage.kinds.append(added.isOptional ? "add optional attribute" : added.defaultValue == nil ? "add non-optional without default" : "add non-optional with default")
+            stage.kinds.append(
+                added.isOptional
+                    ? "add optional attribute"
+                    : added.defaultValue == nil ? "add non-optional without default" : "add non-optional with default")
         }
         if attributes.isEmpty {
             let added = attribute(optional: true)
@@ -123,12 +142,19 @@ extension SchemaGenerator {
         }
         entity.attributes = attributes
         let rows = table.rows.map { row in
-            ModelDatabase.Row(id: row.id, values: Dictionary(uniqueKeysWithValues: attributes.map { ($0.name, value(of: $0, from: sources[$0.name]!, row: row)) }))
+            ModelDatabase.Row(
+                id: row.id,
+                values: Dictionary(
+                    uniqueKeysWithValues: attributes.map { ($0.name, value(of: $0, from: sources[$0.name]!, row: row)) }
+                ))
         }
         var result = ModelDatabase.Table(entity: entity, rows: rows)
         let kept = table.entity.indexes.compactMap { index -> Schema.Index? in
             let columns = index.columns.compactMap { renamed[$0] }
-            guard columns.count == index.columns.count, !random.chance(0.15) else { stage.kinds.append("remove index"); return nil }
+            guard columns.count == index.columns.count, !random.chance(0.15) else {
+                stage.kinds.append("remove index")
+                return nil
+            }
             return Schema.Index(columns, isUnique: index.isUnique)
         }
         let added = random.chance(0.3) ? indexes(for: result, count: 1, existing: kept) : kept
@@ -138,14 +164,22 @@ extension SchemaGenerator {
         for attribute in attributes {
             // An integer a double cannot hold exactly is refused, not rounded.
             guard case .column(let name, .integer, _) = sources[attribute.name]!, attribute.valueType == .double,
-                  table.rows.contains(where: { if case .integer(let number) = $0.values[name] { return !PropertyValues.isExactDouble(number) } else { return false } })
+                table.rows.contains(where: {
+                    if case .integer(let number) = $0.values[name] {
+                        return !PropertyValues.isExactDouble(number)
+                    } else {
+                        return false
+                    }
+                })
             else { continue }
-            stage.refusals.append(([.dataViolation], "\(entity.name).\(attribute.name): an integer a double cannot hold exactly"))
+            stage.refusals.append(
+                ([.dataViolation], "\(entity.name).\(attribute.name): an integer a double cannot hold exactly"))
         }
         return result
     }
 
-    private func value(of attribute: Schema.Attribute, from source: ColumnSource, row: ModelDatabase.Row) -> SQLiteValue {
+    private func value(of attribute: Schema.Attribute, from source: ColumnSource, row: ModelDatabase.Row) -> SQLiteValue
+    {
         switch source {
         case .fresh(let value): return value
         case .column(let name, let type, let nullDefault):
@@ -160,17 +194,28 @@ extension SchemaGenerator {
         return PropertyValues.value(ofLiteral: literal, type: attribute.valueType)
     }
 
-    private func predictRefusals(_ table: ModelDatabase.Table, sources: [String: ColumnSource], keptIndexes: Set<IndexStructure>, stage: inout GeneratedStage) {
-        for attribute in table.entity.attributes where !attribute.isOptional && table.rows.contains(where: { $0.values[attribute.name] == .null }) {
+    private func predictRefusals(
+        _ table: ModelDatabase.Table, sources: [String: ColumnSource], keptIndexes: Set<IndexStructure>,
+        stage: inout GeneratedStage
+    ) {
+        for attribute in table.entity.attributes
+        where !attribute.isOptional && table.rows.contains(where: { $0.values[attribute.name] == .null }) {
             if case .fresh = sources[attribute.name]! {
-                stage.refusals.append(([.unsupportedChange], "non-optional \(table.entity.name).\(attribute.name) without a default added to a table with rows"))
+                stage.refusals.append(
+                    (
+                        [.unsupportedChange],
+                        "non-optional \(table.entity.name).\(attribute.name) without a default added to a table with rows"
+                    ))
             } else {
-                stage.refusals.append(([.dataViolation], "\(table.entity.name).\(attribute.name) becomes non-optional over NULLs"))
+                stage.refusals.append(
+                    ([.dataViolation], "\(table.entity.name).\(attribute.name) becomes non-optional over NULLs"))
             }
         }
         for index in table.entity.indexes where index.isUnique && !table.isUnique(index.columns) {
-            let codes: Set<MigrationError.Code> = keptIndexes.contains(index.structure) ? [.dataViolation, .sqlite] : [.dataViolation]
-            stage.refusals.append((codes, "unique (\(index.columns.joined(separator: ", "))) on \(table.entity.name) over duplicates"))
+            let codes: Set<MigrationError.Code> =
+                keptIndexes.contains(index.structure) ? [.dataViolation, .sqlite] : [.dataViolation]
+            stage.refusals.append(
+                (codes, "unique (\(index.columns.joined(separator: ", "))) on \(table.entity.name) over duplicates"))
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SchemaMigrations
 
 /// A random database as another tool or a person would make it, using what the declaration API
@@ -40,9 +41,12 @@ struct ForeignDatabase: CustomStringConvertible {
 
         var sql: String {
             var parts = (primaryKey == nil ? ["id INTEGER PRIMARY KEY"] : []) + columns.map(\.sql)
-            if let key = primaryKey, key.count > 1 { parts.append("PRIMARY KEY (\(key.map(SQL.quoteIdentifier).joined(separator: ", ")))") }
+            if let key = primaryKey, key.count > 1 {
+                parts.append("PRIMARY KEY (\(key.map(SQL.quoteIdentifier).joined(separator: ", ")))")
+            }
             let options = (withoutRowID ? ["WITHOUT ROWID"] : []) + (strict ? ["STRICT"] : [])
-            return "CREATE TABLE \(SQL.quoteIdentifier(name)) (\(parts.joined(separator: ", ")))" + (options.isEmpty ? "" : " " + options.joined(separator: ", "))
+            return "CREATE TABLE \(SQL.quoteIdentifier(name)) (\(parts.joined(separator: ", ")))"
+                + (options.isEmpty ? "" : " " + options.joined(separator: ", "))
         }
     }
 
@@ -52,24 +56,34 @@ struct ForeignDatabase: CustomStringConvertible {
     var appDependents: [(name: String, sql: String)] = []
 
     /// The application's SQL: `app_fold(x)`, x as lower-cased text.
-    static let appEnvironment = SQLEnvironment(functions: [SQLFunction("app_fold", argumentCount: 1) { arguments in
-        switch arguments[0] {
-        case .null: return .null
-        case .text(let text): return .text(text.lowercased())
-        default: return .text(arguments[0].description.lowercased())
+    static let appEnvironment = SQLEnvironment(functions: [
+        SQLFunction("app_fold", argumentCount: 1) { arguments in
+            switch arguments[0] {
+            case .null: return .null
+            case .text(let text): return .text(text.lowercased())
+            default: return .text(arguments[0].description.lowercased())
+            }
         }
-    }])
+    ])
 
     var description: String {
         tables.map { table in
-            ([table.sql + ";"] + table.indexes.map { "CREATE \($0.unique ? "UNIQUE " : "")INDEX \($0.name) ON \(table.name) (\($0.columns.joined(separator: ", ")));" })
+            ([table.sql + ";"]
+                + table.indexes.map {
+                    "CREATE \($0.unique ? "UNIQUE " : "")INDEX \($0.name) ON \(table.name) (\($0.columns.joined(separator: ", ")));"
+                })
                 .joined(separator: "\n") + "  -- \(table.rows) rows"
         }.joined(separator: "\n") + appDependents.map { "\n" + $0.sql + ";" }.joined()
     }
 
-    static let tableNames = ["Album", "play_list", "InvoiceLine", "order", "Group", "user_account", "Date", "media-type", "ArtistCredit", "track"]
-    static let columnNames = ["Title", "created_at", "firstName", "default", "class", "e-mail", "2fa_code", "UnitPrice", "is_done", "Note",
-                              "updated", "Count", "payload", "self", "value", "HTTPStatus", "city_name", "Rank"]
+    static let tableNames = [
+        "Album", "play_list", "InvoiceLine", "order", "Group", "user_account", "Date", "media-type", "ArtistCredit",
+        "track",
+    ]
+    static let columnNames = [
+        "Title", "created_at", "firstName", "default", "class", "e-mail", "2fa_code", "UnitPrice", "is_done", "Note",
+        "updated", "Count", "payload", "self", "value", "HTTPStatus", "city_name", "Rank",
+    ]
     static let actions = ["NO ACTION", "RESTRICT", "SET NULL", "SET DEFAULT", "CASCADE"]
 
     /// Builds case `index` of the family from `seed`.
@@ -82,10 +96,14 @@ struct ForeignDatabase: CustomStringConvertible {
         var database = ForeignDatabase(tables: tables)
         // Half the cases: a view and a trigger on the first table that call the app's function.
         if random.chance(0.5), let table = tables.first, let column = table.columns.first {
-            let quoted = SQL.quoteIdentifier(table.name), name = SQL.quoteIdentifier(column.name)
+            let quoted = SQL.quoteIdentifier(table.name)
+            let name = SQL.quoteIdentifier(column.name)
             database.appDependents = [
                 ("app_folded", "CREATE VIEW \"app_folded\" AS SELECT app_fold(\(name)) AS folded FROM \(quoted)"),
-                ("app_guard", "CREATE TRIGGER \"app_guard\" BEFORE INSERT ON \(quoted) WHEN app_fold(new.\(name)) = 'app-refused' BEGIN SELECT RAISE(ABORT, 'refused by the app'); END"),
+                (
+                    "app_guard",
+                    "CREATE TRIGGER \"app_guard\" BEFORE INSERT ON \(quoted) WHEN app_fold(new.\(name)) = 'app-refused' BEGIN SELECT RAISE(ABORT, 'refused by the app'); END"
+                ),
             ]
         }
         return database
@@ -104,57 +122,90 @@ struct ForeignDatabase: CustomStringConvertible {
             // A composite key over columns that may hold NULL, as SQLite allows in a rowid table
             // that is not STRICT (STRICT makes key columns NOT NULL).
             table.strict = false
-            table.columns.append(Column(name: "Part", sql: "Part INTEGER", valueType: .integer, isOptional: true,
-                                        values: (0..<rows).map { $0 % 4 == 3 ? "NULL" : String($0 % 3) }))
-            table.columns.append(Column(name: "Code", sql: "Code TEXT", valueType: .string, isOptional: true,
-                                        values: (0..<rows).map { $0 % 5 == 4 ? "NULL" : "'c\($0)'" }))
+            table.columns.append(
+                Column(
+                    name: "Part", sql: "Part INTEGER", valueType: .integer, isOptional: true,
+                    values: (0..<rows).map { $0 % 4 == 3 ? "NULL" : String($0 % 3) }))
+            table.columns.append(
+                Column(
+                    name: "Code", sql: "Code TEXT", valueType: .string, isOptional: true,
+                    values: (0..<rows).map { $0 % 5 == 4 ? "NULL" : "'c\($0)'" }))
             table.primaryKey = ["Part", "Code"]
         case 1:
             let key = SwiftNames.typeName(forTable: name) + "Id"
             table.autoincrement = random.chance(0.4)
-            table.columns.append(Column(name: key, sql: "\(SQL.quoteIdentifier(key)) INTEGER PRIMARY KEY" + (table.autoincrement ? " AUTOINCREMENT" : "") + (random.chance(0.5) ? " NOT NULL" : ""),
-                                        valueType: .integer, isOptional: false, values: (0..<rows).map { String($0 * 7 + 1) }))
+            table.columns.append(
+                Column(
+                    name: key,
+                    sql: "\(SQL.quoteIdentifier(key)) INTEGER PRIMARY KEY"
+                        + (table.autoincrement ? " AUTOINCREMENT" : "") + (random.chance(0.5) ? " NOT NULL" : ""),
+                    valueType: .integer, isOptional: false, values: (0..<rows).map { String($0 * 7 + 1) }))
             table.primaryKey = [key]
         case 2:
             table.withoutRowID = random.chance(0.5)
-            table.columns.append(Column(name: "uuid", sql: "uuid TEXT NOT NULL PRIMARY KEY", valueType: .string, isOptional: false,
-                                        values: (0..<rows).map { _ in SQL.quoteString(UUID(uuid: randomBytes(&random)).uuidString) }))
+            table.columns.append(
+                Column(
+                    name: "uuid", sql: "uuid TEXT NOT NULL PRIMARY KEY", valueType: .string, isOptional: false,
+                    values: (0..<rows).map { _ in SQL.quoteString(UUID(uuid: randomBytes(&random)).uuidString) }))
             table.primaryKey = ["uuid"]
         default:
             table.withoutRowID = random.chance(0.5)
-            table.columns.append(Column(name: "Part", sql: "Part INTEGER NOT NULL", valueType: .integer, isOptional: false, values: (0..<rows).map { String($0 % 3) }))
-            table.columns.append(Column(name: "Code", sql: "Code TEXT NOT NULL" + (random.chance(0.3) ? " COLLATE NOCASE" : ""), valueType: .string, isOptional: false,
-                                        collation: nil, values: (0..<rows).map { "'c\($0)'" }))
-            if table.columns[table.columns.count - 1].sql.hasSuffix("NOCASE") { table.columns[table.columns.count - 1].collation = "NOCASE" }
+            table.columns.append(
+                Column(
+                    name: "Part", sql: "Part INTEGER NOT NULL", valueType: .integer, isOptional: false,
+                    values: (0..<rows).map { String($0 % 3) }))
+            table.columns.append(
+                Column(
+                    name: "Code", sql: "Code TEXT NOT NULL" + (random.chance(0.3) ? " COLLATE NOCASE" : ""),
+                    valueType: .string, isOptional: false,
+                    collation: nil, values: (0..<rows).map { "'c\($0)'" }))
+            if table.columns[table.columns.count - 1].sql.hasSuffix("NOCASE") {
+                table.columns[table.columns.count - 1].collation = "NOCASE"
+            }
             table.primaryKey = ["Part", "Code"]
         }
         // A foreign key onto a parent's single key column.
         if let parent = parents.randomElement(using: &random), parent.primaryKey?.count ?? 1 == 1, random.chance(0.7) {
             let parentKey = parent.primaryKey?.first ?? "id"
-            let keyValues = parent.primaryKey == nil ? (0..<parent.rows).map { String($0 + 1) } : parent.columns[0].values
+            let keyValues =
+                parent.primaryKey == nil ? (0..<parent.rows).map { String($0 + 1) } : parent.columns[0].values
             let isText = parent.primaryKey == ["uuid"]
-            let onDelete = actions.randomElement(using: &random)!, onUpdate = actions.randomElement(using: &random)!
+            let onDelete = actions.randomElement(using: &random)!
+            let onUpdate = actions.randomElement(using: &random)!
             let deferred = random.chance(0.3)
             let named = random.chance(0.5)
             let column = "\(SwiftNames.typeName(forTable: parent.name))Ref"
-            let sql = "\(SQL.quoteIdentifier(column)) \(isText ? "TEXT" : "INTEGER") REFERENCES \(SQL.quoteIdentifier(parent.name))"
-                + (named ? " (\(SQL.quoteIdentifier(parentKey)))" : "") + " ON DELETE \(onDelete) ON UPDATE \(onUpdate)" + (deferred ? " DEFERRABLE INITIALLY DEFERRED" : "")
-            table.columns.append(Column(name: column, sql: sql, valueType: isText ? .string : .integer, isOptional: true,
-                                        references: Schema.ForeignKey(table: parent.name, onDelete: onDelete, column: parent.primaryKey == nil ? nil : parentKey,
-                                                                      onUpdate: onUpdate == "NO ACTION" ? nil : onUpdate, isDeferred: deferred ? true : nil),
-                                        values: (0..<rows).map { _ in keyValues.isEmpty || random.chance(0.3) ? "NULL" : keyValues.randomElement(using: &random)! }))
+            let sql =
+                "\(SQL.quoteIdentifier(column)) \(isText ? "TEXT" : "INTEGER") REFERENCES \(SQL.quoteIdentifier(parent.name))"
+                + (named ? " (\(SQL.quoteIdentifier(parentKey)))" : "") + " ON DELETE \(onDelete) ON UPDATE \(onUpdate)"
+                + (deferred ? " DEFERRABLE INITIALLY DEFERRED" : "")
+            table.columns.append(
+                Column(
+                    name: column, sql: sql, valueType: isText ? .string : .integer, isOptional: true,
+                    references: Schema.ForeignKey(
+                        table: parent.name, onDelete: onDelete, column: parent.primaryKey == nil ? nil : parentKey,
+                        onUpdate: onUpdate == "NO ACTION" ? nil : onUpdate, isDeferred: deferred ? true : nil),
+                    values: (0..<rows).map { _ in
+                        keyValues.isEmpty || random.chance(0.3) ? "NULL" : keyValues.randomElement(using: &random)!
+                    }))
         }
         let taken = Set(table.columns.map { $0.name.lowercased() })
-        for name in columnNames.shuffled(using: &random).filter({ !taken.contains($0.lowercased()) }).prefix(Int.random(in: 1...4, using: &random)) {
+        for name in columnNames.shuffled(using: &random).filter({ !taken.contains($0.lowercased()) }).prefix(
+            Int.random(in: 1...4, using: &random))
+        {
             table.columns.append(column(named: name, strict: strict, rows: rows, random: &random))
         }
         // Named indexes: a plain one on a value column, a unique one on a text column (its values differ row by row).
         let values = table.columns.filter { !(table.primaryKey ?? []).contains($0.name) && $0.references == nil }
         if let column = values.randomElement(using: &random), random.chance(0.6) {
-            table.indexes.append(("ix_\(table.name.filter(\.isLetter))_\(column.name.filter(\.isLetter))", [column.name], false))
+            table.indexes.append(
+                ("ix_\(table.name.filter(\.isLetter))_\(column.name.filter(\.isLetter))", [column.name], false))
         }
-        if let column = values.first(where: { $0.valueType == .string }), !table.indexes.contains(where: { $0.columns == [column.name] }), random.chance(0.5) {
-            table.indexes.append(("ux_\(table.name.filter(\.isLetter))_\(column.name.filter(\.isLetter))", [column.name], true))
+        if let column = values.first(where: { $0.valueType == .string }),
+            !table.indexes.contains(where: { $0.columns == [column.name] }), random.chance(0.5)
+        {
+            table.indexes.append(
+                ("ux_\(table.name.filter(\.isLetter))_\(column.name.filter(\.isLetter))", [column.name], true))
         }
         return table
     }
@@ -165,11 +216,17 @@ struct ForeignDatabase: CustomStringConvertible {
         let optional = random.chance(0.5)
         let quoted = SQL.quoteIdentifier(name)
         var column = Column(name: name, sql: "", valueType: .integer, isOptional: optional, values: [])
-        var type: String, defaultValue: String?
-        func values(_ make: (Int) -> String) -> [String] { (0..<rows).map { optional && $0 % 3 == 2 ? "NULL" : make($0) } }
+        var type: String
+        var defaultValue: String?
+        func values(_ make: (Int) -> String) -> [String] {
+            (0..<rows).map { optional && $0 % 3 == 2 ? "NULL" : make($0) }
+        }
         switch kind {
         case .integer:
-            type = strict ? ["INTEGER", "INT"].randomElement(using: &random)! : ["INTEGER", "INT", "BIGINT", "SMALLINT"].randomElement(using: &random)!
+            type =
+                strict
+                ? ["INTEGER", "INT"].randomElement(using: &random)!
+                : ["INTEGER", "INT", "BIGINT", "SMALLINT"].randomElement(using: &random)!
             column.values = values { String($0 * 11 - 4) }
             defaultValue = random.chance(0.3) ? "(1 + 2)" : "0"
             if random.chance(0.3) { column.check = "\(quoted) > -100" }
@@ -231,10 +288,13 @@ struct ForeignDatabase: CustomStringConvertible {
                 defaultValue = "0"
             }
         }
-        column.sqlType = SchemaComparison.normalizedType(type) == (column.dateStorage?.storageType ?? column.valueType.storageType).rawValue ? nil : type
+        column.sqlType =
+            SchemaComparison.normalizedType(type)
+                == (column.dateStorage?.storageType ?? column.valueType.storageType).rawValue ? nil : type
         if column.dateStorage == .secondsSince1970 { column.dateStorage = nil }
         let hasDefault = random.chance(0.5)
-        column.sql = "\(quoted) \(type)" + (optional ? "" : " NOT NULL") + (hasDefault ? " DEFAULT \(defaultValue!)" : "")
+        column.sql =
+            "\(quoted) \(type)" + (optional ? "" : " NOT NULL") + (hasDefault ? " DEFAULT \(defaultValue!)" : "")
             + (column.collation.map { " COLLATE \($0)" } ?? "") + (column.check.map { " CHECK (\($0))" } ?? "")
         // Introspection reads a date's storage from the values, else a numeric default; with neither it guesses.
         column.storageKnown = column.valueType != .date || column.values.contains { $0 != "NULL" } || hasDefault
@@ -246,32 +306,44 @@ struct ForeignDatabase: CustomStringConvertible {
     /// by its affinity when it holds none.
     static func storedType(of values: [String], declared: String) -> Schema.ValueType {
         let integerAffinity = Schema.StorageType(affinityOf: declared) == .integer
-        let classes = Set(values.filter { $0 != "NULL" }.map { $0.hasPrefix("X'") ? "blob" : $0.hasPrefix("'") ? "text" : $0.contains(".") ? "real" : "integer" })
+        let classes = Set(
+            values.filter { $0 != "NULL" }.map {
+                $0.hasPrefix("X'") ? "blob" : $0.hasPrefix("'") ? "text" : $0.contains(".") ? "real" : "integer"
+            })
         if classes.isEmpty { return integerAffinity ? .integer : .double }
         if classes == ["blob"] { return .data }
-        if classes.isSubset(of: integerAffinity ? ["integer"] : ["integer", "real"]) { return integerAffinity ? .integer : .double }
+        if classes.isSubset(of: integerAffinity ? ["integer"] : ["integer", "real"]) {
+            return integerAffinity ? .integer : .double
+        }
         return .sqliteValue
     }
 
     private static func randomBytes(_ random: inout SeededRandom) -> uuid_t {
         var bytes = [UInt8](repeating: 0, count: 16)
         for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255, using: &random) }
-        return (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])
+        return (
+            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+        )
     }
 
     /// Creates the tables, rows and indexes at `url`.
     func create(at url: URL) throws {
-        let db = try SQLiteConnection(path: url.path, mode: .readWriteCreate, environment: ForeignDatabase.appEnvironment)
+        let db = try SQLiteConnection(
+            path: url.path, mode: .readWriteCreate, environment: ForeignDatabase.appEnvironment)
         try db.execute("BEGIN")
         for table in tables {
             try db.execute(table.sql)
             for row in 0..<table.rows {
                 let columns = table.columns.map { SQL.quoteIdentifier($0.name) }.joined(separator: ", ")
-                try db.execute("INSERT INTO \(SQL.quoteIdentifier(table.name)) (\(columns)) VALUES (\(table.columns.map { $0.values[row] }.joined(separator: ", ")))")
+                try db.execute(
+                    "INSERT INTO \(SQL.quoteIdentifier(table.name)) (\(columns)) VALUES (\(table.columns.map { $0.values[row] }.joined(separator: ", ")))"
+                )
             }
             for index in table.indexes {
-                try db.execute("CREATE \(index.unique ? "UNIQUE " : "")INDEX \(SQL.quoteIdentifier(index.name)) ON \(SQL.quoteIdentifier(table.name)) (\(index.columns.map(SQL.quoteIdentifier).joined(separator: ", ")))")
+                try db.execute(
+                    "CREATE \(index.unique ? "UNIQUE " : "")INDEX \(SQL.quoteIdentifier(index.name)) ON \(SQL.quoteIdentifier(table.name)) (\(index.columns.map(SQL.quoteIdentifier).joined(separator: ", ")))"
+                )
             }
         }
         for dependent in appDependents { try db.execute(dependent.sql) }

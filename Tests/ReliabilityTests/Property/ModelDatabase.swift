@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SchemaMigrations
 
 /// The reference model: a schema and every row as plain Swift values, with no SQL.
@@ -38,7 +39,10 @@ struct ModelDatabase: CustomStringConvertible, Sendable {
 
     var description: String {
         tables.map { table in
-            "\(table.entity.name)(" + table.entity.attributes.map { "\($0.name): \($0.valueType.rawValue)\($0.isOptional ? "?" : "")\($0.defaultValue.map { " = \($0)" } ?? "")" }.joined(separator: ", ")
+            "\(table.entity.name)("
+                + table.entity.attributes.map {
+                    "\($0.name): \($0.valueType.rawValue)\($0.isOptional ? "?" : "")\($0.defaultValue.map { " = \($0)" } ?? "")"
+                }.joined(separator: ", ")
                 + ") \(table.entity.indexes.map { ($0.isUnique ? "unique" : "index") + "(" + $0.columns.joined(separator: ",") + ")" }.joined(separator: " ")) \(table.rows.count) rows"
         }.joined(separator: "; ")
     }
@@ -48,7 +52,9 @@ struct ModelDatabase: CustomStringConvertible, Sendable {
         try db.transaction {
             for table in tables where !table.rows.isEmpty {
                 let columns = [Schema.primaryKeyColumn] + table.entity.attributes.map(\.name)
-                let insert = try db.prepare("INSERT INTO \(SQL.quoteIdentifier(table.entity.name)) (\(columns.map(SQL.quoteIdentifier).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
+                let insert = try db.prepare(
+                    "INSERT INTO \(SQL.quoteIdentifier(table.entity.name)) (\(columns.map(SQL.quoteIdentifier).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+                )
                 for row in table.rowArrays {
                     insert.reset()
                     try insert.bind(row)
@@ -61,16 +67,24 @@ struct ModelDatabase: CustomStringConvertible, Sendable {
     /// The differences between the model and what the database holds, row by row; empty when equal.
     func differences(from db: SQLiteConnection) throws -> [String] {
         var result: [String] = []
-        let live = Set(try db.rows("SELECT lower(name) FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_schema_migrations' AND name <> '_probe_log'").compactMap { $0[0].stringValue })
+        let live = Set(
+            try db.rows(
+                "SELECT lower(name) FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_schema_migrations' AND name <> '_probe_log'"
+            ).compactMap { $0[0].stringValue })
         let expected = Set(tables.map { $0.entity.name.lowercased() })
         if live != expected { result.append("tables are \(live.sorted()), expected \(expected.sorted())") }
         for table in tables where live.contains(table.entity.name.lowercased()) {
-            let columns = ([Schema.primaryKeyColumn] + table.entity.attributes.map(\.name)).map(SQL.quoteIdentifier).joined(separator: ", ")
+            let columns = ([Schema.primaryKeyColumn] + table.entity.attributes.map(\.name)).map(SQL.quoteIdentifier)
+                .joined(separator: ", ")
             let rows = try db.rows("SELECT \(columns) FROM \(SQL.quoteIdentifier(table.entity.name)) ORDER BY \"id\"")
             let want = table.rowArrays
-            if rows.count != want.count { result.append("\(table.entity.name) has \(rows.count) rows, expected \(want.count)") }
+            if rows.count != want.count {
+                result.append("\(table.entity.name) has \(rows.count) rows, expected \(want.count)")
+            }
             for (got, expected) in zip(rows, want) where got != expected {
-                result.append("\(table.entity.name) row \(got.first?.description ?? "?"): got \(got.map(\.sqlLiteral)), expected \(expected.map(\.sqlLiteral))")
+                result.append(
+                    "\(table.entity.name) row \(got.first?.description ?? "?"): got \(got.map(\.sqlLiteral)), expected \(expected.map(\.sqlLiteral))"
+                )
                 if result.count > 5 { return result }
             }
         }

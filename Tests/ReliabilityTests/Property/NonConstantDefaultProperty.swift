@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// Models whose initial values differ from one instance (and one launch) to the next: the time,
@@ -11,7 +12,9 @@ enum ChangingDefaultsV1: VersionedSchema {
     final class Visit: PersistentModel {
         var createdAt = Date()
         var token = UUID()
-        var tags: Set<String> = Set(minimumCapacity: Int.random(in: 0...200)).union(["alpha", "beta", "gamma", "delta", "epsilon", "zeta"])
+        var tags: Set<String> = Set(minimumCapacity: Int.random(in: 0...200)).union([
+            "alpha", "beta", "gamma", "delta", "epsilon", "zeta",
+        ])
         var note = "first"
         var count = 3
         init() {}
@@ -47,9 +50,16 @@ extension Reliability {
             let url = scratch.url("app.sqlite")
             try Migrator(plan: ChangingDefaultsPlan.self).migrate(databaseAt: url)
             let first = try Schema(ChangingDefaultsV1.self)
-            let defaults = Dictionary(uniqueKeysWithValues: first.entities.flatMap { entity in entity.attributes.map { ("\(entity.name).\($0.name)", $0.defaultValue) } })
-            #expect(defaults["Visit.createdAt"] == .some(nil) && defaults["Visit.token"] == .some(nil) && defaults["Badge.awardedAt"] == .some(nil))
-            #expect(defaults["Visit.note"] == "'first'" && defaults["Visit.count"] == "3" && defaults["Badge.since"] == "0.0")
+            let defaults = Dictionary(
+                uniqueKeysWithValues: first.entities.flatMap { entity in
+                    entity.attributes.map { ("\(entity.name).\($0.name)", $0.defaultValue) }
+                })
+            #expect(
+                defaults["Visit.createdAt"] == .some(nil) && defaults["Visit.token"] == .some(nil)
+                    && defaults["Badge.awardedAt"] == .some(nil))
+            #expect(
+                defaults["Visit.note"] == "'first'" && defaults["Visit.count"] == "3"
+                    && defaults["Badge.since"] == "0.0")
             #expect(defaults["Badge.numbers"] == "'[1,2,3,4,5,6,9]'")
             let launches = max(20, config.propertyCases)
             var same = 0

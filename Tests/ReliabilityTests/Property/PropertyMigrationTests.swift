@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 extension Reliability {
@@ -33,12 +34,16 @@ extension Reliability {
             var stages: [GeneratedStage] = []
             for number in 2...(generator.random.chance(0.3) ? 3 : 2) {
                 var stage = generator.stage(from: versions.last!, to: Schema.Version(number, 0, 0))
-                while versions.contains(where: { $0.schema.versionHash == stage.target.schema.versionHash }) { generator.forceChange(&stage) }
+                while versions.contains(where: { $0.schema.versionHash == stage.target.schema.versionHash }) {
+                    generator.forceChange(&stage)
+                }
                 versions.append(stage.target)
                 stages.append(stage)
             }
             var featureRandom = SeededRandom(seed: seed, family: "property-features", index: index)
-            return Case(versions: versions, stages: stages, features: SQLiteFeatures.generate(for: versions, random: &featureRandom))
+            return Case(
+                versions: versions, stages: stages,
+                features: SQLiteFeatures.generate(for: versions, random: &featureRandom))
         }
 
         @Test(.timeLimit(.minutes(60)))
@@ -50,7 +55,10 @@ extension Reliability {
                 let testCase = Self.generate(seed: config.seed, index: index)
                 let (problems, code) = try Self.run(testCase, url: scratch.url("case-\(index).sqlite"))
                 tally.record(testCase, passed: problems.isEmpty, refusedWith: code)
-                #expect(problems.isEmpty, "property case \(index) (\(config.reproduction)):\n\(problems.joined(separator: "\n"))\n\(testCase.description)")
+                #expect(
+                    problems.isEmpty,
+                    "property case \(index) (\(config.reproduction)):\n\(problems.joined(separator: "\n"))\n\(testCase.description)"
+                )
                 scratch.removeDatabase(scratch.url("case-\(index).sqlite"))
             }
             ReliabilityConfig.summary("property", tally.summary)
@@ -62,23 +70,39 @@ extension Reliability {
         static func run(_ testCase: Case, url: URL) throws -> (problems: [String], refusal: MigrationError.Code?) {
             try testCase.features.createV1(testCase.versions[0], at: url, plan: "property")
             let before = url.databaseBytes()
-            let stages = zip(testCase.versions, testCase.versions.dropFirst()).map { PlannedStage(from: $0.version, to: $1.version, kind: .lightweight) }
-            let migrator = Migrator(resolvedPlan: try ResolvedPlan(name: "property", schemas: testCase.versions.map(\.schema), stages: stages))
+            let stages = zip(testCase.versions, testCase.versions.dropFirst()).map {
+                PlannedStage(from: $0.version, to: $1.version, kind: .lightweight)
+            }
+            let migrator = Migrator(
+                resolvedPlan: try ResolvedPlan(
+                    name: "property", schemas: testCase.versions.map(\.schema), stages: stages))
             do {
                 try migrator.migrate(databaseAt: url)
             } catch let error as MigrationError {
-                guard let refusal = testCase.expectedRefusal else { return (["the model predicts success, the migrator refused:\n\(error)"], error.code) }
+                guard let refusal = testCase.expectedRefusal else {
+                    return (["the model predicts success, the migrator refused:\n\(error)"], error.code)
+                }
                 var problems: [String] = []
-                if !refusal.codes.contains(error.code) { problems.append("refused with \(error.code), the model expects \(refusal.codes.map(\.rawValue).sorted()) because \(refusal.reasons):\n\(error)") }
+                if !refusal.codes.contains(error.code) {
+                    problems.append(
+                        "refused with \(error.code), the model expects \(refusal.codes.map(\.rawValue).sorted()) because \(refusal.reasons):\n\(error)"
+                    )
+                }
                 if url.databaseBytes() != before { problems.append("refused, but the file changed") }
                 return (problems, error.code)
             }
-            if let refusal = testCase.expectedRefusal { return (["the model expects a refusal (\(refusal.reasons)), the migration succeeded"], nil) }
+            if let refusal = testCase.expectedRefusal {
+                return (["the model expects a refusal (\(refusal.reasons)), the migration succeeded"], nil)
+            }
             let db = try SQLiteConnection(path: url.path)
             var problems = try testCase.versions.last!.differences(from: db)
             let version = try MetadataStore(db: db, plan: "property").current()?.version
-            if version != testCase.versions.last!.version { problems.append("recorded version \(version?.description ?? "none")") }
-            if let integrity = try db.scalar("PRAGMA integrity_check")?.stringValue, integrity != "ok" { problems.append("integrity_check: \(integrity)") }
+            if version != testCase.versions.last!.version {
+                problems.append("recorded version \(version?.description ?? "none")")
+            }
+            if let integrity = try db.scalar("PRAGMA integrity_check")?.stringValue, integrity != "ok" {
+                problems.append("integrity_check: \(integrity)")
+            }
             problems += try testCase.features.problems(after: testCase.versions, in: db)
             return (problems, nil)
         }
@@ -92,20 +116,27 @@ struct PropertyTally {
     var refusals: [String: Int] = [:]
     var features: [String: Int] = [:]
 
-    mutating func record(_ testCase: Reliability.PropertyMigrations.Case, passed: Bool, refusedWith code: MigrationError.Code?) {
+    mutating func record(
+        _ testCase: Reliability.PropertyMigrations.Case, passed: Bool, refusedWith code: MigrationError.Code?
+    ) {
         if let code { refusals[code.rawValue, default: 0] += 1 }
         cases += 1
         stages += testCase.stages.count
         rows += testCase.versions[0].tables.reduce(0) { $0 + $1.rows.count }
         if !passed { failed += 1 } else if testCase.expectedRefusal == nil { migrated += 1 } else { refused += 1 }
-        for stage in testCase.stages { for kind in stage.kinds { kinds[kind.hasPrefix("type change") ? "type change" : kind, default: 0] += 1 } }
+        for stage in testCase.stages {
+            for kind in stage.kinds { kinds[kind.hasPrefix("type change") ? "type change" : kind, default: 0] += 1 }
+        }
         for feature in testCase.features.kinds { features[feature, default: 0] += 1 }
     }
 
     var summary: String {
         "cases=\(cases) migrated-as-predicted=\(migrated) refused-as-predicted=\(refused) failed=\(failed) stages=\(stages) source-rows=\(rows) "
-            + "refusals=[" + refusals.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "] "
-            + "changes=[" + kinds.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "] "
-            + "features=[" + features.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "]"
+            + "refusals=["
+            + refusals.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "] "
+            + "changes=[" + kinds.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+            + "] "
+            + "features=["
+            + features.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "]"
     }
 }

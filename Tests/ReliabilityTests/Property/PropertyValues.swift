@@ -8,20 +8,36 @@ enum PropertyValues {
     static func random(_ type: Schema.ValueType, using random: inout SeededRandom) -> SQLiteValue {
         switch type {
         case .integer:
-            if random.chance(0.05) { return .integer([Int64.max, Int64.min, 0, -1, 1 << 53][Int.random(in: 0..<5, using: &random)]) }
+            if random.chance(0.05) {
+                return .integer([Int64.max, Int64.min, 0, -1, 1 << 53][Int.random(in: 0..<5, using: &random)])
+            }
             return .integer(Int64.random(in: -1_000_000...1_000_000, using: &random))
         case .bool: return .integer(Int64.random(in: 0...1, using: &random))
         case .double: return .real(niceDouble(using: &random))
         case .date: return .real(1_700_000_000 + niceDouble(using: &random))
         case .string: return .text(text(using: &random))
-        case .data: return .blob((0..<Int.random(in: 0...8, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+        case .data:
+            return .blob(
+                (0..<Int.random(in: 0...8, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
         case .uuid:
             let bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }
-            return .text(UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
-                                     bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])).uuidString)
-        case .url: return .text("https://example.com/\(Int.random(in: 0...999, using: &random))?q='\(text(using: &random))'")
-        case .decimal: return .text("\(Int.random(in: -99_999...99_999, using: &random)).\(Int.random(in: 0...99, using: &random))")
-        case .json: return .text(#"{"k":\#(Int.random(in: 0...99, using: &random)),"s":"\#(text(using: &random).replacingOccurrences(of: "\"", with: ""))"}"#)
+            return .text(
+                UUID(
+                    uuid: (
+                        bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8],
+                        bytes[9],
+                        bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+                    )
+                ).uuidString)
+        case .url:
+            return .text("https://example.com/\(Int.random(in: 0...999, using: &random))?q='\(text(using: &random))'")
+        case .decimal:
+            return .text(
+                "\(Int.random(in: -99_999...99_999, using: &random)).\(Int.random(in: 0...99, using: &random))")
+        case .json:
+            return .text(
+                #"{"k":\#(Int.random(in: 0...99, using: &random)),"s":"\#(text(using: &random).replacingOccurrences(of: "\"", with: ""))"}"#
+            )
         case .sqliteValue:
             // Any storage class, as an application stores it by design: kept as is by every rebuild.
             switch Int.random(in: 0..<4, using: &random) {
@@ -47,7 +63,9 @@ enum PropertyValues {
     /// The value an SQL literal made by `SQLiteValue.sqlLiteral` stands for, in a column of `type`.
     static func value(ofLiteral literal: String, type: Schema.ValueType) -> SQLiteValue {
         if literal == "NULL" { return .null }
-        if literal.hasPrefix("'") { return .text(String(literal.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")) }
+        if literal.hasPrefix("'") {
+            return .text(String(literal.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'"))
+        }
         if literal.hasPrefix("X'") {
             let hex = Array(literal.dropFirst(2).dropLast())
             return .blob(stride(from: 0, to: hex.count, by: 2).map { UInt8(String(hex[$0...$0 + 1]), radix: 16)! })
@@ -65,7 +83,9 @@ enum PropertyValues {
 
     static func text(using random: inout SeededRandom) -> String {
         let pieces = ["a", "Z", "it's", " ", "é", "日本", "\"q\"", "NULL", "0", "x_y", "🙂", "\\", "%"]
-        return (0..<Int.random(in: 0...4, using: &random)).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &random)] }.joined()
+        return (0..<Int.random(in: 0...4, using: &random)).map { _ in
+            pieces[Int.random(in: 0..<pieces.count, using: &random)]
+        }.joined()
     }
 
     /// The target types a lightweight stage converts `type` to without loss (MIGRATIONS.md).
@@ -82,7 +102,8 @@ enum PropertyValues {
     }
 
     /// What a value becomes when its attribute changes from `source` to `target` type.
-    static func convert(_ value: SQLiteValue, from source: Schema.ValueType, to target: Schema.ValueType) -> SQLiteValue {
+    static func convert(_ value: SQLiteValue, from source: Schema.ValueType, to target: Schema.ValueType) -> SQLiteValue
+    {
         guard source != target else { return value }
         switch (value, target) {
         case (.integer(let number), .double): return .real(Double(number))

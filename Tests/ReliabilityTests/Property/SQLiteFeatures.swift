@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SchemaMigrations
 
 /// SQLite features the declarations do not speak of, put on a property case's V1 tables — either
@@ -28,7 +29,8 @@ struct SQLiteFeatures {
     var kinds: [String] {
         (madeByHand ? ["made by hand"] : ["created, then altered"])
             + (autoincrement.isEmpty ? [] : ["AUTOINCREMENT"]) + (strict.isEmpty ? [] : ["STRICT"])
-            + (checks.isEmpty ? [] : ["CHECK"]) + (indexes.isEmpty ? [] : ["hand-named index"]) + (indexes.contains { $0.partial } ? ["partial index"] : [])
+            + (checks.isEmpty ? [] : ["CHECK"]) + (indexes.isEmpty ? [] : ["hand-named index"])
+            + (indexes.contains { $0.partial } ? ["partial index"] : [])
             + (triggers.isEmpty ? [] : ["trigger"]) + (views.isEmpty ? [] : ["view"])
     }
 
@@ -36,7 +38,9 @@ struct SQLiteFeatures {
     static func generate(for versions: [ModelDatabase], random: inout SeededRandom) -> SQLiteFeatures {
         var features = SQLiteFeatures(madeByHand: random.chance(0.5))
         // A STRICT table's BLOB column refuses text: an SQLiteValue column there is declared ANY (not generated here).
-        let holdsAnyValue = versions.contains { $0.tables.contains { $0.entity.attributes.contains { $0.valueType == .sqliteValue } } }
+        let holdsAnyValue = versions.contains {
+            $0.tables.contains { $0.entity.attributes.contains { $0.valueType == .sqliteValue } }
+        }
         for table in versions[0].tables {
             guard finalTable(table.entity.name, in: versions) != nil else { continue }
             let name = table.entity.name
@@ -44,10 +48,14 @@ struct SQLiteFeatures {
                 if random.chance(0.3) { features.autoincrement.insert(name) }
                 if random.chance(0.3) && !holdsAnyValue { features.strict.insert(name) }
             }
-            let strings = table.entity.attributes.filter { $0.valueType == .string && finalColumn($0.name, of: name, in: versions) != nil }.map(\.name)
+            let strings = table.entity.attributes.filter {
+                $0.valueType == .string && finalColumn($0.name, of: name, in: versions) != nil
+            }.map(\.name)
             if let column = strings.randomElement(using: &random) {
                 if features.madeByHand && random.chance(0.5) { features.checks.append((name, column)) }
-                if random.chance(0.5) { features.indexes.append(("probe_index_\(name)", name, column, random.chance(0.4))) }
+                if random.chance(0.5) {
+                    features.indexes.append(("probe_index_\(name)", name, column, random.chance(0.4)))
+                }
             }
             if random.chance(0.3) { features.triggers.append(("probe_trigger_\(name)", name)) }
             if random.chance(0.3) { features.views.append(("probe_view_\(name)", name)) }
@@ -59,7 +67,10 @@ struct SQLiteFeatures {
     static func finalTable(_ name: String, in versions: [ModelDatabase]) -> String? {
         var current = name
         for version in versions.dropFirst() {
-            guard let next = version.tables.first(where: { $0.entity.originalName == current }) ?? version.tables.first(where: { $0.entity.name == current }) else { return nil }
+            guard
+                let next = version.tables.first(where: { $0.entity.originalName == current })
+                    ?? version.tables.first(where: { $0.entity.name == current })
+            else { return nil }
             current = next.entity.name
         }
         return current
@@ -67,11 +78,16 @@ struct SQLiteFeatures {
 
     /// The column's name in the last version, following renames of it and its table; nil when dropped.
     static func finalColumn(_ column: String, of table: String, in versions: [ModelDatabase]) -> String? {
-        var currentTable = table, currentColumn = column
+        var currentTable = table
+        var currentColumn = column
         for version in versions.dropFirst() {
-            guard let next = version.tables.first(where: { $0.entity.originalName == currentTable }) ?? version.tables.first(where: { $0.entity.name == currentTable }),
-                  let attribute = next.entity.attributes.first(where: { $0.originalName == currentColumn }) ?? next.entity.attributes.first(where: { $0.name == currentColumn }),
-                  attribute.valueType == .string else { return nil }
+            guard
+                let next = version.tables.first(where: { $0.entity.originalName == currentTable })
+                    ?? version.tables.first(where: { $0.entity.name == currentTable }),
+                let attribute = next.entity.attributes.first(where: { $0.originalName == currentColumn })
+                    ?? next.entity.attributes.first(where: { $0.name == currentColumn }),
+                attribute.valueType == .string
+            else { return nil }
             currentTable = next.entity.name
             currentColumn = attribute.name
         }
@@ -87,30 +103,40 @@ struct SQLiteFeatures {
                 var columns = ["\"id\" INTEGER PRIMARY KEY" + (autoincrement.contains(name) ? " AUTOINCREMENT" : "")]
                 columns += table.entity.attributes.map { attribute in
                     EntitySQL.columnDefinition(attribute)
-                        + (checks.contains { $0.table == name && $0.column == attribute.name } ? " CHECK (\(SQL.quoteIdentifier(attribute.name)) <> '\(Self.forbidden)')" : "")
+                        + (checks.contains { $0.table == name && $0.column == attribute.name }
+                            ? " CHECK (\(SQL.quoteIdentifier(attribute.name)) <> '\(Self.forbidden)')" : "")
                 }
-                try db.execute("CREATE TABLE \(SQL.quoteIdentifier(name)) (\(columns.joined(separator: ", ")))" + (strict.contains(name) ? " STRICT" : ""))
+                try db.execute(
+                    "CREATE TABLE \(SQL.quoteIdentifier(name)) (\(columns.joined(separator: ", ")))"
+                        + (strict.contains(name) ? " STRICT" : ""))
                 for index in table.entity.indexes { try db.execute(EntitySQL.createIndex(index, table: name)) }
             }
         } else {
-            try Migrator(resolvedPlan: try ResolvedPlan(name: plan, schemas: [first.schema], stages: [])).migrate(databaseAt: url)
+            try Migrator(resolvedPlan: try ResolvedPlan(name: plan, schemas: [first.schema], stages: [])).migrate(
+                databaseAt: url)
         }
         let db = try SQLiteConnection(path: url.path)
         try first.insertRows(into: db)
         for table in autoincrement {
             // The counter is above every row still there: a deleted id must never come back.
-            try db.execute("DELETE FROM sqlite_sequence WHERE name = \(SQL.quoteString(table)); INSERT INTO sqlite_sequence (name, seq) VALUES (\(SQL.quoteString(table)), \(Self.counterFloor))")
+            try db.execute(
+                "DELETE FROM sqlite_sequence WHERE name = \(SQL.quoteString(table)); INSERT INTO sqlite_sequence (name, seq) VALUES (\(SQL.quoteString(table)), \(Self.counterFloor))"
+            )
         }
         if !triggers.isEmpty { try db.execute("CREATE TABLE _probe_log (what TEXT)") }
         for index in indexes {
-            try db.execute("CREATE INDEX \(SQL.quoteIdentifier(index.name)) ON \(SQL.quoteIdentifier(index.table)) (\(SQL.quoteIdentifier(index.column)))"
-                           + (index.partial ? " WHERE \(SQL.quoteIdentifier(index.column)) IS NOT NULL" : ""))
+            try db.execute(
+                "CREATE INDEX \(SQL.quoteIdentifier(index.name)) ON \(SQL.quoteIdentifier(index.table)) (\(SQL.quoteIdentifier(index.column)))"
+                    + (index.partial ? " WHERE \(SQL.quoteIdentifier(index.column)) IS NOT NULL" : ""))
         }
         for trigger in triggers {
-            try db.execute("CREATE TRIGGER \(SQL.quoteIdentifier(trigger.name)) AFTER UPDATE ON \(SQL.quoteIdentifier(trigger.table)) BEGIN INSERT INTO _probe_log VALUES (\(SQL.quoteString(trigger.name))); END")
+            try db.execute(
+                "CREATE TRIGGER \(SQL.quoteIdentifier(trigger.name)) AFTER UPDATE ON \(SQL.quoteIdentifier(trigger.table)) BEGIN INSERT INTO _probe_log VALUES (\(SQL.quoteString(trigger.name))); END"
+            )
         }
         for view in views {
-            try db.execute("CREATE VIEW \(SQL.quoteIdentifier(view.name)) AS SELECT id FROM \(SQL.quoteIdentifier(view.table))")
+            try db.execute(
+                "CREATE VIEW \(SQL.quoteIdentifier(view.name)) AS SELECT id FROM \(SQL.quoteIdentifier(view.table))")
         }
     }
 
@@ -118,28 +144,48 @@ struct SQLiteFeatures {
     func problems(after versions: [ModelDatabase], in db: SQLiteConnection) throws -> [String] {
         var problems: [String] = []
         func table(_ name: String) -> String { Self.finalTable(name, in: versions) ?? name }
-        for name in strict where try db.scalar("SELECT strict FROM pragma_table_list(?)", [.text(table(name))])?.int64Value != 1 {
+        for name in strict
+        where try db.scalar("SELECT strict FROM pragma_table_list(?)", [.text(table(name))])?.int64Value != 1 {
             problems.append("\(table(name)) is no longer STRICT")
         }
         for name in autoincrement {
-            let seq = try db.scalar("SELECT seq FROM sqlite_sequence WHERE name = ?", [.text(table(name))])?.int64Value ?? 0
-            if seq < Self.counterFloor { problems.append("\(table(name))'s AUTOINCREMENT counter went from \(Self.counterFloor) to \(seq)") }
+            let seq =
+                try db.scalar("SELECT seq FROM sqlite_sequence WHERE name = ?", [.text(table(name))])?.int64Value ?? 0
+            if seq < Self.counterFloor {
+                problems.append("\(table(name))'s AUTOINCREMENT counter went from \(Self.counterFloor) to \(seq)")
+            }
         }
         for check in checks {
-            let final = table(check.table), column = Self.finalColumn(check.column, of: check.table, in: versions) ?? check.column
-            guard try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(final))")?.int64Value ?? 0 > 0 else { continue }
+            let final = table(check.table)
+            let column = Self.finalColumn(check.column, of: check.table, in: versions) ?? check.column
+            guard try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(final))")?.int64Value ?? 0 > 0 else {
+                continue
+            }
             do {
-                try db.execute("UPDATE \(SQL.quoteIdentifier(final)) SET \(SQL.quoteIdentifier(column)) = '\(Self.forbidden)' WHERE id = (SELECT min(id) FROM \(SQL.quoteIdentifier(final)))")
+                try db.execute(
+                    "UPDATE \(SQL.quoteIdentifier(final)) SET \(SQL.quoteIdentifier(column)) = '\(Self.forbidden)' WHERE id = (SELECT min(id) FROM \(SQL.quoteIdentifier(final)))"
+                )
                 problems.append("the CHECK on \(final).\(column) no longer rejects")
             } catch let error as SQLiteError where error.resultCode.primary.rawValue == 19 {}
         }
         for index in indexes {
-            let final = table(index.table), column = Self.finalColumn(index.column, of: index.table, in: versions) ?? index.column
-            let row = try db.rows("SELECT tbl_name, sql FROM sqlite_schema WHERE type = 'index' AND name = ?", [.text(index.name)]).first
-            if row?[0].stringValue?.lowercased() != final.lowercased() { problems.append("index \(index.name) is gone from \(final)") }
-            let columns = try db.rows("SELECT name FROM pragma_index_info(?)", [.text(index.name)]).map { $0[0].stringValue ?? "" }
-            if columns.map({ $0.lowercased() }) != [column.lowercased()] { problems.append("index \(index.name) is on \(columns), expected \(column)") }
-            let partial = try db.scalar("SELECT partial FROM pragma_index_list(?) WHERE name = ?", [.text(final), .text(index.name)])?.int64Value
+            let final = table(index.table)
+            let column = Self.finalColumn(index.column, of: index.table, in: versions) ?? index.column
+            let row = try db.rows(
+                "SELECT tbl_name, sql FROM sqlite_schema WHERE type = 'index' AND name = ?", [.text(index.name)]
+            ).first
+            if row?[0].stringValue?.lowercased() != final.lowercased() {
+                problems.append("index \(index.name) is gone from \(final)")
+            }
+            let columns = try db.rows("SELECT name FROM pragma_index_info(?)", [.text(index.name)]).map {
+                $0[0].stringValue ?? ""
+            }
+            if columns.map({ $0.lowercased() }) != [column.lowercased()] {
+                problems.append("index \(index.name) is on \(columns), expected \(column)")
+            }
+            let partial = try db.scalar(
+                "SELECT partial FROM pragma_index_list(?) WHERE name = ?", [.text(final), .text(index.name)])?
+                .int64Value
             if index.partial && partial != 1 {
                 problems.append("index \(index.name) is no longer partial")
             }
@@ -147,17 +193,29 @@ struct SQLiteFeatures {
         for trigger in triggers {
             let final = table(trigger.table)
             guard try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(final))")?.int64Value ?? 0 > 0 else {
-                if try db.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name = ?", [.text(trigger.name)])?.int64Value != 1 { problems.append("trigger \(trigger.name) is gone") }
+                if try db.scalar(
+                    "SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name = ?", [.text(trigger.name)])?
+                    .int64Value != 1
+                {
+                    problems.append("trigger \(trigger.name) is gone")
+                }
                 continue
             }
-            try db.execute("UPDATE \(SQL.quoteIdentifier(final)) SET id = id WHERE id = (SELECT min(id) FROM \(SQL.quoteIdentifier(final)))")
-            if try db.scalar("SELECT count(*) FROM _probe_log WHERE what = ?", [.text(trigger.name)])?.int64Value != 1 { problems.append("trigger \(trigger.name) no longer fires") }
+            try db.execute(
+                "UPDATE \(SQL.quoteIdentifier(final)) SET id = id WHERE id = (SELECT min(id) FROM \(SQL.quoteIdentifier(final)))"
+            )
+            if try db.scalar("SELECT count(*) FROM _probe_log WHERE what = ?", [.text(trigger.name)])?.int64Value != 1 {
+                problems.append("trigger \(trigger.name) no longer fires")
+            }
         }
         for view in views {
             let final = table(view.table)
             let viewed = try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(view.name))")?.int64Value
             let rows = try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(final))")?.int64Value
-            if viewed != rows { problems.append("view \(view.name) shows \(viewed.map(String.init) ?? "nothing"), \(final) has \(rows ?? 0) rows") }
+            if viewed != rows {
+                problems.append(
+                    "view \(view.name) shows \(viewed.map(String.init) ?? "nothing"), \(final) has \(rows ?? 0) rows")
+            }
         }
         return problems
     }

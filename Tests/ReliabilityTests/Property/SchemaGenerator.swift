@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SchemaMigrations
 
 /// Generates random source schemas with random data the schema accepts: entities of every
@@ -11,20 +12,29 @@ struct SchemaGenerator {
 
     init(random: SeededRandom) { self.random = random }
 
-    mutating func entityName() -> String { counter += 1; return "e\(counter)" }
-    mutating func attributeName() -> String { counter += 1; return "c\(counter)" }
+    mutating func entityName() -> String {
+        counter += 1
+        return "e\(counter)"
+    }
+    mutating func attributeName() -> String {
+        counter += 1
+        return "c\(counter)"
+    }
 
     mutating func valueType() -> Schema.ValueType {
         Schema.ValueType.allCases[Int.random(in: 0..<Schema.ValueType.allCases.count, using: &random)]
     }
 
     /// A new attribute: optional (sometimes with a default), or non-optional (usually with one).
-    mutating func attribute(_ type: Schema.ValueType? = nil, optional: Bool? = nil, requireDefault: Bool = false) -> Schema.Attribute {
+    mutating func attribute(_ type: Schema.ValueType? = nil, optional: Bool? = nil, requireDefault: Bool = false)
+        -> Schema.Attribute
+    {
         let type = type ?? valueType()
         let optional = optional ?? random.chance(0.4)
         let hasDefault = requireDefault || random.chance(optional ? 0.2 : 0.7)
-        return Schema.Attribute(name: attributeName(), valueType: type, isOptional: optional,
-                                defaultValue: hasDefault ? PropertyValues.randomDefault(type, using: &random).sqlLiteral : nil)
+        return Schema.Attribute(
+            name: attributeName(), valueType: type, isOptional: optional,
+            defaultValue: hasDefault ? PropertyValues.randomDefault(type, using: &random).sqlLiteral : nil)
     }
 
     /// A value for a row: NULL a quarter of the time when the attribute is optional.
@@ -36,12 +46,16 @@ struct SchemaGenerator {
     mutating func database() -> ModelDatabase {
         var tables: [ModelDatabase.Table] = []
         for _ in 0..<Int.random(in: 1...3, using: &random) {
-            var entity = Schema.Entity(name: entityName(), attributes: (0..<Int.random(in: 1...5, using: &random)).map { _ in attribute() })
+            var entity = Schema.Entity(
+                name: entityName(), attributes: (0..<Int.random(in: 1...5, using: &random)).map { _ in attribute() })
             var rows: [ModelDatabase.Row] = []
             var id: Int64 = 0
             for _ in 0..<(random.chance(0.15) ? 0 : Int.random(in: 1...12, using: &random)) {
                 id += Int64.random(in: 1...3, using: &random)
-                rows.append(ModelDatabase.Row(id: id, values: Dictionary(uniqueKeysWithValues: entity.attributes.map { ($0.name, value(for: $0)) })))
+                rows.append(
+                    ModelDatabase.Row(
+                        id: id,
+                        values: Dictionary(uniqueKeysWithValues: entity.attributes.map { ($0.name, value(for: $0)) })))
             }
             var table = ModelDatabase.Table(entity: entity, rows: rows)
             entity.indexes = indexes(for: table, count: Int.random(in: 0...2, using: &random))
@@ -56,7 +70,8 @@ struct SchemaGenerator {
         var result = existing
         let names = table.entity.attributes.map(\.name)
         for _ in 0..<count where !names.isEmpty {
-            let columns = Array(names.shuffled(using: &random).prefix(Int.random(in: 1...min(2, names.count), using: &random)))
+            let columns = Array(
+                names.shuffled(using: &random).prefix(Int.random(in: 1...min(2, names.count), using: &random)))
             let unique = random.chance(0.4) && table.isUnique(columns)
             let index = Schema.Index(columns, isUnique: unique)
             if !result.contains(where: { $0.structure == index.structure }) { result.append(index) }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SchemaMigrations
+import Testing
 
 extension Reliability.Regressions {
     /// Found by the process races: `SQLiteConnection(path:busyTimeout:)` stored the timeout but

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 extension Reliability.Regressions {
@@ -29,10 +30,15 @@ extension Reliability.Regressions {
             do {
                 try FaultFixture.migrator().migrate(databaseAt: url)
                 let after = try? Self.items(url)
-                #expect(after == items, "page \(page) zeroed: migrated, Item then held \(after.map { "\($0.rows) rows, quick_check \($0.check)" } ?? "unreadable rows"), not \(items.rows) rows")
+                #expect(
+                    after == items,
+                    "page \(page) zeroed: migrated, Item then held \(after.map { "\($0.rows) rows, quick_check \($0.check)" } ?? "unreadable rows"), not \(items.rows) rows"
+                )
             } catch let error as MigrationError {
                 refused += 1
-                #expect(try Data(contentsOf: url) == Data(damaged), "page \(page) zeroed: \(error.code), but the file changed")
+                #expect(
+                    try Data(contentsOf: url) == Data(damaged),
+                    "page \(page) zeroed: \(error.code), but the file changed")
             }
         }
         #expect(refused > 0)
@@ -66,12 +72,15 @@ extension Reliability.Regressions {
         let db = try SQLiteConnection(path: url.path, mode: .readOnly)
         var hasher = FNV1a()
         var rows = 0
-        let statement = try db.prepare("SELECT quote(id) || quote(name) || quote(category) || quote(amount) || quote(weight) || quote(rating) || quote(score) FROM Item ORDER BY id")
+        let statement = try db.prepare(
+            "SELECT quote(id) || quote(name) || quote(category) || quote(amount) || quote(weight) || quote(rating) || quote(score) FROM Item ORDER BY id"
+        )
         while try statement.step() {
             hasher.add(statement.column(0).stringValue ?? "")
             rows += 1
         }
-        let check = try db.rows("PRAGMA quick_check('Item')").map { $0.first?.description ?? "" }.joined(separator: "; ")
+        let check = try db.rows("PRAGMA quick_check('Item')").map { $0.first?.description ?? "" }.joined(
+            separator: "; ")
         return ItemState(rows: rows, checksum: hasher.value, check: check)
     }
 
@@ -81,15 +90,20 @@ extension Reliability.Regressions {
     /// rebuild, and for a custom stage each table its code touches, just before the code's first
     /// statement on it.
     @Test func theCheckReadsOnlyWhatTheStageReads() throws {
-        let item = Schema.Entity(name: "Item", attributes: [Schema.Attribute(name: "name", valueType: .string, defaultValue: "''")])
-        let other = Schema.Entity(name: "Other", attributes: [Schema.Attribute(name: "x", valueType: .integer, isOptional: true)])
-        var added = item, retyped = item
+        let item = Schema.Entity(
+            name: "Item", attributes: [Schema.Attribute(name: "name", valueType: .string, defaultValue: "''")])
+        let other = Schema.Entity(
+            name: "Other", attributes: [Schema.Attribute(name: "x", valueType: .integer, isOptional: true)])
+        var added = item
+        var retyped = item
         added.attributes.append(Schema.Attribute(name: "note", valueType: .string, isOptional: true))
         retyped.attributes[0].isOptional = true  // a rebuild
         let v1 = Schema(version: Schema.Version(1, 0, 0), entities: [item, other])
         let schema = "PRAGMA quick_check('sqlite_schema')"  // every stage writes it; a few pages
         let nothing: @Sendable (MigrationContext) throws -> Void = { _ in }
-        let readsOther: @Sendable (MigrationContext) throws -> Void = { context in _ = try context.scalar("SELECT count(*) FROM Other") }
+        let readsOther: @Sendable (MigrationContext) throws -> Void = { context in
+            _ = try context.scalar("SELECT count(*) FROM Other")
+        }
         let cases: [(Schema.Entity, (@Sendable (MigrationContext) throws -> Void)?, [String])] = [
             (added, nil, [schema]), (retyped, nil, [schema, "PRAGMA quick_check('Item')"]),
             (added, nothing, [schema]), (added, readsOther, [schema, "PRAGMA quick_check('Other')"]),
@@ -97,19 +111,24 @@ extension Reliability.Regressions {
         for (target, code, expected) in cases {
             let scratch = Scratch("regression")
             let url = scratch.url("db.sqlite")
-            try Migrator(resolvedPlan: try ResolvedPlan(name: "default", schemas: [v1], stages: [])).migrate(databaseAt: url)
+            try Migrator(resolvedPlan: try ResolvedPlan(name: "default", schemas: [v1], stages: [])).migrate(
+                databaseAt: url)
             let v2 = Schema(version: Schema.Version(2, 0, 0), entities: [target, other])
-            let stage = PlannedStage(from: v1.version, to: v2.version, kind: code == nil ? .lightweight : .custom, didMigrate: code)
+            let stage = PlannedStage(
+                from: v1.version, to: v2.version, kind: code == nil ? .lightweight : .custom, didMigrate: code)
             let db = try SQLiteConnection(path: url.path)
             let recorder = StatementRecorder()
             db.startRecording(into: recorder)
-            try Migrator(resolvedPlan: try ResolvedPlan(name: "default", schemas: [v1, v2], stages: [stage])).migrate(using: db)
+            try Migrator(resolvedPlan: try ResolvedPlan(name: "default", schemas: [v1, v2], stages: [stage])).migrate(
+                using: db)
             db.stopRecording()
             let checks = recorder.entries.compactMap { entry -> String? in
                 if case .statement(let sql, _) = entry, sql.hasPrefix("PRAGMA quick_check") { return sql }
                 return nil
             }
-            #expect(checks == expected, "\(code == nil ? "lightweight" : "custom") stage to \(target.attributes.map(\.name))")
+            #expect(
+                checks == expected,
+                "\(code == nil ? "lightweight" : "custom") stage to \(target.attributes.map(\.name))")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 extension Reliability.Regressions {
@@ -18,7 +19,9 @@ extension Reliability.Regressions {
             let second = try DriverProcess.run(["launch", "--database", url.path])
             #expect(second.status == 0, "\(second.output)")
             #expect(second.output.contains("outcome=upToDate"))
-            let lines = { (output: String) in output.split(separator: "\n").filter { $0.hasPrefix("hash=") || $0.hasPrefix("tags=") } }
+            let lines = { (output: String) in
+                output.split(separator: "\n").filter { $0.hasPrefix("hash=") || $0.hasPrefix("tags=") }
+            }
             #expect(lines(first.output) == lines(second.output))
             #expect(second.output.contains(#"tags='["alpha","beta","delta","epsilon","eta","gamma","theta","zeta"]'"#))
             #expect(try db.rows("SELECT note FROM Visit").map { $0[0].stringValue } == ["kept"])

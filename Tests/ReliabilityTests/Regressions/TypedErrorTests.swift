@@ -1,6 +1,7 @@
 import CFaultVFS
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 extension Reliability {
@@ -17,13 +18,19 @@ extension Reliability {
             defer { faultvfs_disarm() }
             let options = MigrationOptions(vfsName: FaultSweep.vfsName)
             faultvfs_disarm()
-            _ = try FaultFixture.migrator(options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0), vfsName: FaultSweep.vfsName)).migrate(databaseAt: url)
+            _ = try FaultFixture.migrator(
+                options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0), vfsName: FaultSweep.vfsName)
+            ).migrate(databaseAt: url)
             let reads = faultvfs_count(Int32(FAULTVFS_READ))  // an up-to-date check: open, then the metadata
             for n in 1...max(1, reads) {
                 faultvfs_arm_persistent(Int32(FAULTVFS_READ), n, FaultKind.ioerrRead)
-                #expect(throws: MigrationError.self, "read \(n) of \(reads) failing") { try FaultFixture.migrator(options: options).migrate(databaseAt: url) }
+                #expect(throws: MigrationError.self, "read \(n) of \(reads) failing") {
+                    try FaultFixture.migrator(options: options).migrate(databaseAt: url)
+                }
                 faultvfs_arm_persistent(Int32(FAULTVFS_READ), n, FaultKind.ioerrRead)
-                #expect(throws: MigrationError.self, "read \(n) of \(reads) failing") { try FaultFixture.migrator(options: options).currentVersion(databaseAt: url) }
+                #expect(throws: MigrationError.self, "read \(n) of \(reads) failing") {
+                    try FaultFixture.migrator(options: options).currentVersion(databaseAt: url)
+                }
             }
         }
 
@@ -73,8 +80,11 @@ extension Reliability {
             defer { faultvfs_disarm() }
             let reads = try sweep.counts()[Int(FAULTVFS_READ)]
             for n in 1...reads {
-                let outcome = try sweep.run(FaultKind(kind: Int32(FAULTVFS_READ), code: FaultKind.ioerrRead, persistent: persistent), at: n)
-                #expect(outcome.problems.isEmpty, "read \(n) of \(reads) failing\(persistent ? " and every read after it" : ""): \(outcome.problems)")
+                let outcome = try sweep.run(
+                    FaultKind(kind: Int32(FAULTVFS_READ), code: FaultKind.ioerrRead, persistent: persistent), at: n)
+                #expect(
+                    outcome.problems.isEmpty,
+                    "read \(n) of \(reads) failing\(persistent ? " and every read after it" : ""): \(outcome.problems)")
             }
         }
     }

@@ -13,25 +13,37 @@ struct DatabaseState: Equatable, CustomStringConvertible {
     /// The number of rows in all user tables.
     var rows: Int
 
-    var description: String { "version \(version ?? "none"), \(rows) rows, checksum \(String(checksum, radix: 16)), integrity \(integrity)" }
+    var description: String {
+        "version \(version ?? "none"), \(rows) rows, checksum \(String(checksum, radix: 16)), integrity \(integrity)"
+    }
 
     /// Reads the state of the database at `url` for the plan named `plan`.
     static func read(_ url: URL, plan: String) throws -> DatabaseState {
         let db = try SQLiteConnection(path: url.path, mode: .readWrite, busyTimeout: 5)
         // integrity_check itself fails on some damage that leaves every row readable.
-        let integrity = (try? db.rows("PRAGMA integrity_check").map { $0.first?.description ?? "" }.joined(separator: "; ")) ?? "integrity_check failed"
+        let integrity =
+            (try? db.rows("PRAGMA integrity_check").map { $0.first?.description ?? "" }.joined(separator: "; "))
+            ?? "integrity_check failed"
         var version: String?
         if try db.scalar("SELECT count(*) FROM sqlite_schema WHERE name = '_schema_migrations'")?.int64Value == 1 {
-            version = try db.scalar(#"SELECT "version" FROM "_schema_migrations" WHERE "plan" = ? ORDER BY "seq" DESC LIMIT 1"#, [.text(plan)])?.stringValue
+            version = try db.scalar(
+                #"SELECT "version" FROM "_schema_migrations" WHERE "plan" = ? ORDER BY "seq" DESC LIMIT 1"#,
+                [.text(plan)])?.stringValue
         }
         var hasher = FNV1a()
         var rows = 0
-        let tables = try db.rows("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_schema_migrations' ORDER BY name")
-            .compactMap { $0[0].stringValue }
+        let tables = try db.rows(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_schema_migrations' ORDER BY name"
+        )
+        .compactMap { $0[0].stringValue }
         for table in tables {
-            let columns = try db.rows("SELECT name, type, \"notnull\", dflt_value FROM pragma_table_info(?) ORDER BY cid", [.text(table)])
-            hasher.add("table \(table)(" + columns.map { $0.map(\.description).joined(separator: " ") }.joined(separator: ", ") + ")\n")
-            let quoted = columns.map { "quote(\(SQL.quoteIdentifier($0[0].stringValue ?? "")))" }.joined(separator: " || '|' || ")
+            let columns = try db.rows(
+                "SELECT name, type, \"notnull\", dflt_value FROM pragma_table_info(?) ORDER BY cid", [.text(table)])
+            hasher.add(
+                "table \(table)(" + columns.map { $0.map(\.description).joined(separator: " ") }.joined(separator: ", ")
+                    + ")\n")
+            let quoted = columns.map { "quote(\(SQL.quoteIdentifier($0[0].stringValue ?? "")))" }.joined(
+                separator: " || '|' || ")
             let statement = try db.prepare("SELECT \(quoted) FROM \(SQL.quoteIdentifier(table)) ORDER BY rowid")
             while try statement.step() {
                 hasher.add(statement.column(0).stringValue ?? "")

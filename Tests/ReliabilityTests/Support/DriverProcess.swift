@@ -50,7 +50,10 @@ struct DriverProcess {
     func wait(timeout: TimeInterval = 120) -> (status: Int32, output: String) {
         waitForExit(timeout: timeout)
         output.waitForEnd()
-        return (process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus, output.text)
+        return (
+            process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus,
+            output.text
+        )
     }
 
     /// Waits for the process to end (not for its output to drain), killing it after `timeout` seconds.
@@ -71,7 +74,10 @@ struct DriverProcess {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if output.text.contains(text) { return true }
-            if !process.isRunning { output.waitForEnd(); return output.text.contains(text) }
+            if !process.isRunning {
+                output.waitForEnd()
+                return output.text.contains(text)
+            }
             usleep(2_000)
         }
         return false

@@ -40,7 +40,9 @@ struct ReliabilityConfig: Sendable {
     }
 
     /// The mode and seed, for failure messages: `RELIABILITY_SEED=123 (quick)`.
-    var reproduction: String { "RELIABILITY_SEED=\(seed)\(long ? " RELIABILITY_LONG=1" : "") (\(long ? "long" : "quick") mode)" }
+    var reproduction: String {
+        "RELIABILITY_SEED=\(seed)\(long ? " RELIABILITY_LONG=1" : "") (\(long ? "long" : "quick") mode)"
+    }
 
     /// Prints a family's summary line, `reliability[family] …`, which RELIABILITY.md quotes.
     static func summary(_ family: String, _ text: String) {

@@ -5,7 +5,8 @@ final class Scratch {
     let directory: URL
 
     init(_ label: String = "reliability") {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("schemamigrations-\(label)-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "schemamigrations-\(label)-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
@@ -22,7 +23,8 @@ final class Scratch {
     func copyDatabase(_ source: URL, to name: String) throws -> URL {
         let target = url(name)
         for suffix in ["", "-wal", "-shm", "-journal"] {
-            let from = URL(fileURLWithPath: source.path + suffix), to = URL(fileURLWithPath: target.path + suffix)
+            let from = URL(fileURLWithPath: source.path + suffix)
+            let to = URL(fileURLWithPath: target.path + suffix)
             try? FileManager.default.removeItem(at: to)
             if FileManager.default.fileExists(atPath: from.path) { try FileManager.default.copyItem(at: from, to: to) }
         }
@@ -31,7 +33,9 @@ final class Scratch {
 
     /// Removes a database file and the files beside it.
     func removeDatabase(_ url: URL) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: url.path + suffix)
+        }
     }
 
     /// Clears the immutable flag `chattr +i` may have set (as root, the only way to make a file read-only).

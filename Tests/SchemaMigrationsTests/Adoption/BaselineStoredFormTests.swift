@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// What a baseline accepted is stored as differences, not as the sentences they print: rewording
@@ -9,7 +10,8 @@ import Testing
     /// A Trip table close to V1: a nullable destination and an extra column, which a baseline accepts.
     static func closeToV1() throws -> TemporaryDatabase {
         let db = TemporaryDatabase()
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE Trip (id INTEGER PRIMARY KEY, name TEXT NOT NULL, destination TEXT, start_date REAL NOT NULL, end_date REAL NOT NULL, legacy TEXT);
             INSERT INTO Trip VALUES (1, 'Paris', 'France', 1, 2, 'a'), (2, 'Rome', NULL, 3, 4, NULL);
             """)
@@ -17,8 +19,10 @@ import Testing
     }
 
     static func stored(_ db: TemporaryDatabase) throws -> [String] {
-        try db.connect().rows("SELECT difference FROM \"\(TableNames.acceptedDifferences)\" WHERE plan = 'default' ORDER BY rowid")
-            .map { $0[0].stringValue ?? "" }
+        try db.connect().rows(
+            "SELECT difference FROM \"\(TableNames.acceptedDifferences)\" WHERE plan = 'default' ORDER BY rowid"
+        )
+        .map { $0[0].stringValue ?? "" }
     }
 
     /// The differences V1 has with the file now, as drift checks work them out.
@@ -31,9 +35,15 @@ import Testing
         let db = try Self.closeToV1()
         let migrator = Migrator(plan: TripsPlan.self)
         let result = try migrator.baseline(databaseAt: db.url, version: Schema.Version(1, 0, 0))
-        #expect(result.acceptedDifferences == ["column Trip.destination is nullable, declared non-optional", "column Trip.legacy is not declared"])
-        #expect(try Self.stored(db) == [#"{"column":"destination","kind":"nullability","live":"NULL","table":"Trip"}"#,
-                                        #"{"column":"legacy","kind":"undeclaredColumn","table":"Trip"}"#])
+        #expect(
+            result.acceptedDifferences == [
+                "column Trip.destination is nullable, declared non-optional", "column Trip.legacy is not declared",
+            ])
+        #expect(
+            try Self.stored(db) == [
+                #"{"column":"destination","kind":"nullability","live":"NULL","table":"Trip"}"#,
+                #"{"column":"legacy","kind":"undeclaredColumn","table":"Trip"}"#,
+            ])
 
         // Whatever the words, what the baseline stored accepts the same differences.
         let accepted = try AcceptedDifferences.load(from: db.connect(), plan: "default")
@@ -45,7 +55,10 @@ import Testing
 
         #expect(try migrator.verify(databaseAt: db.url).currentVersion == Schema.Version(1, 0, 0))
         #expect(try migrator.migrate(databaseAt: db.url).toVersion == Schema.Version(3, 0, 0))
-        #expect(try db.rows("SELECT id, destination, legacy FROM Trip ORDER BY id") == [["1", "'France'", "'a'"], ["2", "NULL", "NULL"]])
+        #expect(
+            try db.rows("SELECT id, destination, legacy FROM Trip ORDER BY id") == [
+                ["1", "'France'", "'a'"], ["2", "NULL", "NULL"],
+            ])
     }
 
     @Test func aBaselineAnEarlierReleaseStoredAsSentencesIsStillAccepted() throws {
@@ -53,7 +66,8 @@ import Testing
         let migrator = Migrator(plan: TripsPlan.self)
         try migrator.baseline(databaseAt: db.url, version: Schema.Version(1, 0, 0))
         // The rows as releases up to this one wrote them: one sentence per accepted difference.
-        try db.execute("""
+        try db.execute(
+            """
             DELETE FROM "_schema_migrations_accepted";
             INSERT INTO "_schema_migrations_accepted" ("plan", "difference") VALUES ('default', 'column Trip.destination is nullable, declared non-optional');
             INSERT INTO "_schema_migrations_accepted" ("plan", "difference") VALUES ('default', 'column Trip.legacy is not declared');
@@ -72,7 +86,10 @@ import Testing
         // And the migration's own check after the last stage accepts what the sentences named.
         let migrated = try migrator.migrate(databaseAt: db.url)
         #expect(migrated.fromVersion == Schema.Version(1, 0, 0) && migrated.toVersion == Schema.Version(3, 0, 0))
-        #expect(try db.rows("SELECT id, destination, legacy FROM Trip ORDER BY id") == [["1", "'France'", "'a'"], ["2", "NULL", "NULL"]])
+        #expect(
+            try db.rows("SELECT id, destination, legacy FROM Trip ORDER BY id") == [
+                ["1", "'France'", "'a'"], ["2", "NULL", "NULL"],
+            ])
         #expect(try migrator.verify(databaseAt: db.url).isUpToDate)
     }
 
@@ -80,9 +97,13 @@ import Testing
     /// has is no difference, so it is not refused for an affinity its Swift type stores otherwise.
     @Test func aColumnOfTheDeclaredSQLTypeIsNotRefused() throws {
         let db = TemporaryDatabase()
-        try db.execute("CREATE TABLE Event (id INTEGER PRIMARY KEY, at DATETIME NOT NULL, legacy TEXT); INSERT INTO Event VALUES (1, '2026-01-02T03:04:05Z', 'a');")
+        try db.execute(
+            "CREATE TABLE Event (id INTEGER PRIMARY KEY, at DATETIME NOT NULL, legacy TEXT); INSERT INTO Event VALUES (1, '2026-01-02T03:04:05Z', 'a');"
+        )
         let at = Schema.Attribute(name: "at", valueType: .date, sqlType: "DATETIME", dateStorage: .iso8601Text)
-        let migrator = try PlanBuilder.migrator([PlanBuilder.schema(1, [Schema.Entity(name: "Event", attributes: [at])])])
+        let migrator = try PlanBuilder.migrator([
+            PlanBuilder.schema(1, [Schema.Entity(name: "Event", attributes: [at])])
+        ])
         let result = try migrator.baseline(databaseAt: db.url, version: Schema.Version(1, 0, 0))
         #expect(result.acceptedDifferences == ["column Event.legacy is not declared"])
         #expect(try migrator.verify(databaseAt: db.url).isUpToDate)

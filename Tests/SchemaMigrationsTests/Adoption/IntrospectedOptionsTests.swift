@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// Introspection says every option the declaration API has: a table using them comes out
@@ -30,24 +31,37 @@ import Testing
         #expect(found.undeclarable.isEmpty)
         #expect(found.notCarried.isEmpty)
         #expect(found.schema.entityNames == ["user_account", "Counter", "Tag", "Tagging", "Event"])
-        #expect(SwiftNames.typeNames(of: found.schema) == ["user_account": "UserAccount", "Counter": "Counter", "Tag": "Tag", "Tagging": "Tagging", "Event": "Event"])
+        #expect(
+            SwiftNames.typeNames(of: found.schema) == [
+                "user_account": "UserAccount", "Counter": "Counter", "Tag": "Tag", "Tagging": "Tagging",
+                "Event": "Event",
+            ])
 
         let account = try #require(found.schema.entity(named: "user_account"))
         #expect(account.primaryKey == ["uuid"])
-        #expect(account.attributes == [
-            Schema.Attribute(name: "uuid", valueType: .string),
-            Schema.Attribute(name: "e-mail", valueType: .string, propertyName: "eMail", check: "length(\"e-mail\") > 3", collation: "NOCASE"),
-            Schema.Attribute(name: "created_at", valueType: .date, defaultValue: "CURRENT_TIMESTAMP", propertyName: "createdAt", sqlType: "DATETIME", dateStorage: .iso8601Text),
-            Schema.Attribute(name: "default", valueType: .integer, defaultValue: "0"),
-            Schema.Attribute(name: "is_admin", valueType: .bool, defaultValue: "FALSE", propertyName: "isAdmin", sqlType: "BOOLEAN"),
-            Schema.Attribute(name: "2fa_code", valueType: .string, isOptional: true, propertyName: "_2faCode"),
-            Schema.Attribute(name: "self", valueType: .data, isOptional: true, propertyName: "selfColumn"),
-        ])
+        #expect(
+            account.attributes == [
+                Schema.Attribute(name: "uuid", valueType: .string),
+                Schema.Attribute(
+                    name: "e-mail", valueType: .string, propertyName: "eMail", check: "length(\"e-mail\") > 3",
+                    collation: "NOCASE"),
+                Schema.Attribute(
+                    name: "created_at", valueType: .date, defaultValue: "CURRENT_TIMESTAMP", propertyName: "createdAt",
+                    sqlType: "DATETIME", dateStorage: .iso8601Text),
+                Schema.Attribute(name: "default", valueType: .integer, defaultValue: "0"),
+                Schema.Attribute(
+                    name: "is_admin", valueType: .bool, defaultValue: "FALSE", propertyName: "isAdmin",
+                    sqlType: "BOOLEAN"),
+                Schema.Attribute(name: "2fa_code", valueType: .string, isOptional: true, propertyName: "_2faCode"),
+                Schema.Attribute(name: "self", valueType: .data, isOptional: true, propertyName: "selfColumn"),
+            ])
         #expect(SwiftNames.spelled(account.attributes[3].property) == "`default`")
 
         let counter = try #require(found.schema.entity(named: "Counter"))
         #expect(counter.primaryKey == ["id"] && counter.isAutoincrement && counter.isStrict)
-        #expect(counter.attribute(named: "n") == Schema.Attribute(name: "n", valueType: .integer, defaultValue: "(1 + 1)", sqlType: "INT"))
+        #expect(
+            counter.attribute(named: "n")
+                == Schema.Attribute(name: "n", valueType: .integer, defaultValue: "(1 + 1)", sqlType: "INT"))
 
         let tag = try #require(found.schema.entity(named: "Tag"))
         #expect(tag.primaryKey == ["name"] && tag.isWithoutRowID && tag.attribute(named: "name")?.collation == "NOCASE")
@@ -55,16 +69,31 @@ import Testing
 
         let tagging = try #require(found.schema.entity(named: "Tagging"))
         #expect(tagging.primaryKey == ["account", "tag"] && tagging.isWithoutRowID)
-        #expect(tagging.attribute(named: "account")?.references == Schema.ForeignKey(table: "user_account", onDelete: "CASCADE", column: "uuid", onUpdate: "CASCADE", isDeferred: true))
-        #expect(tagging.attribute(named: "tag")?.references == Schema.ForeignKey(table: "Tag", onDelete: "RESTRICT", column: "name"))
+        #expect(
+            tagging.attribute(named: "account")?.references
+                == Schema.ForeignKey(
+                    table: "user_account", onDelete: "CASCADE", column: "uuid", onUpdate: "CASCADE", isDeferred: true))
+        #expect(
+            tagging.attribute(named: "tag")?.references
+                == Schema.ForeignKey(table: "Tag", onDelete: "RESTRICT", column: "name"))
 
         // Dates: Julian days, seconds since 1970, and ISO-8601 text, each read from the values.
         let event = try #require(found.schema.entity(named: "Event"))
         #expect(event.hasImplicitID)
-        #expect(event.attribute(named: "seen") == Schema.Attribute(name: "seen", valueType: .date, isOptional: true, sqlType: "DATE", dateStorage: .julianDay))
-        #expect(event.attribute(named: "stamp") == Schema.Attribute(name: "stamp", valueType: .date, sqlType: "TIMESTAMP"))
-        #expect(event.attribute(named: "written") == Schema.Attribute(name: "written", valueType: .date, isOptional: true, sqlType: "DATETIME", dateStorage: .iso8601Text))
-        #expect(event.attribute(named: "counter_id")?.references == Schema.ForeignKey(table: "Counter", onDelete: "SET NULL", column: "id"))
+        #expect(
+            event.attribute(named: "seen")
+                == Schema.Attribute(
+                    name: "seen", valueType: .date, isOptional: true, sqlType: "DATE", dateStorage: .julianDay))
+        #expect(
+            event.attribute(named: "stamp") == Schema.Attribute(name: "stamp", valueType: .date, sqlType: "TIMESTAMP"))
+        #expect(
+            event.attribute(named: "written")
+                == Schema.Attribute(
+                    name: "written", valueType: .date, isOptional: true, sqlType: "DATETIME", dateStorage: .iso8601Text)
+        )
+        #expect(
+            event.attribute(named: "counter_id")?.references
+                == Schema.ForeignKey(table: "Counter", onDelete: "SET NULL", column: "id"))
         #expect(event.attribute(named: "counter_id")?.propertyName == "counterID")
         #expect(event.indexes == [Schema.Index(["seen"], name: "event_seen")])
     }
@@ -84,14 +113,19 @@ import Testing
         // The storage each date column was given reads its values as the dates they are.
         let event = try #require(v1.entity(named: "Event"))
         let row = try db.connect().rows("SELECT seen, stamp, written FROM Event WHERE id = 1")[0]
-        #expect(event.attribute(named: "seen")!.dateStorage!.date(from: row[0]) == Date(timeIntervalSince1970: (2_460_000.5 - 2_440_587.5) * 86_400))
+        #expect(
+            event.attribute(named: "seen")!.dateStorage!.date(from: row[0])
+                == Date(timeIntervalSince1970: (2_460_000.5 - 2_440_587.5) * 86_400))
         #expect(Schema.DateStorage.secondsSince1970.date(from: row[1]) == Date(timeIntervalSince1970: 1_700_000_000))
-        #expect(event.attribute(named: "written")!.dateStorage!.date(from: row[2]) == DateText.parse("2024-02-29 13:45:07.250"))
+        #expect(
+            event.attribute(named: "written")!.dateStorage!.date(from: row[2])
+                == DateText.parse("2024-02-29 13:45:07.250"))
     }
 
     @Test func whatCannotBeDeclaredIsLeftOutWithItsReason() throws {
         let db = TemporaryDatabase()
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE Loose (a TEXT, b INTEGER);
             CREATE TABLE Ledger (id INTEGER PRIMARY KEY, amount NUMERIC);
             INSERT INTO Ledger (amount) VALUES (12.5), ('n/a');
@@ -109,11 +143,16 @@ import Testing
         #expect(amount.valueType == .sqliteValue && amount.sqlType == "NUMERIC")
         #expect(found.schema.entity(named: "Legacy")?.attribute(named: "code")?.isOptional == true)
         let notes = Dictionary(uniqueKeysWithValues: found.undeclarable.map { ($0.table, $0.notes) })
-        #expect(notes == ["PairRef": ["FOREIGN KEY (x, y) REFERENCES Pair: a composite foreign key cannot be declared yet"]])
+        #expect(
+            notes == ["PairRef": ["FOREIGN KEY (x, y) REFERENCES Pair: a composite foreign key cannot be declared yet"]]
+        )
         let error = try #require(throws: MigrationError.self) { try Schema(introspecting: db.url) }
         #expect(error.code == .invalidSchema)
         #expect(error.message.hasSuffix("1 table of '\(db.path)' cannot be declared yet"))
-        #expect(error.details == ["PairRef: FOREIGN KEY (x, y) REFERENCES Pair: a composite foreign key cannot be declared yet"])
+        #expect(
+            error.details == [
+                "PairRef: FOREIGN KEY (x, y) REFERENCES Pair: a composite foreign key cannot be declared yet"
+            ])
     }
 }
 
@@ -121,7 +160,8 @@ import Testing
 @Suite struct IntrospectedDateStorageTests {
     @Test func theValuesDecideAndWhatDoesNotFitIsListed() throws {
         let db = TemporaryDatabase()
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE Visit (id INTEGER PRIMARY KEY, mixed DATETIME, odd DATE, empty_text DATETIME, empty_real REAL_DATE, by_default TIMESTAMP DEFAULT 2451545.0);
             INSERT INTO Visit (mixed, odd) VALUES ('2024-01-01 10:00:00', 'yesterday'), (1700000000, '2024-01-02');
             """)
@@ -129,10 +169,11 @@ import Testing
         let visit = try #require(found.schema.entity(named: "Visit"))
         #expect(visit.attributes.map(\.dateStorage) == [nil, .iso8601Text, .iso8601Text, nil, .julianDay])
         #expect(visit.attributes.map(\.valueType) == [.date, .date, .date, .date, .date])
-        #expect(found.notCarried.first?.notes == [
-            "column mixed holds dates both as text (1) and as numbers (1); declared as secondsSince1970, the text ones are read as text dates",
-            "column odd holds 1 text value that is not a date (read as nil)",
-        ])
+        #expect(
+            found.notCarried.first?.notes == [
+                "column mixed holds dates both as text (1) and as numbers (1); declared as secondsSince1970, the text ones are read as text dates",
+                "column odd holds 1 text value that is not a date (read as nil)",
+            ])
         #expect(found.undeclarable.isEmpty)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// `Schema(introspecting:)`: a live file's schema as a first version that adopts it with zero
@@ -26,8 +27,13 @@ import Testing
         #expect(found.undeclarable.isEmpty)
         #expect(found.schema.entityNames == ["Artist", "Album"])
         let album = try #require(found.schema.entity(named: "Album"))
-        #expect(album.attribute(named: "artist_id")?.references == Schema.ForeignKey(table: "Artist", onDelete: "CASCADE", column: "id"))  // Artist's own key
-        #expect(Set(album.indexes.map(\.structure.description)) == ["UNIQUE (title, artist_id)", "(artist_id)", "UNIQUE (code)", "(title) WHERE artist_id > 10"])
+        #expect(
+            album.attribute(named: "artist_id")?.references
+                == Schema.ForeignKey(table: "Artist", onDelete: "CASCADE", column: "id"))  // Artist's own key
+        #expect(
+            Set(album.indexes.map(\.structure.description)) == [
+                "UNIQUE (title, artist_id)", "(artist_id)", "UNIQUE (code)", "(title) WHERE artist_id > 10",
+            ])
         // An untyped column holding text: declared by what it holds, every value kept as stored.
         #expect(found.schema.entity(named: "Artist")?.attribute(named: "notes")?.valueType == .sqliteValue)
         // What a migration keeps but the model does not say is listed, not dropped silently.
@@ -41,7 +47,10 @@ import Testing
         #expect(album.attribute(named: "code")?.collation == "NOCASE")
         #expect(album.attribute(named: "artist_id")?.propertyName == "artistID")
         #expect(!kept.contains { $0.contains("album_recent") })  // a partial index is declared
-        #expect(kept.contains("Album: index album_artist_again has the columns of album_artist (artist_id); only one is in the snapshot"))
+        #expect(
+            kept.contains(
+                "Album: index album_artist_again has the columns of album_artist (artist_id); only one is in the snapshot"
+            ))
         #expect(kept.contains("albums_by_artist: view: kept by every migration, not in the snapshot"))
         #expect(kept.contains("album_touch: trigger on Album: kept by every migration, not in the snapshot"))
 
@@ -65,41 +74,58 @@ import Testing
 @Suite struct IntrospectedFirstMigrationTests {
     @Test func aV2OnTheSnapshotMigratesWithEveryRowKeyAndClauseKept() throws {
         let db = TemporaryDatabase()
-        try db.execute(IntrospectionTests.handMade + """
-            CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
-            INSERT INTO grdb_migrations VALUES ('v1');
-            """)
+        try db.execute(
+            IntrospectionTests.handMade + """
+                CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                INSERT INTO grdb_migrations VALUES ('v1');
+                """)
         let v1 = try Schema(introspecting: db.url)
         var v2 = v1
         v2.version = Schema.Version(2, 0, 0)
         let artist = try #require(v2.entities.firstIndex { $0.name == "Artist" })
         let album = try #require(v2.entities.firstIndex { $0.name == "Album" })
-        v2.entities[artist].indexes.append(Schema.Index(["name"]))                                  // add an index
+        v2.entities[artist].indexes.append(Schema.Index(["name"]))  // add an index
         let rating = try #require(v2.entities[artist].attributes.firstIndex { $0.name == "rating" })
-        v2.entities[artist].attributes[rating].isOptional = false                                    // rating: NOT NULL (a rebuild)
-        v2.entities[album].attributes.append(Schema.Attribute(name: "year", valueType: .integer, isOptional: true))  // add an optional column
+        v2.entities[artist].attributes[rating].isOptional = false  // rating: NOT NULL (a rebuild)
+        // add an optional column
+        v2.entities[album].attributes.append(Schema.Attribute(name: "year", valueType: .integer, isOptional: true))
         let code = try #require(v2.entities[album].attributes.firstIndex { $0.name == "code" })
-        v2.entities[album].attributes[code].name = "catalog"                                         // rename a column
+        v2.entities[album].attributes[code].name = "catalog"  // rename a column
         v2.entities[album].attributes[code].originalName = "code"
         v2.entities[album].indexes = v2.entities[album].indexes.map { index in
-            Schema.Index(index.columns.map { $0 == "code" ? "catalog" : $0 }, isUnique: index.isUnique, name: index.name)
+            Schema.Index(
+                index.columns.map { $0 == "code" ? "catalog" : $0 }, isUnique: index.isUnique, name: index.name)
         }
         try db.execute("UPDATE Artist SET rating = 0.5 WHERE rating IS NULL")
         let directory = db.directory.appendingPathComponent("plan")
         try PlanDirectory(name: "Music", schemas: [v1, v2], stages: []).write(to: directory)
 
         let result = try Migrator(planDirectory: directory).migrate(databaseAt: db.url)
-        #expect(result.adopted && result.fromVersion == Schema.Version(1, 0, 0) && result.toVersion == Schema.Version(2, 0, 0))
-        #expect(try db.rows("SELECT id, title, artist_id, catalog, year FROM Album ORDER BY id") == [["1", "'Pastel Blues'", "1", "'pb'", "NULL"], ["2", "'Kind of Blue'", "2", "'kob'", "NULL"]])
-        #expect(try db.rows("SELECT id, name, rating FROM Artist ORDER BY id") == [["1", "'Nina'", "0.5"], ["2", "'Miles'", "0.5"]])
+        #expect(
+            result.adopted && result.fromVersion == Schema.Version(1, 0, 0)
+                && result.toVersion == Schema.Version(2, 0, 0))
+        #expect(
+            try db.rows("SELECT id, title, artist_id, catalog, year FROM Album ORDER BY id") == [
+                ["1", "'Pastel Blues'", "1", "'pb'", "NULL"], ["2", "'Kind of Blue'", "2", "'kob'", "NULL"],
+            ])
+        #expect(
+            try db.rows("SELECT id, name, rating FROM Artist ORDER BY id") == [
+                ["1", "'Nina'", "0.5"], ["2", "'Miles'", "0.5"],
+            ])
         #expect(try db.rows("PRAGMA integrity_check") == [["'ok'"]])
         #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
         let artistSQL = try #require(try db.scalar("SELECT sql FROM sqlite_schema WHERE name = 'Artist'")?.stringValue)
         #expect(artistSQL.contains("AUTOINCREMENT") && artistSQL.contains("NVARCHAR(120)"))
         let albumSQL = try #require(try db.scalar("SELECT sql FROM sqlite_schema WHERE name = 'Album'")?.stringValue)
         #expect(albumSQL.contains("CHECK (length(title) < 200)") && albumSQL.contains("COLLATE NOCASE"))
-        #expect(try db.rows("SELECT name FROM sqlite_schema WHERE type IN ('index', 'view', 'trigger') AND sql IS NOT NULL ORDER BY name")
-                == [["'Artist_name'"], ["'album_artist'"], ["'album_artist_again'"], ["'album_code'"], ["'album_recent'"], ["'album_touch'"], ["'albums_by_artist'"]])
+        #expect(
+            try db.rows(
+                "SELECT name FROM sqlite_schema WHERE type IN ('index', 'view', 'trigger') AND sql IS NOT NULL ORDER BY name"
+            )
+                == [
+                    ["'Artist_name'"], ["'album_artist'"], ["'album_artist_again'"], ["'album_code'"],
+                    ["'album_recent'"], ["'album_touch'"], ["'albums_by_artist'"],
+                ])
         #expect(try db.rows("SELECT * FROM grdb_migrations") == [["'v1'"]])
         #expect(try Migrator(planDirectory: directory).verify(databaseAt: db.url).isUpToDate)
     }

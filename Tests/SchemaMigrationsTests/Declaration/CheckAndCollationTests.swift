@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// CHECK constraints and collations declared on attributes: adopted where the table has them,
@@ -28,7 +29,8 @@ import Testing
         static let models: [any PersistentModel.Type] = [Tag.self]
         final class Tag: PersistentModel {
             static let indexes: [[String]] = [["name"]]
-            @Attribute(originalName: "label", check: "length(name) BETWEEN 1 AND 10", collation: "RTRIM") var name: String
+            @Attribute(originalName: "label", check: "length(name) BETWEEN 1 AND 10", collation: "RTRIM") var name:
+                String
             @Attribute(check: "weight >= 0") var weight: Int
             var note: String? = nil
             init() {}
@@ -38,21 +40,30 @@ import Testing
     @Test func aTableWithChecksAndACollationIsDeclaredWithNoDifference() throws {
         let db = TemporaryDatabase()
         try db.execute(Self.table)
-        let differences = SchemaComparison(checksDefaults: false).differences(declared: try Schema(V1.self), live: try LiveSchema.read(from: db.connect()))
+        let differences = SchemaComparison(checksDefaults: false).differences(
+            declared: try Schema(V1.self), live: try LiveSchema.read(from: db.connect()))
         #expect(differences == [])
         let created = TemporaryDatabase()
         try PlanBuilder.migrator([Schema(V1.self)]).migrate(databaseAt: created.url)
-        #expect(try created.scalar("SELECT sql FROM sqlite_schema WHERE name = 'Tag'")?.stringValue
-                == #"CREATE TABLE "Tag" ("id" INTEGER PRIMARY KEY, "label" TEXT NOT NULL COLLATE nocase CHECK (LENGTH(label)>0), "weight" INTEGER NOT NULL CHECK (weight >= 0))"#)
+        #expect(
+            try created.scalar("SELECT sql FROM sqlite_schema WHERE name = 'Tag'")?.stringValue
+                == #"CREATE TABLE "Tag" ("id" INTEGER PRIMARY KEY, "label" TEXT NOT NULL COLLATE nocase CHECK (LENGTH(label)>0), "weight" INTEGER NOT NULL CHECK (weight >= 0))"#
+        )
     }
 
     @Test func aMissingOrDifferentClauseIsADifference() throws {
         let db = TemporaryDatabase()
-        try db.execute("CREATE TABLE Tag (id INTEGER PRIMARY KEY, label TEXT NOT NULL CHECK (length(label) > 1), weight INTEGER NOT NULL)")
-        let differences = SchemaComparison(checksDefaults: false).differences(declared: try Schema(V1.self), live: try LiveSchema.read(from: db.connect()))
-        #expect(differences.map(\.description) == ["column Tag.label has CHECK (length(label) > 1), declared CHECK (LENGTH(label)>0)",
-                                "column Tag.label is COLLATE BINARY, declared COLLATE nocase",
-                                "column Tag.weight has no CHECK, declared CHECK (weight >= 0)"])
+        try db.execute(
+            "CREATE TABLE Tag (id INTEGER PRIMARY KEY, label TEXT NOT NULL CHECK (length(label) > 1), weight INTEGER NOT NULL)"
+        )
+        let differences = SchemaComparison(checksDefaults: false).differences(
+            declared: try Schema(V1.self), live: try LiveSchema.read(from: db.connect()))
+        #expect(
+            differences.map(\.description) == [
+                "column Tag.label has CHECK (length(label) > 1), declared CHECK (LENGTH(label)>0)",
+                "column Tag.label is COLLATE BINARY, declared COLLATE nocase",
+                "column Tag.weight has no CHECK, declared CHECK (weight >= 0)",
+            ])
     }
 
     @Test func aChangedCheckAndCollationAreRebuiltKeepingTheTablesOwnCheck() throws {
@@ -60,21 +71,28 @@ import Testing
         try db.execute(Self.table)
         let result = try PlanBuilder.migrator([Schema(V1.self), Schema(V2.self)]).migrate(databaseAt: db.url)
         #expect(result.adopted)
-        #expect(try db.rows("SELECT id, name, weight, note FROM Tag ORDER BY id") == [["1", "'swift'", "3", "NULL"], ["2", "'SQLite'", "0", "NULL"], ["3", "'go'", "999", "NULL"]])
+        #expect(
+            try db.rows("SELECT id, name, weight, note FROM Tag ORDER BY id") == [
+                ["1", "'swift'", "3", "NULL"], ["2", "'SQLite'", "0", "NULL"], ["3", "'go'", "999", "NULL"],
+            ])
         let sql = try #require(try db.scalar("SELECT sql FROM sqlite_schema WHERE name = 'Tag'")?.stringValue)
         #expect(sql.contains("CHECK (length(name) BETWEEN 1 AND 10)") && sql.contains("COLLATE RTRIM"))
         #expect(!sql.contains("NOCASE") && !sql.contains("> 0"))
         #expect(sql.contains("CHECK (weight < 1000)"))  // the table's own, which no declaration spoke of
         #expect(try db.indexes("Tag") == ["(name)"])
         #expect(try db.rows("PRAGMA integrity_check") == [["'ok'"]])
-        #expect(throws: SQLiteError.self) { try db.execute("INSERT INTO Tag (name, weight) VALUES ('far too long a name', 1)") }
+        #expect(throws: SQLiteError.self) {
+            try db.execute("INSERT INTO Tag (name, weight) VALUES ('far too long a name', 1)")
+        }
     }
 
     @Test func aCheckTheRowsBreakRollsEverythingBack() throws {
         let db = TemporaryDatabase()
         try db.execute(Self.table + "INSERT INTO Tag VALUES (4, 'kotlin-multiplatform', 1);")
         let before = try db.bytes()
-        let error = try #require(throws: MigrationError.self) { try PlanBuilder.migrator([Schema(V1.self), Schema(V2.self)]).migrate(databaseAt: db.url) }
+        let error = try #require(throws: MigrationError.self) {
+            try PlanBuilder.migrator([Schema(V1.self), Schema(V2.self)]).migrate(databaseAt: db.url)
+        }
         #expect(error.sqliteError?.message.contains("CHECK constraint failed") == true)
         #expect(try db.bytes() == before)
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SchemaMigrations
 
 /// A few tables of the Chinook sample database (github.com/lerocha/chinook-database, MIT licence),
@@ -72,7 +73,9 @@ enum Chinook {
 /// Chinook as it is, declared in Swift: idiomatic property names on PascalCase columns.
 enum ChinookV1: VersionedSchema {
     static let versionIdentifier = Schema.Version(1, 0, 0)
-    static let models: [any PersistentModel.Type] = [Artist.self, Album.self, Track.self, Playlist.self, PlaylistTrack.self]
+    static let models: [any PersistentModel.Type] = [
+        Artist.self, Album.self, Track.self, Playlist.self, PlaylistTrack.self,
+    ]
 
     final class Artist: PersistentModel {
         @Attribute(.primaryKey, column: "ArtistId") var artistID: Int
@@ -122,7 +125,9 @@ enum ChinookV1: VersionedSchema {
 /// and options changed (`Playlist.Name` to `NVARCHAR(200)`, `PlaylistTrack` cascading deletes).
 enum ChinookV2: VersionedSchema {
     static let versionIdentifier = Schema.Version(2, 0, 0)
-    static let models: [any PersistentModel.Type] = [Artist.self, Album.self, Track.self, Playlist.self, PlaylistTrack.self]
+    static let models: [any PersistentModel.Type] = [
+        Artist.self, Album.self, Track.self, Playlist.self, PlaylistTrack.self,
+    ]
 
     typealias Artist = ChinookV1.Artist
 
@@ -167,12 +172,14 @@ enum ChinookV2: VersionedSchema {
 enum ChinookPlan: SchemaMigrationPlan {
     static let schemas: [any VersionedSchema.Type] = [ChinookV1.self, ChinookV2.self]
     static let stages: [MigrationStage] = [
-        .custom(fromVersion: ChinookV1.self, toVersion: ChinookV2.self, willMigrate: nil, didMigrate: { context in
-            // One star per started minute, up to five, by the property names of the declaration.
-            try context.forEach("Track", properties: ["milliseconds"]) { track in
-                let minutes = try track.value("milliseconds", as: Int.self) / 60_000
-                try context.update("Track", id: track.id, values: ["rating": min(5, minutes + 1)])
-            }
-        }),
+        .custom(
+            fromVersion: ChinookV1.self, toVersion: ChinookV2.self, willMigrate: nil,
+            didMigrate: { context in
+                // One star per started minute, up to five, by the property names of the declaration.
+                try context.forEach("Track", properties: ["milliseconds"]) { track in
+                    let minutes = try track.value("milliseconds", as: Int.self) / 60_000
+                    try context.update("Track", id: track.id, values: ["rating": min(5, minutes + 1)])
+                }
+            })
     ]
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// Defaults written as SQL (`CURRENT_TIMESTAMP`, `(datetime('now'))`): declared, compared, and
@@ -39,22 +40,35 @@ import Testing
         let entry = try #require(try Schema(V1.self).entity(named: "Entry"))
         #expect(entry.attribute(named: "created_at")?.defaultValue == "CURRENT_TIMESTAMP")
         let db = TemporaryDatabase()
-        try db.execute("CREATE TABLE Entry (id INTEGER PRIMARY KEY, title TEXT NOT NULL, created_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)")
-        #expect(SchemaComparison(checksDefaults: true).differences(declared: try Schema(V1.self), live: try LiveSchema.read(from: db.connect())) == [])
+        try db.execute(
+            "CREATE TABLE Entry (id INTEGER PRIMARY KEY, title TEXT NOT NULL, created_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)"
+        )
+        #expect(
+            SchemaComparison(checksDefaults: true).differences(
+                declared: try Schema(V1.self), live: try LiveSchema.read(from: db.connect())) == [])
     }
 
     @Test func aColumnWithAnExpressionDefaultIsAddedToATableWithRows() throws {
         let db = TemporaryDatabase()
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE Entry (id INTEGER PRIMARY KEY, title TEXT NOT NULL, created_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP);
             INSERT INTO Entry (title, created_at) VALUES ('one', '2020-01-01 00:00:00'), ('two', '2021-01-01 00:00:00');
             """)
         let report = try PlanBuilder.migrator([Schema(V1.self), Schema(V2.self)]).plan(databaseAt: db.url)
-        #expect(report.stages.flatMap(\.steps).map(\.step.summary).contains { $0.contains("add seen_on with the default (date('now')) (SQLite's ADD COLUMN needs a constant default)") })
+        #expect(
+            report.stages.flatMap(\.steps).map(\.step.summary).contains {
+                $0.contains("add seen_on with the default (date('now')) (SQLite's ADD COLUMN needs a constant default)")
+            })
         try PlanBuilder.migrator([Schema(V1.self), Schema(V2.self)]).migrate(databaseAt: db.url)
-        #expect(try db.rows("SELECT title, created_at, seen_on = date('now') FROM Entry ORDER BY id") == [["'one'", "'2020-01-01 00:00:00'", "1"], ["'two'", "'2021-01-01 00:00:00'", "1"]])
+        #expect(
+            try db.rows("SELECT title, created_at, seen_on = date('now') FROM Entry ORDER BY id") == [
+                ["'one'", "'2020-01-01 00:00:00'", "1"], ["'two'", "'2021-01-01 00:00:00'", "1"],
+            ])
         #expect(try db.columns("Entry")["seen_on"] == "TEXT NOT NULL DEFAULT date('now')")  // as the pragma reports it
-        #expect(try PlanBuilder.migrator([Schema(V1.self), Schema(V2.self)]).verify(databaseAt: db.url).currentVersion == Schema.Version(2, 0, 0))
+        #expect(
+            try PlanBuilder.migrator([Schema(V1.self), Schema(V2.self)]).verify(databaseAt: db.url).currentVersion
+                == Schema.Version(2, 0, 0))
     }
 
     @Test func aDefaultThatIsNotOneParenthesisedExpressionIsRefused() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// A database shaped the way GRDB's `create(table:)` writes tables: `id TEXT PRIMARY KEY` UUID
@@ -56,7 +57,8 @@ enum GRDBV2: VersionedSchema {
         @Attribute(originalName: "score") var points: Int
         var nickname: String? = nil
         @Attribute(column: "created_at", sqlType: "DATETIME", dateStorage: .iso8601Text) var createdAt: Date
-        @Attribute(column: "first_anniversary", sqlType: "DATETIME", dateStorage: .iso8601Text) var firstAnniversary: Date? = nil
+        @Attribute(column: "first_anniversary", sqlType: "DATETIME", dateStorage: .iso8601Text) var firstAnniversary:
+            Date? = nil
         @Attribute(column: "joined_day", dateStorage: .julianDay) var joinedDay: Date? = nil
         init() {}
     }
@@ -65,7 +67,8 @@ enum GRDBV2: VersionedSchema {
         static let entityName = "award"
         static let indexes: [[String]] = [["playerID"]]
         @Attribute(.autoincrement) var id: Int
-        @Attribute(column: "player_id", references: .to(Player.self, onDelete: .cascade, deferred: true)) var playerID: UUID
+        @Attribute(column: "player_id", references: .to(Player.self, onDelete: .cascade, deferred: true)) var playerID:
+            UUID
         @Attribute var title: String
         init() {}
     }
@@ -74,19 +77,25 @@ enum GRDBV2: VersionedSchema {
 enum GRDBPlan: SchemaMigrationPlan {
     static let schemas: [any VersionedSchema.Type] = [GRDBV1.self, GRDBV2.self]
     static let stages: [MigrationStage] = [
-        .custom(fromVersion: GRDBV1.self, toVersion: GRDBV2.self, willMigrate: nil, didMigrate: { context in
-            // Rows of a table keyed by text are addressed by the id the data API hands out.
-            try context.forEach("player") { player in
-                let name = try player.value("name", as: String.self)
-                let created = try player.value("createdAt", as: Date.self)
-                try context.update("player", id: player.id, values: ["nickname": String(name.prefix(3)).lowercased(),
-                                                                      "firstAnniversary": created.addingTimeInterval(366 * 86_400),
-                                                                      "joinedDay": created])
-            }
-            // Deleting a player applies the declared cascade onto the text key.
-            let inactive = try context.fetch("player", where: "is_active = 0")
-            for player in inactive { try context.delete("player", id: player.id) }
-        }),
+        .custom(
+            fromVersion: GRDBV1.self, toVersion: GRDBV2.self, willMigrate: nil,
+            didMigrate: { context in
+                // Rows of a table keyed by text are addressed by the id the data API hands out.
+                try context.forEach("player") { player in
+                    let name = try player.value("name", as: String.self)
+                    let created = try player.value("createdAt", as: Date.self)
+                    try context.update(
+                        "player", id: player.id,
+                        values: [
+                            "nickname": String(name.prefix(3)).lowercased(),
+                            "firstAnniversary": created.addingTimeInterval(366 * 86_400),
+                            "joinedDay": created,
+                        ])
+                }
+                // Deleting a player applies the declared cascade onto the text key.
+                let inactive = try context.fetch("player", where: "is_active = 0")
+                for player in inactive { try context.delete("player", id: player.id) }
+            })
     ]
 }
 
@@ -95,7 +104,9 @@ enum GRDBPlan: SchemaMigrationPlan {
         let db = TemporaryDatabase()
         try db.execute(GRDBShape.sql)
         let declared = try StorageLayout.expand(Schema(GRDBV1.self))
-        #expect(SchemaComparison(checksDefaults: true).differences(declared: declared, live: try LiveSchema.read(from: db.connect())) == [])
+        #expect(
+            SchemaComparison(checksDefaults: true).differences(
+                declared: declared, live: try LiveSchema.read(from: db.connect())) == [])
     }
 
     @Test func itIsAdoptedAndMigratedKeepingTextKeysAndTheirReferences() throws {
@@ -104,18 +115,25 @@ enum GRDBPlan: SchemaMigrationPlan {
         let result = try Migrator(plan: GRDBPlan.self).migrate(databaseAt: db.url)
         #expect(result.adopted)
         #expect(result.toVersion == Schema.Version(2, 0, 0))
-        #expect(try db.rows("SELECT id, name, is_active, points, nickname FROM player ORDER BY name") == [
-            ["'0F1E2D3C-0000-4000-8000-000000000001'", "'Arthur'", "1", "100", "'art'"],
-            ["'0F1E2D3C-0000-4000-8000-000000000003'", "'Craig'", "1", "10", "'cra'"],
-        ])
+        #expect(
+            try db.rows("SELECT id, name, is_active, points, nickname FROM player ORDER BY name") == [
+                ["'0F1E2D3C-0000-4000-8000-000000000001'", "'Arthur'", "1", "100", "'art'"],
+                ["'0F1E2D3C-0000-4000-8000-000000000003'", "'Craig'", "1", "10", "'cra'"],
+            ])
         // Dates read from GRDB's text and written back in it, and as Julian days SQLite's own functions agree with.
-        #expect(try db.rows("SELECT created_at, first_anniversary, datetime(joined_day) FROM player ORDER BY name") == [
-            ["'2024-02-29 13:45:07.250'", "'2025-03-01 13:45:07.250'", "'2024-02-29 13:45:07'"],
-            ["'2025-01-01 00:00:00.000'", "'2026-01-02 00:00:00.000'", "'2025-01-01 00:00:00'"],
-        ])
+        #expect(
+            try db.rows("SELECT created_at, first_anniversary, datetime(joined_day) FROM player ORDER BY name") == [
+                ["'2024-02-29 13:45:07.250'", "'2025-03-01 13:45:07.250'", "'2024-02-29 13:45:07'"],
+                ["'2025-01-01 00:00:00.000'", "'2026-01-02 00:00:00.000'", "'2025-01-01 00:00:00'"],
+            ])
         // Barbara's two awards went with her, by the cascade declared onto the text key.
-        #expect(try db.rows("SELECT id, player_id, title FROM award ORDER BY id") == [["1", "'0F1E2D3C-0000-4000-8000-000000000001'", "'Gold'"]])
-        #expect(try db.scalar("SELECT sql FROM sqlite_schema WHERE name = 'award'")?.stringValue?.contains("DEFERRABLE INITIALLY DEFERRED") == true)
+        #expect(
+            try db.rows("SELECT id, player_id, title FROM award ORDER BY id") == [
+                ["1", "'0F1E2D3C-0000-4000-8000-000000000001'", "'Gold'"]
+            ])
+        #expect(
+            try db.scalar("SELECT sql FROM sqlite_schema WHERE name = 'award'")?.stringValue?.contains(
+                "DEFERRABLE INITIALLY DEFERRED") == true)
         #expect(try db.scalar("SELECT seq FROM sqlite_sequence WHERE name = 'award'")?.int64Value == 3)
         #expect(try db.indexes("player").contains("(nickname)"))
         #expect(try db.indexes("award").contains("(player_id)"))
@@ -126,17 +144,26 @@ enum GRDBPlan: SchemaMigrationPlan {
 
     @Test func aDeclaredOptionTheTableLacksIsADifference() throws {
         let db = TemporaryDatabase()
-        try db.execute(GRDBShape.sql.replacingOccurrences(of: "\"id\" INTEGER PRIMARY KEY AUTOINCREMENT", with: "\"id\" INTEGER PRIMARY KEY"))
+        try db.execute(
+            GRDBShape.sql.replacingOccurrences(
+                of: "\"id\" INTEGER PRIMARY KEY AUTOINCREMENT", with: "\"id\" INTEGER PRIMARY KEY"))
         let declared = try StorageLayout.expand(Schema(GRDBV2.self))
-        let differences = SchemaComparison(checksDefaults: false).differences(declared: declared, live: try LiveSchema.read(from: db.connect())).map(\.description)
+        let differences = SchemaComparison(checksDefaults: false).differences(
+            declared: declared, live: try LiveSchema.read(from: db.connect())
+        ).map(\.description)
         #expect(differences.contains("award's key is not AUTOINCREMENT, declared AUTOINCREMENT"))
-        #expect(differences.contains("column award.player_id's foreign key is not DEFERRABLE INITIALLY DEFERRED, declared deferred"))
+        #expect(
+            differences.contains(
+                "column award.player_id's foreign key is not DEFERRABLE INITIALLY DEFERRED, declared deferred"))
     }
 }
 
 @Suite struct DateStorageTests {
-    @Test(arguments: [("2024-02-29 13:45:07.250", 1_709_214_307.25), ("1999-12-31 23:59:59.999", 946_684_799.999), ("1969-12-31 23:59:59.500", -0.5),
-                      ("0001-01-01 00:00:00.000", -62_135_596_800.0)])
+    @Test(arguments: [
+        ("2024-02-29 13:45:07.250", 1_709_214_307.25), ("1999-12-31 23:59:59.999", 946_684_799.999),
+        ("1969-12-31 23:59:59.500", -0.5),
+        ("0001-01-01 00:00:00.000", -62_135_596_800.0),
+    ])
     func textDatesReadAndWriteAsGRDBAndSQLiteDo(text: String, seconds: Double) throws {
         let date = Date(timeIntervalSince1970: seconds)
         #expect(DateText.format(date) == text)
@@ -178,7 +205,10 @@ enum GRDBPlan: SchemaMigrationPlan {
 
     @Test func theStorageDecidesTheColumnTypeAndTheDefault() throws {
         let event = try #require(try Schema(Stored.self).entity(named: "Event"))
-        #expect(EntitySQL.createTable(event) == #"CREATE TABLE "Event" ("id" INTEGER PRIMARY KEY, "at" TEXT NOT NULL DEFAULT '1970-01-01 00:00:00.000', "day" REAL NOT NULL DEFAULT 2440587.5, "seconds" REAL NOT NULL DEFAULT 0.0)"#)
+        #expect(
+            EntitySQL.createTable(event)
+                == #"CREATE TABLE "Event" ("id" INTEGER PRIMARY KEY, "at" TEXT NOT NULL DEFAULT '1970-01-01 00:00:00.000', "day" REAL NOT NULL DEFAULT 2440587.5, "seconds" REAL NOT NULL DEFAULT 0.0)"#
+        )
         let error = try #require(throws: MigrationError.self) { try Schema(WrongType.self) }
         #expect(error.message == "'Event.at' holds double values, but declares the date storage iso8601Text")
     }
@@ -203,7 +233,10 @@ enum GRDBPlan: SchemaMigrationPlan {
             try PlanBuilder.migrator([Schema(Stored.self), Schema(Restored.self)]).migrate(databaseAt: db.url)
         }
         #expect(error.code == .unsupportedChange)
-        #expect(error.message == "a lightweight stage cannot change 'Event.at' from a date stored as iso8601Text to a date stored as secondsSince1970")
+        #expect(
+            error.message
+                == "a lightweight stage cannot change 'Event.at' from a date stored as iso8601Text to a date stored as secondsSince1970"
+        )
         #expect(try db.bytes() == before)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// Generated columns declared with `@Attribute(generated:)`: created as SQLite's
@@ -83,7 +84,8 @@ import Testing
         }
     }
 
-    static let rows = "INSERT INTO LineItem (id, sku, price, quantity) VALUES (1, 'ab-1', 2.5, 4), (2, 'cd-2', 10.0, 1), (3, 'ef-3', 0.5, 3);"
+    static let rows =
+        "INSERT INTO LineItem (id, sku, price, quantity) VALUES (1, 'ab-1', 2.5, 4), (2, 'cd-2', 10.0, 1), (3, 'ef-3', 0.5, 3);"
 
     /// Column → hidden (2 VIRTUAL, 3 STORED) as `table_xinfo` reports it.
     static func hidden(_ db: TemporaryDatabase) throws -> [[String]] {
@@ -93,17 +95,27 @@ import Testing
     @Test func aDeclaredVersionCreatesTheGeneratedColumnsAndSQLiteComputesThem() throws {
         let db = TemporaryDatabase()
         #expect(try PlanBuilder.migrator([Schema(V3.self)]).migrate(databaseAt: db.url).outcome == .created)
-        #expect(try db.scalar("SELECT sql FROM sqlite_schema WHERE name = 'LineItem'")?.stringValue
-                == #"CREATE TABLE "LineItem" ("id" INTEGER PRIMARY KEY, "sku" TEXT NOT NULL DEFAULT '', "price" REAL NOT NULL DEFAULT 0.0, "quantity" INTEGER NOT NULL DEFAULT 0, "total" REAL GENERATED ALWAYS AS (price * quantity) VIRTUAL, "skuKey" TEXT GENERATED ALWAYS AS (upper(sku)) STORED)"#)
+        #expect(
+            try db.scalar("SELECT sql FROM sqlite_schema WHERE name = 'LineItem'")?.stringValue
+                == #"CREATE TABLE "LineItem" ("id" INTEGER PRIMARY KEY, "sku" TEXT NOT NULL DEFAULT '', "price" REAL NOT NULL DEFAULT 0.0, "quantity" INTEGER NOT NULL DEFAULT 0, "total" REAL GENERATED ALWAYS AS (price * quantity) VIRTUAL, "skuKey" TEXT GENERATED ALWAYS AS (upper(sku)) STORED)"#
+        )
         let hand = TemporaryDatabase()
-        try hand.execute("""
+        try hand.execute(
+            """
             CREATE TABLE LineItem (id INTEGER PRIMARY KEY, sku TEXT NOT NULL DEFAULT '', price REAL NOT NULL DEFAULT 0.0, quantity INTEGER NOT NULL DEFAULT 0,
                                    total REAL GENERATED ALWAYS AS (price * quantity) VIRTUAL, skuKey TEXT GENERATED ALWAYS AS (upper(sku)) STORED)
             """)
         #expect(try Self.hidden(db) == Self.hidden(hand))
-        #expect(try Self.hidden(db) == [["'id'", "0"], ["'sku'", "0"], ["'price'", "0"], ["'quantity'", "0"], ["'total'", "2"], ["'skuKey'", "3"]])
+        #expect(
+            try Self.hidden(db) == [
+                ["'id'", "0"], ["'sku'", "0"], ["'price'", "0"], ["'quantity'", "0"], ["'total'", "2"],
+                ["'skuKey'", "3"],
+            ])
         try db.execute(Self.rows)
-        #expect(try db.rows("SELECT id, total, skuKey FROM LineItem ORDER BY id") == [["1", "10.0", "'AB-1'"], ["2", "10.0", "'CD-2'"], ["3", "1.5", "'EF-3'"]])
+        #expect(
+            try db.rows("SELECT id, total, skuKey FROM LineItem ORDER BY id") == [
+                ["1", "10.0", "'AB-1'"], ["2", "10.0", "'CD-2'"], ["3", "1.5", "'EF-3'"],
+            ])
     }
 
     @Test func addingAVirtualColumnIsAnAlterAndAStoredOneARebuildKeepingEveryRow() throws {
@@ -112,16 +124,27 @@ import Testing
         try db.execute(Self.rows)
         let toV2 = try PlanBuilder.migrator([Schema(V1.self), Schema(V2.self)]).migrate(databaseAt: db.url)
         #expect(toV2.stages.flatMap(\.steps).map(\.op) == [.addColumn])
-        #expect(toV2.stages[0].steps[0].action.plannedStatements
+        #expect(
+            toV2.stages[0].steps[0].action.plannedStatements
                 == [#"ALTER TABLE "LineItem" ADD COLUMN "total" REAL GENERATED ALWAYS AS (price * quantity) VIRTUAL"#])
-        #expect(try db.rows("SELECT id, total FROM LineItem ORDER BY id") == [["1", "10.0"], ["2", "10.0"], ["3", "1.5"]])
+        #expect(
+            try db.rows("SELECT id, total FROM LineItem ORDER BY id") == [
+                ["1", "10.0"], ["2", "10.0"], ["3", "1.5"],
+            ])
 
-        let toV3 = try PlanBuilder.migrator([Schema(V1.self), Schema(V2.self), Schema(V3.self)]).migrate(databaseAt: db.url)
+        let toV3 = try PlanBuilder.migrator([Schema(V1.self), Schema(V2.self), Schema(V3.self)]).migrate(
+            databaseAt: db.url)
         #expect(toV3.stages.flatMap(\.steps).map(\.op) == [.rebuildTable])
-        #expect(toV3.stages[0].steps[0].summary.contains("add STORED generated skuKey (SQLite's ADD COLUMN cannot add a STORED column)"))
+        #expect(
+            toV3.stages[0].steps[0].summary.contains(
+                "add STORED generated skuKey (SQLite's ADD COLUMN cannot add a STORED column)"))
         #expect(try db.recordedVersion() == "3.0.0")
-        #expect(try db.rows("SELECT id, sku, price, quantity, total, skuKey FROM LineItem ORDER BY id")
-                == [["1", "'ab-1'", "2.5", "4", "10.0", "'AB-1'"], ["2", "'cd-2'", "10.0", "1", "10.0", "'CD-2'"], ["3", "'ef-3'", "0.5", "3", "1.5", "'EF-3'"]])
+        #expect(
+            try db.rows("SELECT id, sku, price, quantity, total, skuKey FROM LineItem ORDER BY id")
+                == [
+                    ["1", "'ab-1'", "2.5", "4", "10.0", "'AB-1'"], ["2", "'cd-2'", "10.0", "1", "10.0", "'CD-2'"],
+                    ["3", "'ef-3'", "0.5", "3", "1.5", "'EF-3'"],
+                ])
         #expect(try Self.hidden(db).suffix(2) == [["'total'", "2"], ["'skuKey'", "3"]])
         try db.execute("INSERT INTO LineItem (sku, price, quantity) VALUES ('gh-4', 1.0, 2)")
         #expect(try db.rows("SELECT total, skuKey FROM LineItem WHERE id = 4") == [["2.0", "'GH-4'"]])
@@ -138,12 +161,22 @@ import Testing
         let result = try PlanBuilder.migrator(schemas).migrate(databaseAt: db.url)
         let steps = result.stages.flatMap(\.steps)
         #expect(steps.map(\.op) == [.rebuildTable])
-        #expect(steps[0].summary.contains("total: GENERATED ALWAYS AS (price * quantity) VIRTUAL to GENERATED ALWAYS AS (round(price * quantity * 1.2, 2)) VIRTUAL"))
+        #expect(
+            steps[0].summary.contains(
+                "total: GENERATED ALWAYS AS (price * quantity) VIRTUAL to GENERATED ALWAYS AS (round(price * quantity * 1.2, 2)) VIRTUAL"
+            ))
         #expect(steps[0].summary.contains("drop skuKey"))
         #expect(try db.recordedVersion() == "4.0.0")
-        #expect(try db.rows("SELECT id, sku, price, quantity, total FROM LineItem ORDER BY id")
-                == [["1", "'ab-1'", "2.5", "4", "12.0"], ["2", "'cd-2'", "10.0", "1", "12.0"], ["3", "'ef-3'", "0.5", "3", "1.8"]])
-        #expect(try Self.hidden(db) == [["'id'", "0"], ["'sku'", "0"], ["'price'", "0"], ["'quantity'", "0"], ["'total'", "2"]])
+        #expect(
+            try db.rows("SELECT id, sku, price, quantity, total FROM LineItem ORDER BY id")
+                == [
+                    ["1", "'ab-1'", "2.5", "4", "12.0"], ["2", "'cd-2'", "10.0", "1", "12.0"],
+                    ["3", "'ef-3'", "0.5", "3", "1.8"],
+                ])
+        #expect(
+            try Self.hidden(db) == [
+                ["'id'", "0"], ["'sku'", "0"], ["'price'", "0"], ["'quantity'", "0"], ["'total'", "2"],
+            ])
         #expect(try PlanBuilder.migrator(schemas).verify(databaseAt: db.url).currentVersion == Schema.Version(4, 0, 0))
     }
 
@@ -155,7 +188,10 @@ import Testing
         v1.version = Schema.Version(3, 0, 0)
         let result = try PlanBuilder.migrator([Schema(V2.self), v1]).migrate(databaseAt: db.url)
         #expect(result.stages.flatMap(\.steps).map(\.op) == [.dropColumn])
-        #expect(try db.rows("SELECT * FROM LineItem ORDER BY id") == [["1", "'ab-1'", "2.5", "4"], ["2", "'cd-2'", "10.0", "1"], ["3", "'ef-3'", "0.5", "3"]])
+        #expect(
+            try db.rows("SELECT * FROM LineItem ORDER BY id") == [
+                ["1", "'ab-1'", "2.5", "4"], ["2", "'cd-2'", "10.0", "1"], ["3", "'ef-3'", "0.5", "3"],
+            ])
         #expect(try db.recordedVersion() == "3.0.0")
     }
 
@@ -165,7 +201,10 @@ import Testing
         try db.execute(Self.rows)
         let toOrdinary = try PlanBuilder.migrator([Schema(V2.self), Schema(Ordinary.self)]).migrate(databaseAt: db.url)
         #expect(toOrdinary.stages.flatMap(\.steps).map(\.op) == [.rebuildTable])
-        #expect(try db.rows("SELECT id, total FROM LineItem ORDER BY id") == [["1", "10.0"], ["2", "10.0"], ["3", "1.5"]])
+        #expect(
+            try db.rows("SELECT id, total FROM LineItem ORDER BY id") == [
+                ["1", "10.0"], ["2", "10.0"], ["3", "1.5"],
+            ])
         #expect(try Self.hidden(db).last == ["'total'", "0"])
         try db.execute("UPDATE LineItem SET total = 0 WHERE id = 1")
 
@@ -175,14 +214,18 @@ import Testing
         let migrator = try PlanBuilder.migrator([Schema(V2.self), Schema(Ordinary.self), generatedAgain])
         let toGenerated = try migrator.migrate(databaseAt: db.url)
         #expect(toGenerated.stages.flatMap(\.steps).map(\.op) == [.rebuildTable])
-        #expect(try db.rows("SELECT id, total FROM LineItem ORDER BY id") == [["1", "10.0"], ["2", "10.0"], ["3", "1.5"]])
+        #expect(
+            try db.rows("SELECT id, total FROM LineItem ORDER BY id") == [
+                ["1", "10.0"], ["2", "10.0"], ["3", "1.5"],
+            ])
         #expect(try Self.hidden(db).last == ["'total'", "2"])
         #expect(try migrator.verify(databaseAt: db.url).currentVersion == Schema.Version(4, 0, 0))
     }
 
     @Test func aHandMadeTableIsIntrospectedAndAdoptedWithNoDifference() throws {
         let db = TemporaryDatabase()
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE LineItem (id INTEGER PRIMARY KEY, sku TEXT NOT NULL DEFAULT '', price REAL NOT NULL DEFAULT 0.0, quantity INTEGER NOT NULL DEFAULT 0,
                                    total REAL AS ("price"*Quantity), skuKey TEXT GENERATED ALWAYS AS (UPPER(sku)) STORED);
             """ + Self.rows)
@@ -192,19 +235,29 @@ import Testing
         #expect(entity.attribute(named: "total")?.generated == .virtual(#""price"*Quantity"#))
         #expect(entity.attribute(named: "skuKey")?.generated == .stored("UPPER(sku)"))
         for declared in [try Schema(V3.self), found.schema] {
-            #expect(SchemaComparison(checksDefaults: false).differences(declared: declared, live: try LiveSchema.read(from: db.connect())) == [])
+            #expect(
+                SchemaComparison(checksDefaults: false).differences(
+                    declared: declared, live: try LiveSchema.read(from: db.connect())) == [])
         }
-        #expect(try Schema(V3.self).versionHash == {
-            var introspected = found.schema
-            introspected.version = Schema.Version(3, 0, 0)
-            return introspected
-        }().versionHash)
-        let result = try PlanBuilder.migrator([Schema(V1.self), Schema(V2.self), Schema(V3.self)]).migrate(databaseAt: db.url)
+        #expect(
+            try Schema(V3.self).versionHash
+                == {
+                    var introspected = found.schema
+                    introspected.version = Schema.Version(3, 0, 0)
+                    return introspected
+                }().versionHash)
+        let result = try PlanBuilder.migrator([Schema(V1.self), Schema(V2.self), Schema(V3.self)]).migrate(
+            databaseAt: db.url)
         #expect(result.adopted && result.stages.isEmpty)
         #expect(try db.recordedVersion() == "3.0.0")
         // Declared otherwise: the differences say how.
-        #expect(SchemaComparison(checksDefaults: false).differences(declared: try Schema(V4.self), live: try LiveSchema.read(from: db.connect())).map(\.description)
-                == [#"column LineItem.total is GENERATED ALWAYS AS ("price"*Quantity) VIRTUAL, declared GENERATED ALWAYS AS (round(price * quantity * 1.2, 2)) VIRTUAL"#])
+        #expect(
+            SchemaComparison(checksDefaults: false).differences(
+                declared: try Schema(V4.self), live: try LiveSchema.read(from: db.connect())
+            ).map(\.description)
+                == [
+                    #"column LineItem.total is GENERATED ALWAYS AS ("price"*Quantity) VIRTUAL, declared GENERATED ALWAYS AS (round(price * quantity * 1.2, 2)) VIRTUAL"#
+                ])
     }
 
     @Test func aCustomStageCannotWriteAGeneratedColumn() throws {
@@ -216,11 +269,17 @@ import Testing
         v2b.version = Schema.Version(3, 0, 0)
         v2b.entities[0].attributes.append(PlanBuilder.attribute("note", .string, optional: true))
         let error = try #require(throws: MigrationError.self) {
-            try PlanBuilder.migrator([Schema(V2.self), v2b], kind: .custom, didMigrate: { context in
-                try context.update("LineItem", id: 1, values: ["total": 99.0])
-            }).migrate(databaseAt: db.url)
+            try PlanBuilder.migrator(
+                [Schema(V2.self), v2b], kind: .custom,
+                didMigrate: { context in
+                    try context.update("LineItem", id: 1, values: ["total": 99.0])
+                }
+            ).migrate(databaseAt: db.url)
         }
-        #expect(error.message.contains("'LineItem.total' is generated (GENERATED ALWAYS AS (price * quantity) VIRTUAL): SQLite computes its values, and a write to it is refused"))
+        #expect(
+            error.message.contains(
+                "'LineItem.total' is generated (GENERATED ALWAYS AS (price * quantity) VIRTUAL): SQLite computes its values, and a write to it is refused"
+            ))
         #expect(try db.bytes() == before)
         #expect(try db.recordedVersion() == "2.0.0")
     }
@@ -232,12 +291,17 @@ import Testing
         var next = try Schema(V2.self)
         next.version = Schema.Version(3, 0, 0)
         next.entities[0].attributes.append(PlanBuilder.attribute("note", .string, optional: true))
-        try PlanBuilder.migrator([Schema(V2.self), next], kind: .custom, didMigrate: { context in
-            for row in try context.fetch("LineItem", orderBy: "id") where try row.value("total", as: Double?.self) == 10.0 {
-                try context.update("LineItem", id: row.id, values: ["quantity": 2, "note": "halved"])
+        try PlanBuilder.migrator(
+            [Schema(V2.self), next], kind: .custom,
+            didMigrate: { context in
+                for row in try context.fetch("LineItem", orderBy: "id")
+                where try row.value("total", as: Double?.self) == 10.0 {
+                    try context.update("LineItem", id: row.id, values: ["quantity": 2, "note": "halved"])
+                }
             }
-        }).migrate(databaseAt: db.url)
-        #expect(try db.rows("SELECT id, quantity, total, note FROM LineItem ORDER BY id")
+        ).migrate(databaseAt: db.url)
+        #expect(
+            try db.rows("SELECT id, quantity, total, note FROM LineItem ORDER BY id")
                 == [["1", "2", "5.0", "'halved'"], ["2", "2", "20.0", "'halved'"], ["3", "3", "1.5", "NULL"]])
     }
 
@@ -246,14 +310,21 @@ import Testing
         try PlanBuilder.migrator([Schema(V1.self)]).migrate(databaseAt: db.url)
         try db.execute(Self.rows)
         let before = try db.bytes()
-        let error = try #require(throws: MigrationError.self) { try PlanBuilder.migrator([Schema(V1.self), Schema(Bad.self)]).migrate(databaseAt: db.url) }
+        let error = try #require(throws: MigrationError.self) {
+            try PlanBuilder.migrator([Schema(V1.self), Schema(Bad.self)]).migrate(databaseAt: db.url)
+        }
         #expect(error.code == .invalidSchema)
-        #expect(error.message == "SQLite rejects the generated column 'LineItem.total', `GENERATED ALWAYS AS (price * qty) VIRTUAL`,: no such column: qty")
+        #expect(
+            error.message
+                == "SQLite rejects the generated column 'LineItem.total', `GENERATED ALWAYS AS (price * qty) VIRTUAL`,: no such column: qty"
+        )
         #expect(error.entity == "LineItem" && error.property == "total")
         #expect(try db.bytes() == before)
         // Creating a new database from it is refused the same way, before any table is made.
         let fresh = TemporaryDatabase()
-        let creating = try #require(throws: MigrationError.self) { try PlanBuilder.migrator([Schema(Bad.self)]).migrate(databaseAt: fresh.url) }
+        let creating = try #require(throws: MigrationError.self) {
+            try PlanBuilder.migrator([Schema(Bad.self)]).migrate(databaseAt: fresh.url)
+        }
         #expect(creating.message == error.message)
         #expect(try fresh.scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'LineItem'")?.int64Value == 0)
     }
@@ -263,7 +334,9 @@ import Testing
         keyed.entities[0].primaryKey = ["total"]
         keyed.entities[0].attributes[3].isOptional = false
         let keyError = try #require(throws: MigrationError.self) { try keyed.validate() }
-        #expect(keyError.message == "'LineItem.total' is generated, and SQLite does not allow a generated column in the primary key")
+        #expect(
+            keyError.message
+                == "'LineItem.total' is generated, and SQLite does not allow a generated column in the primary key")
         var defaulted = try Schema(V2.self)
         defaulted.entities[0].attributes[3].defaultValue = "0.0"
         let defaultError = try #require(throws: MigrationError.self) { try defaulted.validate() }
@@ -271,7 +344,9 @@ import Testing
         var injected = try Schema(V2.self)
         injected.entities[0].attributes[3].generated = .virtual("1) VIRTUAL, evil TEXT --")
         let injectedError = try #require(throws: MigrationError.self) { try injected.validate() }
-        #expect(injectedError.message == "the generated expression of 'LineItem.total' is not one SQL expression: 1) VIRTUAL, evil TEXT --")
+        #expect(
+            injectedError.message
+                == "the generated expression of 'LineItem.total' is not one SQL expression: 1) VIRTUAL, evil TEXT --")
     }
 
     @Test func theGeneratedDefinitionIsHashedAndSnapshotted() throws {

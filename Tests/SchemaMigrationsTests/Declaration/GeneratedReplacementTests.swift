@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// A column that held stored values becoming generated: SQLite computes every value anew, so the
@@ -68,8 +69,10 @@ import Testing
     /// Two invoices whose gross was typed by hand: one agrees with net + vat, one does not.
     static func database(_ plan: any SchemaMigrationPlan.Type) throws -> TemporaryDatabase {
         let db = TemporaryDatabase()
-        try Migrator(plan: plan, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0))).migrate(databaseAt: db.url)
-        try db.execute("INSERT INTO Invoice (id, net, vat, gross) VALUES (1, 100, 20, 120), (2, 100, 20, 125), (3, 10, 2, 12)")
+        try Migrator(plan: plan, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0))).migrate(
+            databaseAt: db.url)
+        try db.execute(
+            "INSERT INTO Invoice (id, net, vat, gross) VALUES (1, 100, 20, 120), (2, 100, 20, 125), (3, 10, 2, 12)")
         return db
     }
 
@@ -81,7 +84,10 @@ import Testing
         #expect(step.step.destructive)
         #expect(step.impact?.replacedValues == [.init(column: "Invoice.gross", count: 1)])
         #expect(report.warnings.first == "destructive: \(step.step.summary) (1 stored value replaced by computed ones)")
-        #expect(step.step.summary.contains("gross: not generated to GENERATED ALWAYS AS (net + vat) STORED (its stored values are replaced by computed ones)"))
+        #expect(
+            step.step.summary.contains(
+                "gross: not generated to GENERATED ALWAYS AS (net + vat) STORED (its stored values are replaced by computed ones)"
+            ))
         let json = try report.json()
         #expect(json.contains(#""replacedValues""#))
         // lint says the same without a database.
@@ -92,7 +98,10 @@ import Testing
     @Test func applyingItReplacesTheStoredValuesAsTheDryRunSaid() throws {
         let db = try Self.database(Plan.self)
         try Migrator(plan: Plan.self).migrate(databaseAt: db.url)
-        #expect(try db.rows("SELECT id, gross FROM Invoice ORDER BY id") == [["1", "120.0"], ["2", "120.0"], ["3", "12.0"]])
+        #expect(
+            try db.rows("SELECT id, gross FROM Invoice ORDER BY id") == [
+                ["1", "120.0"], ["2", "120.0"], ["3", "12.0"],
+            ])
     }
 
     @Test func aRenameInTheSameStageIsSeenByTheMeasurement() throws {
@@ -104,7 +113,8 @@ import Testing
 
     @Test func generatedBackToStoredKeepsTheComputedValuesAndIsNotDestructive() throws {
         let db = TemporaryDatabase()
-        try Migrator(plan: BackPlan.self, options: MigrationOptions(targetVersion: Schema.Version(2, 0, 0))).migrate(databaseAt: db.url)
+        try Migrator(plan: BackPlan.self, options: MigrationOptions(targetVersion: Schema.Version(2, 0, 0))).migrate(
+            databaseAt: db.url)
         try db.execute("INSERT INTO Invoice (id, net, vat) VALUES (1, 100, 20), (2, 10, 2)")
         let report = try Migrator(plan: BackPlan.self).plan(databaseAt: db.url)
         #expect(!report.hasDestructiveSteps)

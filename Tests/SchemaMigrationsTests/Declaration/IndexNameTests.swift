@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// Index names declared on the model: created with them, compared on adoption, and changed by
@@ -74,8 +75,13 @@ import Testing
         let db = TemporaryDatabase()
         try db.execute(Self.table)
         let declared = try Schema(V1.self)
-        #expect(SchemaComparison(checksDefaults: false).differences(declared: declared, live: try LiveSchema.read(from: db.connect())) == [])
-        #expect(SchemaComparison(checksDefaults: false).differences(declared: try Schema(OnlyRenamed.self), live: try LiveSchema.read(from: db.connect())).map(\.description)
+        #expect(
+            SchemaComparison(checksDefaults: false).differences(
+                declared: declared, live: try LiveSchema.read(from: db.connect())) == [])
+        #expect(
+            SchemaComparison(checksDefaults: false).differences(
+                declared: try Schema(OnlyRenamed.self), live: try LiveSchema.read(from: db.connect())
+            ).map(\.description)
                 == ["index Book_by_author(AuthorName) is named IFK_BookAuthor"])
         let created = TemporaryDatabase()
         try PlanBuilder.migrator([declared]).migrate(databaseAt: created.url)
@@ -88,8 +94,13 @@ import Testing
         try db.execute(Self.table)
         try PlanBuilder.migrator([Schema(V1.self), Schema(V2.self)]).migrate(databaseAt: db.url)
         #expect(try Self.indexNames(db) == [["'Book_by_author'"], ["'UQ_BookIsbn'"]])
-        #expect(try db.rows("SELECT id, AuthorName, isbn FROM Book ORDER BY id") == [["1", "'Le Guin'", "'978-0'"], ["2", "'Herbert'", "'978-1'"]])
-        #expect(try PlanBuilder.migrator([Schema(V1.self), Schema(V2.self)]).verify(databaseAt: db.url).currentVersion == Schema.Version(2, 0, 0))
+        #expect(
+            try db.rows("SELECT id, AuthorName, isbn FROM Book ORDER BY id") == [
+                ["1", "'Le Guin'", "'978-0'"], ["2", "'Herbert'", "'978-1'"],
+            ])
+        #expect(
+            try PlanBuilder.migrator([Schema(V1.self), Schema(V2.self)]).verify(databaseAt: db.url).currentVersion
+                == Schema.Version(2, 0, 0))
     }
 
     @Test func aNameForAnUndeclaredIndexIsRefused() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// An initial value computed anew for each instance is not a column default (it would change the
@@ -17,7 +18,10 @@ import Testing
             var since = Date(timeIntervalSince1970: 86_400)
             var title = "untitled"
             var tags: Set<Int> = [5, 3, 11, 1, 8, 2, 13]
-            var weights: [UUID: Int] = [UUID(uuidString: "00000000-0000-0000-0000-000000000002")!: 2, UUID(uuidString: "00000000-0000-0000-0000-000000000001")!: 1]
+            var weights: [UUID: Int] = [
+                UUID(uuidString: "00000000-0000-0000-0000-000000000002")!: 2,
+                UUID(uuidString: "00000000-0000-0000-0000-000000000001")!: 1,
+            ]
             init() {}
         }
     }
@@ -32,7 +36,9 @@ import Testing
         #expect(defaults["since"] == "86400.0")
         #expect(defaults["title"] == "'untitled'")
         #expect(defaults["tags"] == "'[1,2,3,5,8,11,13]'")
-        #expect(defaults["weights"] == #"'["00000000-0000-0000-0000-000000000001",1,"00000000-0000-0000-0000-000000000002",2]'"#)
+        #expect(
+            defaults["weights"]
+                == #"'["00000000-0000-0000-0000-000000000001",1,"00000000-0000-0000-0000-000000000002",2]'"#)
         #expect(try Schema(V1.self).versionHash == Schema(V1.self).versionHash)
     }
 

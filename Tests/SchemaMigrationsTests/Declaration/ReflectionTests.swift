@@ -1,10 +1,17 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 enum Mood: String, Codable, Sendable { case happy, sad }
-enum Priority: Int, Sendable { case low = 1, high = 2 }
-struct Address: Codable, Equatable, Sendable { var street: String; var zip: String }
+enum Priority: Int, Sendable {
+    case low = 1
+    case high = 2
+}
+struct Address: Codable, Equatable, Sendable {
+    var street: String
+    var zip: String
+}
 
 enum EveryTypeSchema: VersionedSchema {
     static let versionIdentifier = Schema.Version(1, 0, 0)
@@ -70,11 +77,15 @@ enum UnstorableSchema: VersionedSchema {
 
     @Test func everySupportedTypeMapsToItsStorage() {
         let expected: [String: (Schema.ValueType, String?)] = [
-            "int": (.integer, "0"), "int8": (.integer, "0"), "int16": (.integer, "0"), "int32": (.integer, "-3"), "int64": (.integer, "0"),
-            "uint": (.integer, "0"), "uint8": (.integer, "0"), "uint16": (.integer, "0"), "uint32": (.integer, "0"), "uint64": (.integer, "0"),
+            "int": (.integer, "0"), "int8": (.integer, "0"), "int16": (.integer, "0"), "int32": (.integer, "-3"),
+            "int64": (.integer, "0"),
+            "uint": (.integer, "0"), "uint8": (.integer, "0"), "uint16": (.integer, "0"), "uint32": (.integer, "0"),
+            "uint64": (.integer, "0"),
             "double": (.double, "2.5"), "float": (.double, "0.5"), "flag": (.bool, "1"), "text": (.string, "'it''s'"),
-            "date": (.date, "86400.0"), "data": (.data, "X'00FF'"), "uuid": (.uuid, "'E621E1F8-C36C-495A-93FC-0C247A3E6E5F'"),
-            "url": (.url, "'https://example.com/a'"), "decimal": (.decimal, "'1.1'"), "mood": (.string, "'happy'"), "priority": (.integer, "2"),
+            "date": (.date, "86400.0"), "data": (.data, "X'00FF'"),
+            "uuid": (.uuid, "'E621E1F8-C36C-495A-93FC-0C247A3E6E5F'"),
+            "url": (.url, "'https://example.com/a'"), "decimal": (.decimal, "'1.1'"), "mood": (.string, "'happy'"),
+            "priority": (.integer, "2"),
             "address": (.json, #"'{"street":"Main","zip":"1"}'"#), "tags": (.json, #"'["a"]'"#),
             "optionalText": (.string, nil), "optionalNumber": (.integer, "7"), "optionalMood": (.string, nil),
             "code": (.string, "'x'"), "renamed": (.integer, "0"), "required": (.integer, nil),
@@ -108,7 +119,10 @@ enum UnstorableSchema: VersionedSchema {
     }
 
     @Test func indexesAndUniquenessAreCollected() {
-        #expect(Self.entity.indexes.map(\.structure.description) == ["UNIQUE (code)", "UNIQUE (uuid)", "UNIQUE (text, date)", "(int8, text)"])
+        #expect(
+            Self.entity.indexes.map(\.structure.description) == [
+                "UNIQUE (code)", "UNIQUE (uuid)", "UNIQUE (text, date)", "(int8, text)",
+            ])
     }
 
     @Test func anUnstorableTypeIsRefusedNamingTheProperty() throws {
@@ -126,6 +140,9 @@ enum UnstorableSchema: VersionedSchema {
         let live = try LiveSchema.read(from: db.connect())
         #expect(SchemaComparison(checksDefaults: true).differences(declared: Self.schema, live: live) == [])
         try db.execute("INSERT INTO Sample (required) VALUES (1)")
-        #expect(try db.rows("SELECT flag, data, mood, address, optionalNumber FROM Sample") == [["1", "X'00FF'", "'happy'", #"'{"street":"Main","zip":"1"}'"#, "7"]])
+        #expect(
+            try db.rows("SELECT flag, data, mood, address, optionalNumber FROM Sample") == [
+                ["1", "X'00FF'", "'happy'", #"'{"street":"Main","zip":"1"}'"#, "7"]
+            ])
     }
 }

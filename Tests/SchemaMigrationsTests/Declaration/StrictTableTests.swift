@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// `STRICT` declared on a model: created, compared, turned on by a rebuild that SQLite's type
@@ -39,27 +40,43 @@ import Testing
 
     @Test func turningStrictOnRebuildsTheTableWithItsRows() throws {
         let db = TemporaryDatabase()
-        try db.execute("CREATE TABLE Reading (id INTEGER PRIMARY KEY, sensor TEXT NOT NULL, value REAL NOT NULL); INSERT INTO Reading VALUES (1, 'a', 1.5), (2, 'b', 2);")
+        try db.execute(
+            "CREATE TABLE Reading (id INTEGER PRIMARY KEY, sensor TEXT NOT NULL, value REAL NOT NULL); INSERT INTO Reading VALUES (1, 'a', 1.5), (2, 'b', 2);"
+        )
         try PlanBuilder.migrator([Schema(Loose.self), Schema(Strict.self)]).migrate(databaseAt: db.url)
-        #expect(try db.scalar("SELECT sql FROM sqlite_schema WHERE name = 'Reading'")?.stringValue?.hasSuffix(") STRICT") == true)
-        #expect(try db.rows("SELECT id, sensor, value, unit FROM Reading ORDER BY id") == [["1", "'a'", "1.5", "NULL"], ["2", "'b'", "2.0", "NULL"]])
-        #expect(throws: SQLiteError.self) { try db.execute("INSERT INTO Reading (sensor, value) VALUES ('c', 'not a number')") }
-        let differences = SchemaComparison(checksDefaults: false).differences(declared: try Schema(Strict.self), live: try LiveSchema.read(from: db.connect()))
+        #expect(
+            try db.scalar("SELECT sql FROM sqlite_schema WHERE name = 'Reading'")?.stringValue?.hasSuffix(") STRICT")
+                == true)
+        #expect(
+            try db.rows("SELECT id, sensor, value, unit FROM Reading ORDER BY id") == [
+                ["1", "'a'", "1.5", "NULL"], ["2", "'b'", "2.0", "NULL"],
+            ])
+        #expect(throws: SQLiteError.self) {
+            try db.execute("INSERT INTO Reading (sensor, value) VALUES ('c', 'not a number')")
+        }
+        let differences = SchemaComparison(checksDefaults: false).differences(
+            declared: try Schema(Strict.self), live: try LiveSchema.read(from: db.connect()))
         #expect(differences == [])
     }
 
     @Test func aValueStrictRefusesRollsTheRebuildBack() throws {
         let db = TemporaryDatabase()
-        try db.execute("CREATE TABLE Reading (id INTEGER PRIMARY KEY, sensor TEXT NOT NULL, value REAL NOT NULL); INSERT INTO Reading VALUES (1, 'a', 'high');")
+        try db.execute(
+            "CREATE TABLE Reading (id INTEGER PRIMARY KEY, sensor TEXT NOT NULL, value REAL NOT NULL); INSERT INTO Reading VALUES (1, 'a', 'high');"
+        )
         let before = try db.bytes()
-        #expect(throws: MigrationError.self) { try PlanBuilder.migrator([Schema(Loose.self), Schema(Strict.self)]).migrate(databaseAt: db.url) }
+        #expect(throws: MigrationError.self) {
+            try PlanBuilder.migrator([Schema(Loose.self), Schema(Strict.self)]).migrate(databaseAt: db.url)
+        }
         #expect(try db.bytes() == before)
     }
 
     @Test func aLooseTableIsADifferenceFromAStrictDeclaration() throws {
         let db = TemporaryDatabase()
-        try db.execute("CREATE TABLE Reading (id INTEGER PRIMARY KEY, sensor TEXT NOT NULL, value REAL NOT NULL, unit TEXT)")
-        let differences = SchemaComparison(checksDefaults: false).differences(declared: try Schema(Strict.self), live: try LiveSchema.read(from: db.connect()))
+        try db.execute(
+            "CREATE TABLE Reading (id INTEGER PRIMARY KEY, sensor TEXT NOT NULL, value REAL NOT NULL, unit TEXT)")
+        let differences = SchemaComparison(checksDefaults: false).differences(
+            declared: try Schema(Strict.self), live: try LiveSchema.read(from: db.connect()))
         #expect(differences.map(\.description) == ["Reading is not STRICT, declared STRICT"])
     }
 

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// The checks around a custom stage's code follow what the code touched (SQLite's authorizer tells
@@ -13,21 +14,27 @@ import Testing
     static func database(extra sql: String) throws -> (TemporaryDatabase, [Schema]) {
         let db = TemporaryDatabase()
         let v1 = A.schema(1, [PersonFixture.person])
-        let v2 = A.schema(2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
+        let v2 = A.schema(
+            2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
         try A.migrator([v1]).migrate(databaseAt: db.url)
-        try db.execute(PersonFixture.rows + """
-            CREATE TABLE pet (id INTEGER PRIMARY KEY, owner INTEGER REFERENCES Person(id), name TEXT);
-            INSERT INTO pet VALUES (1, 1, 'Rex'), (2, 3, 'Tom');
-            """ + sql)
+        try db.execute(
+            PersonFixture.rows + """
+                CREATE TABLE pet (id INTEGER PRIMARY KEY, owner INTEGER REFERENCES Person(id), name TEXT);
+                INSERT INTO pet VALUES (1, 1, 'Rex'), (2, 3, 'Tom');
+                """ + sql)
         return (db, [v1, v2])
     }
 
     /// Runs `code` as the stage's didMigrate, expecting a refusal for a broken reference that
     /// leaves the file as it was.
-    static func expectBrokenReference(_ extra: String = "", details: [String], _ code: @escaping @Sendable (MigrationContext) throws -> Void) throws {
+    static func expectBrokenReference(
+        _ extra: String = "", details: [String], _ code: @escaping @Sendable (MigrationContext) throws -> Void
+    ) throws {
         let (db, schemas) = try database(extra: extra)
         let before = try db.bytes()
-        let error = try #require(throws: MigrationError.self) { try A.migrator(schemas, kind: .custom, didMigrate: code).migrate(databaseAt: db.url) }
+        let error = try #require(throws: MigrationError.self) {
+            try A.migrator(schemas, kind: .custom, didMigrate: code).migrate(databaseAt: db.url)
+        }
         #expect(error.code == .dataViolation)
         #expect(error.details == details)
         #expect(try db.bytes() == before)
@@ -65,7 +72,8 @@ import Testing
     }
 
     @Test func aParentDeletedByATriggerIsCaught() throws {
-        let trigger = "CREATE TRIGGER pet_renamed AFTER UPDATE OF name ON pet BEGIN DELETE FROM Person WHERE id = new.owner; END;"
+        let trigger =
+            "CREATE TRIGGER pet_renamed AFTER UPDATE OF name ON pet BEGIN DELETE FROM Person WHERE id = new.owner; END;"
         try Self.expectBrokenReference(trigger, details: ["pet row 2 references a missing row of Person"]) { context in
             try context.execute("UPDATE pet SET name = 'Tommy' WHERE id = 2")
         }
@@ -76,14 +84,21 @@ import Testing
         let connection = try db.connect()
         let recorder = StatementRecorder()
         connection.startRecording(into: recorder)
-        try A.migrator(schemas, kind: .custom, didMigrate: { context in
-            try context.forEach("Person") { row in
-                try context.update("Person", id: row.id, values: ["nickname": String(try row.value("name", as: String.self).prefix(2))])
+        try A.migrator(
+            schemas, kind: .custom,
+            didMigrate: { context in
+                try context.forEach("Person") { row in
+                    try context.update(
+                        "Person", id: row.id,
+                        values: ["nickname": String(try row.value("name", as: String.self).prefix(2))])
+                }
             }
-        }).migrate(using: connection)
+        ).migrate(using: connection)
         connection.stopRecording()
         let checks = recorder.entries.compactMap { entry -> String? in
-            guard case .statement(let sql, _) = entry, sql.hasPrefix("PRAGMA quick_check") || sql.hasPrefix("PRAGMA foreign_key_check") else { return nil }
+            guard case .statement(let sql, _) = entry,
+                sql.hasPrefix("PRAGMA quick_check") || sql.hasPrefix("PRAGMA foreign_key_check")
+            else { return nil }
             return sql
         }
         #expect(checks == ["PRAGMA quick_check('sqlite_schema')", "PRAGMA quick_check('Person')"])
@@ -93,10 +108,13 @@ import Testing
     @Test func aDamagedTableIsRefusedBeforeTheCodeReadsItEvenIfTheCodeCatchesTheError() throws {
         let db = TemporaryDatabase()
         let v1 = A.schema(1, [PersonFixture.person])
-        let v2 = A.schema(2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
+        let v2 = A.schema(
+            2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
         try A.migrator([v1]).migrate(databaseAt: db.url)
         try db.execute("PRAGMA page_size = 1024; VACUUM;")
-        try db.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500) INSERT INTO Person (id, name) SELECT i, 'person ' || i FROM n;")
+        try db.execute(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500) INSERT INTO Person (id, name) SELECT i, 'person ' || i FROM n;"
+        )
         // Zero a leaf page of Person: its root's right-most child (bytes 8–11 of an interior page's header).
         let root = try #require(try db.scalar("SELECT rootpage FROM sqlite_schema WHERE name = 'Person'")?.int64Value)
         var bytes = [UInt8](try db.bytes())
@@ -107,13 +125,18 @@ import Testing
         try Data(bytes).write(to: db.url)
         let before = try db.bytes()
         let error = try #require(throws: MigrationError.self) {
-            try A.migrator([v1, v2], kind: .custom, didMigrate: { context in
-                do {
-                    try context.forEach("Person") { row in try context.update("Person", id: row.id, values: ["nickname": "x"]) }
-                } catch {
-                    // Swallowed: the stage must fail all the same.
+            try A.migrator(
+                [v1, v2], kind: .custom,
+                didMigrate: { context in
+                    do {
+                        try context.forEach("Person") { row in
+                            try context.update("Person", id: row.id, values: ["nickname": "x"])
+                        }
+                    } catch {
+                        // Swallowed: the stage must fail all the same.
+                    }
                 }
-            }).migrate(databaseAt: db.url)
+            ).migrate(databaseAt: db.url)
         }
         #expect(error.code == .notADatabase)
         #expect(try db.bytes() == before)
@@ -124,20 +147,30 @@ import Testing
         let app = try db.connect()
         final class Calls { var count = 0 }
         let calls = Calls()
-        sqlite3_set_authorizer(app.handle, { context, _, _, _, _, _ in
-            Unmanaged<Calls>.fromOpaque(context!).takeUnretainedValue().count += 1
-            return SQLITE_OK
-        }, Unmanaged.passUnretained(calls).toOpaque())
+        sqlite3_set_authorizer(
+            app.handle,
+            { context, _, _, _, _, _ in
+                Unmanaged<Calls>.fromOpaque(context!).takeUnretainedValue().count += 1
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(calls).toOpaque())
         let recorder = StatementRecorder()
         app.startRecording(into: recorder)
-        try A.migrator(schemas, kind: .custom, didMigrate: { context in try context.execute("UPDATE Person SET nickname = name") })
-            .migrate(connection: app.handle)
+        try A.migrator(
+            schemas, kind: .custom, didMigrate: { context in try context.execute("UPDATE Person SET nickname = name") }
+        )
+        .migrate(connection: app.handle)
         app.stopRecording()
         let checks = recorder.entries.compactMap { entry -> String? in
-            guard case .statement(let sql, _) = entry, sql.hasPrefix("PRAGMA quick_check") || sql.hasPrefix("PRAGMA foreign_key_check") else { return nil }
+            guard case .statement(let sql, _) = entry,
+                sql.hasPrefix("PRAGMA quick_check") || sql.hasPrefix("PRAGMA foreign_key_check")
+            else { return nil }
             return sql
         }
-        #expect(checks == ["PRAGMA quick_check('sqlite_schema')", "PRAGMA quick_check('Person')", "PRAGMA quick_check('pet')", "PRAGMA foreign_key_check(\"pet\")"])
+        #expect(
+            checks == [
+                "PRAGMA quick_check('sqlite_schema')", "PRAGMA quick_check('Person')", "PRAGMA quick_check('pet')",
+                "PRAGMA foreign_key_check(\"pet\")",
+            ])
         let before = calls.count
         _ = try app.scalar("SELECT count(*) FROM Person")
         #expect(calls.count > before, "the app's authorizer no longer runs")
@@ -145,8 +178,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("INSERT OR REPLACE INTO t VALUES (1)", true), ("replace into t values (1)", true), ("UPDATE OR\nREPLACE t SET x = 1", true),
-        ("UPDATE t SET x = replace(x, 'a', 'b')", false), ("INSERT INTO t VALUES ('or replace')", true), ("SELECT 1", false),
+        ("INSERT OR REPLACE INTO t VALUES (1)", true), ("replace into t values (1)", true),
+        ("UPDATE OR\nREPLACE t SET x = 1", true),
+        ("UPDATE t SET x = replace(x, 'a', 'b')", false), ("INSERT INTO t VALUES ('or replace')", true),
+        ("SELECT 1", false),
     ])
     func orReplaceIsToldFromTheReplaceFunction(sql: String, mayReplace: Bool) {
         #expect(CodeFootprint.mayReplace(sql) == mayReplace)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SchemaMigrations
+import Testing
 
 /// An app's custom stage throws its own error; the app catches it as its own type, with its case
 /// and payload, through `MigrationError.cause`, and the database is as it was.
@@ -13,10 +13,15 @@ import SchemaMigrations
     enum ThrowingPlan: SchemaMigrationPlan {
         static let schemas: [any VersionedSchema.Type] = [TripsV1.self, TripsV2.self]
         static let stages: [MigrationStage] = [
-            .custom(fromVersion: TripsV1.self, toVersion: TripsV2.self, willMigrate: { context in
-                guard let name = try context.rows("SELECT name FROM Trip GROUP BY name HAVING count(*) > 1").first?[0].stringValue else { return }
-                throw ImportError.duplicateTrip(name: name)
-            }, didMigrate: nil),
+            .custom(
+                fromVersion: TripsV1.self, toVersion: TripsV2.self,
+                willMigrate: { context in
+                    guard
+                        let name = try context.rows("SELECT name FROM Trip GROUP BY name HAVING count(*) > 1").first?[0]
+                            .stringValue
+                    else { return }
+                    throw ImportError.duplicateTrip(name: name)
+                }, didMigrate: nil)
         ]
     }
 
@@ -27,7 +32,9 @@ import SchemaMigrations
     @Test func theAppCatchesItsOwnErrorTypeThroughTheMigrationError() throws {
         let db = TemporaryDatabase()
         try Migrator(plan: FirstVersionPlan.self).migrate(databaseAt: db.url)
-        try db.execute("INSERT INTO Trip (name, destination, start_date, end_date) VALUES ('Rome', 'IT', 0, 0), ('Rome', 'IT', 1, 1)")
+        try db.execute(
+            "INSERT INTO Trip (name, destination, start_date, end_date) VALUES ('Rome', 'IT', 0, 0), ('Rome', 'IT', 1, 1)"
+        )
         let before = try db.bytes()
 
         var caught: ImportError?
@@ -47,15 +54,19 @@ import SchemaMigrations
         enum BadSQLPlan: SchemaMigrationPlan {
             static let schemas: [any VersionedSchema.Type] = [TripsV1.self, TripsV2.self]
             static let stages: [MigrationStage] = [
-                .custom(fromVersion: TripsV1.self, toVersion: TripsV2.self, willMigrate: { context in
-                    try context.execute("UPDATE NoSuchTable SET x = 1")
-                }, didMigrate: nil),
+                .custom(
+                    fromVersion: TripsV1.self, toVersion: TripsV2.self,
+                    willMigrate: { context in
+                        try context.execute("UPDATE NoSuchTable SET x = 1")
+                    }, didMigrate: nil)
             ]
         }
         let db = TemporaryDatabase()
         try Migrator(plan: FirstVersionPlan.self).migrate(databaseAt: db.url)
         let before = try db.bytes()
-        let error = try #require(throws: MigrationError.self) { try Migrator(plan: BadSQLPlan.self).migrate(databaseAt: db.url) }
+        let error = try #require(throws: MigrationError.self) {
+            try Migrator(plan: BadSQLPlan.self).migrate(databaseAt: db.url)
+        }
         #expect(error.code == .customStageFailed)
         #expect(error.sqliteError?.message == "no such table: NoSuchTable")
         #expect((error.cause as? SQLiteError)?.message == "no such table: NoSuchTable")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// The data API addresses rows by their real key and keeps values whole, whatever the model's
@@ -9,17 +10,26 @@ import Testing
 
     /// `Shipment` whose `rowid` / `oid` / `_rowid_` property holds other rows' ids, with children
     /// that cascade; V2 adds a column, and `body` is its didMigrate.
-    static func shipments(shadowing name: String, _ body: @escaping @Sendable (MigrationContext) throws -> Void) throws -> TemporaryDatabase {
+    static func shipments(shadowing name: String, _ body: @escaping @Sendable (MigrationContext) throws -> Void) throws
+        -> TemporaryDatabase
+    {
         let db = TemporaryDatabase()
-        let shipment = Schema.Entity(name: "Shipment", attributes: [A.attribute(name, .integer, default: "0"), A.attribute("label", .string, default: "''")],
-                                     relationships: [Schema.Relationship(name: "parcels", destination: "Parcel", isToMany: true, deleteRule: .cascade)])
-        let parcel = Schema.Entity(name: "Parcel", attributes: [A.attribute("weight", .integer, default: "0")],
-                                   relationships: [Schema.Relationship(name: "shipment", destination: "Shipment", isToMany: false)])
+        let shipment = Schema.Entity(
+            name: "Shipment",
+            attributes: [A.attribute(name, .integer, default: "0"), A.attribute("label", .string, default: "''")],
+            relationships: [
+                Schema.Relationship(name: "parcels", destination: "Parcel", isToMany: true, deleteRule: .cascade)
+            ])
+        let parcel = Schema.Entity(
+            name: "Parcel", attributes: [A.attribute("weight", .integer, default: "0")],
+            relationships: [Schema.Relationship(name: "shipment", destination: "Shipment", isToMany: false)])
         var shipment2 = shipment
         shipment2.attributes.append(A.attribute("note", .string, optional: true))
-        let v1 = A.schema(1, [shipment, parcel]), v2 = A.schema(2, [shipment2, parcel])
+        let v1 = A.schema(1, [shipment, parcel])
+        let v2 = A.schema(2, [shipment2, parcel])
         try A.migrator([v1]).migrate(databaseAt: db.url)
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO Shipment (id, "\(name)", label) VALUES (1, 2, 'one'), (2, 3, 'two'), (3, 1, 'three');
             INSERT INTO Parcel (id, weight, shipment_id) VALUES (1, 10, 1), (2, 20, 2), (3, 30, 3);
             """)
@@ -41,11 +51,14 @@ import Testing
             let id = try context.insert("Shipment", values: ["label": "before\u{0}after"])
             try context.update("Shipment", id: 1, values: ["label": "a\u{0}b", "note": "x\u{0}"])
             try context.update("Shipment", id: 2, values: ["note": ""])
-            #expect(try context.fetch("Shipment", where: "id = ?", arguments: [.integer(id)])[0].value("label") == "before\u{0}after")
+            #expect(
+                try context.fetch("Shipment", where: "id = ?", arguments: [.integer(id)])[0].value("label")
+                    == "before\u{0}after")
         }
-        #expect(try db.rows("SELECT length(CAST(label AS BLOB)), hex(note), note IS NULL FROM Shipment ORDER BY id") == [
-            ["3", "'7800'", "0"], ["3", "''", "0"], ["5", "''", "1"], ["12", "''", "1"],
-        ])
+        #expect(
+            try db.rows("SELECT length(CAST(label AS BLOB)), hex(note), note IS NULL FROM Shipment ORDER BY id") == [
+                ["3", "'7800'", "0"], ["3", "''", "0"], ["5", "''", "1"], ["12", "''", "1"],
+            ])
     }
 
     @Test func forEachVisitsARowWhoseIdIsInt64Min() throws {
@@ -54,12 +67,19 @@ import Testing
         var target = MigrationContextTests.item
         target.attributes.append(A.attribute("extra", .string, optional: true))
         try A.migrator([v1]).migrate(databaseAt: db.url)
-        try db.execute("INSERT INTO Item (id, title) VALUES (\(Int64.min), 'lowest'), (-1, 'minus one'), (0, 'zero'), (\(Int64.max), 'highest')")
+        try db.execute(
+            "INSERT INTO Item (id, title) VALUES (\(Int64.min), 'lowest'), (-1, 'minus one'), (0, 'zero'), (\(Int64.max), 'highest')"
+        )
         let visited = Visits()
-        try A.migrator([v1, A.schema(2, [target])], kind: .custom, didMigrate: { context in
-            try context.forEach("Item", batchSize: 1) { visited.ids.append($0.id) }
-            try context.forEach("Item", where: "title LIKE ?", arguments: [.text("%e%")], batchSize: 2) { visited.filtered.append($0.id) }
-        }).migrate(databaseAt: db.url)
+        try A.migrator(
+            [v1, A.schema(2, [target])], kind: .custom,
+            didMigrate: { context in
+                try context.forEach("Item", batchSize: 1) { visited.ids.append($0.id) }
+                try context.forEach("Item", where: "title LIKE ?", arguments: [.text("%e%")], batchSize: 2) {
+                    visited.filtered.append($0.id)
+                }
+            }
+        ).migrate(databaseAt: db.url)
         #expect(visited.ids == [Int64.min, -1, 0, Int64.max])
         #expect(visited.filtered == [Int64.min, -1, 0, Int64.max])
     }
@@ -83,15 +103,18 @@ import Testing
         let db = try Self.fourItems { context in
             try context.forEach("Item", properties: ["title"], batchSize: batchSize) { row in
                 visited.ids.append(row.id)
-                if visited.ids.count > 8 { throw CancellationError() }  // the old behaviour: stop it rather than loop forever
+                // the old behaviour: stop it rather than loop forever
+                if visited.ids.count > 8 { throw CancellationError() }
                 try context.insert("Item", values: ["title": try row.value("title", as: String.self) + " copy"])
             }
             visited.filtered = try context.fetch("Item").map(\.id)
         }
         #expect(visited.ids == [1, 2, 3, 4])
-        #expect(try db.rows("SELECT id, title FROM Item ORDER BY id") == [
-            ["1", "'a'"], ["2", "'b'"], ["3", "'c'"], ["4", "'d'"], ["5", "'a copy'"], ["6", "'b copy'"], ["7", "'c copy'"], ["8", "'d copy'"],
-        ])
+        #expect(
+            try db.rows("SELECT id, title FROM Item ORDER BY id") == [
+                ["1", "'a'"], ["2", "'b'"], ["3", "'c'"], ["4", "'d'"], ["5", "'a copy'"], ["6", "'b copy'"],
+                ["7", "'c copy'"], ["8", "'d copy'"],
+            ])
     }
 
     /// The documented guarantee: rows not reached yet are read as they are when their batch is
@@ -112,7 +135,10 @@ import Testing
         }
         #expect(visited.ids == [1, 2])
         #expect(visited.titles == ["a", "B"])
-        #expect(try db.rows("SELECT id, title FROM Item ORDER BY id") == [["1", "'a'"], ["2", "'B'"], ["4", "'skip'"], ["100", "'late'"]])
+        #expect(
+            try db.rows("SELECT id, title FROM Item ORDER BY id") == [
+                ["1", "'a'"], ["2", "'B'"], ["4", "'skip'"], ["100", "'late'"],
+            ])
     }
 
     final class Visits: @unchecked Sendable {

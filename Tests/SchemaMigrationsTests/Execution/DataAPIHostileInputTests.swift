@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// Every parameter of the custom stages' data API given what a careless or hostile caller might
@@ -10,13 +11,15 @@ import Testing
 
     /// `Item` with a property named like an SQL keyword (`order`) and one whose column is named
     /// otherwise (`createdAt` in `created_at`); V2 adds `note`.
-    static let item = Schema.Entity(name: "Item", attributes: [
-        A.attribute("title", .string, default: "''"),
-        A.attribute("count", .integer, default: "0"),
-        A.attribute("order", .integer, optional: true),
-        Schema.Attribute(name: "created_at", valueType: .integer, isOptional: true, propertyName: "createdAt"),
-        A.attribute("ratio", .double, optional: true),
-    ])
+    static let item = Schema.Entity(
+        name: "Item",
+        attributes: [
+            A.attribute("title", .string, default: "''"),
+            A.attribute("count", .integer, default: "0"),
+            A.attribute("order", .integer, optional: true),
+            Schema.Attribute(name: "created_at", valueType: .integer, isOptional: true, propertyName: "createdAt"),
+            A.attribute("ratio", .double, optional: true),
+        ])
     static let v1 = A.schema(1, [item])
     static let v2: Schema = {
         var target = item
@@ -26,11 +29,14 @@ import Testing
 
     /// Runs `body` as the didMigrate of V1 → V2 on a database holding items 1, 2, 3. On a
     /// `MigrationError`, checks that the file is byte for byte as it was, at version 1.0.0.
-    static func run(_ body: @escaping @Sendable (MigrationContext) throws -> Void,
-                    sourceLocation: SourceLocation = #_sourceLocation) throws -> (db: TemporaryDatabase, error: MigrationError?) {
+    static func run(
+        _ body: @escaping @Sendable (MigrationContext) throws -> Void,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (db: TemporaryDatabase, error: MigrationError?) {
         let db = TemporaryDatabase()
         try A.migrator([v1]).migrate(databaseAt: db.url)
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO Item (id, title, count, "order", created_at) VALUES (1, 'a', 5, 10, 100), (2, 'b', 1, 20, 200), (3, 'c', 9, NULL, NULL)
             """)
         let before = try db.bytes()
@@ -39,22 +45,27 @@ import Testing
             #expect(try db.recordedVersion() == "2.0.0", sourceLocation: sourceLocation)
             return (db, nil)
         } catch let error as MigrationError {
-            #expect(try db.bytes() == before, "a refused call leaves the file as it was", sourceLocation: sourceLocation)
+            #expect(
+                try db.bytes() == before, "a refused call leaves the file as it was", sourceLocation: sourceLocation)
             #expect(try db.recordedVersion() == "1.0.0", sourceLocation: sourceLocation)
             return (db, error)
         }
     }
 
     /// The refusal `body` meets.
-    static func refusal(_ body: @escaping @Sendable (MigrationContext) throws -> Void,
-                        sourceLocation: SourceLocation = #_sourceLocation) throws -> MigrationError {
+    static func refusal(
+        _ body: @escaping @Sendable (MigrationContext) throws -> Void,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> MigrationError {
         let (_, error) = try run(body, sourceLocation: sourceLocation)
         return try #require(error, "expected a refusal", sourceLocation: sourceLocation)
     }
 
     /// Runs `body`, which must succeed, and returns the database.
-    static func success(_ body: @escaping @Sendable (MigrationContext) throws -> Void,
-                        sourceLocation: SourceLocation = #_sourceLocation) throws -> TemporaryDatabase {
+    static func success(
+        _ body: @escaping @Sendable (MigrationContext) throws -> Void,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> TemporaryDatabase {
         let (db, error) = try run(body, sourceLocation: sourceLocation)
         #expect(error == nil, "\(error.map(String.init(describing:)) ?? "")", sourceLocation: sourceLocation)
         return db
@@ -64,7 +75,9 @@ import Testing
 
     @Test(arguments: [0, -1, Int.min])
     func aBatchSizeBelowOneIsRefusedNamingTheParameter(batchSize: Int) throws {
-        let error = try Self.refusal { context in try context.forEach("Item", batchSize: batchSize) { _ in Issue.record("no row expected") } }
+        let error = try Self.refusal { context in
+            try context.forEach("Item", batchSize: batchSize) { _ in Issue.record("no row expected") }
+        }
         #expect(error.code == .invalidArgument)
         #expect(error.message == "forEach(\"Item\") was given batchSize \(batchSize): a batch holds at least 1 row")
         #expect(error.entity == "Item")
@@ -81,7 +94,10 @@ import Testing
             }
             #expect(seen == [1, 2, 3])
         }
-        #expect(try db.rows("SELECT id, note FROM Item ORDER BY id") == [["1", "'seen'"], ["2", "'seen'"], ["3", "'seen'"]])
+        #expect(
+            try db.rows("SELECT id, note FROM Item ORDER BY id") == [
+                ["1", "'seen'"], ["2", "'seen'"], ["3", "'seen'"],
+            ])
     }
 
     @Test(arguments: [1, 2, 3, 10_000, 10_001, Int.max - 1])
@@ -106,7 +122,10 @@ import Testing
         for (name, call) in calls {
             let error = try Self.refusal(call)
             #expect(error.code == .invalidArgument, "\(name)")
-            #expect(error.message == "\(name)(\"Item\") was given an empty filter: pass nil (or leave `where:` out) for every row", "\(name)")
+            #expect(
+                error.message
+                    == "\(name)(\"Item\") was given an empty filter: pass nil (or leave `where:` out) for every row",
+                "\(name)")
         }
     }
 
@@ -121,7 +140,9 @@ import Testing
         for (name, call) in calls {
             let error = try Self.refusal(call)
             #expect(error.code == .invalidArgument, "\(name)")
-            #expect(error.message == "\(name)(\"Item\") was given a filter that is not one SQL expression: \(filter)", "\(name)")
+            #expect(
+                error.message == "\(name)(\"Item\") was given a filter that is not one SQL expression: \(filter)",
+                "\(name)")
         }
     }
 
@@ -154,7 +175,9 @@ import Testing
 
     @Test(arguments: [(0, 1), (1, 0), (1, 2), (2, 1)])
     func argumentsMustMatchTheFiltersPlaceholders(placeholders: Int, arguments count: Int) throws {
-        let filter = placeholders == 0 ? "count > 2" : Array(repeating: "count > ?", count: placeholders).joined(separator: " AND ")
+        let filter =
+            placeholders == 0
+            ? "count > 2" : Array(repeating: "count > ?", count: placeholders).joined(separator: " AND ")
         let arguments = Array(repeating: SQLiteValue.integer(2), count: count)
         let calls: [(String, @Sendable (MigrationContext) throws -> Void)] = [
             ("fetch", { _ = try $0.fetch("Item", where: filter, arguments: arguments) }),
@@ -165,7 +188,10 @@ import Testing
         for (name, call) in calls {
             let error = try Self.refusal(call)
             #expect(error.code == .invalidArgument, "\(name)")
-            #expect(error.message == "\(name)(\"Item\") was given \(count) argument\(count == 1 ? "" : "s") for \(placeholders) placeholder\(placeholders == 1 ? "" : "s")", "\(name)")
+            #expect(
+                error.message
+                    == "\(name)(\"Item\") was given \(count) argument\(count == 1 ? "" : "s") for \(placeholders) placeholder\(placeholders == 1 ? "" : "s")",
+                "\(name)")
         }
     }
 
@@ -180,10 +206,14 @@ import Testing
             #expect(try context.count("Item", where: "count > ?", arguments: [.integer(Int64.min)]) == 3)
             #expect(try context.count("Item", where: "count < ?", arguments: [.integer(Int64.max)]) == 3)
             #expect(try context.count("Item", where: "title = ?", arguments: [.text("a'); DROP TABLE Item; --")]) == 0)
-            #expect(try context.count("Item", where: "title = ?", arguments: [.text(String(repeating: "x", count: 1_000_000))]) == 0)
+            #expect(
+                try context.count(
+                    "Item", where: "title = ?", arguments: [.text(String(repeating: "x", count: 1_000_000))]) == 0)
             #expect(try context.count("Item", where: "ratio = ?", arguments: [.real(.nan)]) == 0)
             var seen: [Int64] = []
-            try context.forEach("Item", where: "count >= ?", arguments: [.integer(5)], batchSize: 1) { seen.append($0.id) }
+            try context.forEach("Item", where: "count >= ?", arguments: [.integer(5)], batchSize: 1) {
+                seen.append($0.id)
+            }
             #expect(seen == [1, 3], "the filter's placeholder is the argument's, not the batch's bound")
         }
     }
@@ -224,11 +254,18 @@ import Testing
         _ = try Self.success { (context: MigrationContext) throws in
             #expect(try context.fetch("Item", properties: []).map(\.values) == [1, 2, 3].map { ["id": .integer($0)] })
             let rows = try context.fetch("Item", properties: ["order", "order", "id", "createdAt", "title", "title"])
-            #expect(rows[0].values == ["id": .integer(1), "order": .integer(10), "createdAt": .integer(100), "title": .text("a")])
+            #expect(
+                rows[0].values == [
+                    "id": .integer(1), "order": .integer(10), "createdAt": .integer(100), "title": .text("a"),
+                ])
             #expect(try rows[1].value("createdAt") == 200)
             var seen: [[String: SQLiteValue]] = []
             try context.forEach("Item", properties: ["order", "order"], batchSize: 2) { seen.append($0.values) }
-            #expect(seen == [["id": .integer(1), "order": .integer(10)], ["id": .integer(2), "order": .integer(20)], ["id": .integer(3), "order": .null]])
+            #expect(
+                seen == [
+                    ["id": .integer(1), "order": .integer(10)], ["id": .integer(2), "order": .integer(20)],
+                    ["id": .integer(3), "order": .null],
+                ])
         }
     }
 
@@ -263,8 +300,13 @@ import Testing
     // MARK: insert / update values
 
     @Test func insertWithNoValuesTakesEveryDefault() throws {
-        let db = try Self.success { (context: MigrationContext) throws in #expect(try context.insert("Item", values: [:]) == 4) }
-        #expect(try db.rows("SELECT id, title, count, \"order\", note FROM Item WHERE id = 4") == [["4", "''", "0", "NULL", "NULL"]])
+        let db = try Self.success { (context: MigrationContext) throws in
+            #expect(try context.insert("Item", values: [:]) == 4)
+        }
+        #expect(
+            try db.rows("SELECT id, title, count, \"order\", note FROM Item WHERE id = 4") == [
+                ["4", "''", "0", "NULL", "NULL"]
+            ])
     }
 
     @Test func insertAndUpdateTakeKeywordAndRenamedPropertiesByName() throws {
@@ -273,7 +315,10 @@ import Testing
             try context.update("Item", id: id, values: ["order": 8])
             try context.update("Item", id: 1, values: ["created_at": 101])
         }
-        #expect(try db.rows("SELECT id, title, \"order\", created_at FROM Item WHERE id IN (1, 4) ORDER BY id") == [["1", "'a'", "10", "101"], ["4", "'new'", "8", "70"]])
+        #expect(
+            try db.rows("SELECT id, title, \"order\", created_at FROM Item WHERE id IN (1, 4) ORDER BY id") == [
+                ["1", "'a'", "10", "101"], ["4", "'new'", "8", "70"],
+            ])
     }
 
     @Test func aPropertyGivenTwiceUnderItsTwoNamesIsRefused() throws {
@@ -292,10 +337,15 @@ import Testing
             #expect(try context.insert("Item", values: ["id": 42, "title": "chosen"]) == 42)
             #expect(try context.insert("Item", values: ["id": Int64.min, "title": "lowest"]) == Int64.min)
         }
-        #expect(try db.rows("SELECT id, title FROM Item WHERE title IN ('chosen', 'lowest') ORDER BY id") == [["\(Int64.min)", "'lowest'"], ["42", "'chosen'"]])
+        #expect(
+            try db.rows("SELECT id, title FROM Item WHERE title IN ('chosen', 'lowest') ORDER BY id") == [
+                ["\(Int64.min)", "'lowest'"], ["42", "'chosen'"],
+            ])
         let error = try Self.refusal { context in try context.update("Item", id: 1, values: ["id": 9]) }
         #expect(error.code == .invalidArgument)
-        #expect(error.message == "update(\"Item\") cannot change a row's id; use execute(_:arguments:) with an UPDATE of \"id\"")
+        #expect(
+            error.message
+                == "update(\"Item\") cannot change a row's id; use execute(_:arguments:) with an UPDATE of \"id\"")
         let taken = try Self.refusal { context in try context.insert("Item", values: ["id": 1]) }
         #expect(taken.code == .customStageFailed || taken.code == .sqlite, "\(taken)")
         #expect(taken.sqliteError?.resultCode.primary == .constraint, "\(taken)")
@@ -324,13 +374,16 @@ import Testing
         let error = try Self.refusal { context in try context.update("Item", id: 1, values: ["ratio": Double.nan]) }
         #expect(error.code == .typeMismatch)
         #expect(error.message == "NaN cannot be stored in 'Item.ratio': SQLite stores it as NULL")
-        let db = try Self.success { (context: MigrationContext) throws in try context.update("Item", id: 1, values: ["ratio": Double.infinity]) }
+        let db = try Self.success { (context: MigrationContext) throws in
+            try context.update("Item", id: 1, values: ["ratio": Double.infinity])
+        }
         #expect(try db.rows("SELECT ratio FROM Item WHERE id = 1") == [["9e999"]])
     }
 
     @Test func aValueOfAnotherTypeIsRefusedNamingTheProperty() throws {
         for call: @Sendable (MigrationContext) throws -> Void in [
-            { try $0.insert("Item", values: ["count": "many"]) }, { try $0.update("Item", id: 1, values: ["count": "many"]) },
+            { try $0.insert("Item", values: ["count": "many"]) },
+            { try $0.update("Item", id: 1, values: ["count": "many"]) },
         ] {
             let error = try Self.refusal(call)
             #expect(error.code == .typeMismatch)
@@ -344,7 +397,8 @@ import Testing
     @Test(arguments: [-1, 0, .nan, .infinity, -.infinity, 1e300, 2_147_484, 0.0004])
     func anyBusyTimeoutMigratesAndIsGivenToSQLiteInRange(seconds: TimeInterval) throws {
         let db = TemporaryDatabase()
-        let result = try Migrator(plan: TripsLightweightPlan.self, options: MigrationOptions(busyTimeout: seconds)).migrate(databaseAt: db.url)
+        let result = try Migrator(plan: TripsLightweightPlan.self, options: MigrationOptions(busyTimeout: seconds))
+            .migrate(databaseAt: db.url)
         #expect(result.toVersion == Schema.Version(3, 0, 0))
         let milliseconds = SQLiteConnection.milliseconds(seconds)
         #expect(milliseconds >= 0)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// Every entry point resolves the target version and opens the database the same way: an
@@ -23,8 +24,10 @@ import Testing
         }
     }
 
-    static let schemas = [A.schema(1, [PersonFixture.person]),
-                          A.schema(2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])]
+    static let schemas = [
+        A.schema(1, [PersonFixture.person]),
+        A.schema(2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }]),
+    ]
 
     @Test(arguments: EntryPoint.allCases.filter { $0 != .currentVersion }, [true, false])
     func anUndeclaredTargetIsRefusedEverywhere(entryPoint: EntryPoint, populated: Bool) throws {
@@ -35,7 +38,11 @@ import Testing
         #expect(error.code == .invalidPlan)
         #expect(error.message == "the target version 3.0.0 is not declared by the plan 'default'")
         #expect(error.remedy == "use one of: 1.0.0, 2.0.0")
-        if let before { #expect(try db.bytes() == before) } else { #expect(!FileManager.default.fileExists(atPath: db.path)) }
+        if let before {
+            #expect(try db.bytes() == before)
+        } else {
+            #expect(!FileManager.default.fileExists(atPath: db.path))
+        }
     }
 
     @Test(arguments: EntryPoint.allCases)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// The foreign key check after a stage fails only on violations the stage introduced: an orphan
@@ -8,13 +9,22 @@ import Testing
 @Suite struct ForeignKeyHistoryTests {
     typealias A = PlanBuilder
 
-    static func owners(owner: String = "Owner", ownerOriginal: String? = nil, pet: String = "Pet", petOriginal: String? = nil,
-                       ownerModifier: String? = nil, petModifier: String? = nil) -> [Schema.Entity] {
+    static func owners(
+        owner: String = "Owner", ownerOriginal: String? = nil, pet: String = "Pet", petOriginal: String? = nil,
+        ownerModifier: String? = nil, petModifier: String? = nil
+    ) -> [Schema.Entity] {
         [
-            Schema.Entity(name: owner, originalName: ownerOriginal, hashModifier: ownerModifier, attributes: [A.attribute("name", .string, default: "''")],
-                          relationships: [Schema.Relationship(name: "pets", destination: pet, isToMany: true, deleteRule: .cascade, inverse: "owner")]),
-            Schema.Entity(name: pet, originalName: petOriginal, hashModifier: petModifier, attributes: [A.attribute("name", .string, default: "''")],
-                          relationships: [Schema.Relationship(name: "owner", destination: owner, isToMany: false)]),
+            Schema.Entity(
+                name: owner, originalName: ownerOriginal, hashModifier: ownerModifier,
+                attributes: [A.attribute("name", .string, default: "''")],
+                relationships: [
+                    Schema.Relationship(
+                        name: "pets", destination: pet, isToMany: true, deleteRule: .cascade, inverse: "owner")
+                ]),
+            Schema.Entity(
+                name: pet, originalName: petOriginal, hashModifier: petModifier,
+                attributes: [A.attribute("name", .string, default: "''")],
+                relationships: [Schema.Relationship(name: "owner", destination: owner, isToMany: false)]),
         ]
     }
 
@@ -23,7 +33,8 @@ import Testing
         let db = TemporaryDatabase()
         let v1 = A.schema(1, owners())
         try A.migrator([v1]).migrate(databaseAt: db.url)
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO Owner (id, name) VALUES (1, 'Ada'), (2, 'Alan');
             INSERT INTO Pet (id, name, owner_id) VALUES (1, 'Rex', 1), (2, 'Tom', 99), (3, 'Kit', 2);
             """)
@@ -50,7 +61,9 @@ import Testing
         let before = try db.bytes()
         let v2 = A.schema(2, Self.owners(pet: "Animal", petOriginal: "Pet", petModifier: "rebuild"))
         let error = try #require(throws: MigrationError.self) {
-            try A.migrator([v1, v2], kind: .custom, didMigrate: { try $0.execute("UPDATE Animal SET owner_id = 77 WHERE id = 3") }).migrate(databaseAt: db.url)
+            try A.migrator(
+                [v1, v2], kind: .custom, didMigrate: { try $0.execute("UPDATE Animal SET owner_id = 77 WHERE id = 3") }
+            ).migrate(databaseAt: db.url)
         }
         #expect(error.code == .dataViolation)
         #expect(error.details == ["Animal row 3 references a missing row of Owner"])
@@ -59,7 +72,8 @@ import Testing
 
     @Test func anAppsVirtualTableWithAnUnknownModuleDoesNotBlockARebuild() throws {
         let (db, v1) = try Self.populated()
-        try db.execute("""
+        try db.execute(
+            """
             PRAGMA writable_schema = ON;
             INSERT INTO sqlite_schema (type, name, tbl_name, rootpage, sql) VALUES ('table', 'search', 'search', 0, 'CREATE VIRTUAL TABLE search USING app_only_module(body)');
             PRAGMA writable_schema = OFF;
@@ -75,13 +89,15 @@ extension ForeignKeyHistoryTests {
     @Test(arguments: [false, true])
     func anAppsVirtualTableDoesNotBlockACustomStage(borrowed: Bool) throws {
         let (db, v1) = try Self.populated()
-        try db.execute("""
+        try db.execute(
+            """
             PRAGMA writable_schema = ON;
             INSERT INTO sqlite_schema (type, name, tbl_name, rootpage, sql) VALUES ('table', 'search', 'search', 0, 'CREATE VIRTUAL TABLE search USING app_only_module(body)');
             PRAGMA writable_schema = OFF;
             """)
         let v2 = A.schema(2, Self.owners(ownerModifier: "rebuild"))
-        let migrator = try A.migrator([v1, v2], kind: .custom, didMigrate: { try $0.execute("UPDATE Owner SET name = upper(name)") })
+        let migrator = try A.migrator(
+            [v1, v2], kind: .custom, didMigrate: { try $0.execute("UPDATE Owner SET name = upper(name)") })
         if borrowed {
             let app = try db.connect()
             try migrator.migrate(connection: app.handle)
@@ -96,10 +112,14 @@ extension ForeignKeyHistoryTests {
     /// A rename through a temporary name (as a permutation of names needs) is followed too.
     @Test func oldViolationsAreNamedAfterEveryRenameOfTheStage() throws {
         let (db, _) = try Self.populated()
-        let stage = PlannedStage(source: Schema(version: Schema.Version(1, 0, 0), entities: []), target: Schema(version: Schema.Version(2, 0, 0), entities: []), kind: .lightweight,
-                                 steps: [MigrationStep(action: .renameTable(from: "Pet", to: "_tmp_Pet")),
-                                         MigrationStep(action: .renameTable(from: "Owner", to: "Person")),
-                                         MigrationStep(action: .renameTable(from: "_tmp_Pet", to: "Animal"))])
+        let stage = PlannedStage(
+            source: Schema(version: Schema.Version(1, 0, 0), entities: []),
+            target: Schema(version: Schema.Version(2, 0, 0), entities: []), kind: .lightweight,
+            steps: [
+                MigrationStep(action: .renameTable(from: "Pet", to: "_tmp_Pet")),
+                MigrationStep(action: .renameTable(from: "Owner", to: "Person")),
+                MigrationStep(action: .renameTable(from: "_tmp_Pet", to: "Animal")),
+            ])
         let violations = try ForeignKeyGuard.violations(before: stage, in: ["Animal", "Person"], db: db.connect())
         #expect(violations == [ForeignKeyGuard.Violation(table: "Animal", rowid: 2, parent: "Person")])
     }

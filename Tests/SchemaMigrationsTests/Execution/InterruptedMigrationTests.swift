@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// After an interrupted write (a hot journal beside the file), the read-only entry points say
@@ -14,7 +15,8 @@ import Testing
         let source = try DryRunReportTests.populated()
         let db = TemporaryDatabase()
         let writer = try source.connect()
-        try writer.execute("""
+        try writer.execute(
+            """
             PRAGMA cache_size = 2; BEGIN IMMEDIATE;
             DELETE FROM Person WHERE id = 1;
             WITH RECURSIVE n(i) AS (SELECT 10 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO Person (id, name) SELECT i, hex(randomblob(100)) FROM n;
@@ -28,8 +30,11 @@ import Testing
     @Test(arguments: EntryPointTests.EntryPoint.allCases.filter { $0 != .migrate })
     func theReadOnlyEntryPointsSayAMigrationWasInterrupted(entryPoint: EntryPointTests.EntryPoint) throws {
         let db = try Self.interrupted()
-        let before = try db.bytes(), journal = try Data(contentsOf: URL(fileURLWithPath: db.path + "-journal"))
-        let error = try #require(throws: MigrationError.self) { try entryPoint.call(try A.migrator(EntryPointTests.schemas), db.url) }
+        let before = try db.bytes()
+        let journal = try Data(contentsOf: URL(fileURLWithPath: db.path + "-journal"))
+        let error = try #require(throws: MigrationError.self) {
+            try entryPoint.call(try A.migrator(EntryPointTests.schemas), db.url)
+        }
         #expect(error.code == .interruptedMigration)
         #expect(error.message.contains("was interrupted"))
         #expect(error.remedy?.contains("run `migrate apply`") == true)
@@ -40,7 +45,10 @@ import Testing
     @Test func migrateRestoresTheDatabaseThenMigrates() throws {
         let db = try Self.interrupted()
         try A.migrator(EntryPointTests.schemas).migrate(databaseAt: db.url)
-        #expect(try db.rows("SELECT id, name FROM Person ORDER BY id") == [["1", "'Ada'"], ["2", "'Alan'"], ["3", "'Grace'"]])
+        #expect(
+            try db.rows("SELECT id, name FROM Person ORDER BY id") == [
+                ["1", "'Ada'"], ["2", "'Alan'"], ["3", "'Grace'"],
+            ])
         #expect(try db.recordedVersion() == "2.0.0")
     }
 }

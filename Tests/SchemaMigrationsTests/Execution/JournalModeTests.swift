@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// A connection handed to `migrate(connection:)` whose journal cannot roll back is refused before
@@ -8,16 +9,21 @@ import Testing
     typealias A = PlanBuilder
 
     static let v1 = A.schema(1, [PersonFixture.person])
-    static let v2 = A.schema(2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
+    static let v2 = A.schema(
+        2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
 
     struct Failed: Error {}
 
     /// A custom stage that writes a lot, then throws.
     static func failingMigrator() throws -> Migrator {
-        try A.migrator([v1, v2], kind: .custom, willMigrate: { context in
-            try context.execute("WITH RECURSIVE n(i) AS (SELECT 10 UNION ALL SELECT i + 1 FROM n WHERE i < 5000) INSERT INTO Person (id, name, email) SELECT i, printf('p%d', i), hex(randomblob(200)) FROM n")
-            throw Failed()
-        })
+        try A.migrator(
+            [v1, v2], kind: .custom,
+            willMigrate: { context in
+                try context.execute(
+                    "WITH RECURSIVE n(i) AS (SELECT 10 UNION ALL SELECT i + 1 FROM n WHERE i < 5000) INSERT INTO Person (id, name, email) SELECT i, printf('p%d', i), hex(randomblob(200)) FROM n"
+                )
+                throw Failed()
+            })
     }
 
     @Test(arguments: ["OFF", "MEMORY"])
@@ -28,7 +34,9 @@ import Testing
         let before = try db.bytes()
         let app = try db.connect()
         try app.execute("PRAGMA cache_size = 2; PRAGMA journal_mode = \(mode)")
-        let error = try #require(throws: MigrationError.self) { try Self.failingMigrator().migrate(connection: app.handle) }
+        let error = try #require(throws: MigrationError.self) {
+            try Self.failingMigrator().migrate(connection: app.handle)
+        }
         #expect(error.code == .unsafeConnection)
         #expect(error.message.contains("journal_mode is \(mode)"))
         #expect(error.remedy?.contains("PRAGMA journal_mode = DELETE") == true)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// Relationships are declared, stored as foreign keys and join tables, and kept intact by every migration.
@@ -8,8 +9,10 @@ import Testing
 
     static func populatedGraphV1() throws -> TemporaryDatabase {
         let db = TemporaryDatabase()
-        try Migrator(plan: GraphPlan.self, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0))).migrate(databaseAt: db.url)
-        try db.execute("""
+        try Migrator(plan: GraphPlan.self, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0))).migrate(
+            databaseAt: db.url)
+        try db.execute(
+            """
             INSERT INTO Trip (id, name, destination, start_date, end_date) VALUES (1, 'Paris', 'France', 10, 20), (2, 'Rome', 'Italy', 30, 40), (3, 'Kyoto', 'Japan', 50, 60);
             INSERT INTO BucketListItem (id, title, trip_id) VALUES (1, 'Louvre', 1), (2, 'Eiffel Tower', 1), (3, 'Colosseum', 2), (4, 'Fushimi Inari', 3), (5, 'Orphan idea', NULL);
             INSERT INTO LivingAccommodation (id, address, placeName, trip_id) VALUES (1, 'Rue X', 'Hotel A', 1), (2, 'Via Y', 'Hotel B', 2);
@@ -20,8 +23,12 @@ import Testing
     @Test func theDeclaredGraphIsStoredAsForeignKeysWithTheDeleteRules() throws {
         let db = TemporaryDatabase()
         try Migrator(plan: GraphPlan.self).migrate(databaseAt: db.url)
-        #expect(try db.rows("SELECT \"from\", \"table\", \"to\", on_delete FROM pragma_foreign_key_list('BucketListItem')") == [["'trip_id'", "'Trip'", "'id'", "'CASCADE'"]])
-        #expect(try db.rows("SELECT \"from\", \"table\", on_delete FROM pragma_foreign_key_list('LivingAccommodation')") == [["'trip_id'", "'Trip'", "'CASCADE'"]])
+        #expect(
+            try db.rows("SELECT \"from\", \"table\", \"to\", on_delete FROM pragma_foreign_key_list('BucketListItem')")
+                == [["'trip_id'", "'Trip'", "'id'", "'CASCADE'"]])
+        #expect(
+            try db.rows("SELECT \"from\", \"table\", on_delete FROM pragma_foreign_key_list('LivingAccommodation')")
+                == [["'trip_id'", "'Trip'", "'CASCADE'"]])
         #expect(try db.rows("SELECT count(*) FROM pragma_foreign_key_list('Trip')") == [["0"]])
         #expect(try db.indexes("BucketListItem") == ["(trip_id)"])
         #expect(try db.indexes("LivingAccommodation") == ["UNIQUE (trip_id)"])
@@ -32,10 +39,16 @@ import Testing
         let result = try Migrator(plan: GraphPlan.self).migrate(databaseAt: db.url)
         #expect(result.stages[0].steps.map(\.op) == [.renameColumn, .renameColumn, .createIndex, .createIndex])
         #expect(try db.indexes("Trip") == ["(name, startDate, endDate)", "UNIQUE (name, startDate, endDate)"])
-        #expect(try db.rows("SELECT b.title, t.name FROM BucketListItem b LEFT JOIN Trip t ON t.id = b.trip_id ORDER BY b.id") == [
-            ["'Louvre'", "'Paris'"], ["'Eiffel Tower'", "'Paris'"], ["'Colosseum'", "'Rome'"], ["'Fushimi Inari'", "'Kyoto'"], ["'Orphan idea'", "NULL"],
-        ])
-        #expect(try db.rows("SELECT placeName, trip_id FROM LivingAccommodation ORDER BY id") == [["'Hotel A'", "1"], ["'Hotel B'", "2"]])
+        #expect(
+            try db.rows(
+                "SELECT b.title, t.name FROM BucketListItem b LEFT JOIN Trip t ON t.id = b.trip_id ORDER BY b.id") == [
+                    ["'Louvre'", "'Paris'"], ["'Eiffel Tower'", "'Paris'"], ["'Colosseum'", "'Rome'"],
+                    ["'Fushimi Inari'", "'Kyoto'"], ["'Orphan idea'", "NULL"],
+                ])
+        #expect(
+            try db.rows("SELECT placeName, trip_id FROM LivingAccommodation ORDER BY id") == [
+                ["'Hotel A'", "1"], ["'Hotel B'", "2"],
+            ])
         let connection = try db.connect()
         try connection.execute("PRAGMA foreign_keys = ON; DELETE FROM Trip WHERE name = 'Paris'")
         #expect(try db.rows("SELECT id FROM BucketListItem ORDER BY id") == [["3"], ["4"], ["5"]])
@@ -44,10 +57,17 @@ import Testing
 
     static func parentAndChild(rule: Schema.Relationship.DeleteRule, childOptional: Bool = true) -> [Schema.Entity] {
         [
-            Schema.Entity(name: "Owner", attributes: [A.attribute("name", .string, default: "''")],
-                          relationships: [Schema.Relationship(name: "pets", destination: "Pet", isToMany: true, deleteRule: rule, inverse: "owner")]),
-            Schema.Entity(name: "Pet", attributes: [A.attribute("name", .string, default: "''")],
-                          relationships: [Schema.Relationship(name: "owner", destination: "Owner", isToMany: false, isOptional: childOptional)]),
+            Schema.Entity(
+                name: "Owner", attributes: [A.attribute("name", .string, default: "''")],
+                relationships: [
+                    Schema.Relationship(
+                        name: "pets", destination: "Pet", isToMany: true, deleteRule: rule, inverse: "owner")
+                ]),
+            Schema.Entity(
+                name: "Pet", attributes: [A.attribute("name", .string, default: "''")],
+                relationships: [
+                    Schema.Relationship(name: "owner", destination: "Owner", isToMany: false, isOptional: childOptional)
+                ]),
         ]
     }
 
@@ -58,7 +78,9 @@ import Testing
         var v2 = A.schema(2, Self.parentAndChild(rule: rule))
         v2.entities[0].hashModifier = "rebuild the parent"
         try A.migrator([v1]).migrate(databaseAt: db.url)
-        try db.execute("INSERT INTO Owner (id, name) VALUES (1, 'Ada'), (2, 'Alan'); INSERT INTO Pet (id, name, owner_id) VALUES (1, 'Rex', 1), (2, 'Tom', 1), (3, 'Kit', 2);")
+        try db.execute(
+            "INSERT INTO Owner (id, name) VALUES (1, 'Ada'), (2, 'Alan'); INSERT INTO Pet (id, name, owner_id) VALUES (1, 'Rex', 1), (2, 'Tom', 1), (3, 'Kit', 2);"
+        )
         let result = try A.migrator([v1, v2]).migrate(databaseAt: db.url)
         #expect(result.stages[0].steps.map(\.op) == [.rebuildTable])
         let connection = try db.connect()
@@ -69,10 +91,16 @@ import Testing
             #expect(try db.rows("SELECT id, owner_id FROM Pet ORDER BY id") == [["3", "2"]])
         case .nullify:
             try connection.execute("DELETE FROM Owner WHERE id = 1")
-            #expect(try db.rows("SELECT id, owner_id FROM Pet ORDER BY id") == [["1", "NULL"], ["2", "NULL"], ["3", "2"]])
+            #expect(
+                try db.rows("SELECT id, owner_id FROM Pet ORDER BY id") == [
+                    ["1", "NULL"], ["2", "NULL"], ["3", "2"],
+                ])
         case .deny, .noAction:
-            let error = try #require(throws: SQLiteError.self) { try connection.execute("DELETE FROM Owner WHERE id = 1") }
-            #expect(error.resultCode.primary.rawValue == 19)  // RESTRICT reports SQLITE_CONSTRAINT_TRIGGER, NO ACTION _FOREIGNKEY
+            let error = try #require(throws: SQLiteError.self) {
+                try connection.execute("DELETE FROM Owner WHERE id = 1")
+            }
+            // RESTRICT reports SQLITE_CONSTRAINT_TRIGGER, NO ACTION _FOREIGNKEY
+            #expect(error.resultCode.primary.rawValue == 19)
             #expect(error.message == "FOREIGN KEY constraint failed")
             #expect(try db.rows("SELECT count(*) FROM Pet") == [["3"]])
         }
@@ -80,7 +108,8 @@ import Testing
 
     @Test func changingADeleteRuleRebuildsTheChildTable() throws {
         let db = TemporaryDatabase()
-        let v1 = A.schema(1, Self.parentAndChild(rule: .nullify)), v2 = A.schema(2, Self.parentAndChild(rule: .cascade))
+        let v1 = A.schema(1, Self.parentAndChild(rule: .nullify))
+        let v2 = A.schema(2, Self.parentAndChild(rule: .cascade))
         try A.migrator([v1]).migrate(databaseAt: db.url)
         try db.execute("INSERT INTO Owner (id) VALUES (1); INSERT INTO Pet (id, owner_id) VALUES (1, 1);")
         let result = try A.migrator([v1, v2]).migrate(databaseAt: db.url)
@@ -96,14 +125,16 @@ import Testing
         var v2 = A.schema(2, Self.parentAndChild(rule: .cascade))
         v2.entities[0].attributes[0] = A.attribute("name", .string, optional: true)  // NOT NULL dropped: a rebuild
         try A.migrator([v1]).migrate(databaseAt: db.url)
-        try db.execute("""
+        try db.execute(
+            """
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100) INSERT INTO Owner (id, name) SELECT i, 'owner ' || i FROM n;
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000) INSERT INTO Pet (id, name, owner_id) SELECT i, 'pet ' || i, 1 + i % 100 FROM n;
             """)
         let checksum = "SELECT count(*), sum(id), sum(owner_id), sum(length(name)) FROM Pet"
         let before = try db.rows(checksum)
         let connection = try db.connect()
-        try connection.execute("PRAGMA foreign_keys = ON")  // the app's setting: the migrator must switch it off around the rebuild
+        // the app's setting: the migrator must switch it off around the rebuild
+        try connection.execute("PRAGMA foreign_keys = ON")
         let result = try A.migrator([v1, v2]).migrate(connection: connection.handle)
         #expect(result.stages[0].steps.map(\.op) == [.rebuildTable])
         #expect(result.stages[0].steps[0].table == "Owner")
@@ -123,15 +154,21 @@ import Testing
         try db.execute("INSERT INTO Owner (id) VALUES (1); INSERT INTO Pet (id, owner_id) VALUES (1, 1);")
         let result = try A.migrator([v1, v2]).migrate(databaseAt: db.url)
         #expect(result.stages[0].steps.map(\.op) == [.renameTable])
-        #expect(try db.rows("SELECT \"table\", on_delete FROM pragma_foreign_key_list('Pet')") == [["'Person'", "'CASCADE'"]])
+        #expect(
+            try db.rows("SELECT \"table\", on_delete FROM pragma_foreign_key_list('Pet')") == [
+                ["'Person'", "'CASCADE'"]
+            ])
         #expect(try db.rows("SELECT count(*) FROM pragma_foreign_key_check") == [["0"]])
     }
 
     @Test func addingAndRemovingARelationship() throws {
         let db = TemporaryDatabase()
-        let plain = [Schema.Entity(name: "Owner", attributes: [A.attribute("name", .string, default: "''")]),
-                     Schema.Entity(name: "Pet", attributes: [A.attribute("name", .string, default: "''")])]
-        let v1 = A.schema(1, plain), v2 = A.schema(2, Self.parentAndChild(rule: .cascade))
+        let plain = [
+            Schema.Entity(name: "Owner", attributes: [A.attribute("name", .string, default: "''")]),
+            Schema.Entity(name: "Pet", attributes: [A.attribute("name", .string, default: "''")]),
+        ]
+        let v1 = A.schema(1, plain)
+        let v2 = A.schema(2, Self.parentAndChild(rule: .cascade))
         var v3entities = plain
         v3entities[0].hashModifier = "3"
         let v3 = A.schema(3, v3entities)

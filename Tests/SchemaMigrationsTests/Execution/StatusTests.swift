@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// `status` tells where a database stands without writing; `verify` also catches a schema change
@@ -7,7 +8,8 @@ import Testing
 @Suite struct StatusTests {
     @Test func aDatabaseAtV1HasTwoStagesPendingAndIsNotWritten() throws {
         let db = TemporaryDatabase()
-        try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0))).migrate(databaseAt: db.url)
+        try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0))).migrate(
+            databaseAt: db.url)
         let before = try db.bytes()
         let status = try Migrator(plan: TripsPlan.self).status(databaseAt: db.url)
         #expect(status.currentVersion == Schema.Version(1, 0, 0))
@@ -20,11 +22,15 @@ import Testing
 
     @Test func aTargetVersionLimitsThePendingStages() throws {
         let db = TemporaryDatabase()
-        try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0))).migrate(databaseAt: db.url)
-        let status = try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(2, 0, 0))).status(databaseAt: db.url)
+        try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0))).migrate(
+            databaseAt: db.url)
+        let status = try Migrator(
+            plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(2, 0, 0))
+        ).status(databaseAt: db.url)
         #expect(status.pendingStages.map(\.description) == ["1.0.0 → 2.0.0 (custom)"])
         let error = try #require(throws: MigrationError.self) {
-            try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(9, 0, 0))).status(databaseAt: db.url)
+            try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(9, 0, 0)))
+                .status(databaseAt: db.url)
         }
         #expect(error.message == "the target version 9.0.0 is not declared by the plan 'default'")
     }
@@ -42,7 +48,9 @@ import Testing
         #expect(status.currentVersion == nil && status.pendingStages.map(\.description) == ["create 3.0.0"])
 
         // Created by hand at V3's shape: recognised, and a migration would record its version.
-        try db.execute("CREATE TABLE Trip (id INTEGER PRIMARY KEY, name TEXT NOT NULL, destination TEXT NOT NULL, startDate REAL NOT NULL, endDate REAL NOT NULL, notes TEXT); CREATE UNIQUE INDEX n ON Trip(name)")
+        try db.execute(
+            "CREATE TABLE Trip (id INTEGER PRIMARY KEY, name TEXT NOT NULL, destination TEXT NOT NULL, startDate REAL NOT NULL, endDate REAL NOT NULL, notes TEXT); CREATE UNIQUE INDEX n ON Trip(name)"
+        )
         status = try Migrator(plan: TripsPlan.self).status(databaseAt: db.url)
         #expect(status.currentVersion == Schema.Version(3, 0, 0))
         #expect(!status.isRecorded && !status.isUpToDate && status.pendingStages.isEmpty)
@@ -52,10 +60,14 @@ import Testing
         let db = TemporaryDatabase()
         try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url)
         let error = try #require(throws: MigrationError.self) {
-            try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(2, 0, 0))).status(databaseAt: db.url)
+            try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(2, 0, 0)))
+                .status(databaseAt: db.url)
         }
         #expect(error.code == .unsupportedChange)
-        #expect(error.message == "the database is at version 3.0.0, after the target version 2.0.0; migrating backwards is not supported")
+        #expect(
+            error.message
+                == "the database is at version 3.0.0, after the target version 2.0.0; migrating backwards is not supported"
+        )
     }
 
     @Test func verifyCatchesAChangeThatHidItsSchemaCookie() throws {
@@ -67,7 +79,9 @@ import Testing
         try db.execute("ALTER TABLE Trip ADD COLUMN rating INTEGER; PRAGMA schema_version = \(cookie)")
         let before = try db.bytes()
         #expect(try Migrator(plan: TripsPlan.self).status(databaseAt: db.url).isUpToDate)
-        let error = try #require(throws: MigrationError.self) { try Migrator(plan: TripsPlan.self).verify(databaseAt: db.url) }
+        let error = try #require(throws: MigrationError.self) {
+            try Migrator(plan: TripsPlan.self).verify(databaseAt: db.url)
+        }
         #expect(error.code == .drift)
         #expect(error.details == ["column Trip.rating is not declared"])
         #expect(try db.bytes() == before)

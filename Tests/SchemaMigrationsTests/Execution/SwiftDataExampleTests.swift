@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// The migration from SwiftData's documentation, end to end on a populated database.
@@ -7,8 +8,10 @@ import Testing
     /// A V1 database with four trips, two of them named "Paris".
     static func populatedV1() throws -> TemporaryDatabase {
         let db = TemporaryDatabase()
-        try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0))).migrate(databaseAt: db.url)
-        try db.execute("""
+        try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0))).migrate(
+            databaseAt: db.url)
+        try db.execute(
+            """
             INSERT INTO Trip (id, name, destination, start_date, end_date) VALUES
               (1, 'Paris', 'France', 100.5, 200.25),
               (2, 'Rome', 'Italy', 300, 400),
@@ -26,15 +29,17 @@ import Testing
         #expect(result.fromVersion == Schema.Version(1, 0, 0))
         #expect(result.toVersion == Schema.Version(3, 0, 0))
         #expect(try db.recordedVersion() == "3.0.0")
-        #expect(try db.rows("SELECT id, name, destination, startDate, endDate, notes FROM Trip ORDER BY id") == [
-            ["1", "'Paris'", "'France'", "100.5", "200.25", "NULL"],
-            ["2", "'Rome'", "'Italy'", "300.0", "400.0", "NULL"],
-            ["4", "'Kyoto'", "'Japan'", "700.0", "800.0", "NULL"],
-        ])
-        #expect(try db.columns("Trip") == [
-            "id": "INTEGER", "name": "TEXT NOT NULL DEFAULT ''", "destination": "TEXT NOT NULL DEFAULT ''",
-            "startDate": "REAL NOT NULL DEFAULT 0.0", "endDate": "REAL NOT NULL DEFAULT 0.0", "notes": "TEXT",
-        ])
+        #expect(
+            try db.rows("SELECT id, name, destination, startDate, endDate, notes FROM Trip ORDER BY id") == [
+                ["1", "'Paris'", "'France'", "100.5", "200.25", "NULL"],
+                ["2", "'Rome'", "'Italy'", "300.0", "400.0", "NULL"],
+                ["4", "'Kyoto'", "'Japan'", "700.0", "800.0", "NULL"],
+            ])
+        #expect(
+            try db.columns("Trip") == [
+                "id": "INTEGER", "name": "TEXT NOT NULL DEFAULT ''", "destination": "TEXT NOT NULL DEFAULT ''",
+                "startDate": "REAL NOT NULL DEFAULT 0.0", "endDate": "REAL NOT NULL DEFAULT 0.0", "notes": "TEXT",
+            ])
         #expect(try db.indexes("Trip") == ["UNIQUE (name)"])
         // The unique constraint holds afterwards.
         #expect(throws: SQLiteError.self) { try db.execute("INSERT INTO Trip (name) VALUES ('Rome')") }
@@ -43,17 +48,20 @@ import Testing
     @Test func theStagesAreCheapAlterStepsNotRebuilds() throws {
         let db = try Self.populatedV1()
         let result = try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url)
-        #expect(result.stages.map { $0.steps.map(\.op) } == [
-            [.createIndex],
-            [.renameColumn, .renameColumn, .addColumn],
-        ])
+        #expect(
+            result.stages.map { $0.steps.map(\.op) } == [
+                [.createIndex],
+                [.renameColumn, .renameColumn, .addColumn],
+            ])
         #expect(result.stages.flatMap(\.steps).allSatisfy { !$0.rewritesRows })
     }
 
     @Test func aLightweightStageRefusesDuplicatesNamingThemAndWritesNothing() throws {
         let db = try Self.populatedV1()
         let before = try db.bytes()
-        let error = try #require(throws: MigrationError.self) { try Migrator(plan: TripsLightweightPlan.self).migrate(databaseAt: db.url) }
+        let error = try #require(throws: MigrationError.self) {
+            try Migrator(plan: TripsLightweightPlan.self).migrate(databaseAt: db.url)
+        }
         #expect(error.code == .dataViolation)
         #expect(error.entity == "Trip")
         #expect(error.property == "name")
@@ -65,7 +73,8 @@ import Testing
 
     @Test func aDatabaseAtV2RunsOnlyTheV2ToV3Stage() throws {
         let db = try Self.populatedV1()
-        try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(2, 0, 0))).migrate(databaseAt: db.url)
+        try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(2, 0, 0))).migrate(
+            databaseAt: db.url)
         #expect(try db.recordedVersion() == "2.0.0")
         let result = try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url)
         #expect(result.stages.map(\.from) == [Schema.Version(2, 0, 0)])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// Custom code cannot end, commit or step out of the migration's transaction, nor change the
@@ -12,10 +13,13 @@ import Testing
     enum Connection: String, CaseIterable { case owned, borrowed }
 
     /// `Person` at V1 with three rows; V2 adds a column through a custom stage running `code`.
-    static func expectRefusal(_ connection: Connection, message: String, _ code: @escaping @Sendable (MigrationContext) throws -> Void) throws {
+    static func expectRefusal(
+        _ connection: Connection, message: String, _ code: @escaping @Sendable (MigrationContext) throws -> Void
+    ) throws {
         let db = TemporaryDatabase()
         let v1 = A.schema(1, [PersonFixture.person])
-        let v2 = A.schema(2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
+        let v2 = A.schema(
+            2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
         try A.migrator([v1]).migrate(databaseAt: db.url)
         try db.execute(PersonFixture.rows)
         let before = try db.bytes()
@@ -49,7 +53,9 @@ import Testing
         Case(sql: "BEGIN", message: "may not run BEGIN"),
         Case(sql: "/* done */ -- really\n commit", message: "may not run COMMIT"),
         Case(sql: "RELEASE schema_migrations_stage", message: "may not run RELEASE on the migration's savepoint"),
-        Case(sql: "ROLLBACK TRANSACTION TO SAVEPOINT \"schema_migrations_stage\"", message: "may not run ROLLBACK TO on the migration's savepoint"),
+        Case(
+            sql: "ROLLBACK TRANSACTION TO SAVEPOINT \"schema_migrations_stage\"",
+            message: "may not run ROLLBACK TO on the migration's savepoint"),
         Case(sql: "PRAGMA journal_mode = OFF", message: "may not set PRAGMA journal_mode"),
         Case(sql: "PRAGMA main.foreign_keys=ON", message: "may not set PRAGMA foreign_keys"),
         Case(sql: "PRAGMA \"writable_schema\"(1)", message: "may not set PRAGMA writable_schema"),
@@ -80,14 +86,19 @@ import Testing
     func theCodesOwnSavepointsAndReadingPragmasAreAllowed(connection: Connection) throws {
         let db = TemporaryDatabase()
         let v1 = A.schema(1, [PersonFixture.person])
-        let v2 = A.schema(2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
+        let v2 = A.schema(
+            2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
         try A.migrator([v1]).migrate(databaseAt: db.url)
         try db.execute(PersonFixture.rows)
-        let migrator = try A.migrator([v1, v2], kind: .custom, willMigrate: { context in
-            try context.execute("SAVEPOINT mine; DELETE FROM Person WHERE id = 1; ROLLBACK TO mine; DELETE FROM Person WHERE id = 2; RELEASE mine")
-            #expect(try context.scalar("PRAGMA foreign_keys")?.int64Value == 0)
-            _ = try context.scalar("PRAGMA journal_mode")
-        })
+        let migrator = try A.migrator(
+            [v1, v2], kind: .custom,
+            willMigrate: { context in
+                try context.execute(
+                    "SAVEPOINT mine; DELETE FROM Person WHERE id = 1; ROLLBACK TO mine; DELETE FROM Person WHERE id = 2; RELEASE mine"
+                )
+                #expect(try context.scalar("PRAGMA foreign_keys")?.int64Value == 0)
+                _ = try context.scalar("PRAGMA journal_mode")
+            })
         switch connection {
         case .owned: try migrator.migrate(databaseAt: db.url)
         case .borrowed:

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// How a database's version is found, and what is refused: unknown, newer, drifted, not a database.
@@ -7,7 +8,8 @@ import Testing
     @Test func anUnversionedDatabaseMatchingV2IsAdoptedAndMigratedToV3() throws {
         let db = TemporaryDatabase()
         // Created by hand, the way an app did before it used SchemaMigrations: no defaults, other spelling of types.
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE Trip (id INTEGER PRIMARY KEY, name TEXT NOT NULL, destination VARCHAR(80) NOT NULL, start_date REAL NOT NULL, end_date DOUBLE NOT NULL);
             CREATE UNIQUE INDEX trip_name ON Trip(name);
             INSERT INTO Trip VALUES (1, 'Paris', 'France', 1, 2), (2, 'Rome', 'Italy', 3, 4);
@@ -16,18 +18,26 @@ import Testing
         #expect(result.adopted)
         #expect(result.fromVersion == Schema.Version(2, 0, 0))
         #expect(result.stages.map(\.to) == [Schema.Version(3, 0, 0)])
-        #expect(try db.rows("SELECT id, name, startDate, endDate, notes FROM Trip ORDER BY id") == [["1", "'Paris'", "1.0", "2.0", "NULL"], ["2", "'Rome'", "3.0", "4.0", "NULL"]])
+        #expect(
+            try db.rows("SELECT id, name, startDate, endDate, notes FROM Trip ORDER BY id") == [
+                ["1", "'Paris'", "1.0", "2.0", "NULL"], ["2", "'Rome'", "3.0", "4.0", "NULL"],
+            ])
         let history = try Migrator.history(databaseAt: db.url, plan: "default")
         #expect(history.map(\.kind) == ["adopt", "lightweight"])
     }
 
     @Test func anUnversionedDatabaseMatchingNoVersionIsRefusedUntouched() throws {
         let db = TemporaryDatabase()
-        try db.execute("CREATE TABLE Trip (id INTEGER PRIMARY KEY, name TEXT NOT NULL, budget INTEGER); INSERT INTO Trip VALUES (1, 'x', 2);")
+        try db.execute(
+            "CREATE TABLE Trip (id INTEGER PRIMARY KEY, name TEXT NOT NULL, budget INTEGER); INSERT INTO Trip VALUES (1, 'x', 2);"
+        )
         let before = try db.bytes()
-        let error = try #require(throws: MigrationError.self) { try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url) }
+        let error = try #require(throws: MigrationError.self) {
+            try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url)
+        }
         #expect(error.code == .unknownVersion)
-        #expect(error.message == "the database has no version recorded and its tables match none of the plan's 3 versions")
+        #expect(
+            error.message == "the database has no version recorded and its tables match none of the plan's 3 versions")
         #expect(error.details.contains("Trip.budget: the column is not declared: add `var budget: Int?`"))
         #expect(try db.bytes() == before)
     }
@@ -37,7 +47,9 @@ import Testing
         try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url)
         try db.execute("UPDATE _schema_migrations SET version = '4.0.0'")
         let before = try db.bytes()
-        let error = try #require(throws: MigrationError.self) { try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url) }
+        let error = try #require(throws: MigrationError.self) {
+            try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url)
+        }
         #expect(error.code == .newerVersion)
         #expect(error.message == "the database is at version 4.0.0, newer than the plan's latest version 3.0.0")
         #expect(try db.bytes() == before)
@@ -47,7 +59,9 @@ import Testing
         let db = TemporaryDatabase()
         try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url)
         try db.execute("UPDATE _schema_migrations SET version = '2.5.0'")
-        let error = try #require(throws: MigrationError.self) { try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url) }
+        let error = try #require(throws: MigrationError.self) {
+            try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url)
+        }
         #expect(error.code == .unknownVersion)
         #expect(error.message == "the database is at version 2.5.0, which the plan 'default' does not declare")
     }
@@ -56,17 +70,24 @@ import Testing
         let db = TemporaryDatabase()
         try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url)
         try db.execute("UPDATE _schema_migrations SET hash = 'abc'")
-        let error = try #require(throws: MigrationError.self) { try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url) }
+        let error = try #require(throws: MigrationError.self) {
+            try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url)
+        }
         #expect(error.code == .invalidPlan)
-        #expect(error.message.hasPrefix("version 3.0.0 was applied with schema hash abc…, but the plan now declares it with hash"))
+        #expect(
+            error.message.hasPrefix(
+                "version 3.0.0 was applied with schema hash abc…, but the plan now declares it with hash"))
     }
 
     @Test func driftFromTheRecordedVersionIsRefused() throws {
         let db = TemporaryDatabase()
-        try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(2, 0, 0))).migrate(databaseAt: db.url)
+        try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(2, 0, 0))).migrate(
+            databaseAt: db.url)
         try db.execute("ALTER TABLE Trip ADD COLUMN sneaky TEXT")
         let before = try db.bytes()
-        let error = try #require(throws: MigrationError.self) { try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url) }
+        let error = try #require(throws: MigrationError.self) {
+            try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url)
+        }
         #expect(error.code == .drift)
         #expect(error.details == ["column Trip.sneaky is not declared"])
         #expect(try db.bytes() == before)
@@ -76,7 +97,9 @@ import Testing
         let db = TemporaryDatabase()
         let garbage = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
         try garbage.write(to: db.url)
-        let error = try #require(throws: MigrationError.self) { try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url) }
+        let error = try #require(throws: MigrationError.self) {
+            try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url)
+        }
         #expect(error.code == .notADatabase)
         #expect(error.sqliteError?.resultCode.description == "SQLITE_NOTADB")
         #expect(try db.bytes() == garbage)
@@ -84,13 +107,16 @@ import Testing
 
     @Test func aDirectoryIsRefused() throws {
         let db = TemporaryDatabase()
-        let error = try #require(throws: MigrationError.self) { try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.directory) }
+        let error = try #require(throws: MigrationError.self) {
+            try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.directory)
+        }
         #expect(error.code == .notADatabase)
     }
 
     @Test func aLockedDatabaseFailsWithALockMessageAndIsUnchanged() throws {
         let db = TemporaryDatabase()
-        try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0))).migrate(databaseAt: db.url)
+        try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0))).migrate(
+            databaseAt: db.url)
         let holder = try db.connect()
         try holder.execute("BEGIN IMMEDIATE; INSERT INTO Trip (name) VALUES ('held');")
         let error = try #require(throws: MigrationError.self) {
@@ -108,8 +134,10 @@ import Testing
         typealias A = PlanBuilder
         let db = TemporaryDatabase()
         let app1 = A.schema(1, [PersonFixture.person])
-        let app2 = A.schema(2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
-        let lib1 = A.schema(1, [Schema.Entity(name: "CacheEntry", attributes: [A.attribute("key", .string, default: "''")])])
+        let app2 = A.schema(
+            2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
+        let lib1 = A.schema(
+            1, [Schema.Entity(name: "CacheEntry", attributes: [A.attribute("key", .string, default: "''")])])
         try A.migrator([app1], name: "app").migrate(databaseAt: db.url)
         try A.migrator([lib1], name: "cache").migrate(databaseAt: db.url)
         try A.migrator([app1, app2], name: "app").migrate(databaseAt: db.url)
@@ -129,7 +157,9 @@ import Testing
         #expect(try connection.pragmaInteger("legacy_alter_table") == 1)
         #expect(try db.recordedVersion() == "3.0.0")
         try connection.execute("BEGIN")
-        let error = try #require(throws: MigrationError.self) { try Migrator(plan: TripsPlan.self).migrate(connection: connection.handle) }
+        let error = try #require(throws: MigrationError.self) {
+            try Migrator(plan: TripsPlan.self).migrate(connection: connection.handle)
+        }
         #expect(error.message == "the connection is inside a transaction; a migration needs its own")
         try connection.execute("ROLLBACK")
     }
@@ -139,10 +169,11 @@ import Testing
         let db = TemporaryDatabase()
         let v1 = A.schema(1, [PersonFixture.person])
         try A.migrator([v1]).migrate(databaseAt: db.url)
-        try db.execute(PersonFixture.rows + """
-            CREATE TABLE pet (id INTEGER PRIMARY KEY, owner INTEGER REFERENCES Person(id) ON DELETE CASCADE);
-            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000) INSERT INTO pet SELECT i, 1 + i % 3 FROM n;
-            """)
+        try db.execute(
+            PersonFixture.rows + """
+                CREATE TABLE pet (id INTEGER PRIMARY KEY, owner INTEGER REFERENCES Person(id) ON DELETE CASCADE);
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000) INSERT INTO pet SELECT i, 1 + i % 3 FROM n;
+                """)
         let connection = try db.connect()
         try connection.execute("PRAGMA foreign_keys = ON")
         let v2 = A.schema(2, [PersonFixture.person { $0.attributes[1] = A.attribute("age", .double, optional: true) }])
@@ -158,7 +189,8 @@ import Testing
 extension VersionDetectionTests {
     @Test func aReadOnlyDatabaseWithAPendingMigrationIsRefusedClearly() throws {
         let db = TemporaryDatabase()
-        try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0))).migrate(databaseAt: db.url)
+        try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0))).migrate(
+            databaseAt: db.url)
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: db.path)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: db.directory.path)
         defer {
@@ -167,10 +199,14 @@ extension VersionDetectionTests {
         }
         let connection = try SQLiteConnection(path: db.path, mode: .readOnly)
         let before = try db.bytes()
-        let error = try #require(throws: MigrationError.self) { try Migrator(plan: TripsPlan.self).migrate(connection: connection.handle) }
+        let error = try #require(throws: MigrationError.self) {
+            try Migrator(plan: TripsPlan.self).migrate(connection: connection.handle)
+        }
         #expect(error.code == .readOnly)
         #expect(try db.bytes() == before)
         // Up to date is fine read-only: nothing to write.
-        #expect(try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0))).migrate(connection: connection.handle).outcome == .upToDate)
+        #expect(
+            try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0)))
+                .migrate(connection: connection.handle).outcome == .upToDate)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// Indexes the app adds by SQL to a table the plan created are the database's own, whatever
@@ -8,9 +9,25 @@ import Testing
 @Suite struct AppAddedIndexTests {
     typealias A = PlanBuilder
 
-    static let v1 = A.schema(1, [Schema.Entity(name: "Item", attributes: [A.attribute("email", .string, optional: true), A.attribute("name", .string, default: "''")])])
+    static let v1 = A.schema(
+        1,
+        [
+            Schema.Entity(
+                name: "Item",
+                attributes: [
+                    A.attribute("email", .string, optional: true), A.attribute("name", .string, default: "''"),
+                ])
+        ])
     /// `name` becomes optional: a rebuild.
-    static let v2 = A.schema(2, [Schema.Entity(name: "Item", attributes: [A.attribute("email", .string, optional: true), A.attribute("name", .string, optional: true)])])
+    static let v2 = A.schema(
+        2,
+        [
+            Schema.Entity(
+                name: "Item",
+                attributes: [
+                    A.attribute("email", .string, optional: true), A.attribute("name", .string, optional: true),
+                ])
+        ])
 
     static let appIndexes = [
         "CREATE UNIQUE INDEX item_email_lower ON Item (lower(email))",
@@ -41,10 +58,15 @@ import Testing
 
         #expect(try db.recordedVersion() == "2.0.0")
         #expect(try Self.indexSQL(db) == before)
-        #expect(try db.rows("SELECT id, email, name FROM Item ORDER BY id") == [["1", "'Ada@example.com'", "'Ada'"], ["2", "NULL", "'Alan'"]])
+        #expect(
+            try db.rows("SELECT id, email, name FROM Item ORDER BY id") == [
+                ["1", "'Ada@example.com'", "'Ada'"], ["2", "NULL", "'Alan'"],
+            ])
         if index.hasPrefix("CREATE UNIQUE") {
             // Still enforced after the rebuild.
-            #expect(throws: SQLiteError.self) { try db.execute("INSERT INTO Item (email, name) VALUES ('Ada@example.com', 'Ada')") }
+            #expect(throws: SQLiteError.self) {
+                try db.execute("INSERT INTO Item (email, name) VALUES ('Ada@example.com', 'Ada')")
+            }
         }
         #expect(try migrator.verify(databaseAt: db.url).isUpToDate)
     }
@@ -53,7 +75,9 @@ import Testing
     /// one is not yet the version that does not declare it.
     @Test func anUnversionedFileWithAnUndeclaredUniqueIndexIsNotAdoptedSilently() throws {
         let db = TemporaryDatabase()
-        try db.execute(#"CREATE TABLE Item (id INTEGER PRIMARY KEY, email TEXT, name TEXT NOT NULL DEFAULT ''); CREATE UNIQUE INDEX item_email_lower ON Item (lower(email));"#)
+        try db.execute(
+            #"CREATE TABLE Item (id INTEGER PRIMARY KEY, email TEXT, name TEXT NOT NULL DEFAULT ''); CREATE UNIQUE INDEX item_email_lower ON Item (lower(email));"#
+        )
         let before = try db.bytes()
         let error = try #require(throws: MigrationError.self) { try A.migrator([Self.v1]).migrate(databaseAt: db.url) }
         #expect(error.code == .unknownVersion)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// Given a table this package created, which the app then rewrote by hand in SQLite's rarer but
@@ -18,11 +19,14 @@ import Testing
     ])
     func aHandRewrittenTableKeepsEveryClauseThroughARebuild(_ table: String) throws {
         let db = TemporaryDatabase()
-        let v1 = A.schema(1, [F.item]), v2 = A.schema(2, [F.rebuilt()])
+        let v1 = A.schema(1, [F.item])
+        let v2 = A.schema(2, [F.rebuilt()])
         try A.migrator([v1]).migrate(databaseAt: db.url)
         try db.execute(F.rows)
         let columns = "id, name, price, note, deleted"
-        try db.execute("BEGIN; ALTER TABLE item RENAME TO item_old; \(table); INSERT INTO item (\(columns)) SELECT \(columns) FROM item_old; DROP TABLE item_old; COMMIT;")
+        try db.execute(
+            "BEGIN; ALTER TABLE item RENAME TO item_old; \(table); INSERT INTO item (\(columns)) SELECT \(columns) FROM item_old; DROP TABLE item_old; COMMIT;"
+        )
         let before = try DefinitionRoundTrip.facts("item", db.connect())
 
         let result = try A.migrator([v1, v2]).migrate(databaseAt: db.url)
@@ -32,9 +36,12 @@ import Testing
         let after = try DefinitionRoundTrip.facts("item", db.connect())
         #expect(after.columns.filter { $0[0] != "note" } == before.columns.filter { $0[0] != "note" })
         #expect(after.columns.first { $0[0] == "note" }?[2...3] == ["1", "''"])
-        #expect(after.foreignKeys == before.foreignKeys && after.indexes == before.indexes && after.flags == before.flags)
+        #expect(
+            after.foreignKeys == before.foreignKeys && after.indexes == before.indexes && after.flags == before.flags)
         // The CHECKs still reject.
-        #expect(F.rejects(db, "INSERT INTO item (id, name, price) VALUES (10, 'x', -1)") == table.uppercased().contains("CHECK"))
+        #expect(
+            F.rejects(db, "INSERT INTO item (id, name, price) VALUES (10, 'x', -1)")
+                == table.uppercased().contains("CHECK"))
         #expect(try db.rows("PRAGMA integrity_check") == [["'ok'"]])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SampleTripsPlan
 import Testing
+
 @testable import SchemaMigrations
 
 @Suite struct FrozenVersionsTests {
@@ -9,7 +10,9 @@ import Testing
 
     @Test func theBundledExampleStillDeclaresWhatItsReleasedSnapshotsSay() throws {
         #expect(try FrozenVersions.changes(in: TripsMigrationPlan.self, comparedTo: Self.fixtures) == [])
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).filter { $0.hasSuffix(".json") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).filter {
+            $0.hasSuffix(".json")
+        }.sorted()
         #expect(files == ["plan.json", "schema-1.0.0.json", "schema-2.0.0.json", "schema-3.0.0.json"])
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import SampleTripsPlan
 import Testing
+
 @testable import SchemaMigrations
 
 /// JSON plan directories: written from a Swift plan, read back into a migrator, and every way a
@@ -8,16 +9,27 @@ import Testing
 @Suite struct PlanDirectoryTests {
     typealias A = PlanBuilder
 
-    static let v1 = A.schema(1, [Schema.Entity(name: "Note", attributes: [A.attribute("text", .string, default: "''")])])
-    static let v2 = A.schema(2, [Schema.Entity(name: "Note", attributes: [A.attribute("text", .string, default: "''"),
-                                                                          A.attribute("pinned", .bool, default: "0")])])
+    static let v1 = A.schema(
+        1, [Schema.Entity(name: "Note", attributes: [A.attribute("text", .string, default: "''")])])
+    static let v2 = A.schema(
+        2,
+        [
+            Schema.Entity(
+                name: "Note",
+                attributes: [
+                    A.attribute("text", .string, default: "''"),
+                    A.attribute("pinned", .bool, default: "0"),
+                ])
+        ])
 
     /// Runs `body` with a directory written from two versions and a lightweight stage, and a
     /// scratch database beside it; both are removed afterwards.
     static func withWrittenDirectory(_ body: (TemporaryDatabase, URL) throws -> Void) throws {
         let scratch = TemporaryDatabase()
         let directory = scratch.directory.appendingPathComponent("plan")
-        try PlanDirectory(name: "notes", schemas: [v1, v2], stages: [.init(from: v1.version, to: v2.version, kind: .lightweight)]).write(to: directory)
+        try PlanDirectory(
+            name: "notes", schemas: [v1, v2], stages: [.init(from: v1.version, to: v2.version, kind: .lightweight)]
+        ).write(to: directory)
         try withExtendedLifetime(scratch) { try body(scratch, directory) }
     }
 
@@ -29,10 +41,13 @@ import Testing
         try Self.withWrittenDirectory { scratch, directory in
             let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
             #expect(files == ["plan.json", "schema-1.0.0.json", "schema-2.0.0.json"])
-            let plan = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("plan.json"))) as? [String: Any]
+            let plan =
+                try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("plan.json")))
+                as? [String: Any]
             #expect(plan?["name"] as? String == "notes")
             #expect(plan?["versions"] as? [String] == ["1.0.0", "2.0.0"])
-            #expect(plan?["stages"] as? [[String: String]] == [["from": "1.0.0", "to": "2.0.0", "kind": "lightweight"]])
+            #expect(
+                plan?["stages"] as? [[String: String]] == [["from": "1.0.0", "to": "2.0.0", "kind": "lightweight"]])
 
             try A.migrator([Self.v1], name: "notes").migrate(databaseAt: scratch.url)
             try scratch.execute("INSERT INTO Note (text) VALUES ('hello')")
@@ -45,8 +60,10 @@ import Testing
 
     @Test func stagesMayBeLeftOutAndAreThenLightweight() throws {
         try Self.withWrittenDirectory { _, directory in
-            try Data(#"{"name": "notes", "versions": ["1.0.0", "2.0.0"]}"#.utf8).write(to: directory.appendingPathComponent("plan.json"))
-            #expect(try Migrator(planDirectory: directory).schemas().map(\.version) == [Self.v1.version, Self.v2.version])
+            try Data(#"{"name": "notes", "versions": ["1.0.0", "2.0.0"]}"#.utf8).write(
+                to: directory.appendingPathComponent("plan.json"))
+            #expect(
+                try Migrator(planDirectory: directory).schemas().map(\.version) == [Self.v1.version, Self.v2.version])
         }
     }
 
@@ -56,7 +73,10 @@ import Testing
         try PlanDirectory(plan: TripsMigrationPlan.self).write(to: scratch.directory)
         let error = try Self.error(reading: scratch.directory)
         #expect(error.code == .invalidPlan)
-        #expect(error.message == "the stage 1.0.0 → 2.0.0 of the plan 'SampleTrips' is custom: its willMigrate and didMigrate are Swift code, which a JSON plan directory cannot hold")
+        #expect(
+            error.message
+                == "the stage 1.0.0 → 2.0.0 of the plan 'SampleTrips' is custom: its willMigrate and didMigrate are Swift code, which a JSON plan directory cannot hold"
+        )
         #expect(error.remedy?.contains("MigrateCommand.main(plan: YourMigrationPlan.self)") == true)
     }
 
@@ -66,9 +86,13 @@ import Testing
             try Data(#"{"name": "notes", "versions": ["one"]}"#.utf8).write(to: planFile)
             var error = try Self.error(reading: directory)
             #expect(error.code == .invalidPlan)
-            #expect(error.message.hasPrefix("'\(planFile.path)' is not a valid plan: 'one' is not a version like 1.0.0"))
+            #expect(
+                error.message.hasPrefix("'\(planFile.path)' is not a valid plan: 'one' is not a version like 1.0.0"))
 
-            try Data(#"{"name": "notes", "versions": ["1.0.0"], "stages": [{"from": "1.0.0", "to": "2.0.0", "kind": "heavy"}]}"#.utf8).write(to: planFile)
+            try Data(
+                #"{"name": "notes", "versions": ["1.0.0"], "stages": [{"from": "1.0.0", "to": "2.0.0", "kind": "heavy"}]}"#
+                    .utf8
+            ).write(to: planFile)
             error = try Self.error(reading: directory)
             #expect(error.message.hasPrefix("'\(planFile.path)' is not a valid plan: "))
             #expect(error.message.hasSuffix("at stages.[0].kind"))
@@ -78,7 +102,9 @@ import Testing
             #expect(error.message == "'\(planFile.path)' is missing")
 
             error = try Self.error(reading: directory.appendingPathComponent("nowhere"))
-            #expect(error.message == "the plan directory '\(directory.appendingPathComponent("nowhere").path)' does not exist")
+            #expect(
+                error.message
+                    == "the plan directory '\(directory.appendingPathComponent("nowhere").path)' does not exist")
         }
     }
 
@@ -95,7 +121,8 @@ import Testing
     @Test func anEditedSnapshotIsRefusedByItsHash() throws {
         try Self.withWrittenDirectory { _, directory in
             let snapshot = directory.appendingPathComponent("schema-2.0.0.json")
-            let edited = try String(contentsOf: snapshot, encoding: .utf8).replacingOccurrences(of: "\"pinned\"", with: "\"starred\"")
+            let edited = try String(contentsOf: snapshot, encoding: .utf8).replacingOccurrences(
+                of: "\"pinned\"", with: "\"starred\"")
             try Data(edited.utf8).write(to: snapshot)
             let error = try Self.error(reading: directory)
             #expect(error.code == .invalidSchema)
@@ -115,9 +142,13 @@ import Testing
 
     @Test func anInconsistentPlanIsRefusedNamingItsFile() throws {
         try Self.withWrittenDirectory { _, directory in
-            try Data(#"{"name": "notes", "versions": ["2.0.0", "1.0.0"]}"#.utf8).write(to: directory.appendingPathComponent("plan.json"))
+            try Data(#"{"name": "notes", "versions": ["2.0.0", "1.0.0"]}"#.utf8).write(
+                to: directory.appendingPathComponent("plan.json"))
             let error = try Self.error(reading: directory)
-            #expect(error.message == "'\(directory.appendingPathComponent("plan.json").path)': the plan 'notes' lists version 1.0.0 after 2.0.0")
+            #expect(
+                error.message
+                    == "'\(directory.appendingPathComponent("plan.json").path)': the plan 'notes' lists version 1.0.0 after 2.0.0"
+            )
         }
     }
 
@@ -135,16 +166,22 @@ import Testing
     @Test func aPlanWithRelationshipsIsSnapshotAsDeclaredAndMigratesLikeTheSwiftPlan() throws {
         let scratch = TemporaryDatabase()
         try PlanDirectory(plan: GraphPlan.self).write(to: scratch.directory)
-        let snapshot = try String(contentsOf: scratch.directory.appendingPathComponent("schema-1.0.0.json"), encoding: .utf8)
+        let snapshot = try String(
+            contentsOf: scratch.directory.appendingPathComponent("schema-1.0.0.json"), encoding: .utf8)
         #expect(snapshot.contains("\"bucketList\""))
         #expect(!snapshot.contains("trip_id"), "the stored layout's foreign-key columns are not frozen")
 
-        let fromFiles = try RelationshipTests.populatedGraphV1(), fromSwift = try RelationshipTests.populatedGraphV1()
+        let fromFiles = try RelationshipTests.populatedGraphV1()
+        let fromSwift = try RelationshipTests.populatedGraphV1()
         try Migrator(planDirectory: scratch.directory).migrate(databaseAt: fromFiles.url)
         try Migrator(plan: GraphPlan.self).migrate(databaseAt: fromSwift.url)
         let everything = "SELECT type, name, sql FROM sqlite_schema ORDER BY name"
         #expect(try fromFiles.rows(everything) == fromSwift.rows(everything))
-        #expect(try fromFiles.rows("SELECT title, trip_id FROM BucketListItem ORDER BY id") == fromSwift.rows("SELECT title, trip_id FROM BucketListItem ORDER BY id"))
-        #expect(try fromFiles.rows("SELECT version, hash FROM _schema_migrations") == fromSwift.rows("SELECT version, hash FROM _schema_migrations"))
+        #expect(
+            try fromFiles.rows("SELECT title, trip_id FROM BucketListItem ORDER BY id")
+                == fromSwift.rows("SELECT title, trip_id FROM BucketListItem ORDER BY id"))
+        #expect(
+            try fromFiles.rows("SELECT version, hash FROM _schema_migrations")
+                == fromSwift.rows("SELECT version, hash FROM _schema_migrations"))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// The refusals MIGRATIONS.md lists at plan time for the version a stage goes to, raised while
@@ -10,21 +11,31 @@ import Testing
     typealias P = PurePlanning
 
     static func entity(_ name: String, _ relationships: [Schema.Relationship]) -> Schema.Entity {
-        Schema.Entity(name: name, attributes: [A.attribute("name", .string, default: "''")], relationships: relationships)
+        Schema.Entity(
+            name: name, attributes: [A.attribute("name", .string, default: "''")], relationships: relationships)
     }
 
-    static func to(_ name: String, _ destination: String, many: Bool = false, optional: Bool = true,
-                   rule: Schema.Relationship.DeleteRule = .nullify, inverse: String? = nil) -> Schema.Relationship {
-        Schema.Relationship(name: name, destination: destination, isToMany: many, isOptional: optional, deleteRule: rule, inverse: inverse)
+    static func to(
+        _ name: String, _ destination: String, many: Bool = false, optional: Bool = true,
+        rule: Schema.Relationship.DeleteRule = .nullify, inverse: String? = nil
+    ) -> Schema.Relationship {
+        Schema.Relationship(
+            name: name, destination: destination, isToMany: many, isOptional: optional, deleteRule: rule,
+            inverse: inverse)
     }
 
     /// Plans V1 (`Trip`, `Item`, no relationship) to `target` and returns the refusal.
     static func refusal(_ target: [Schema.Entity]) throws -> MigrationError {
-        try #require(throws: MigrationError.self) { try P.stage(from: [Self.entity("Trip", []), Self.entity("Item", [])], to: target) }
+        try #require(throws: MigrationError.self) {
+            try P.stage(from: [Self.entity("Trip", []), Self.entity("Item", [])], to: target)
+        }
     }
 
     @Test func anInverseNamingAMissingRelationship() throws {
-        let error = try Self.refusal([Self.entity("Trip", [Self.to("items", "Item", many: true, inverse: "journey")]), Self.entity("Item", [Self.to("trip", "Trip")])])
+        let error = try Self.refusal([
+            Self.entity("Trip", [Self.to("items", "Item", many: true, inverse: "journey")]),
+            Self.entity("Item", [Self.to("trip", "Trip")]),
+        ])
         #expect(error.code == .invalidSchema)
         #expect(error.entity == "Trip" && error.property == "items" && error.version == Schema.Version(2, 0, 0))
         #expect(error.message == "the inverse of 'Trip.items' is 'Item.journey', which is not a relationship of 'Item'")
@@ -32,16 +43,25 @@ import Testing
     }
 
     @Test func anInversePointingAtAnotherEntity() throws {
-        let error = try Self.refusal([Self.entity("Trip", [Self.to("items", "Item", many: true, inverse: "owner")]),
-                                      Self.entity("Item", [Self.to("owner", "Item")])])
+        let error = try Self.refusal([
+            Self.entity("Trip", [Self.to("items", "Item", many: true, inverse: "owner")]),
+            Self.entity("Item", [Self.to("owner", "Item")]),
+        ])
         #expect(error.code == .invalidSchema)
         #expect(error.entity == "Trip" && error.property == "items")
         #expect(error.message == "the inverse of 'Trip.items' is 'Item.owner', which points at 'Item', not 'Trip'")
     }
 
     @Test func twoRelationshipsClaimingOneInverse() throws {
-        let error = try Self.refusal([Self.entity("Trip", [Self.to("items", "Item", many: true, inverse: "trip"), Self.to("extras", "Item", many: true, inverse: "trip")]),
-                                      Self.entity("Item", [Self.to("trip", "Trip")])])
+        let error = try Self.refusal([
+            Self.entity(
+                "Trip",
+                [
+                    Self.to("items", "Item", many: true, inverse: "trip"),
+                    Self.to("extras", "Item", many: true, inverse: "trip"),
+                ]),
+            Self.entity("Item", [Self.to("trip", "Trip")]),
+        ])
         #expect(error.code == .invalidSchema)
         #expect(error.entity == "Trip" && error.property == "extras")
         #expect(error.message == "'Trip.items' and 'Trip.extras' both claim 'Item.trip' as their inverse")
@@ -49,11 +69,15 @@ import Testing
     }
 
     @Test func anAmbiguousInverse() throws {
-        let error = try Self.refusal([Self.entity("Trip", [Self.to("items", "Item", many: true)]),
-                                      Self.entity("Item", [Self.to("trip", "Trip"), Self.to("plannedTrip", "Trip")])])
+        let error = try Self.refusal([
+            Self.entity("Trip", [Self.to("items", "Item", many: true)]),
+            Self.entity("Item", [Self.to("trip", "Trip"), Self.to("plannedTrip", "Trip")]),
+        ])
         #expect(error.code == .invalidSchema)
         #expect(error.entity == "Trip" && error.property == "items")
-        #expect(error.message == "the inverse of 'Trip.items' is ambiguous: 'Item.trip' and 'Item.plannedTrip' both point back")
+        #expect(
+            error.message
+                == "the inverse of 'Trip.items' is ambiguous: 'Item.trip' and 'Item.plannedTrip' both point back")
         #expect(error.remedy == #"declare it: @Relationship(inverse: "trip")"#)
     }
 
@@ -61,13 +85,16 @@ import Testing
         let error = try Self.refusal([Self.entity("Trip", []), Self.entity("Item", [Self.to("place", "Place")])])
         #expect(error.code == .invalidSchema)
         #expect(error.entity == "Item" && error.property == "place")
-        #expect(error.message == "relationship 'Item.place' points at entity 'Place', which version 2.0.0 does not declare")
+        #expect(
+            error.message == "relationship 'Item.place' points at entity 'Place', which version 2.0.0 does not declare")
         #expect(error.remedy == "add Place to the version's models, or remove the relationship")
     }
 
     @Test func nullifyOntoANonOptionalToOne() throws {
-        let error = try Self.refusal([Self.entity("Trip", [Self.to("items", "Item", many: true, rule: .nullify)]),
-                                      Self.entity("Item", [Self.to("trip", "Trip", optional: false)])])
+        let error = try Self.refusal([
+            Self.entity("Trip", [Self.to("items", "Item", many: true, rule: .nullify)]),
+            Self.entity("Item", [Self.to("trip", "Trip", optional: false)]),
+        ])
         #expect(error.code == .invalidSchema)
         #expect(error.entity == "Item" && error.property == "trip")
         #expect(error.message == "deleting a 'Trip' would set 'Item.trip' to nil, but it is not optional")
@@ -76,19 +103,32 @@ import Testing
 
     @Test func aDefaultThatIsNotOneSQLLiteral() throws {
         let error = try #require(throws: MigrationError.self) {
-            try P.stage(from: [P.person()], to: [P.person { $0.attributes.append(A.attribute("score", .integer, default: "1; DROP TABLE Person")) }])
+            try P.stage(
+                from: [P.person()],
+                to: [P.person { $0.attributes.append(A.attribute("score", .integer, default: "1; DROP TABLE Person")) }]
+            )
         }
         #expect(error.code == .invalidSchema)
         #expect(error.entity == "Person" && error.property == "score")
         #expect(error.message == "the default of 'Person.score' is not one SQL literal: 1; DROP TABLE Person")
-        #expect(error.remedy == "write a number, a 'quoted string', X'hex', NULL, TRUE, FALSE, CURRENT_TIMESTAMP, or one expression in parentheses")
+        #expect(
+            error.remedy
+                == "write a number, a 'quoted string', X'hex', NULL, TRUE, FALSE, CURRENT_TIMESTAMP, or one expression in parentheses"
+        )
     }
 
     @Test func anOnDeleteActionThatIsNotSQLites() throws {
         let error = try #require(throws: MigrationError.self) {
-            try P.stage(from: [P.person()], to: [P.person {
-                $0.attributes.append(Schema.Attribute(name: "parent", valueType: .integer, isOptional: true, references: Schema.ForeignKey(table: "Person", onDelete: "EXPLODE")))
-            }])
+            try P.stage(
+                from: [P.person()],
+                to: [
+                    P.person {
+                        $0.attributes.append(
+                            Schema.Attribute(
+                                name: "parent", valueType: .integer, isOptional: true,
+                                references: Schema.ForeignKey(table: "Person", onDelete: "EXPLODE")))
+                    }
+                ])
         }
         #expect(error.code == .invalidSchema)
         #expect(error.entity == "Person" && error.property == "parent")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// The dry run measures what each step would do to the live data, puts what can lose data first,
@@ -15,7 +16,9 @@ import Testing
     }
 
     /// A database with Person at V1 and its three rows (Alan has no age and no email).
-    static func populated(_ source: [Schema.Entity] = [person], rows: String = PersonFixture.rows) throws -> TemporaryDatabase {
+    static func populated(_ source: [Schema.Entity] = [person], rows: String = PersonFixture.rows) throws
+        -> TemporaryDatabase
+    {
         let db = TemporaryDatabase()
         try A.migrator([A.schema(1, source)]).migrate(databaseAt: db.url)
         try db.execute(rows)
@@ -46,8 +49,10 @@ import Testing
 
     @Test func aDroppedTableReportsItsRowsAndValues() throws {
         let tag = Schema.Entity(name: "Tag", attributes: [A.attribute("label", .string, optional: true)])
-        let db = try Self.populated([Self.person, tag], rows: PersonFixture.rows + "INSERT INTO Tag (label) VALUES ('a'), (''), (NULL);")
-        let report = try A.migrator([A.schema(1, [Self.person, tag]), A.schema(2, [Self.person])]).plan(databaseAt: db.url)
+        let db = try Self.populated(
+            [Self.person, tag], rows: PersonFixture.rows + "INSERT INTO Tag (label) VALUES ('a'), (''), (NULL);")
+        let report = try A.migrator([A.schema(1, [Self.person, tag]), A.schema(2, [Self.person])]).plan(
+            databaseAt: db.url)
         let step = try #require(report.stages[0].steps.first { $0.step.op == .dropTable })
         #expect(step.impact?.rows == 3)
         #expect(step.impact?.nonEmptyValues == [.init(column: "Tag.label", count: 1)])
@@ -55,7 +60,8 @@ import Testing
     }
 
     @Test func aNewUniqueConstraintReportsItsDuplicatesAndTheRefusal() throws {
-        let db = try Self.populated(rows: PersonFixture.rows + "INSERT INTO Person (name) VALUES ('Ada'), ('Ada'), ('Alan');")
+        let db = try Self.populated(
+            rows: PersonFixture.rows + "INSERT INTO Person (name) VALUES ('Ada'), ('Ada'), ('Alan');")
         let unique = PersonFixture.person { $0.indexes.append(Schema.Index(["name"], isUnique: true)) }
         let report = try A.migrator([A.schema(1, [Self.person]), A.schema(2, [unique])]).plan(databaseAt: db.url)
         let step = try #require(report.stages[0].steps.first { $0.step.op == .createIndex })
@@ -69,7 +75,8 @@ import Testing
     @Test func onlyTheFirstStageIsMeasured() throws {
         let db = try Self.populated()
         let v3 = PersonFixture.person { $0.attributes.removeAll { $0.name == "age" } }
-        let report = try A.migrator([A.schema(1, [Self.person]), A.schema(2, [Self.personV2]), A.schema(3, [v3])]).plan(databaseAt: db.url)
+        let report = try A.migrator([A.schema(1, [Self.person]), A.schema(2, [Self.personV2]), A.schema(3, [v3])]).plan(
+            databaseAt: db.url)
         #expect(report.stages.count == 2)
         #expect(report.stages[0].steps.allSatisfy { $0.impact != nil })
         #expect(report.stages[1].steps.allSatisfy { $0.impact == nil })
@@ -87,13 +94,17 @@ import Testing
         let lost = try #require((impact["nonEmptyValues"] as? [[String: Any]])?.first)
         #expect(lost["column"] as? String == "Person.email" && lost["count"] as? Int == 2)
         let nulls = try #require((impact["nulls"] as? [[String: Any]])?.first)
-        #expect(nulls["column"] as? String == "Person.age" && nulls["count"] as? Int == 1 && nulls["defaultValue"] as? String == "0")
+        #expect(
+            nulls["column"] as? String == "Person.age" && nulls["count"] as? Int == 1
+                && nulls["defaultValue"] as? String == "0")
         #expect((impact["duplicates"] as? [Any])?.isEmpty == true)
     }
 
     @Test func theMarkdownLeadsWithWarningsThenATablePerStage() throws {
         let db = try Self.populated()
-        let markdown = try A.migrator([A.schema(1, [Self.person]), A.schema(2, [Self.personV2])]).plan(databaseAt: db.url).markdown
+        let markdown = try A.migrator([A.schema(1, [Self.person]), A.schema(2, [Self.personV2])]).plan(
+            databaseAt: db.url
+        ).markdown
         let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines[0] == "### Migration of `test.sqlite`: 1.0.0 → 2.0.0")
         let warning = try #require(lines.firstIndex(of: "> [!WARNING]"))
@@ -102,7 +113,10 @@ import Testing
         #expect(lines[warning + 1].hasPrefix("> - destructive: Rebuild table Person"))
         #expect(lines[stage + 2] == "| # | Step | Cost | Impact |")
         #expect(lines[stage + 4].hasPrefix("| 1 | Rebuild table Person"))
-        #expect(lines[stage + 4].hasSuffix("| rewrites rows: 3, **destructive** | Person.email: 2 non-empty values lost<br>Person.age: 1 NULL takes the default 0 |"))
+        #expect(
+            lines[stage + 4].hasSuffix(
+                "| rewrites rows: 3, **destructive** | Person.email: 2 non-empty values lost<br>Person.age: 1 NULL takes the default 0 |"
+            ))
         #expect(lines.contains("```sql"))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// The SQL script is what `apply` runs, learnt by rehearsing on a copy: run on another copy, it
@@ -12,14 +13,19 @@ import Testing
     static func contents(of db: TemporaryDatabase) throws -> [[String]] {
         try db.rows("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name")
             + db.rows("SELECT * FROM Person ORDER BY id")
-            + db.rows("SELECT plan, seq, version, hash, kind, fromVersion, schemaCookie, snapshot FROM _schema_migrations ORDER BY seq")
+            + db.rows(
+                "SELECT plan, seq, version, hash, kind, fromVersion, schemaCookie, snapshot FROM _schema_migrations ORDER BY seq"
+            )
             + db.rows("PRAGMA schema_version")
     }
 
     /// Two copies of `original`: one given the script's statements in a transaction with foreign
     /// keys off (what the script's header does), the other migrated.
-    static func scriptedAndApplied(_ original: TemporaryDatabase, script: MigrationScript, migrator: Migrator) throws -> (TemporaryDatabase, TemporaryDatabase) {
-        let scripted = TemporaryDatabase(), applied = TemporaryDatabase()
+    static func scriptedAndApplied(_ original: TemporaryDatabase, script: MigrationScript, migrator: Migrator) throws
+        -> (TemporaryDatabase, TemporaryDatabase)
+    {
+        let scripted = TemporaryDatabase()
+        let applied = TemporaryDatabase()
         try FileManager.default.copyItem(at: original.url, to: scripted.url)
         try FileManager.default.copyItem(at: original.url, to: applied.url)
         let connection = try scripted.connect()
@@ -32,12 +38,15 @@ import Testing
 
     @Test func theScriptsStatementsDoWhatMigrateDoesWithViewsAndTriggersRecreated() throws {
         let original = try DryRunReportTests.populated()
-        try original.execute("""
+        try original.execute(
+            """
             CREATE VIEW adults AS SELECT name FROM Person WHERE age >= 18;
             CREATE TABLE audit (id INTEGER PRIMARY KEY, what TEXT);
             CREATE TRIGGER person_added AFTER INSERT ON Person BEGIN INSERT INTO audit (what) VALUES (new.name); END;
             """)
-        let migrator = try A.migrator([A.schema(1, [DryRunReportTests.person]), A.schema(2, [DryRunReportTests.personV2])])
+        let migrator = try A.migrator([
+            A.schema(1, [DryRunReportTests.person]), A.schema(2, [DryRunReportTests.personV2]),
+        ])
         let script = try migrator.script(databaseAt: original.url)
         #expect(script.fromVersion == Schema.Version(1, 0, 0) && script.toVersion == Schema.Version(2, 0, 0))
         #expect(script.statements.contains("DROP VIEW \"adults\""))
@@ -51,18 +60,26 @@ import Testing
     @Test func withForeignKeysTheScriptStillDoesWhatMigrateDoes() throws {
         let original = try RelationshipTests.populatedGraphV1()
         let migrator = Migrator(plan: GraphPlan.self)
-        let (scripted, applied) = try Self.scriptedAndApplied(original, script: migrator.script(databaseAt: original.url), migrator: migrator)
-        let everything = ["SELECT type, name, sql FROM sqlite_schema ORDER BY name", "SELECT * FROM BucketListItem ORDER BY id",
-                          "SELECT * FROM LivingAccommodation ORDER BY id", "SELECT version, hash, schemaCookie FROM _schema_migrations"]
+        let (scripted, applied) = try Self.scriptedAndApplied(
+            original, script: migrator.script(databaseAt: original.url), migrator: migrator)
+        let everything = [
+            "SELECT type, name, sql FROM sqlite_schema ORDER BY name", "SELECT * FROM BucketListItem ORDER BY id",
+            "SELECT * FROM LivingAccommodation ORDER BY id",
+            "SELECT version, hash, schemaCookie FROM _schema_migrations",
+        ]
         for query in everything { #expect(try scripted.rows(query) == applied.rows(query), "\(query)") }
     }
 
     @Test func theTextIsAShellScriptInOneTransactionThatChecksTheSchemaFirst() throws {
         let db = try DryRunReportTests.populated()
         let cookie = try db.scalar("PRAGMA schema_version")!.int64Value!
-        let text = try A.migrator([A.schema(1, [DryRunReportTests.person]), A.schema(2, [DryRunReportTests.personV2])]).script(databaseAt: db.url).text
+        let text = try A.migrator([A.schema(1, [DryRunReportTests.person]), A.schema(2, [DryRunReportTests.personV2])])
+            .script(databaseAt: db.url).text
         let lines = text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("--") }
-        #expect(Array(lines.prefix(4)) == [".bail on", "PRAGMA foreign_keys=OFF;", "PRAGMA legacy_alter_table=OFF;", "BEGIN IMMEDIATE;"])
+        #expect(
+            Array(lines.prefix(4)) == [
+                ".bail on", "PRAGMA foreign_keys=OFF;", "PRAGMA legacy_alter_table=OFF;", "BEGIN IMMEDIATE;",
+            ])
         #expect(lines[4].contains("CHECK (\"schema_version\" = \(cookie))"))
         #expect(lines.last == "COMMIT;")
         #expect(text.contains("-- 1.0.0 → 2.0.0 [1/1] Rebuild table Person"))
@@ -104,8 +121,10 @@ import Testing
             .statement("PRAGMA user_version = 3", readOnly: false),
             .statement("COMMIT TRANSACTION", readOnly: false),
         ]
-        #expect(MigrationRehearsal.writes(in: recorded) == [
-            .note("again"), .statement("DROP TABLE u", readOnly: false), .statement("PRAGMA user_version = 3", readOnly: false),
-        ])
+        #expect(
+            MigrationRehearsal.writes(in: recorded) == [
+                .note("again"), .statement("DROP TABLE u", readOnly: false),
+                .statement("PRAGMA user_version = 3", readOnly: false),
+            ])
     }
 }

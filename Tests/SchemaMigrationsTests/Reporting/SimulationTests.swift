@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// `simulate`: the plan applied to a temporary copy, timed step by step; the database only read.
@@ -12,12 +13,16 @@ import Testing
         let simulation = try Migrator(plan: TripsPlan.self).simulate(databaseAt: db.url)
         #expect(simulation.succeeded)
         #expect(simulation.result?.toVersion == Schema.Version(3, 0, 0))
-        #expect(simulation.steps.map(\.summary) == [
-            "willMigrate runs", "Create unique index Trip_name_unique on Trip(name)", "Rename column Trip.start_date to startDate",
-            "Rename column Trip.end_date to endDate", "Add column Trip.notes TEXT",
-        ])
+        #expect(
+            simulation.steps.map(\.summary) == [
+                "willMigrate runs", "Create unique index Trip_name_unique on Trip(name)",
+                "Rename column Trip.start_date to startDate",
+                "Rename column Trip.end_date to endDate", "Add column Trip.notes TEXT",
+            ])
         #expect(simulation.steps.allSatisfy { $0.duration >= 0 })
-        #expect(simulation.description.contains("simulation: the migration succeeds on a copy of today's data: 1.0.0 → 3.0.0 in "))
+        #expect(
+            simulation.description.contains(
+                "simulation: the migration succeeds on a copy of today's data: 1.0.0 → 3.0.0 in "))
         #expect(try db.bytes() == before)
         #expect(try db.recordedVersion() == "1.0.0")
     }
@@ -30,9 +35,12 @@ import Testing
         try db.execute(PersonFixture.rows)
         let before = try db.bytes()
         // didMigrate fills rating from age, which is NULL for one row: only running it shows that.
-        let simulation = try A.migrator([v1, v2], kind: .custom, didMigrate: { context in
-            try context.execute("UPDATE Person SET rating = age")
-        }).simulate(databaseAt: db.url)
+        let simulation = try A.migrator(
+            [v1, v2], kind: .custom,
+            didMigrate: { context in
+                try context.execute("UPDATE Person SET rating = age")
+            }
+        ).simulate(databaseAt: db.url)
         #expect(!simulation.succeeded)
         #expect(simulation.error?.code == .dataViolation)
         #expect(simulation.error?.details == ["rows with NULL (id): 2"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// Quoted identifiers and string literals round-trip through SQLite whatever they hold: quotes,
@@ -12,7 +13,8 @@ import Testing
         let db = try SQLiteConnection(path: ":memory:")
         let name = "x\"\u{301}; DROP TABLE keep; --"
         try db.execute("CREATE TABLE keep (v); CREATE TABLE \(SQL.quoteIdentifier(name)) (v)")
-        #expect(try db.rows("SELECT name FROM sqlite_schema ORDER BY rowid").map { $0[0].stringValue } == ["keep", name])
+        #expect(
+            try db.rows("SELECT name FROM sqlite_schema ORDER BY rowid").map { $0[0].stringValue } == ["keep", name])
     }
 
     /// SplitMix64: the same cases on every run, so a failure can be replayed.
@@ -27,8 +29,10 @@ import Testing
         }
     }
 
-    static let pieces: [String] = ["\"", "'", "\u{301}", "\u{308}", "\u{20DD}", "a", "Z", " ", ";", "--", "/*", "*/", ")", "(", "[", "]", "`",
-                                   "é", "e\u{301}", "👩‍👩‍👧", "🇫🇷", "ß", "ﬁ", "İ", "\u{200D}", "\u{FEFF}", "\\", "\n", "\t", "表", "%", "?", "$1", ":x"]
+    static let pieces: [String] = [
+        "\"", "'", "\u{301}", "\u{308}", "\u{20DD}", "a", "Z", " ", ";", "--", "/*", "*/", ")", "(", "[", "]", "`",
+        "é", "e\u{301}", "👩‍👩‍👧", "🇫🇷", "ß", "ﬁ", "İ", "\u{200D}", "\u{FEFF}", "\\", "\n", "\t", "表", "%", "?", "$1", ":x",
+    ]
 
     @Test func randomNamesAndValuesRoundTrip() throws {
         var random = Generator(state: 0x5EED)
@@ -40,10 +44,17 @@ import Testing
             var value = ""
             for _ in 0..<Int.random(in: 0...10, using: &random) { value += Self.pieces.randomElement(using: &random)! }
             guard names.insert(name.lowercased()).inserted else { continue }
-            let table = SQL.quoteIdentifier(name), column = SQL.quoteIdentifier(name + "c")
-            try db.execute("CREATE TABLE \(table) (\(column) TEXT DEFAULT \(SQL.quoteString(value))); INSERT INTO \(table) DEFAULT VALUES")
-            #expect(try db.scalar("SELECT \(column) FROM \(table)")?.stringValue == value, "\(name.unicodeScalars.map { String($0.value, radix: 16) })")
-            #expect(try db.scalar("SELECT name FROM pragma_table_info(\(SQL.quoteString(name)))")?.stringValue == name + "c")
+            let table = SQL.quoteIdentifier(name)
+            let column = SQL.quoteIdentifier(name + "c")
+            try db.execute(
+                "CREATE TABLE \(table) (\(column) TEXT DEFAULT \(SQL.quoteString(value))); INSERT INTO \(table) DEFAULT VALUES"
+            )
+            #expect(
+                try db.scalar("SELECT \(column) FROM \(table)")?.stringValue == value,
+                "\(name.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(
+                try db.scalar("SELECT name FROM pragma_table_info(\(SQL.quoteString(name)))")?.stringValue == name + "c"
+            )
             #expect(try db.scalar("SELECT count(*) FROM sqlite_schema")?.int64Value == Int64(names.count))
         }
     }

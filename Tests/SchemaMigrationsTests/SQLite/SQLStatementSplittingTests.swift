@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// `SQL.statements(in:)`, which the dqlite connection uses to send custom code's multi-statement
@@ -39,12 +40,18 @@ import Testing
             CREATE TRIGGER t_ai AFTER INSERT ON t BEGIN INSERT INTO log VALUES (new.v || ';'); END;
             INSERT INTO t VALUES ('one;'), ('two');  INSERT INTO t VALUES ('three') ;
             """
-        let whole = try SQLiteConnection(path: ":memory:"), pieces = try SQLiteConnection(path: ":memory:")
+        let whole = try SQLiteConnection(path: ":memory:")
+        let pieces = try SQLiteConnection(path: ":memory:")
         try whole.execute(sql)
         for statement in SQL.statements(in: sql) { try pieces.execute(statement) }
         for table in ["t", "log"] {
-            #expect(try whole.rows("SELECT v FROM \(table) ORDER BY rowid") == pieces.rows("SELECT v FROM \(table) ORDER BY rowid"))
+            #expect(
+                try whole.rows("SELECT v FROM \(table) ORDER BY rowid")
+                    == pieces.rows("SELECT v FROM \(table) ORDER BY rowid"))
         }
-        #expect(try pieces.rows("SELECT v FROM log ORDER BY rowid").map { $0[0] } == [.text("one;;"), .text("two;"), .text("three;")])
+        #expect(
+            try pieces.rows("SELECT v FROM log ORDER BY rowid").map { $0[0] } == [
+                .text("one;;"), .text("two;"), .text("three;"),
+            ])
     }
 }

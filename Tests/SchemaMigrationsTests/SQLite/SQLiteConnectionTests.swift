@@ -1,12 +1,15 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 @Suite struct SQLiteConnectionTests {
     @Test func bindsAndReadsEveryStorageClass() throws {
         let db = try SQLiteConnection(path: ":memory:")
         try db.execute("CREATE TABLE t(a, b, c, d, e)")
-        let values: [SQLiteValue] = [.null, .integer(Int64.min), .real(-0.5), .text("héllo 'quoted'"), .blob([0, 1, 255])]
+        let values: [SQLiteValue] = [
+            .null, .integer(Int64.min), .real(-0.5), .text("héllo 'quoted'"), .blob([0, 1, 255]),
+        ]
         try db.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)", values)
         #expect(try db.rows("SELECT * FROM t") == [values])
         #expect(try db.rows("SELECT ?", [.blob([])]) == [[.blob([])]])
@@ -19,7 +22,10 @@ import Testing
         #expect(error.resultCode.rawValue == 2067)
         #expect(error.resultCode.primary.rawValue == 19)
         #expect(error.resultCode.description == "SQLITE_CONSTRAINT_UNIQUE")
-        #expect(error.description == "SQLite error 2067 (SQLITE_CONSTRAINT_UNIQUE): UNIQUE constraint failed: t.x - while executing `INSERT INTO t VALUES (1)`")
+        #expect(
+            error.description
+                == "SQLite error 2067 (SQLITE_CONSTRAINT_UNIQUE): UNIQUE constraint failed: t.x - while executing `INSERT INTO t VALUES (1)`"
+        )
         let syntax = try #require(throws: SQLiteError.self) { try db.execute("SELEC 1") }
         #expect(syntax.sql == "SELEC 1")
         #expect(syntax.message == "near \"SELEC\": syntax error")
@@ -29,11 +35,21 @@ import Testing
         let db = try SQLiteConnection(path: ":memory:")
         try db.execute("CREATE TABLE t(x)")
         struct Failure: Error {}
-        #expect(throws: Failure.self) { try db.transaction { try db.execute("INSERT INTO t VALUES (1)"); throw Failure() } }
+        #expect(throws: Failure.self) {
+            try db.transaction {
+                try db.execute("INSERT INTO t VALUES (1)")
+                throw Failure()
+            }
+        }
         #expect(try db.scalar("SELECT count(*) FROM t") == .integer(0))
         try db.transaction {
             try db.execute("INSERT INTO t VALUES (1)")
-            #expect(throws: Failure.self) { try db.savepoint("inner") { try db.execute("INSERT INTO t VALUES (2)"); throw Failure() } }
+            #expect(throws: Failure.self) {
+                try db.savepoint("inner") {
+                    try db.execute("INSERT INTO t VALUES (2)")
+                    throw Failure()
+                }
+            }
         }
         #expect(try db.rows("SELECT x FROM t") == [[.integer(1)]])
         #expect(db.isAutocommit)

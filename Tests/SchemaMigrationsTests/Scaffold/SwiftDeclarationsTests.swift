@@ -6,7 +6,9 @@ import Testing
 /// is said, what is left out and why, and that the same schema always gives the same source.
 /// (That the source compiles and reads back as its schema is ScaffoldRoundTripTests'.)
 @Suite struct SwiftDeclarationsTests {
-    static func attribute(_ name: String, _ type: Schema.ValueType, optional: Bool = false, default value: String? = nil) -> Schema.Attribute {
+    static func attribute(
+        _ name: String, _ type: Schema.ValueType, optional: Bool = false, default value: String? = nil
+    ) -> Schema.Attribute {
         Schema.Attribute(name: name, valueType: type, isOptional: optional, defaultValue: value)
     }
 
@@ -15,18 +17,22 @@ import Testing
     }
 
     @Test func aDefaultIsAnInitialValueOnlyWhenItStoresAsTheVeryLiteral() {
-        let source = Self.render([Schema.Entity(name: "Reading", attributes: [
-            Self.attribute("zero", .double, default: "0"),
-            Self.attribute("ratio", .double, default: "1.5"),
-            Self.attribute("label", .string, default: "'it''s'"),
-            Self.attribute("stamp", .string, default: "CURRENT_TIMESTAMP"),
-            Self.attribute("maybe", .integer, optional: true, default: "NULL"),
-            Self.attribute("count", .integer, default: "-3"),
-            Self.attribute("flag", .bool, default: "1"),
-            Self.attribute("blob", .data, default: "X'00FF'"),
-            Self.attribute("required", .string),
-            Self.attribute("optional", .date, optional: true),
-        ])]).source
+        let source = Self.render([
+            Schema.Entity(
+                name: "Reading",
+                attributes: [
+                    Self.attribute("zero", .double, default: "0"),
+                    Self.attribute("ratio", .double, default: "1.5"),
+                    Self.attribute("label", .string, default: "'it''s'"),
+                    Self.attribute("stamp", .string, default: "CURRENT_TIMESTAMP"),
+                    Self.attribute("maybe", .integer, optional: true, default: "NULL"),
+                    Self.attribute("count", .integer, default: "-3"),
+                    Self.attribute("flag", .bool, default: "1"),
+                    Self.attribute("blob", .data, default: "X'00FF'"),
+                    Self.attribute("required", .string),
+                    Self.attribute("optional", .date, optional: true),
+                ])
+        ]).source
         for line in [
             "@Attribute(defaultExpression: \"0\") var zero: Double",
             "var ratio = 1.5",
@@ -44,51 +50,87 @@ import Testing
     }
 
     @Test func propertyNamesFollowSwiftsConventionsWithTheColumnNamedWhereItDiffers() {
-        let source = Self.render([Schema.Entity(name: "api_calls", attributes: ["HTTPStatus", "Track2Id", "NAME", "user_url", "iPhone", "plain"].map {
-            Self.attribute($0, .string, optional: true)
-        })]).source
-        for line in ["final class ApiCalls: PersistentModel {", "static let entityName = \"api_calls\"",
-                     "@Attribute(column: \"HTTPStatus\") var httpStatus: String? = nil", "@Attribute(column: \"Track2Id\") var track2ID: String? = nil",
-                     "@Attribute(column: \"NAME\") var name: String? = nil", "@Attribute(column: \"user_url\") var userURL: String? = nil",
-                     "var iPhone: String? = nil", "var plain: String? = nil"] {
-            #expect(source.contains("\n        " + line + "\n") || source.contains("\n    " + line + "\n"), "missing: \(line)\n\(source)")
+        let source = Self.render([
+            Schema.Entity(
+                name: "api_calls",
+                attributes: ["HTTPStatus", "Track2Id", "NAME", "user_url", "iPhone", "plain"].map {
+                    Self.attribute($0, .string, optional: true)
+                })
+        ]).source
+        for line in [
+            "final class ApiCalls: PersistentModel {", "static let entityName = \"api_calls\"",
+            "@Attribute(column: \"HTTPStatus\") var httpStatus: String? = nil",
+            "@Attribute(column: \"Track2Id\") var track2ID: String? = nil",
+            "@Attribute(column: \"NAME\") var name: String? = nil",
+            "@Attribute(column: \"user_url\") var userURL: String? = nil",
+            "var iPhone: String? = nil", "var plain: String? = nil",
+        ] {
+            #expect(
+                source.contains("\n        " + line + "\n") || source.contains("\n    " + line + "\n"),
+                "missing: \(line)\n\(source)")
         }
     }
 
     @Test func whatADeclarationCannotSayIsLeftOutWithItsReasonAndSoIsWhatRefersToIt() {
         let swift = Self.render([
             Schema.Entity(name: "Settings", attributes: [Self.attribute("payload", .json)]),
-            Schema.Entity(name: "Profile", attributes: [
-                Schema.Attribute(name: "settings_id", valueType: .integer, references: Schema.ForeignKey(table: "Settings", onDelete: "CASCADE")),
-            ]),
+            Schema.Entity(
+                name: "Profile",
+                attributes: [
+                    Schema.Attribute(
+                        name: "settings_id", valueType: .integer,
+                        references: Schema.ForeignKey(table: "Settings", onDelete: "CASCADE"))
+                ]),
             Schema.Entity(name: "Note", attributes: [Self.attribute("text", .string)]),
         ])
         #expect(swift.declaredEntities == ["Note"])
         #expect(swift.leftOut.map(\.table) == ["Settings", "Profile"])
-        #expect(swift.leftOut.map(\.notes) == [["column payload holds JSON: its Codable type is not in the schema"],
-                                               ["it refers to Settings, which is left out"]])
-        #expect(swift.source.contains("//   - Settings: column payload holds JSON: its Codable type is not in the schema\n//   - Profile: it refers to Settings, which is left out\n"))
+        #expect(
+            swift.leftOut.map(\.notes) == [
+                ["column payload holds JSON: its Codable type is not in the schema"],
+                ["it refers to Settings, which is left out"],
+            ])
+        #expect(
+            swift.source.contains(
+                "//   - Settings: column payload holds JSON: its Codable type is not in the schema\n//   - Profile: it refers to Settings, which is left out\n"
+            ))
         #expect(swift.source.contains("static let models: [any PersistentModel.Type] = [Note.self]\n"))
         #expect(!swift.source.contains("class Settings"))
     }
 
     @Test func aJoinTableOfTheStorageLayoutIsLeftOutForItsRelationship() {
         let swift = Self.render([
-            Schema.Entity(name: "Snippet_tags", attributes: [Self.attribute("Snippet_id", .integer), Self.attribute("tags_id", .integer)],
-                          primaryKey: ["Snippet_id", "tags_id"], isJoinTable: true),
+            Schema.Entity(
+                name: "Snippet_tags",
+                attributes: [Self.attribute("Snippet_id", .integer), Self.attribute("tags_id", .integer)],
+                primaryKey: ["Snippet_id", "tags_id"], isJoinTable: true)
         ])
         #expect(swift.declaredEntities.isEmpty)
-        #expect(swift.leftOut.map(\.notes) == [["a join table the storage layout makes for a many-to-many relationship: declare the relationship instead"]])
+        #expect(
+            swift.leftOut.map(\.notes) == [
+                [
+                    "a join table the storage layout makes for a many-to-many relationship: declare the relationship instead"
+                ]
+            ])
     }
 
     @Test func theSameSchemaGivesTheSameSourceInDeclarationOrder() throws {
-        let schema = Schema(version: Schema.Version(3, 1, 0), entities: [
-            Schema.Entity(name: "zebra", attributes: [Self.attribute("name", .string)], indexes: [Schema.Index(["name"], name: "b"), Schema.Index(["id", "name"], name: "a")]),
-            Schema.Entity(name: "Apple", attributes: [Self.attribute("name", .string)]),
-        ])
+        let schema = Schema(
+            version: Schema.Version(3, 1, 0),
+            entities: [
+                Schema.Entity(
+                    name: "zebra", attributes: [Self.attribute("name", .string)],
+                    indexes: [Schema.Index(["name"], name: "b"), Schema.Index(["id", "name"], name: "a")]),
+                Schema.Entity(name: "Apple", attributes: [Self.attribute("name", .string)]),
+            ])
         let first = SwiftDeclarations(schema: schema, name: "Orchard").source
         #expect(first == SwiftDeclarations(schema: schema, name: "Orchard").source)
-        #expect(first.contains("enum OrchardSchemaV3: VersionedSchema {\n    static let versionIdentifier = Schema.Version(3, 1, 0)\n    static let models: [any PersistentModel.Type] = [Zebra.self, Apple.self]\n"))
-        #expect(first.contains("static let indexNames: [String: [String]] = [\"a\": [\"id\", \"name\"], \"b\": [\"name\"]]"))
+        #expect(
+            first.contains(
+                "enum OrchardSchemaV3: VersionedSchema {\n    static let versionIdentifier = Schema.Version(3, 1, 0)\n    static let models: [any PersistentModel.Type] = [Zebra.self, Apple.self]\n"
+            ))
+        #expect(
+            first.contains("static let indexNames: [String: [String]] = [\"a\": [\"id\", \"name\"], \"b\": [\"name\"]]")
+        )
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 @Suite struct CanonicalJSONTests {
@@ -49,16 +50,18 @@ import Testing
     @Test func keysAreSortedByUTF16CodeUnits() throws {
         let value = ["b": 1, "a": 2, "B": 3, "é": 4, "aa": 5, "A": 6, "\u{FF61}": 7, "😀": 8, "": 9]
         // "😀" is U+D83D U+DE00 in UTF-16, so it sorts before U+FF61 (scalar order would not).
-        #expect(try CanonicalJSON.encode(value)
-            == #"{"":9,"A":6,"B":3,"a":2,"aa":5,"b":1,"é":4,"😀":8,"｡":7}"#)
+        #expect(
+            try CanonicalJSON.encode(value)
+                == #"{"":9,"A":6,"B":3,"a":2,"aa":5,"b":1,"é":4,"😀":8,"｡":7}"#)
     }
 
     @Test func nestedStructsArraysAndDictionaries() throws {
-        #expect(try CanonicalJSON.encode(Self.table) == #"{"checksum":18446744073709551615,"#
-            + #""columns":[{"name":"id","nullable":false,"type":"INTEGER"},"#
-            + #"{"defaultValue":"'\"hi\"\n'","name":"note","nullable":true,"type":"TEXT"}],"#
-            + #""kind":"table","name":"trips","nested":[[1,2],[]],"#
-            + #""options":{"WITHOUT_ROWID":0,"strict":1},"ratio":0.25}"#)
+        #expect(
+            try CanonicalJSON.encode(Self.table) == #"{"checksum":18446744073709551615,"#
+                + #""columns":[{"name":"id","nullable":false,"type":"INTEGER"},"#
+                + #"{"defaultValue":"'\"hi\"\n'","name":"note","nullable":true,"type":"TEXT"}],"#
+                + #""kind":"table","name":"trips","nested":[[1,2],[]],"#
+                + #""options":{"WITHOUT_ROWID":0,"strict":1},"ratio":0.25}"#)
     }
 
     @Test func nilIsOmittedButExplicitNilIsNull() throws {
@@ -163,8 +166,9 @@ import Testing
     }
 
     @Test func nestedContainersAndSuperEncoders() throws {
-        #expect(try CanonicalJSON.encode(Manual())
-            == #"{"list":["a",[null],{"outer":1.5},7],"outer":{"parent":true},"parent":"p","super":[1]}"#)
+        #expect(
+            try CanonicalJSON.encode(Manual())
+                == #"{"list":["a",[null],{"outer":1.5},7],"outer":{"parent":true},"parent":"p","super":[1]}"#)
     }
 
     class Base: Encodable {
@@ -198,7 +202,10 @@ import Testing
 
     @Test func existentialValuesAreOpened() throws {
         let values: [any Encodable] = [["b": 1, "a": 2], [true, false], Kind.index, "x"]
-        #expect(try values.map { try CanonicalJSON.encode($0) } == [#"{"a":2,"b":1}"#, "[true,false]", #""index""#, #""x""#])
+        #expect(
+            try values.map { try CanonicalJSON.encode($0) } == [
+                #"{"a":2,"b":1}"#, "[true,false]", #""index""#, #""x""#,
+            ])
     }
 
     struct Stamped: Codable, Equatable {
@@ -231,37 +238,37 @@ import Testing
 
     @Test func prettyPrinting() throws {
         let expected = """
-        {
-          "checksum": 18446744073709551615,
-          "columns": [
             {
-              "name": "id",
-              "nullable": false,
-              "type": "INTEGER"
-            },
-            {
-              "defaultValue": "'\\"hi\\"\\n'",
-              "name": "note",
-              "nullable": true,
-              "type": "TEXT"
+              "checksum": 18446744073709551615,
+              "columns": [
+                {
+                  "name": "id",
+                  "nullable": false,
+                  "type": "INTEGER"
+                },
+                {
+                  "defaultValue": "'\\"hi\\"\\n'",
+                  "name": "note",
+                  "nullable": true,
+                  "type": "TEXT"
+                }
+              ],
+              "kind": "table",
+              "name": "trips",
+              "nested": [
+                [
+                  1,
+                  2
+                ],
+                []
+              ],
+              "options": {
+                "WITHOUT_ROWID": 0,
+                "strict": 1
+              },
+              "ratio": 0.25
             }
-          ],
-          "kind": "table",
-          "name": "trips",
-          "nested": [
-            [
-              1,
-              2
-            ],
-            []
-          ],
-          "options": {
-            "WITHOUT_ROWID": 0,
-            "strict": 1
-          },
-          "ratio": 0.25
-        }
-        """
+            """
         #expect(try CanonicalJSON.encodePretty(Self.table) == expected)
         #expect(try CanonicalJSON.encodePretty(["b": [1], "a": []]) == "{\n  \"a\": [],\n  \"b\": [\n    1\n  ]\n}")
         #expect(try CanonicalJSON.encodePretty(42) == "42")

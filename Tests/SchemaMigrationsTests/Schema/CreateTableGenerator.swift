@@ -32,7 +32,9 @@ struct CreateTableGenerator {
 
     /// White space or a comment (something always separates two tokens).
     private mutating func gap() -> String {
-        random.pick([" ", " ", " ", "  ", "\n", "\t", " /* c */ ", "/**/", " -- note\n", "\n  ", " /* ( ' \" */ ", " -- ) ,\n"])
+        random.pick([
+            " ", " ", " ", "  ", "\n", "\t", " /* c */ ", "/**/", " -- note\n", "\n  ", " /* ( ' \" */ ", " -- ) ,\n",
+        ])
     }
 
     /// A keyword in random case, possibly several words.
@@ -41,14 +43,20 @@ struct CreateTableGenerator {
             switch random.below(3) {
             case 0: return word.uppercased()
             case 1: return word.lowercased()
-            default: return String(word.enumerated().map { $0.offset % 2 == 0 ? Character($0.element.uppercased()) : Character($0.element.lowercased()) })
+            default:
+                return String(
+                    word.enumerated().map {
+                        $0.offset % 2 == 0 ? Character($0.element.uppercased()) : Character($0.element.lowercased())
+                    })
             }
         }.joined(separator: gap())
     }
 
     /// The name written in a random quoting style it allows.
     private mutating func quote(_ name: String, allowString: Bool = false) -> String {
-        let bare = name.utf8.allSatisfy { SQLTokenizer.isIdentifierByte($0) } && !(name.utf8.first.map(SQLTokenizer.isDigit) ?? true)
+        let bare =
+            name.utf8.allSatisfy { SQLTokenizer.isIdentifierByte($0) }
+            && !(name.utf8.first.map(SQLTokenizer.isDigit) ?? true)
             && !Self.reserved.contains(name.uppercased())
         var styles = ["double", "backtick"]
         if bare { styles += ["bare", "bare"] }
@@ -64,8 +72,10 @@ struct CreateTableGenerator {
     }
 
     /// Keywords SQLite reserves (a bare one cannot be a name), of those the names below might hit.
-    static let reserved: Set<String> = ["SELECT", "FROM", "WHERE", "ORDER", "GROUP", "TABLE", "CHECK", "DEFAULT", "NULL", "NOT", "PRIMARY",
-                                        "UNIQUE", "REFERENCES", "CONSTRAINT", "FOREIGN", "COLLATE", "AS", "AND", "OR", "IN", "IS", "CREATE"]
+    static let reserved: Set<String> = [
+        "SELECT", "FROM", "WHERE", "ORDER", "GROUP", "TABLE", "CHECK", "DEFAULT", "NULL", "NOT", "PRIMARY",
+        "UNIQUE", "REFERENCES", "CONSTRAINT", "FOREIGN", "COLLATE", "AS", "AND", "OR", "IN", "IS", "CREATE",
+    ]
 
     private mutating func freshName(_ pool: [String]) -> String {
         while true {
@@ -75,8 +85,11 @@ struct CreateTableGenerator {
         }
     }
 
-    static let columnNames = ["a", "b", "price", "Note", "key", "action", "match", "end", "replace", "temp", "generated", "rowid2", "naïve", "表",
-                              "🙂", "col with space", "it's", "say \"hi\"", "back`tick", "x]y", "select", "from", "Order", "ÄÖÜ", "a\u{00A0}b"]
+    static let columnNames = [
+        "a", "b", "price", "Note", "key", "action", "match", "end", "replace", "temp", "generated", "rowid2", "naïve",
+        "表",
+        "🙂", "col with space", "it's", "say \"hi\"", "back`tick", "x]y", "select", "from", "Order", "ÄÖÜ", "a\u{00A0}b",
+    ]
 
     // MARK: Expressions
 
@@ -89,7 +102,10 @@ struct CreateTableGenerator {
     }
 
     private mutating func literal() -> String {
-        random.pick(["1", "0", "-1", "2.5", ".5", "1e3", "0x1F", "'text'", "'it''s'", "'a)b'", "'(('", "'--'", "'/*'", "x'00ff'", "NULL", "TRUE", "'é'"])
+        random.pick([
+            "1", "0", "-1", "2.5", ".5", "1e3", "0x1F", "'text'", "'it''s'", "'a)b'", "'(('", "'--'", "'/*'", "x'00ff'",
+            "NULL", "TRUE", "'é'",
+        ])
     }
 
     /// A small expression over existing columns, nested `depth` deep at most.
@@ -104,7 +120,9 @@ struct CreateTableGenerator {
         case 2: return keyword("coalesce") + "(" + inner + "," + gap() + other + ")"
         case 3: return inner + gap() + random.pick(["+", "-", "*", "||", "<>", "!=", "=", "<=", ">="]) + gap() + other
         case 4: return inner + gap() + keyword("IN") + gap() + "(" + literal() + ", (" + literal() + "))"
-        case 5: return keyword("CASE WHEN") + gap() + inner + gap() + keyword("THEN") + gap() + other + gap() + keyword("ELSE") + gap() + literal() + gap() + keyword("END")
+        case 5:
+            return keyword("CASE WHEN") + gap() + inner + gap() + keyword("THEN") + gap() + other + gap()
+                + keyword("ELSE") + gap() + literal() + gap() + keyword("END")
         case 6: return inner + gap() + keyword("IS NOT NULL")
         case 7: return "'{\"a\":1}'" + gap() + "->>" + gap() + "'$.a'"
         case 8: return keyword("length") + "(" + inner + ")" + gap() + ">" + gap() + "0"
@@ -115,11 +133,15 @@ struct CreateTableGenerator {
     // MARK: Clauses
 
     private mutating func conflict() -> String {
-        random.chance(25) ? gap() + keyword("ON CONFLICT") + gap() + keyword(random.pick(["ROLLBACK", "ABORT", "FAIL", "IGNORE", "REPLACE"])) : ""
+        random.chance(25)
+            ? gap() + keyword("ON CONFLICT") + gap()
+                + keyword(random.pick(["ROLLBACK", "ABORT", "FAIL", "IGNORE", "REPLACE"])) : ""
     }
 
     private mutating func constraintName() -> String {
-        random.chance(20) ? keyword("CONSTRAINT") + gap() + quote(freshName(["c", "named", "pk", "it's", "名"]), allowString: true) + gap() : ""
+        random.chance(20)
+            ? keyword("CONSTRAINT") + gap() + quote(freshName(["c", "named", "pk", "it's", "名"]), allowString: true)
+                + gap() : ""
     }
 
     private mutating func foreignKeyArguments() -> String {
@@ -127,7 +149,8 @@ struct CreateTableGenerator {
         for _ in 0..<random.below(4) {
             switch random.below(4) {
             case 0, 1:
-                text += gap() + keyword("ON " + random.pick(["DELETE", "UPDATE"])) + gap()
+                text +=
+                    gap() + keyword("ON " + random.pick(["DELETE", "UPDATE"])) + gap()
                     + keyword(random.pick(["SET NULL", "SET DEFAULT", "CASCADE", "RESTRICT", "NO ACTION"]))
             case 2: text += gap() + keyword("MATCH") + gap() + keyword(random.pick(["SIMPLE", "FULL", "PARTIAL"]))
             default: text += gap() + keyword("ON INSERT CASCADE")
@@ -143,7 +166,9 @@ struct CreateTableGenerator {
     private mutating func reference(columns count: Int) -> String {
         var text = keyword("REFERENCES") + gap() + quote(random.pick(["parent", "p q", "Parent"]))
         if count > 1 || random.chance(60) {
-            text += gap() + "(" + (0..<count).map { _ in quote(random.pick(["id", "x", "y z"])) }.joined(separator: "," + gap()) + ")"
+            text +=
+                gap() + "("
+                + (0..<count).map { _ in quote(random.pick(["id", "x", "y z"])) }.joined(separator: "," + gap()) + ")"
         }
         return text + foreignKeyArguments()
     }
@@ -156,15 +181,21 @@ struct CreateTableGenerator {
         case 2: return name + keyword("UNIQUE") + conflict()
         case 3: return name + keyword("CHECK") + gap() + "(" + expression() + ")"
         case 4:
-            let value = random.pick([literal(), "(" + expression(depth: 1) + ")", random.pick(["-", "+"]) + gap() + random.pick(["1", "2.5", "0x10"]),
-                                     keyword(random.pick(["CURRENT_TIMESTAMP", "CURRENT_DATE", "CURRENT_TIME"]))])
+            let value = random.pick([
+                literal(), "(" + expression(depth: 1) + ")",
+                random.pick(["-", "+"]) + gap() + random.pick(["1", "2.5", "0x10"]),
+                keyword(random.pick(["CURRENT_TIMESTAMP", "CURRENT_DATE", "CURRENT_TIME"])),
+            ])
             return name + keyword("DEFAULT") + gap() + value
-        case 5: return name + keyword("COLLATE") + gap() + random.pick(["NOCASE", "nocase", "BINARY", "RTRIM", "\"NOCASE\""])
+        case 5:
+            return name + keyword("COLLATE") + gap()
+                + random.pick(["NOCASE", "nocase", "BINARY", "RTRIM", "\"NOCASE\""])
         case 6: return name + reference(columns: 1)
         case 7 where !hasPrimaryKey:
             hasPrimaryKey = true
             let direction = random.chance(40) ? gap() + keyword(random.pick(["ASC", "DESC"])) : ""
-            let autoincrement = type.uppercased() == "INTEGER" && random.chance(40) ? gap() + keyword("AUTOINCREMENT") : ""
+            let autoincrement =
+                type.uppercased() == "INTEGER" && random.chance(40) ? gap() + keyword("AUTOINCREMENT") : ""
             return name + keyword("PRIMARY KEY") + direction + conflict() + autoincrement
         case 8 where random.chance(50): return name + keyword(random.pick(["DEFERRABLE", "NOT DEFERRABLE"]))
         case 9 where random.chance(30): return keyword("CONSTRAINT") + gap() + quote(freshName(["dangling"]))
@@ -174,11 +205,19 @@ struct CreateTableGenerator {
 
     private mutating func column(strict: Bool) -> String {
         let name = freshName(Self.columnNames)
-        let types = strict ? ["INT", "INTEGER", "REAL", "TEXT", "BLOB", "ANY", "integer", "Text"]
-            : ["", "", "INT", "INTEGER", "TEXT", "REAL", "BLOB", "NUMERIC", "VARCHAR(255)", "DECIMAL(10, 5)", "DECIMAL ( +10 , -5 )", "UNSIGNED BIG INT",
-               "DOUBLE PRECISION", "\"my type\"", "'text'", "[real]", "NVARCHAR(+5)", "DATETIME", "BOOLEAN", "NATIVE CHARACTER(70)", "generated text"]
+        let types =
+            strict
+            ? ["INT", "INTEGER", "REAL", "TEXT", "BLOB", "ANY", "integer", "Text"]
+            : [
+                "", "", "INT", "INTEGER", "TEXT", "REAL", "BLOB", "NUMERIC", "VARCHAR(255)", "DECIMAL(10, 5)",
+                "DECIMAL ( +10 , -5 )", "UNSIGNED BIG INT",
+                "DOUBLE PRECISION", "\"my type\"", "'text'", "[real]", "NVARCHAR(+5)", "DATETIME", "BOOLEAN",
+                "NATIVE CHARACTER(70)", "generated text",
+            ]
         let type = random.pick(types)
-        var text = quote(name, allowString: true) + (type.isEmpty ? "" : gap() + type.split(separator: " ").joined(separator: gap()))
+        var text =
+            quote(name, allowString: true)
+            + (type.isEmpty ? "" : gap() + type.split(separator: " ").joined(separator: gap()))
         var generated = false
         for _ in 0..<random.below(4) {
             text += gap() + columnConstraint(type: type, strict: strict)
@@ -190,8 +229,11 @@ struct CreateTableGenerator {
             // declared type it reports (a quirk the round trip keeps, but this check cannot model).
             let name = constraintName()
             let spaced = random.pick([" ", "\n", "  "])
-            text += spaced + name + (random.chance(50) ? "GENERATED" + spaced + "ALWAYS" + gap() : "") + keyword("AS") + gap()
-                + "(" + expression(nonGenerated: true) + ")" + (random.chance(60) ? gap() + keyword(random.pick(["STORED", "VIRTUAL"])) : "")
+            text +=
+                spaced + name + (random.chance(50) ? "GENERATED" + spaced + "ALWAYS" + gap() : "") + keyword("AS")
+                + gap()
+                + "(" + expression(nonGenerated: true) + ")"
+                + (random.chance(60) ? gap() + keyword(random.pick(["STORED", "VIRTUAL"])) : "")
             if random.chance(30) { text += gap() + keyword("NOT NULL") }
         }
         columns.append((name, generated))
@@ -200,13 +242,16 @@ struct CreateTableGenerator {
 
     private mutating func columnList(_ count: Int, modifiers: Bool) -> String {
         let chosen = (0..<count).map { _ in random.pick(columns).name }
-        return "(" + gap() + chosen.map { name -> String in
-            var item = quote(name)
-            if modifiers && random.chance(10) { item = "(" + item + ")" }
-            if modifiers && random.chance(20) { item += gap() + keyword("COLLATE") + gap() + random.pick(["NOCASE", "RTRIM"]) }
-            if modifiers && random.chance(20) { item += gap() + keyword(random.pick(["ASC", "DESC"])) }
-            return item
-        }.joined(separator: "," + gap()) + gap() + ")"
+        return "(" + gap()
+            + chosen.map { name -> String in
+                var item = quote(name)
+                if modifiers && random.chance(10) { item = "(" + item + ")" }
+                if modifiers && random.chance(20) {
+                    item += gap() + keyword("COLLATE") + gap() + random.pick(["NOCASE", "RTRIM"])
+                }
+                if modifiers && random.chance(20) { item += gap() + keyword(random.pick(["ASC", "DESC"])) }
+                return item
+            }.joined(separator: "," + gap()) + gap() + ")"
     }
 
     private mutating func tableConstraint() -> String {
@@ -219,8 +264,12 @@ struct CreateTableGenerator {
         case 2: return name + keyword("CHECK") + gap() + "(" + expression() + ")" + conflict()
         case 3:
             let count = 1 + random.below(2)
-            return name + keyword("FOREIGN KEY") + gap() + columnList(count, modifiers: false) + gap() + reference(columns: count)
-        default: return random.chance(20) ? keyword("CONSTRAINT") + gap() + quote(freshName(["dangling"])) : name + keyword("UNIQUE") + gap() + columnList(1, modifiers: false)
+            return name + keyword("FOREIGN KEY") + gap() + columnList(count, modifiers: false) + gap()
+                + reference(columns: count)
+        default:
+            return random.chance(20)
+                ? keyword("CONSTRAINT") + gap() + quote(freshName(["dangling"]))
+                : name + keyword("UNIQUE") + gap() + columnList(1, modifiers: false)
         }
     }
 
@@ -249,7 +298,8 @@ struct CreateTableGenerator {
         if withoutRowid { options.append(keyword("WITHOUT") + gap() + keyword("ROWID")) }
         if random.chance(50) { options.reverse() }
         let table = quote(freshName(["t", "Table", "select", "a b", "tàble"]), allowString: true)
-        return keyword("CREATE TABLE") + gap() + (random.chance(10) ? keyword("IF NOT EXISTS") + gap() : "") + table + gap() + "(" + gap() + body + gap() + ")"
+        return keyword("CREATE TABLE") + gap() + (random.chance(10) ? keyword("IF NOT EXISTS") + gap() : "") + table
+            + gap() + "(" + gap() + body + gap() + ")"
             + (options.isEmpty ? "" : gap() + options.joined(separator: gap() + "," + gap()))
     }
 
@@ -266,7 +316,8 @@ struct CreateTableGenerator {
         case 2:
             bytes.insert(random.pick(Array("()'\"[]`,;-/*".utf8)), at: random.below(bytes.count + 1))
         case 3:
-            let start = random.below(bytes.count), length = min(bytes.count - start, 1 + random.below(12))
+            let start = random.below(bytes.count)
+            let length = min(bytes.count - start, 1 + random.below(12))
             bytes.insert(contentsOf: bytes[start..<(start + length)], at: start)
         default:
             let start = random.below(bytes.count)

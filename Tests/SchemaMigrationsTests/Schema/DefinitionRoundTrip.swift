@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SchemaMigrations
 
 /// Checks one `CREATE TABLE` statement against SQLite itself: SQLite creates the table, the parser
@@ -19,7 +20,9 @@ enum DefinitionRoundTrip {
         /// Whether the database has `sqlite_sequence` (made for the first AUTOINCREMENT table).
         var autoincrement: Bool
 
-        var description: String { "columns \(columns)\nforeign keys \(foreignKeys)\nindexes \(indexes)\nflags \(flags) autoincrement \(autoincrement)" }
+        var description: String {
+            "columns \(columns)\nforeign keys \(foreignKeys)\nindexes \(indexes)\nflags \(flags) autoincrement \(autoincrement)"
+        }
     }
 
     /// The outcome for one statement: nil when SQLite rejects it, else the list of disagreements.
@@ -38,7 +41,8 @@ enum DefinitionRoundTrip {
     }
 
     private static func problems(in db: SQLiteConnection, statement: String, typeNames: Bool) throws -> [String] {
-        let tables = try db.rows("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+        let tables = try db.rows(
+            "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
         guard tables.count == 1, let table = tables[0][0].stringValue, let stored = tables[0][1].stringValue else {
             return ["expected one table, found \(tables.count)"]
         }
@@ -56,17 +60,24 @@ enum DefinitionRoundTrip {
         do {
             try copyDB.execute(copySQL)
         } catch {
-            return problems + ["SQLite refused the written-back definition: \(error)\n  stored:  \(stored)\n  written: \(copySQL)"]
+            return problems + [
+                "SQLite refused the written-back definition: \(error)\n  stored:  \(stored)\n  written: \(copySQL)"
+            ]
         }
-        let original = try facts(table, db), copy = try facts("copy", copyDB)
+        let original = try facts(table, db)
+        let copy = try facts("copy", copyDB)
         if original != copy {
-            problems.append("the copy differs\n  stored:  \(stored)\n  written: \(copySQL)\n  original: \(original)\n  copy:     \(copy)")
+            problems.append(
+                "the copy differs\n  stored:  \(stored)\n  written: \(copySQL)\n  original: \(original)\n  copy:     \(copy)"
+            )
         }
         // The copy's own text reads back as the same definition (nothing changes a second time).
         if let copyStored = try copyDB.scalar("SELECT sql FROM sqlite_schema WHERE name = 'copy'")?.stringValue {
             var reparsed = try? TableDefinition(parsing: copyStored)
             reparsed?.name = definition.name
-            if reparsed != definition { problems.append("the copy's text parses to another definition\n  written: \(copyStored)") }
+            if reparsed != definition {
+                problems.append("the copy's text parses to another definition\n  written: \(copyStored)")
+            }
         }
         // Every token inside the parentheses survives, in order (the commas between clauses aside).
         if try bodyTokens(stored) != bodyTokens(copySQL) {
@@ -76,7 +87,9 @@ enum DefinitionRoundTrip {
     }
 
     /// The parsed definition against what SQLite says of the table it created from the same text.
-    static func agreement(of definition: TableDefinition, with facts: Facts, stored: String, typeNames: Bool = true) -> [String] {
+    static func agreement(of definition: TableDefinition, with facts: Facts, stored: String, typeNames: Bool = true)
+        -> [String]
+    {
         var problems: [String] = []
         func note(_ what: String) { problems.append("\(what)\n  stored: \(stored)") }
         let names = facts.columns.map { $0[0] }
@@ -86,21 +99,38 @@ enum DefinitionRoundTrip {
         }
         for (column, row) in zip(definition.columns, facts.columns) {
             let (type, notNull, defaultText, pk, hidden) = (row[1], row[2] == "1", row[3], Int(row[4])!, row[5])
-            if typeNames && sqliteTypeName(declaredType(of: column)) != type { note("\(column.name): type text \(column.typeText), SQLite says \(type)") }
+            if typeNames && sqliteTypeName(declaredType(of: column)) != type {
+                note("\(column.name): type text \(column.typeText), SQLite says \(type)")
+            }
             let explicitNotNull = column.constraints.contains { $0.kind == .notNull }
             if explicitNotNull && !notNull { note("\(column.name): NOT NULL parsed, SQLite says nullable") }
             if notNull && !explicitNotNull && !(pk > 0 && (definition.withoutRowid || definition.strict)) {
                 note("\(column.name): SQLite says NOT NULL, the parser found none")
             }
-            let parsedDefault = column.constraints.last { $0.kind == .defaultValue }.map { defaultExpression(of: $0.text) } ?? "∅"
-            if parsedDefault != defaultText { note("\(column.name): default \(parsedDefault), SQLite says \(defaultText)") }
-            if expectedPrimaryKeyPosition(of: column, in: definition) != pk { note("\(column.name): pk \(expectedPrimaryKeyPosition(of: column, in: definition)), SQLite says \(pk)") }
-            if expectedHidden(column) != hidden { note("\(column.name): hidden \(expectedHidden(column)), SQLite says \(hidden)") }
+            let parsedDefault =
+                column.constraints.last { $0.kind == .defaultValue }.map { defaultExpression(of: $0.text) } ?? "∅"
+            if parsedDefault != defaultText {
+                note("\(column.name): default \(parsedDefault), SQLite says \(defaultText)")
+            }
+            if expectedPrimaryKeyPosition(of: column, in: definition) != pk {
+                note("\(column.name): pk \(expectedPrimaryKeyPosition(of: column, in: definition)), SQLite says \(pk)")
+            }
+            if expectedHidden(column) != hidden {
+                note("\(column.name): hidden \(expectedHidden(column)), SQLite says \(hidden)")
+            }
         }
-        if definition.withoutRowid != (facts.flags[2] == "1") { note("WITHOUT ROWID \(definition.withoutRowid), SQLite says wr = \(facts.flags[2])") }
-        if definition.strict != (facts.flags[3] == "1") { note("STRICT \(definition.strict), SQLite says strict = \(facts.flags[3])") }
-        if definition.hasAutoincrement != facts.autoincrement { note("AUTOINCREMENT \(definition.hasAutoincrement), SQLite says \(facts.autoincrement)") }
-        let referencing = definition.columns.flatMap(\.constraints).filter { if case .references = $0.kind { true } else { false } }.count
+        if definition.withoutRowid != (facts.flags[2] == "1") {
+            note("WITHOUT ROWID \(definition.withoutRowid), SQLite says wr = \(facts.flags[2])")
+        }
+        if definition.strict != (facts.flags[3] == "1") {
+            note("STRICT \(definition.strict), SQLite says strict = \(facts.flags[3])")
+        }
+        if definition.hasAutoincrement != facts.autoincrement {
+            note("AUTOINCREMENT \(definition.hasAutoincrement), SQLite says \(facts.autoincrement)")
+        }
+        let referencing =
+            definition.columns.flatMap(\.constraints).filter { if case .references = $0.kind { true } else { false } }
+            .count
             + definition.constraints.filter { if case .foreignKey = $0.kind { true } else { false } }.count
         let keys = Set(facts.foreignKeys.map { $0[0] }).count
         if referencing != keys { note("\(referencing) foreign keys parsed, SQLite has \(keys)") }
@@ -110,18 +140,31 @@ enum DefinitionRoundTrip {
     static func facts(_ table: String, _ db: SQLiteConnection) throws -> Facts {
         let name = [SQLiteValue.text(table)]
         func render(_ rows: [[SQLiteValue]]) -> [[String]] { rows.map { $0.map { $0.isNull ? "∅" : $0.description } } }
-        let columns = render(try db.rows("SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?) ORDER BY cid", name))
-        let keys = render(try db.rows("SELECT id, seq, \"table\", \"from\", \"to\", on_update, on_delete, \"match\" FROM pragma_foreign_key_list(?) ORDER BY id, seq", name))
+        let columns = render(
+            try db.rows(
+                "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?) ORDER BY cid", name))
+        let keys = render(
+            try db.rows(
+                "SELECT id, seq, \"table\", \"from\", \"to\", on_update, on_delete, \"match\" FROM pragma_foreign_key_list(?) ORDER BY id, seq",
+                name))
         var indexes: [String] = []
         for index in try db.rows("SELECT name, \"unique\", origin, partial FROM pragma_index_list(?)", name) {
-            let parts = render(try db.rows("SELECT cid, name, \"desc\", coll, key FROM pragma_index_xinfo(?) ORDER BY seqno", [index[0]]))
+            let parts = render(
+                try db.rows(
+                    "SELECT cid, name, \"desc\", coll, key FROM pragma_index_xinfo(?) ORDER BY seqno", [index[0]]))
             indexes.append("\(index[1]) \(index[2]) \(index[3]) \(parts)")
         }
-        let flags = render(try db.rows("SELECT type, ncol, wr, strict FROM pragma_table_list WHERE schema = 'main' AND name = ?", name)).first ?? []
+        let flags =
+            render(
+                try db.rows(
+                    "SELECT type, ncol, wr, strict FROM pragma_table_list WHERE schema = 'main' AND name = ?", name)
+            ).first ?? []
         // AUTOINCREMENT leaves one trace outside the text: creating such a table creates
         // sqlite_sequence, so each table is checked in a database of its own.
-        let autoincrement = try db.scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'sqlite_sequence'")?.int64Value == 1
-        return Facts(columns: columns, foreignKeys: keys, indexes: indexes.sorted(), flags: flags, autoincrement: autoincrement)
+        let autoincrement =
+            try db.scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'sqlite_sequence'")?.int64Value == 1
+        return Facts(
+            columns: columns, foreignKeys: keys, indexes: indexes.sorted(), flags: flags, autoincrement: autoincrement)
     }
 
     /// The type SQLite reports for a declared type text: a type written as one quoted token is
@@ -141,11 +184,19 @@ enum DefinitionRoundTrip {
     /// white space before each (build.c, sqlite3AddColumn) but not a comment in between.
     static func declaredType(of column: TableDefinition.Column) -> String {
         let isSpace: (Character) -> Bool = { " \t\n\r\u{0B}\u{0C}".contains($0) }
-        func trimmed(_ text: Substring) -> Substring { var text = text; while let last = text.last, isSpace(last) { text.removeLast() }; return text }
+        func trimmed(_ text: Substring) -> Substring {
+            var text = text
+            while let last = text.last, isSpace(last) { text.removeLast() }
+            return text
+        }
         var type = trimmed(Substring(column.typeText))
-        guard !type.isEmpty, type.last != ")", let first = column.constraints.first, first.kind == .generated else { return String(type) }
+        guard !type.isEmpty, type.last != ")", let first = column.constraints.first, first.kind == .generated else {
+            return String(type)
+        }
         let tokenizer = SQLTokenizer(first.text)
-        guard let tokens = try? tokenizer.tokens(), tokens.count > 1, tokenizer.isKeyword(tokens[0], "GENERATED") else { return String(type) }
+        guard let tokens = try? tokenizer.tokens(), tokens.count > 1, tokenizer.isKeyword(tokens[0], "GENERATED") else {
+            return String(type)
+        }
         type = Substring(String(type) + " " + tokenizer.text(0, tokens[1].end))
         if type.count >= 16, type.suffix(6).lowercased() == "always" {
             type = trimmed(type.dropLast(6))
@@ -158,8 +209,10 @@ enum DefinitionRoundTrip {
     /// signed literal as written.
     static func defaultExpression(of constraintText: String) -> String {
         let tokenizer = SQLTokenizer(constraintText)
-        guard let tokens = try? tokenizer.tokens(), let keyword = tokens.firstIndex(where: { tokenizer.isKeyword($0, "DEFAULT") }),
-              keyword + 1 < tokens.count else { return "?" }
+        guard let tokens = try? tokenizer.tokens(),
+            let keyword = tokens.firstIndex(where: { tokenizer.isKeyword($0, "DEFAULT") }),
+            keyword + 1 < tokens.count
+        else { return "?" }
         let value = tokens[keyword + 1]
         if value.kind == .leftParenthesis {
             return tokenizer.text(value.end, tokens.last!.start).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -188,7 +241,10 @@ enum DefinitionRoundTrip {
         var result: [String] = []
         var depth = 0
         for token in try tokenizer.tokens() {
-            if token.kind == .rightParenthesis { depth -= 1; if depth == 0 { break } }
+            if token.kind == .rightParenthesis {
+                depth -= 1
+                if depth == 0 { break }
+            }
             if depth > 0 && !(depth == 1 && token.kind == .comma) { result.append(tokenizer.text(of: token)) }
             if token.kind == .leftParenthesis { depth += 1 }
         }

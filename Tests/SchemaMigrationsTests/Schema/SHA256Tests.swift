@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SchemaMigrations
 
 /// Checks `SHA256` against the FIPS 180-2 / NIST CAVP example vectors and `sha256sum` output.
@@ -19,7 +20,8 @@ import Testing
     }
 
     @Test func twoBlockMessage896Bits() {
-        let message = "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmn"
+        let message =
+            "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmn"
             + "hijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu"
         #expect(message.utf8.count == 112)
         #expect(SHA256.hexDigest(message) == "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1")

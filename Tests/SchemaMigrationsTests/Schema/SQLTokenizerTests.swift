@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SchemaMigrations
 
 /// The tokenizer under the CREATE TABLE parser reads SQL as SQLite's own tokenizer does
@@ -22,7 +23,10 @@ import Testing
 
     @Test func aStatementSplitsIntoItsTokens() throws {
         let result = try tokens("CREATE TABLE t(a INT, b);")
-        #expect(result.map(\.0) == [.word, .word, .word, .leftParenthesis, .word, .word, .comma, .word, .rightParenthesis, .semicolon])
+        #expect(
+            result.map(\.0) == [
+                .word, .word, .word, .leftParenthesis, .word, .word, .comma, .word, .rightParenthesis, .semicolon,
+            ])
         #expect(result.map(\.1) == ["CREATE", "TABLE", "t", "(", "a", "INT", ",", "b", ")", ";"])
     }
 
@@ -37,8 +41,11 @@ import Testing
         #expect(tokenizer.name(of: first) == name)
     }
 
-    @Test(arguments: [("'g h'", "g h"), ("'it''s'", "it's"), ("''", ""), ("''''", "'"), ("'a\"b'", "a\"b"), ("'-- not a comment'", "-- not a comment"),
-                      ("'/* nor this */'", "/* nor this */"), ("'é ü'", "é ü")])
+    @Test(arguments: [
+        ("'g h'", "g h"), ("'it''s'", "it's"), ("''", ""), ("''''", "'"), ("'a\"b'", "a\"b"),
+        ("'-- not a comment'", "-- not a comment"),
+        ("'/* nor this */'", "/* nor this */"), ("'é ü'", "é ü"),
+    ])
     func aStringIsOneTokenAndCanServeAsAName(_ sql: String, _ name: String) throws {
         let token = try only(sql)
         #expect(token.kind == .string)
@@ -102,7 +109,10 @@ import Testing
         #expect(token.text == sql)
     }
 
-    @Test(arguments: ["||", "->>", "->", "<>", "!=", "<=", ">=", "==", "<<", ">>", "=", "<", ">", "+", "-", "*", "/", "%", "&", "|", "~", "."])
+    @Test(arguments: [
+        "||", "->>", "->", "<>", "!=", "<=", ">=", "==", "<<", ">>", "=", "<", ">", "+", "-", "*", "/", "%", "&", "|",
+        "~", ".",
+    ])
     func anOperatorIsOneToken(_ sql: String) throws {
         let token = try only(sql)
         #expect(token.kind == .symbol)
@@ -166,7 +176,10 @@ import Testing
 
     @Test func identifiersAreFoldedAsSQLiteFoldsThemASCIIOnly() throws {
         #expect("ÄbC".sqlFolded == "Äbc")
-        #expect(SQLTokenizer("Price + \"QTY\" * 'Lit' + [Note] + f(x)").identifierSet() == ["price", "qty", "note", "f", "x"])
+        #expect(
+            SQLTokenizer("Price + \"QTY\" * 'Lit' + [Note] + f(x)").identifierSet() == [
+                "price", "qty", "note", "f", "x",
+            ])
         #expect(SQLTokenizer("'unterminated").identifierSet() == [])
     }
 

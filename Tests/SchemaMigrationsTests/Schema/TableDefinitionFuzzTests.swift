@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// Random `CREATE TABLE` statements (``CreateTableGenerator``), each checked by the same round trip
@@ -20,12 +21,19 @@ import Testing
         let start = Date()
         for index in 0..<Self.cases {
             let statement = generator.statement()
-            guard let problems = DefinitionRoundTrip.check(statement) else { rejected += 1; continue }
+            guard let problems = DefinitionRoundTrip.check(statement) else {
+                rejected += 1
+                continue
+            }
             checked += 1
             if !problems.isEmpty { failures.append("case \(index): \(statement)\n" + problems.joined(separator: "\n")) }
         }
-        print("CREATE TABLE fuzz: seed \(Self.seed), \(Self.cases) statements, \(checked) round-tripped, \(rejected) rejected by SQLite and skipped, \(failures.count) failed, \(String(format: "%.2f", Date().timeIntervalSince(start))) s")
-        if let path = Self.environment["SCHEMAMIGRATIONS_FUZZ_LOG"] { try? failures.joined(separator: "\n\n").write(toFile: path, atomically: true, encoding: .utf8) }
+        print(
+            "CREATE TABLE fuzz: seed \(Self.seed), \(Self.cases) statements, \(checked) round-tripped, \(rejected) rejected by SQLite and skipped, \(failures.count) failed, \(String(format: "%.2f", Date().timeIntervalSince(start))) s"
+        )
+        if let path = Self.environment["SCHEMAMIGRATIONS_FUZZ_LOG"] {
+            try? failures.joined(separator: "\n\n").write(toFile: path, atomically: true, encoding: .utf8)
+        }
         #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n\n"))")
         // Most statements must be ones SQLite takes, or the generator tests little.
         #expect(checked * 2 > Self.cases, "only \(checked) of \(Self.cases) statements were legal")
@@ -37,34 +45,53 @@ import Testing
         var (checked, failures) = (0, [String]())
         for index in 0..<Self.cases {
             let statement = generator.statement()
-            let tableQuery = "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+            let tableQuery =
+                "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
             guard let db = try? SQLiteConnection(path: ":memory:"), (try? db.execute(statement)) != nil,
-                  let row = try? db.rows(tableQuery).first, let table = row[0].stringValue, let stored = row[1].stringValue,
-                  var definition = try? TableDefinition(parsing: stored) else { continue }
+                let row = try? db.rows(tableQuery).first, let table = row[0].stringValue,
+                let stored = row[1].stringValue,
+                var definition = try? TableDefinition(parsing: stored)
+            else { continue }
             let column = random.pick(definition.columns).name
             let new = random.pick(["renamed", "re named", "re\"named", "naïve", "X"]) + String(index)
             // An index over some columns, named like one of them, partial or on an expression.
             let names = definition.columns.map { SQL.quoteIdentifier($0.name) }
-            let indexSQL = "CREATE \(random.chance(50) ? "UNIQUE " : "")INDEX \(random.pick(definition.columns.map(\.nameText))) ON \(SQL.quoteIdentifier(table)) ("
+            let indexSQL =
+                "CREATE \(random.chance(50) ? "UNIQUE " : "")INDEX \(random.pick(definition.columns.map(\.nameText))) ON \(SQL.quoteIdentifier(table)) ("
                 + random.pick(names) + random.pick(["", " DESC", " COLLATE NOCASE", " COLLATE nocase ASC"])
                 + (random.chance(40) ? ", lower(\(random.pick(names)))" : "") + ")"
                 + (random.chance(40) ? " WHERE \(random.pick(names)) IS NOT NULL AND \(random.pick(names)) <> 'x'" : "")
             let withIndex = (try? db.execute(indexSQL)) != nil
             // SQLite refuses some renames (a generated column's expression it cannot re-resolve…): skipped.
-            guard (try? db.execute("ALTER TABLE \(SQL.quoteIdentifier(table)) RENAME COLUMN \(SQL.quoteIdentifier(column)) TO \(SQL.quoteIdentifier(new))")) != nil,
-                  let renamed = try? db.rows(tableQuery).first?[1].stringValue else { continue }
+            guard
+                (try? db.execute(
+                    "ALTER TABLE \(SQL.quoteIdentifier(table)) RENAME COLUMN \(SQL.quoteIdentifier(column)) TO \(SQL.quoteIdentifier(new))"
+                )) != nil,
+                let renamed = try? db.rows(tableQuery).first?[1].stringValue
+            else { continue }
             definition.renameColumns([column.sqlFolded: new])
             checked += 1
             let ours = definition.sql(named: table)
             if (try? DefinitionRoundTrip.bodyTokens(ours)) != (try? DefinitionRoundTrip.bodyTokens(renamed)) {
-                failures.append("case \(index): rename \(column) → \(new)\n  stored: \(stored)\n  SQLite: \(renamed)\n  ours:   \(ours)")
+                failures.append(
+                    "case \(index): rename \(column) → \(new)\n  stored: \(stored)\n  SQLite: \(renamed)\n  ours:   \(ours)"
+                )
             }
-            if withIndex, let sqliteIndex = try? db.scalar("SELECT sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL")?.stringValue {
+            if withIndex,
+                let sqliteIndex = try? db.scalar(
+                    "SELECT sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL")?.stringValue
+            {
                 let oursIndex = TableDefinition.substitute([column.sqlFolded: new], in: indexSQL)
-                if oursIndex != sqliteIndex { failures.append("case \(index): rename \(column) → \(new) in an index\n  SQLite: \(sqliteIndex)\n  ours:   \(oursIndex)") }
+                if oursIndex != sqliteIndex {
+                    failures.append(
+                        "case \(index): rename \(column) → \(new) in an index\n  SQLite: \(sqliteIndex)\n  ours:   \(oursIndex)"
+                    )
+                }
             }
         }
-        print("CREATE TABLE rename fuzz: seed \(Self.seed &+ 2), \(Self.cases) statements, \(checked) renamed by SQLite and compared, \(failures.count) failed")
+        print(
+            "CREATE TABLE rename fuzz: seed \(Self.seed &+ 2), \(Self.cases) statements, \(checked) renamed by SQLite and compared, \(failures.count) failed"
+        )
         #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n\n"))")
     }
 
@@ -77,9 +104,12 @@ import Testing
         for index in 0..<Self.cases {
             let statement = generator.statement()
             guard let db = try? SQLiteConnection(path: ":memory:"), (try? db.execute(statement)) != nil,
-                  let row = try? db.rows("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").first,
-                  let table = row[0].stringValue, let stored = row[1].stringValue,
-                  var definition = try? TableDefinition(parsing: stored) else { continue }
+                let row = try? db.rows(
+                    "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+                ).first,
+                let table = row[0].stringValue, let stored = row[1].stringValue,
+                var definition = try? TableDefinition(parsing: stored)
+            else { continue }
             let before = try DefinitionRoundTrip.facts(table, db)
             // Key columns aside: a type or NULL change there changes what SQLite makes of the key
             // (a rowid alias, AUTOINCREMENT, the implicit NOT NULL of STRICT and WITHOUT ROWID).
@@ -111,17 +141,23 @@ import Testing
             let sql = definition.sql(named: "edited")
             let copy = try SQLiteConnection(path: ":memory:")
             do { try copy.execute(sql) } catch {
-                failures.append("case \(index): \(edit) \(column): SQLite refused \(error)\n  stored: \(stored)\n  edited: \(sql)")
+                failures.append(
+                    "case \(index): \(edit) \(column): SQLite refused \(error)\n  stored: \(stored)\n  edited: \(sql)")
                 continue
             }
             checked += 1
             let after = try DefinitionRoundTrip.facts("edited", copy)
             if after.columns != expected || after.foreignKeys != before.foreignKeys || after.flags != before.flags
-                || (edit != "setType TEXT" && after.indexes != before.indexes) {
-                failures.append("case \(index): \(edit) \(column)\n  stored: \(stored)\n  edited: \(sql)\n  expected \(expected)\n  got      \(after.columns)")
+                || (edit != "setType TEXT" && after.indexes != before.indexes)
+            {
+                failures.append(
+                    "case \(index): \(edit) \(column)\n  stored: \(stored)\n  edited: \(sql)\n  expected \(expected)\n  got      \(after.columns)"
+                )
             }
         }
-        print("CREATE TABLE edit fuzz: seed \(Self.seed &+ 4), \(Self.cases) statements, \(checked) edited and compared, \(failures.count) failed")
+        print(
+            "CREATE TABLE edit fuzz: seed \(Self.seed &+ 4), \(Self.cases) statements, \(checked) edited and compared, \(failures.count) failed"
+        )
         #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n\n"))")
     }
 
@@ -154,8 +190,13 @@ import Testing
                 }
             }
         }
-        if let path = Self.environment["SCHEMAMIGRATIONS_FUZZ_LOG"] { try? refusedLegal.joined(separator: "\n\n").write(toFile: path + ".refused", atomically: true, encoding: .utf8) }
-        print("CREATE TABLE damage fuzz: seed \(Self.seed &+ 1), \(Self.cases) statements, \(parsed) parsed, \(refused) refused with ParseError, \(accepted) accepted by SQLite (\(legalRefused) of them refused by the parser), \(failures.count) failed")
+        if let path = Self.environment["SCHEMAMIGRATIONS_FUZZ_LOG"] {
+            try? refusedLegal.joined(separator: "\n\n").write(
+                toFile: path + ".refused", atomically: true, encoding: .utf8)
+        }
+        print(
+            "CREATE TABLE damage fuzz: seed \(Self.seed &+ 1), \(Self.cases) statements, \(parsed) parsed, \(refused) refused with ParseError, \(accepted) accepted by SQLite (\(legalRefused) of them refused by the parser), \(failures.count) failed"
+        )
         #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n\n"))")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SchemaMigrations
 
 /// A rebuild starts from the live table's own `CREATE TABLE` text. Every statement here is created
@@ -118,7 +119,8 @@ import Testing
         "CREATE TABLE t(a REFERENCES p(id) ON INSERT CASCADE ON DELETE CASCADE)",
         "CREATE TABLE t(a, CHECK (a > 0) ON CONFLICT FAIL)",
         "CREATE TABLE t(a generated text, b INT)",
-        "CREATE TABLE t(a INT, generated AS (a + 1), always, b generated ALWAYS AS (generated * 2))",  // fuzzer, seed 99
+        // fuzzer, seed 99
+        "CREATE TABLE t(a INT, generated AS (a + 1), always, b generated ALWAYS AS (generated * 2))",
         "CREATE TABLE t(a, b, UNIQUE ((a), b))",
         // SQLite reads GENERATED ALWAYS after a type name as part of the type and cuts it off
         // again, keeping the comment before it in the declared type (fuzzer, seed 20261122).
@@ -154,11 +156,12 @@ import Testing
     }
 
     @Test func theModelKeepsEachClauseAsWritten() throws {
-        let definition = try TableDefinition(parsing: """
-            CREATE TABLE "t" (id INTEGER PRIMARY KEY AUTOINCREMENT, "Name" NVARCHAR(160) CONSTRAINT n NOT NULL COLLATE NOCASE,
-              price REAL CHECK (price >= 0) DEFAULT (0.0), owner REFERENCES person(id) ON UPDATE CASCADE,
-              total AS (price * 2) STORED, UNIQUE ("Name", owner), CHECK (length(name) > 0)) STRICT
-            """)
+        let definition = try TableDefinition(
+            parsing: """
+                CREATE TABLE "t" (id INTEGER PRIMARY KEY AUTOINCREMENT, "Name" NVARCHAR(160) CONSTRAINT n NOT NULL COLLATE NOCASE,
+                  price REAL CHECK (price >= 0) DEFAULT (0.0), owner REFERENCES person(id) ON UPDATE CASCADE,
+                  total AS (price * 2) STORED, UNIQUE ("Name", owner), CHECK (length(name) > 0)) STRICT
+                """)
         #expect(definition.name == "t")
         #expect(definition.columns.map(\.name) == ["id", "Name", "price", "owner", "total"])
         #expect(definition.columns.map(\.nameText) == ["id", "\"Name\"", "price", "owner", "total"])
@@ -176,17 +179,23 @@ import Testing
     }
 
     @Test(arguments: [
-        "", "CREATE", "CREATE TABLE", "CREATE TABLE t", "CREATE TABLE t(", "CREATE TABLE t()", "CREATE TABLE t(a", "CREATE TABLE t(a,)",
-        "CREATE TABLE t(a) WITHOUT", "CREATE TABLE t(a) WITHOUT NOTHING", "CREATE TABLE t(a) EXTRA", "CREATE INDEX i ON t(a)",
-        "CREATE TABLE t(a CHECK (a > 0)", "CREATE TABLE t(a PRIMARY)", "CREATE TABLE t(a REFERENCES)", "CREATE TABLE t(a REFERENCES p ON DELETE)",
-        "CREATE TABLE t(UNIQUE (a), b)", "CREATE TABLE t AS SELECT 1", "CREATE TABLE t(a 'x)", "CREATE VIEW v AS SELECT 1",
+        "", "CREATE", "CREATE TABLE", "CREATE TABLE t", "CREATE TABLE t(", "CREATE TABLE t()", "CREATE TABLE t(a",
+        "CREATE TABLE t(a,)",
+        "CREATE TABLE t(a) WITHOUT", "CREATE TABLE t(a) WITHOUT NOTHING", "CREATE TABLE t(a) EXTRA",
+        "CREATE INDEX i ON t(a)",
+        "CREATE TABLE t(a CHECK (a > 0)", "CREATE TABLE t(a PRIMARY)", "CREATE TABLE t(a REFERENCES)",
+        "CREATE TABLE t(a REFERENCES p ON DELETE)",
+        "CREATE TABLE t(UNIQUE (a), b)", "CREATE TABLE t AS SELECT 1", "CREATE TABLE t(a 'x)",
+        "CREATE VIEW v AS SELECT 1",
     ])
     func textThatIsNotATableDefinitionIsRefusedWithAParseError(_ statement: String) {
         #expect(throws: TableDefinition.ParseError.self) { try TableDefinition(parsing: statement) }
     }
 
     @Test func aTableMadeBySelectIsRefusedWithTheReason() throws {
-        let error = try #require(throws: TableDefinition.ParseError.self) { try TableDefinition(parsing: "CREATE TABLE t AS SELECT 1 AS a") }
+        let error = try #require(throws: TableDefinition.ParseError.self) {
+            try TableDefinition(parsing: "CREATE TABLE t AS SELECT 1 AS a")
+        }
         #expect(error.message.contains("AS SELECT"))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SchemaMigrations
 
 /// Databases that live inside an application: a flashcard-style tag table whose unique index uses
@@ -8,7 +9,8 @@ import Foundation
 enum AppSQLFixtures {
     /// `unicase`: ASCII case folded, as the app's own collation.
     static let unicase = SQLCollation("unicase") { lhs, rhs in
-        let left = lhs.lowercased(), right = rhs.lowercased()
+        let left = lhs.lowercased()
+        let right = rhs.lowercased()
         return left == right ? .orderedSame : left < right ? .orderedAscending : .orderedDescending
     }
 
@@ -33,7 +35,9 @@ enum AppSQLFixtures {
 
     /// `X'…'`: the point's 16 bytes.
     static func point(_ x: Double, _ y: Double) -> String {
-        let bytes = [x, y].flatMap { value in (0..<8).map { UInt8(truncatingIfNeeded: value.bitPattern >> (8 * UInt64($0))) } }
+        let bytes = [x, y].flatMap { value in
+            (0..<8).map { UInt8(truncatingIfNeeded: value.bitPattern >> (8 * UInt64($0))) }
+        }
         return "X'" + bytes.map { String(format: "%02X", $0) }.joined() + "'"
     }
 

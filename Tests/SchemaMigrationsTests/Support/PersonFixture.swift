@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// The `Person` table most change-kind, refusal, execution and reporting tests start from:
@@ -7,11 +8,13 @@ import Testing
 enum PersonFixture {
     typealias A = PlanBuilder
 
-    static let person = Schema.Entity(name: "Person", attributes: [
-        A.attribute("name", .string, default: "''"),
-        A.attribute("age", .integer, optional: true),
-        A.attribute("email", .string, optional: true),
-    ], indexes: [Schema.Index(["name"])])
+    static let person = Schema.Entity(
+        name: "Person",
+        attributes: [
+            A.attribute("name", .string, default: "''"),
+            A.attribute("age", .integer, optional: true),
+            A.attribute("email", .string, optional: true),
+        ], indexes: [Schema.Index(["name"])])
 
     /// Ada (36, an email), Alan (no age, no email), Grace (85, an email).
     static let rows = """
@@ -26,10 +29,13 @@ enum PersonFixture {
     }
 
     /// Creates `Person` at V1 with three rows, migrates to `target` at V2, and returns the database.
-    static func migrate(to target: [Schema.Entity], source: [Schema.Entity] = [person], rows: String = rows,
-                        kind: StageKind = .lightweight, planner capabilities: SQLiteCapabilities? = nil) throws -> (TemporaryDatabase, MigrationResult) {
+    static func migrate(
+        to target: [Schema.Entity], source: [Schema.Entity] = [person], rows: String = rows,
+        kind: StageKind = .lightweight, planner capabilities: SQLiteCapabilities? = nil
+    ) throws -> (TemporaryDatabase, MigrationResult) {
         let db = TemporaryDatabase()
-        let v1 = A.schema(1, source), v2 = A.schema(2, target)
+        let v1 = A.schema(1, source)
+        let v2 = A.schema(2, target)
         try A.migrator([v1]).migrate(databaseAt: db.url)
         try db.execute(rows)
         let result = try A.migrator([v1, v2], kind: kind).migrate(databaseAt: db.url)

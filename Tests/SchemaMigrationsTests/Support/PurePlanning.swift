@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// Plans one stage from two lists of entities with no database and no file: the planner as a
@@ -13,8 +14,10 @@ enum PurePlanning {
 
     /// The stage from version 1 (`source`) to version 2 (`target`), each expanded to its stored
     /// layout first (relationships become key columns and join tables), as a plan does.
-    static func stage(from source: [Schema.Entity], to target: [Schema.Entity], kind: StageKind = .lightweight,
-                      capabilities: SQLiteCapabilities = withDropColumn) throws -> PlannedStage {
+    static func stage(
+        from source: [Schema.Entity], to target: [Schema.Entity], kind: StageKind = .lightweight,
+        capabilities: SQLiteCapabilities = withDropColumn
+    ) throws -> PlannedStage {
         let stored = try StorageLayout.expand(versions: [A.schema(1, source), A.schema(2, target)])
         return try Planner(capabilities: capabilities).plan(from: stored[0], to: stored[1], kind: kind)
     }
@@ -31,7 +34,9 @@ enum PurePlanning {
         var rewritesRows: Bool
         var destructive: Bool
 
-        var description: String { "\(op) \(table)\(rewritesRows ? " rewrites rows" : "")\(destructive ? " destructive" : "")" }
+        var description: String {
+            "\(op) \(table)\(rewritesRows ? " rewrites rows" : "")\(destructive ? " destructive" : "")"
+        }
 
         /// A step that rewrites no row and loses nothing: O(1) for a rename, `ADD COLUMN` or
         /// `CREATE TABLE` (SQLite edits the schema only); an index build reads the rows once.
@@ -59,8 +64,14 @@ enum PurePlanning {
         case .columnHasNoNulls(let table, let column, let entity, let property, _):
             return "\(entity).\(property): no NULL in \(table).\(column)"
         case .noDuplicates(let table, let columns, let entity, let properties, let nullsBecome):
-            let nulls = nullsBecome.isEmpty ? "" : " (NULLs as " + nullsBecome.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: ", ") + ")"
-            return "\(entity).(\(properties.joined(separator: ", "))): no duplicates in \(table)(\(columns.joined(separator: ", ")))\(nulls)"
+            let nulls =
+                nullsBecome.isEmpty
+                ? ""
+                : " (NULLs as "
+                    + nullsBecome.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")
+                    + ")"
+            return
+                "\(entity).(\(properties.joined(separator: ", "))): no duplicates in \(table)(\(columns.joined(separator: ", ")))\(nulls)"
         case .exactConversion(let table, _, let entity, let property, let change):
             return "\(entity).\(property): every value of \(table) converts exactly \(change)"
         }
@@ -82,12 +93,16 @@ enum PurePlanning {
 extension PlannedStage {
     /// Each step's kind, table and cost, in the order they run.
     var shapes: [PurePlanning.Shape] {
-        steps.map { PurePlanning.Shape(op: $0.op, table: $0.table, rewritesRows: $0.rewritesRows, destructive: $0.destructive) }
+        steps.map {
+            PurePlanning.Shape(op: $0.op, table: $0.table, rewritesRows: $0.rewritesRows, destructive: $0.destructive)
+        }
     }
 
     /// Each finalizing step's kind, table and cost (after a custom stage's `didMigrate`).
     var finalizingShapes: [PurePlanning.Shape] {
-        finalizingSteps.map { PurePlanning.Shape(op: $0.op, table: $0.table, rewritesRows: $0.rewritesRows, destructive: $0.destructive) }
+        finalizingSteps.map {
+            PurePlanning.Shape(op: $0.op, table: $0.table, rewritesRows: $0.rewritesRows, destructive: $0.destructive)
+        }
     }
 
     /// The data checks before the steps, in words.

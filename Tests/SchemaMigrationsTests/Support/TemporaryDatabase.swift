@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SchemaMigrations
 
 /// A database file in a fresh temporary directory, removed when the test ends.
@@ -7,7 +8,8 @@ final class TemporaryDatabase {
     let url: URL
 
     init(_ name: String = "test.sqlite") {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("schemamigrations-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "schemamigrations-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         url = directory.appendingPathComponent(name)
     }
@@ -45,8 +47,11 @@ final class TemporaryDatabase {
     /// Column name → (declared type, NOT NULL, default) as SQLite reports them.
     func columns(_ table: String) throws -> [String: String] {
         var result: [String: String] = [:]
-        for row in try connect().rows("SELECT name, type, \"notnull\", dflt_value FROM pragma_table_info(?)", [.text(table)]) {
-            result[row[0].stringValue!] = "\(row[1].stringValue!)\(row[2].int64Value == 1 ? " NOT NULL" : "")\(row[3].stringValue.map { " DEFAULT \($0)" } ?? "")"
+        for row in try connect().rows(
+            "SELECT name, type, \"notnull\", dflt_value FROM pragma_table_info(?)", [.text(table)])
+        {
+            result[row[0].stringValue!] =
+                "\(row[1].stringValue!)\(row[2].int64Value == 1 ? " NOT NULL" : "")\(row[3].stringValue.map { " DEFAULT \($0)" } ?? "")"
         }
         return result
     }
@@ -70,7 +75,9 @@ final class TemporaryDatabase {
 /// dependency from its old file list once, missing a new file).
 func stableScratchDirectory(_ prefix: String, for path: String) -> URL {
     let sources = URL(fileURLWithPath: path).appendingPathComponent("Sources")
-    let files = (FileManager.default.enumerator(atPath: sources.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".swift") }.sorted()
+    let files = (FileManager.default.enumerator(atPath: sources.path)?.allObjects as? [String] ?? []).filter {
+        $0.hasSuffix(".swift")
+    }.sorted()
     let key = ([path] + files).joined(separator: "\n")
     let hash = key.utf8.reduce(UInt64(5381)) { ($0 &* 33) &+ UInt64($1) } % 1_000_000
     return FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(hash)")

@@ -48,10 +48,12 @@ enum TripsV3: VersionedSchema {
 enum TripsPlan: SchemaMigrationPlan {
     static let schemas: [any VersionedSchema.Type] = [TripsV1.self, TripsV2.self, TripsV3.self]
     static let stages: [MigrationStage] = [
-        .custom(fromVersion: TripsV1.self, toVersion: TripsV2.self, willMigrate: { context in
-            // Keep the first trip of each name.
-            try context.execute("DELETE FROM Trip WHERE id NOT IN (SELECT min(id) FROM Trip GROUP BY name)")
-        }, didMigrate: nil),
+        .custom(
+            fromVersion: TripsV1.self, toVersion: TripsV2.self,
+            willMigrate: { context in
+                // Keep the first trip of each name.
+                try context.execute("DELETE FROM Trip WHERE id NOT IN (SELECT min(id) FROM Trip GROUP BY name)")
+            }, didMigrate: nil),
         .lightweight(fromVersion: TripsV2.self, toVersion: TripsV3.self),
     ]
 }

@@ -7,7 +7,8 @@ public enum DqliteBinaries {
     public static let demo: URL? = {
         if let found = locate("dqlite-demo") { return found }
         guard geteuid() == 0, let aptGet = locate("apt-get") else {
-            report("dqlite-demo is not installed and this process cannot install it (apt-get install go-dqlite as root)")
+            report(
+                "dqlite-demo is not installed and this process cannot install it (apt-get install go-dqlite as root)")
             return nil
         }
         let update = run(aptGet, ["update", "-qq"])
@@ -48,4 +49,3 @@ public enum DqliteBinaries {
         FileHandle.standardError.write(Data("dqlite cluster tests: \(message); they are skipped.\n".utf8))
     }
 }
-

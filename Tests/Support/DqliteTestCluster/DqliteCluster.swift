@@ -49,9 +49,12 @@ public final class DqliteCluster: @unchecked Sendable {
             let ports = try FreePorts.pick(2 * size)
             for index in 0..<size {
                 let address = "127.0.0.1:\(ports[2 * index])"
-                var arguments = ["-a", "127.0.0.1:\(ports[2 * index + 1])", "-d", address, "-D", try nodeDirectory(index).path]
+                var arguments = [
+                    "-a", "127.0.0.1:\(ports[2 * index + 1])", "-d", address, "-D", try nodeDirectory(index).path,
+                ]
                 if index > 0 { arguments += ["-j", nodes[0].address] }
-                nodes.append(Node(address: address, process: try launch(demo, arguments, log: index), arguments: arguments))
+                nodes.append(
+                    Node(address: address, process: try launch(demo, arguments, log: index), arguments: arguments))
                 if index == 0 { try waitForLeader(among: [address]) }
             }
             try waitForVoters(size)
@@ -88,10 +91,16 @@ public final class DqliteCluster: @unchecked Sendable {
     public func restart(node index: Int) throws {
         guard let demo = DqliteBinaries.demo else { throw ClusterError("dqlite-demo is not installed") }
         let node = nodes[index]
-        nodes[index] = Node(address: node.address, process: try launch(demo, node.arguments, log: index), arguments: node.arguments)
+        nodes[index] = Node(
+            address: node.address, process: try launch(demo, node.arguments, log: index), arguments: node.arguments)
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
-            if (try? DqliteClient.leader(accordingTo: node.address, options: DqliteClient.Options(connectTimeout: .milliseconds(300)))) ?? nil != nil { return }
+            if (try? DqliteClient.leader(
+                accordingTo: node.address, options: DqliteClient.Options(connectTimeout: .milliseconds(300)))) ?? nil
+                != nil
+            {
+                return
+            }
             usleep(100_000)
         }
         throw ClusterError("node \(index) did not rejoin the cluster:\n\(log(of: index))")
@@ -107,7 +116,8 @@ public final class DqliteCluster: @unchecked Sendable {
 
     /// The last lines a node wrote, for failure messages.
     public func log(of index: Int) -> String {
-        let text = (try? String(contentsOf: directory.appendingPathComponent("node\(index).log"), encoding: .utf8)) ?? ""
+        let text =
+            (try? String(contentsOf: directory.appendingPathComponent("node\(index).log"), encoding: .utf8)) ?? ""
         return text.split(separator: "\n").suffix(20).joined(separator: "\n")
     }
 
@@ -135,7 +145,9 @@ public final class DqliteCluster: @unchecked Sendable {
     }
 
     private func waitForLeader(among addresses: [String]) throws {
-        let options = DqliteClient.Options(connectTimeout: .milliseconds(500), leaderSearchTimeout: .seconds(15), leaderSearchInterval: .milliseconds(50))
+        let options = DqliteClient.Options(
+            connectTimeout: .milliseconds(500), leaderSearchTimeout: .seconds(15),
+            leaderSearchInterval: .milliseconds(50))
         do {
             _ = try DqliteClient(nodes: addresses, database: "harness", options: options)
         } catch {
@@ -165,7 +177,7 @@ public struct ClusterError: Error, CustomStringConvertible {
 public enum FreePorts {
     public static func pick(_ count: Int) throws -> [Int] {
         var descriptors: [Int32] = []
-        defer { descriptors.forEach { _ = close($0) } }
+        defer { for descriptor in descriptors { _ = close(descriptor) } }
         var ports: [Int] = []
         for _ in 0..<count {
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -9,7 +9,8 @@ import Foundation
 /// hold different bytes; their content is what must agree.
 public enum DumpContent {
     public static func render(_ dump: DqliteDump, excluding excluded: Set<String> = []) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dqlite-dump-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dqlite-dump-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("db").path
@@ -22,11 +23,18 @@ public enum DumpContent {
     /// whose times differ from run to run) are left out, their schema rows too.
     public static func render(fileAt path: String, excluding excluded: Set<String> = []) throws -> String {
         var handle: OpaquePointer?
-        guard sqlite3_open(path, &handle) == SQLITE_OK, let db = handle else { throw ClusterError("cannot open the dump") }
+        guard sqlite3_open(path, &handle) == SQLITE_OK, let db = handle else {
+            throw ClusterError("cannot open the dump")
+        }
         defer { sqlite3_close(db) }
         let skip = excluded.map { "'\($0)'" }.joined(separator: ", ")
-        var lines = try rows(db, "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE tbl_name NOT IN (\(skip)) ORDER BY type, name")
-        let tables = try rows(db, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN (\(skip)) ORDER BY name")
+        var lines = try rows(
+            db,
+            "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE tbl_name NOT IN (\(skip)) ORDER BY type, name")
+        let tables = try rows(
+            db,
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN (\(skip)) ORDER BY name"
+        )
         for table in tables {
             let name = String(table.dropFirst(1).dropLast(1))  // '|name|' → name
             lines.append("-- \(name)")
@@ -51,9 +59,15 @@ public enum DumpContent {
                 switch sqlite3_column_type(statement, column) {
                 case SQLITE_INTEGER: line += "i:\(sqlite3_column_int64(statement, column))|"
                 case SQLITE_FLOAT: line += "r:\(sqlite3_column_double(statement, column))|"
-                case SQLITE_TEXT: line += count == 1 ? "\(String(cString: sqlite3_column_text(statement, column)))|" : "t:'\(String(cString: sqlite3_column_text(statement, column)))'|"
+                case SQLITE_TEXT:
+                    line +=
+                        count == 1
+                        ? "\(String(cString: sqlite3_column_text(statement, column)))|"
+                        : "t:'\(String(cString: sqlite3_column_text(statement, column)))'|"
                 case SQLITE_BLOB:
-                    let bytes = UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, column), count: Int(sqlite3_column_bytes(statement, column)))
+                    let bytes = UnsafeRawBufferPointer(
+                        start: sqlite3_column_blob(statement, column),
+                        count: Int(sqlite3_column_bytes(statement, column)))
                     line += "b:" + bytes.map { String(format: "%02x", $0) }.joined() + "|"
                 default: line += "NULL|"
                 }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension OnlineChangeStatus: CustomStringConvertible {
@@ -18,13 +18,17 @@ extension OnlineChangeStatus: CustomStringConvertible {
 
     /// ``description``, line by line, with the ages counted from `now`.
     package func lines(now: Date) -> [String] {
-        let phase = self.phase == .copying
+        let phase =
+            self.phase == .copying
             ? "copying; the database stays at \(from) until the cut-over"
             : "releasing the old tables; the cut-over to \(to) committed"
         var lines = ["online change: \(from) → \(to) (plan '\(plan)'), \(phase)"]
         lines += tables.map { "  \($0.name): \($0.progress)" }
-        lines.append("  owner: \(owner) (\(ownerIsAlive ? "running" : "stopped: the next migration picks the change up"))")
-        lines.append("  heartbeat \(Self.seconds(now.timeIntervalSince(heartbeat))) ago, started \(Self.seconds(now.timeIntervalSince(startedAt))) ago")
+        lines.append(
+            "  owner: \(owner) (\(ownerIsAlive ? "running" : "stopped: the next migration picks the change up"))")
+        lines.append(
+            "  heartbeat \(Self.seconds(now.timeIntervalSince(heartbeat))) ago, started \(Self.seconds(now.timeIntervalSince(startedAt))) ago"
+        )
         return lines
     }
 
@@ -43,7 +47,9 @@ extension OnlineChangeStatus.Table {
                 return "copying, no chunk yet" + (maxRowid.map { " (largest rowid \($0))" } ?? "")
             }
             guard let largest = maxRowid else { return "copying, up to rowid \(highWater)" }
-            let share = highWater > 0 && largest > 0 ? " (\((Double(min(highWater, largest)) / Double(largest) * 100).fixedPoint(1))%)" : ""
+            let share =
+                highWater > 0 && largest > 0
+                ? " (\((Double(min(highWater, largest)) / Double(largest) * 100).fixedPoint(1))%)" : ""
             return "copying, up to rowid \(highWater) of \(largest)\(share)"
         }
     }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// An online change in progress on a database, as ``MigrationStatus/onlineChange`` reports it:
@@ -81,18 +81,25 @@ extension OnlineChangeStatus {
             case .copying: tableState = index < state.copied ? .copied : index == state.copied ? .copying : .waiting
             }
             let measured = state.phase == .copying ? name : stored
-            tables.append(Table(name: name, state: tableState, highWater: tableState == .copying ? state.highWater : nil,
-                                maxRowid: try largestRowid(of: measured, in: db)))
+            tables.append(
+                Table(
+                    name: name, state: tableState, highWater: tableState == .copying ? state.highWater : nil,
+                    maxRowid: try largestRowid(of: measured, in: db)))
         }
-        return OnlineChangeStatus(plan: state.plan, from: state.from, to: state.to, phase: state.phase == .copying ? .copying : .releasing,
-                                  tables: tables, startedAt: state.startedAt, heartbeat: state.heartbeat, owner: state.owner,
-                                  ownerIsAlive: state.ownerIsAlive)
+        return OnlineChangeStatus(
+            plan: state.plan, from: state.from, to: state.to, phase: state.phase == .copying ? .copying : .releasing,
+            tables: tables, startedAt: state.startedAt, heartbeat: state.heartbeat, owner: state.owner,
+            ownerIsAlive: state.ownerIsAlive)
     }
 
     /// `max(rowid)` of a table, through a rowid alias no column shadows; nil when it is empty or missing.
     private static func largestRowid(of table: String, in db: any SQLQuerying) throws -> Int64? {
-        let columns = try db.rows("SELECT name FROM pragma_table_xinfo(?)", [.text(table)]).compactMap { $0.first?.stringValue?.sqlFolded }
-        guard !columns.isEmpty, let rowid = ["rowid", "oid", "_rowid_"].first(where: { !columns.contains($0) }) else { return nil }
+        let columns = try db.rows("SELECT name FROM pragma_table_xinfo(?)", [.text(table)]).compactMap {
+            $0.first?.stringValue?.sqlFolded
+        }
+        guard !columns.isEmpty, let rowid = ["rowid", "oid", "_rowid_"].first(where: { !columns.contains($0) }) else {
+            return nil
+        }
         return try db.scalar("SELECT max(\(rowid)) FROM \(SQL.quoteIdentifier(table))")?.int64Value
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// A migration run as an online change, on a connection outside any transaction with the
@@ -32,7 +32,9 @@ struct OnlineMigration {
     /// Each phase's short transaction: the same framing as an offline migration's.
     private var framing: any MigrationFraming { db.framing }
 
-    private var inTransaction: TransactionalMigration { TransactionalMigration(plan: plan, framing: framing, progress: options.progress) }
+    private var inTransaction: TransactionalMigration {
+        TransactionalMigration(plan: plan, framing: framing, progress: options.progress)
+    }
 
     /// Runs every pending stage. - Throws: `MigrationError`; a stage that failed is rolled back,
     /// the stages before it stay committed (as with ``MigrationOptions/TransactionScope/perStage``).
@@ -42,17 +44,26 @@ struct OnlineMigration {
         while true {
             let state = try VersionDetection(plan: plan, db: db).detect(trustCookie: false)
             guard case .recorded(let current) = state, current < target.version,
-                  let stage = try plan.plannedStages(from: current, to: target.version, planner: Self.planner).first else {
+                let stage = try plan.plannedStages(from: current, to: target.version, planner: Self.planner).first
+            else {
                 // Creation, adoption, or nothing left: the offline path, in one short transaction.
-                let next = try framing.inWriteTransaction(doing: "migration") { try inTransaction.migrate(to: target, started: started, stageLimit: 1) }
+                let next = try framing.inWriteTransaction(doing: "migration") {
+                    try inTransaction.migrate(to: target, started: started, stageLimit: 1)
+                }
                 let result = done.map { $0.followed(by: next, started: started) } ?? next
-                if next.stages.isEmpty || next.toVersion == target.version { try finishLeftovers(); return result }
+                if next.stages.isEmpty || next.toVersion == target.version {
+                    try finishLeftovers()
+                    return result
+                }
                 done = result
                 continue
             }
             let next = try runStage(stage, target: target)
             done = done.map { $0.followed(by: next, started: started) } ?? next
-            if next.toVersion == target.version { try finishLeftovers(); return done! }
+            if next.toVersion == target.version {
+                try finishLeftovers()
+                return done!
+            }
         }
     }
 
@@ -63,11 +74,18 @@ struct OnlineMigration {
 
     /// The refusal of the first pending stage with custom code, nil when there is none: the
     /// migration throws it, the dry run lists it, in the same words.
-    static func customCodeRefusal(plan: ResolvedPlan, from current: Schema.Version, to target: Schema.Version) throws -> MigrationError? {
-        guard let stage = try plan.plannedStages(from: current, to: target, planner: planner).first(where: \.runsCode) else { return nil }
-        return MigrationError(.onlineRefused, "the stage \(stage.from) → \(stage.to) runs custom code, which cannot run online; nothing was done",
-                              version: stage.to,
-                              remedy: "migrate without --online (the stage's code runs in one transaction), or split the code into its own release")
+    static func customCodeRefusal(plan: ResolvedPlan, from current: Schema.Version, to target: Schema.Version) throws
+        -> MigrationError?
+    {
+        guard let stage = try plan.plannedStages(from: current, to: target, planner: planner).first(where: \.runsCode)
+        else { return nil }
+        return MigrationError(
+            .onlineRefused,
+            "the stage \(stage.from) → \(stage.to) runs custom code, which cannot run online; nothing was done",
+            version: stage.to,
+            remedy:
+                "migrate without --online (the stage's code runs in one transaction), or split the code into its own release"
+        )
     }
 
     /// Before an offline migration: refuses while an online change runs, and abandons one that
@@ -77,7 +95,8 @@ struct OnlineMigration {
         guard let state = try OnlineState.read(from: db) else { return }
         if state.ownerIsAlive && state.owner != OnlineState.thisOwner { throw state.inProgressError() }
         let online = OnlineRebuildOptions()
-        let migration = OnlineMigration(plan: plan, db: db, options: options, online: online, chunkTarget: try online.validatedTarget())
+        let migration = OnlineMigration(
+            plan: plan, db: db, options: options, online: online, chunkTarget: try online.validatedTarget())
         if state.phase == .copying { try migration.abandon() } else { try migration.release(state) }
     }
 
@@ -109,7 +128,9 @@ struct OnlineMigration {
         if !decision.runsOnline {
             try abandon()
             // Offline: the stage in one transaction, planned as without the option.
-            return try framing.inWriteTransaction(doing: "migration") { try inTransaction.migrate(to: target, started: stageStart, stageLimit: 1) }
+            return try framing.inWriteTransaction(doing: "migration") {
+                try inTransaction.migrate(to: target, started: stageStart, stageLimit: 1)
+            }
         }
         let checked = try QuickCheck.verify(before: stage, db: db)
         var state = try prepare(stage, changes: changes, live: live)
@@ -121,9 +142,14 @@ struct OnlineMigration {
 
     /// Phase 1, or the recorded change when it is this stage's and its objects are all there.
     private func prepare(_ stage: PlannedStage, changes: [OnlineTableChange], live: LiveSchema) throws -> OnlineState {
-        if let state = try OnlineState.read(from: db), state.phase == .copying, state.plan == plan.name, state.from == stage.from, state.to == stage.to,
-           state.tables == changes.map(\.shadow),
-           try changes.allSatisfy({ change in try change.triggers.allSatisfy { try objectExists($0, type: "trigger") } && objectExists(change.shadow, type: "table") }) {
+        if let state = try OnlineState.read(from: db), state.phase == .copying, state.plan == plan.name,
+            state.from == stage.from, state.to == stage.to,
+            state.tables == changes.map(\.shadow),
+            try changes.allSatisfy({ change in
+                try change.triggers.allSatisfy { try objectExists($0, type: "trigger") }
+                    && objectExists(change.shadow, type: "table")
+            })
+        {
             return state
         }
         try abandon()
@@ -133,8 +159,10 @@ struct OnlineMigration {
                 let (table, parts) = try change.parts(in: live, renamesApplied: false, version: stage.to)
                 for sql in try change.prepareStatements(live: table, parts: parts) { try db.execute(sql) }
             }
-            let state = OnlineState(plan: plan.name, from: stage.from, to: stage.to, phase: .copying, tables: changes.map(\.shadow), highWater: nil,
-                                    copied: 0, startedAt: Date(), heartbeat: Date(), owner: OnlineState.thisOwner)
+            let state = OnlineState(
+                plan: plan.name, from: stage.from, to: stage.to, phase: .copying, tables: changes.map(\.shadow),
+                highWater: nil,
+                copied: 0, startedAt: Date(), heartbeat: Date(), owner: OnlineState.thisOwner)
             try state.write(to: db)
             return state
         }
@@ -145,7 +173,9 @@ struct OnlineMigration {
     }
 
     /// Phase 2: the chunks of one table, sized to the target, with pauses and progress.
-    private func copy(_ change: OnlineTableChange, index: Int, of count: Int, stage: PlannedStage, state: inout OnlineState) throws {
+    private func copy(
+        _ change: OnlineTableChange, index: Int, of count: Int, stage: PlannedStage, state: inout OnlineState
+    ) throws {
         let live = try LiveSchema.read(from: db, onlyTables: [change.source])
         let (table, parts) = try change.parts(in: live, renamesApplied: false, version: stage.to)
         let total = Int(try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(change.source))")?.int64Value ?? 0)
@@ -155,14 +185,21 @@ struct OnlineMigration {
         var lastHeartbeat = Date()
         while true {
             if let shouldPause = online.shouldPause, shouldPause() {
-                try waitWhilePaused(shouldPause, change: change, index: index, of: count, stage: stage, state: &state, lastHeartbeat: &lastHeartbeat)
+                try waitWhilePaused(
+                    shouldPause, change: change, index: index, of: count, stage: stage, state: &state,
+                    lastHeartbeat: &lastHeartbeat)
             }
             let chunkStart = Date()
             let rows = chunk.rows
             let end = try framing.inWriteTransaction(doing: "online copy") { () -> Int64? in
                 let end = try change.copyChunk(db, live: table, parts: parts, after: state.highWater, rows: rows)
                 state.heartbeat = Date()
-                if let end { state.highWater = end } else { state.highWater = nil; state.copied = index + 1 }
+                if let end {
+                    state.highWater = end
+                } else {
+                    state.highWater = nil
+                    state.copied = index + 1
+                }
                 try state.write(to: db)
                 return end
             }
@@ -171,24 +208,33 @@ struct OnlineMigration {
             lastHeartbeat = Date()
             let elapsed = Date().timeIntervalSince(began)
             let rate = elapsed > 0 ? Double(min(copied, total)) / elapsed : nil
-            var event = MigrationProgress(from: stage.from, to: stage.to, stepIndex: index, stepCount: count,
-                                          summary: "Copy \(change.source) into its shadow online", rowsDone: min(copied, total), rowsTotal: total,
-                                          activity: .copyingOnline, elapsed: elapsed)
+            var event = MigrationProgress(
+                from: stage.from, to: stage.to, stepIndex: index, stepCount: count,
+                summary: "Copy \(change.source) into its shadow online", rowsDone: min(copied, total), rowsTotal: total,
+                activity: .copyingOnline, elapsed: elapsed)
             event.rowsPerSecond = rate
             event.secondsLeft = rate.flatMap { $0 > 0 ? Double(max(0, total - copied)) / $0 : nil }
-            if end == nil { event.rowsDone = total; event.secondsLeft = 0 }
+            if end == nil {
+                event.rowsDone = total
+                event.secondsLeft = 0
+            }
             options.progress?(event)
             if end == nil { return }
             if online.pauseBetweenChunks > 0 { SystemCalls.sleep(seconds: online.pauseBetweenChunks) }
         }
     }
 
-    private func waitWhilePaused(_ shouldPause: @Sendable () -> Bool, change: OnlineTableChange, index: Int, of count: Int, stage: PlannedStage,
-                                 state: inout OnlineState, lastHeartbeat: inout Date) throws {
+    private func waitWhilePaused(
+        _ shouldPause: @Sendable () -> Bool, change: OnlineTableChange, index: Int, of count: Int, stage: PlannedStage,
+        state: inout OnlineState, lastHeartbeat: inout Date
+    ) throws {
         let began = Date()
         while shouldPause() {
-            options.progress?(MigrationProgress(from: stage.from, to: stage.to, stepIndex: index, stepCount: count,
-                                                summary: "Online copy of \(change.source) paused", activity: .paused, elapsed: Date().timeIntervalSince(began)))
+            options.progress?(
+                MigrationProgress(
+                    from: stage.from, to: stage.to, stepIndex: index, stepCount: count,
+                    summary: "Online copy of \(change.source) paused", activity: .paused,
+                    elapsed: Date().timeIntervalSince(began)))
             if Date().timeIntervalSince(lastHeartbeat) > OnlineState.staleAfter / 3 {
                 var beat = state
                 beat.heartbeat = Date()
@@ -202,20 +248,31 @@ struct OnlineMigration {
 
     /// Phase 3: one short transaction: the stage's steps with the shadows swapped in, checked,
     /// verified and recorded; the state moves on to releasing the old tables.
-    private func cutOver(_ stage: PlannedStage, changes: [OnlineTableChange], checked: [String], state: OnlineState, started: Date) throws -> MigrationResult {
-        options.progress?(MigrationProgress(from: stage.from, to: stage.to, stepIndex: 0, stepCount: stage.steps.count,
-                                            summary: "Cut over: swap \(changes.map(\.rebuild.table).joined(separator: ", ")) in", activity: .cuttingOver))
+    private func cutOver(
+        _ stage: PlannedStage, changes: [OnlineTableChange], checked: [String], state: OnlineState, started: Date
+    ) throws -> MigrationResult {
+        options.progress?(
+            MigrationProgress(
+                from: stage.from, to: stage.to, stepIndex: 0, stepCount: stage.steps.count,
+                summary: "Cut over: swap \(changes.map(\.rebuild.table).joined(separator: ", ")) in",
+                activity: .cuttingOver))
         var releasing = state
         try framing.inWriteTransaction(doing: "online cut-over") {
-            guard case .recorded(let current) = try VersionDetection(plan: plan, db: db).detect(trustCookie: false), current == stage.from else {
-                throw MigrationError(.concurrentChange, "the database left version \(stage.from) during the online change; the cut-over was rolled back",
-                                     version: stage.to, remedy: "run the migration again")
+            guard case .recorded(let current) = try VersionDetection(plan: plan, db: db).detect(trustCookie: false),
+                current == stage.from
+            else {
+                throw MigrationError(
+                    .concurrentChange,
+                    "the database left version \(stage.from) during the online change; the cut-over was rolled back",
+                    version: stage.to, remedy: "run the migration again")
             }
             for change in changes { for sql in change.dropTriggerStatements { try db.execute(sql) } }
-            let online = Dictionary(changes.map { ($0.rebuild.table.sqlFolded, $0) }, uniquingKeysWith: { first, _ in first })
+            let online = Dictionary(
+                changes.map { ($0.rebuild.table.sqlFolded, $0) }, uniquingKeysWith: { first, _ in first })
             try StageExecutor(db: db, progress: options.progress, online: online).run(stage, checked: checked)
             try inTransaction.verify(stage.target, written: WrittenColumns(stage.allSteps.map(\.action)))
-            try framing.metadata(plan: plan.name).append(inTransaction.record(of: stage.to, kind: stage.kind.rawValue, from: stage.from, started: started))
+            try framing.metadata(plan: plan.name).append(
+                inTransaction.record(of: stage.to, kind: stage.kind.rawValue, from: stage.from, started: started))
             releasing.phase = .releasing
             releasing.tables = changes.map(\.released)
             releasing.highWater = nil
@@ -223,8 +280,9 @@ struct OnlineMigration {
             try releasing.write(to: db)
         }
         try release(releasing)
-        return MigrationResult(outcome: .migrated, fromVersion: stage.from, toVersion: stage.to, adopted: false, stages: [stage],
-                               duration: Date().timeIntervalSince(started))
+        return MigrationResult(
+            outcome: .migrated, fromVersion: stage.from, toVersion: stage.to, adopted: false, stages: [stage],
+            duration: Date().timeIntervalSince(started))
     }
 
     // MARK: Leftovers
@@ -246,8 +304,10 @@ struct OnlineMigration {
                 }
                 chunk.record(rows: rows, took: Date().timeIntervalSince(chunkStart))
                 removed += changed
-                options.progress?(MigrationProgress(from: state.from, to: state.to, stepIndex: 0, stepCount: 1, summary: "Release the old \(table)",
-                                                    rowsDone: min(removed, total), rowsTotal: total, activity: .releasingOldTable))
+                options.progress?(
+                    MigrationProgress(
+                        from: state.from, to: state.to, stepIndex: 0, stepCount: 1, summary: "Release the old \(table)",
+                        rowsDone: min(removed, total), rowsTotal: total, activity: .releasingOldTable))
                 if changed < rows { break }
             }
             try framing.inWriteTransaction(doing: "release of the old table") {

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// How a migration runs its table rebuilds online: the application keeps reading and writing the
@@ -37,7 +37,10 @@ public struct OnlineRebuildOptions: Sendable {
     ///   - chunkTargetMilliseconds: the write lock each chunk may hold; 20 ms by default.
     ///   - shouldPause: asked between chunks; true pauses the copy.
     ///   - pauseBetweenChunks: seconds to rest after each chunk.
-    public init(chunkTargetMilliseconds: Double = 20, shouldPause: (@Sendable () -> Bool)? = nil, pauseBetweenChunks: TimeInterval = 0) {
+    public init(
+        chunkTargetMilliseconds: Double = 20, shouldPause: (@Sendable () -> Bool)? = nil,
+        pauseBetweenChunks: TimeInterval = 0
+    ) {
         self.chunkTargetMilliseconds = chunkTargetMilliseconds
         self.shouldPause = shouldPause
         self.pauseBetweenChunks = pauseBetweenChunks
@@ -49,12 +52,16 @@ public struct OnlineRebuildOptions: Sendable {
     /// The target in seconds, or the refusal for a value that cannot be one.
     func validatedTarget() throws -> TimeInterval {
         guard chunkTargetMilliseconds.isFinite, chunkTargetMilliseconds > 0 else {
-            throw MigrationError(.invalidOption, "the online chunk target must be a number of milliseconds above 0, not \(chunkTargetMilliseconds); nothing was done",
-                                 remedy: "pass a target such as 20 (milliseconds each chunk may hold the write lock)")
+            throw MigrationError(
+                .invalidOption,
+                "the online chunk target must be a number of milliseconds above 0, not \(chunkTargetMilliseconds); nothing was done",
+                remedy: "pass a target such as 20 (milliseconds each chunk may hold the write lock)")
         }
         guard pauseBetweenChunks.isFinite, pauseBetweenChunks >= 0 else {
-            throw MigrationError(.invalidOption, "the pause between online chunks must be a finite number of seconds, 0 or more, not \(pauseBetweenChunks); nothing was done",
-                                 remedy: "pass 0 for no pause")
+            throw MigrationError(
+                .invalidOption,
+                "the pause between online chunks must be a finite number of seconds, 0 or more, not \(pauseBetweenChunks); nothing was done",
+                remedy: "pass 0 for no pause")
         }
         return min(chunkTargetMilliseconds, Self.maximumChunkTarget) / 1000
     }

@@ -11,7 +11,9 @@ struct OnlineStageDecision {
     var runsOnline: Bool { !changes.isEmpty && offlineReasons.isEmpty }
 
     /// The reasons, with "it rebuilds no table" for a stage whose steps are all quick.
-    var reasonsForOffline: [String] { changes.isEmpty ? ["it rebuilds no table, so its steps are quick"] : offlineReasons }
+    var reasonsForOffline: [String] {
+        changes.isEmpty ? ["it rebuilds no table, so its steps are quick"] : offlineReasons
+    }
 
     /// Decides for `stage` (planned by ``OnlineMigration/planner``) on the live schema as it is
     /// before the stage.
@@ -31,7 +33,7 @@ struct OnlineStageDecision {
             do {
                 let (table, parts) = try change.parts(in: live, renamesApplied: false, version: stage.to)
                 if let reason = change.refusal(live: table, parts: parts) { offlineReasons.append(reason) }
-            } catch where predicting {
+            } catch  where predicting {
                 if let reason = change.refusal(live: nil, parts: nil) { offlineReasons.append(reason) }
             }
             changes.append(change)

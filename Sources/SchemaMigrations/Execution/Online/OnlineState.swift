@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The online change in progress on a database, in the package's companion table: at most one
@@ -51,31 +51,49 @@ struct OnlineState: Sendable, Equatable {
 
     /// The change in progress, nil when none.
     static func read(from db: any SQLQuerying) throws -> OnlineState? {
-        guard try db.scalar("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(TableNames.onlineState)]) != nil else { return nil }
-        guard let row = try db.rows("""
-            SELECT "plan", "fromVersion", "toVersion", "phase", "tables", "highWater", "copied", "startedAt", "heartbeat", "owner" \
-            FROM "\(TableNames.onlineState)" WHERE "id" = 1
-            """).first else { return nil }
-        guard let from = row[1].stringValue.flatMap(Schema.Version.init), let to = row[2].stringValue.flatMap(Schema.Version.init),
-              let phase = row[3].stringValue.flatMap(Phase.init(rawValue:)) else {
-            throw MigrationError(.unknownVersion, "the online change recorded in '\(TableNames.onlineState)' cannot be read",
-                                 remedy: "the table was edited by hand; restore the database from a backup")
+        guard
+            try db.scalar(
+                "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(TableNames.onlineState)]) != nil
+        else { return nil }
+        guard
+            let row = try db.rows(
+                """
+                SELECT "plan", "fromVersion", "toVersion", "phase", "tables", "highWater", "copied", "startedAt", "heartbeat", "owner" \
+                FROM "\(TableNames.onlineState)" WHERE "id" = 1
+                """
+            ).first
+        else { return nil }
+        guard let from = row[1].stringValue.flatMap(Schema.Version.init),
+            let to = row[2].stringValue.flatMap(Schema.Version.init),
+            let phase = row[3].stringValue.flatMap(Phase.init(rawValue:))
+        else {
+            throw MigrationError(
+                .unknownVersion, "the online change recorded in '\(TableNames.onlineState)' cannot be read",
+                remedy: "the table was edited by hand; restore the database from a backup")
         }
         let tables = (row[4].stringValue ?? "").split(separator: "\n").map(String.init)
-        return OnlineState(plan: row[0].stringValue ?? "", from: from, to: to, phase: phase, tables: tables, highWater: row[5].int64Value,
-                           copied: Int(row[6].int64Value ?? 0), startedAt: Date(timeIntervalSince1970: row[7].doubleValue ?? 0),
-                           heartbeat: Date(timeIntervalSince1970: row[8].doubleValue ?? 0), owner: row[9].stringValue ?? "")
+        return OnlineState(
+            plan: row[0].stringValue ?? "", from: from, to: to, phase: phase, tables: tables,
+            highWater: row[5].int64Value,
+            copied: Int(row[6].int64Value ?? 0), startedAt: Date(timeIntervalSince1970: row[7].doubleValue ?? 0),
+            heartbeat: Date(timeIntervalSince1970: row[8].doubleValue ?? 0), owner: row[9].stringValue ?? "")
     }
 
     /// Writes this state as the one row; call inside a write transaction.
     func write(to db: any SQLQuerying) throws {
         try db.execute(Self.createSQL)
-        try db.execute("""
+        try db.execute(
+            """
             INSERT OR REPLACE INTO "\(TableNames.onlineState)" ("id", "plan", "fromVersion", "toVersion", "phase", "tables", "highWater", "copied", "startedAt", "heartbeat", "owner") \
             VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.text(plan), .text(from.description), .text(to.description), .text(phase.rawValue), .text(tables.joined(separator: "\n")),
-                  highWater.map { .integer($0) } ?? .null, .integer(Int64(copied)), .real(startedAt.timeIntervalSince1970),
-                  .real(heartbeat.timeIntervalSince1970), .text(owner)])
+            """,
+            [
+                .text(plan), .text(from.description), .text(to.description), .text(phase.rawValue),
+                .text(tables.joined(separator: "\n")),
+                highWater.map { .integer($0) } ?? .null, .integer(Int64(copied)),
+                .real(startedAt.timeIntervalSince1970),
+                .real(heartbeat.timeIntervalSince1970), .text(owner),
+            ])
     }
 
     /// Removes the row and the companion table; call inside a write transaction.
@@ -96,8 +114,10 @@ struct OnlineState: Sendable, Equatable {
 
     /// The refusal for a second change while this one runs.
     func inProgressError() -> MigrationError {
-        MigrationError(.onlineChangeInProgress,
-                       "an online change of plan '\(plan)' from \(from) to \(to) is running on this database (\(owner), \(phase == .copying ? "copying" : "releasing the old table")); nothing was done",
-                       version: to, remedy: "wait for it to finish, or stop it; a stopped change resumes with the next online migration")
+        MigrationError(
+            .onlineChangeInProgress,
+            "an online change of plan '\(plan)' from \(from) to \(to) is running on this database (\(owner), \(phase == .copying ? "copying" : "releasing the old table")); nothing was done",
+            version: to,
+            remedy: "wait for it to finish, or stop it; a stopped change resumes with the next online migration")
     }
 }

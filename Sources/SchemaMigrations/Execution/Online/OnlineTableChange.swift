@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// One table rebuilt online: its shadow table (the target definition, under a reserved name), the
@@ -39,16 +39,23 @@ struct OnlineTableChange: Sendable {
     /// The rowid's name free in both the live table and the target (a column may be named `rowid`).
     func rowidName(live: LiveSchema.Table) -> String? {
         ["rowid", "oid", "_rowid_"].first { name in
-            live.column(named: name) == nil && !rebuild.target.attributes.contains { $0.name.sqlFolded == name.sqlFolded }
+            live.column(named: name) == nil
+                && !rebuild.target.attributes.contains { $0.name.sqlFolded == name.sqlFolded }
         }
     }
 
     /// The rebuild rendered against the live table, the new table named as the shadow.
-    func parts(in live: LiveSchema, renamesApplied: Bool, version: Schema.Version) throws -> (table: LiveSchema.Table, parts: TableRebuild.Parts) {
+    func parts(in live: LiveSchema, renamesApplied: Bool, version: Schema.Version) throws -> (
+        table: LiveSchema.Table, parts: TableRebuild.Parts
+    ) {
         guard let table = live.table(named: renamesApplied ? rebuild.table : source) else {
-            throw MigrationError(.sqlite, "the table \(source) to rebuild online is missing; nothing was done", entity: rebuild.table, version: version)
+            throw MigrationError(
+                .sqlite, "the table \(source) to rebuild online is missing; nothing was done", entity: rebuild.table,
+                version: version)
         }
-        let parts = try rebuild.statements(live: table, renamesApplied: renamesApplied, version: version, newName: shadow).parts
+        let parts = try rebuild.statements(
+            live: table, renamesApplied: renamesApplied, version: version, newName: shadow
+        ).parts
         return (table, parts)
     }
 
@@ -58,9 +65,16 @@ struct OnlineTableChange: Sendable {
         if parts?.withoutRowid == true {
             return "\(rebuild.table) is a WITHOUT ROWID table: the online copy walks rowids"
         }
-        if let live, rowidName(live: live) == nil { return "\(rebuild.table) has columns named rowid, oid and _rowid_: the online copy walks rowids" }
-        if rebuild.columns.contains(where: \.changesReference) { return "the rebuild of \(rebuild.table) changes a foreign key, which must be checked over the whole table at once" }
-        if !rebuild.nullableColumns.isEmpty { return "the rebuild of \(rebuild.table) leaves columns for custom code to fill" }
+        if let live, rowidName(live: live) == nil {
+            return "\(rebuild.table) has columns named rowid, oid and _rowid_: the online copy walks rowids"
+        }
+        if rebuild.columns.contains(where: \.changesReference) {
+            return
+                "the rebuild of \(rebuild.table) changes a foreign key, which must be checked over the whole table at once"
+        }
+        if !rebuild.nullableColumns.isEmpty {
+            return "the rebuild of \(rebuild.table) leaves columns for custom code to fill"
+        }
         return nil
     }
 
@@ -72,33 +86,45 @@ struct OnlineTableChange: Sendable {
             statements.append(try Self.renamed(indexSQL: sql, to: shadowIndex(index), on: shadow).sql)
         }
         let quotedSource = SQL.quoteIdentifier(parts.sourceTable)
-        let write = "INSERT OR REPLACE INTO \(SQL.quoteIdentifier(shadow)) (\(parts.copyTargets.joined(separator: ", "))) "
+        let write =
+            "INSERT OR REPLACE INTO \(SQL.quoteIdentifier(shadow)) (\(parts.copyTargets.joined(separator: ", "))) "
             + "SELECT \(parts.copySourcesBeforeRenames.joined(separator: ", ")) FROM \(quotedSource) WHERE \(quotedSource).\(rowid) = NEW.\(rowid);"
         let delete = { (row: String) in "DELETE FROM \(SQL.quoteIdentifier(shadow)) WHERE \(rowid) = \(row).\(rowid)" }
-        statements.append("CREATE TRIGGER \(SQL.quoteIdentifier(triggers[0])) AFTER INSERT ON \(quotedSource) BEGIN \(write) END")
-        statements.append("CREATE TRIGGER \(SQL.quoteIdentifier(triggers[1])) AFTER UPDATE ON \(quotedSource) BEGIN "
-                          + "\(delete("OLD")) AND OLD.\(rowid) IS NOT NEW.\(rowid); \(write) END")
-        statements.append("CREATE TRIGGER \(SQL.quoteIdentifier(triggers[2])) AFTER DELETE ON \(quotedSource) BEGIN \(delete("OLD")); END")
+        statements.append(
+            "CREATE TRIGGER \(SQL.quoteIdentifier(triggers[0])) AFTER INSERT ON \(quotedSource) BEGIN \(write) END")
+        statements.append(
+            "CREATE TRIGGER \(SQL.quoteIdentifier(triggers[1])) AFTER UPDATE ON \(quotedSource) BEGIN "
+                + "\(delete("OLD")) AND OLD.\(rowid) IS NOT NEW.\(rowid); \(write) END")
+        statements.append(
+            "CREATE TRIGGER \(SQL.quoteIdentifier(triggers[2])) AFTER DELETE ON \(quotedSource) BEGIN \(delete("OLD")); END"
+        )
         return statements
     }
 
     /// Phase 2 (copy): one chunk of at most `rows` rows after `highWater` (from the first row when
     /// nil), inside the caller's transaction.
     /// - Returns: the new high-water mark, nil when the chunk reached the end of the table.
-    func copyChunk(_ db: any SQLQuerying, live: LiveSchema.Table, parts: TableRebuild.Parts, after highWater: Int64?, rows: Int) throws -> Int64? {
+    func copyChunk(
+        _ db: any SQLQuerying, live: LiveSchema.Table, parts: TableRebuild.Parts, after highWater: Int64?, rows: Int
+    ) throws -> Int64? {
         guard let rowid = rowidName(live: live) else { return nil }
         let quotedSource = SQL.quoteIdentifier(parts.sourceTable)
         let start = highWater.map { "\(rowid) > \($0)" } ?? "1"
-        let end = try db.scalar("SELECT \(rowid) FROM \(quotedSource) WHERE \(start) ORDER BY \(rowid) LIMIT 1 OFFSET \(max(0, rows - 1))")?.int64Value
-        try db.execute("INSERT OR REPLACE INTO \(SQL.quoteIdentifier(shadow)) (\(parts.copyTargets.joined(separator: ", "))) "
-                       + "SELECT \(parts.copySourcesBeforeRenames.joined(separator: ", ")) FROM \(quotedSource) WHERE \(start)"
-                       + (end.map { " AND \(rowid) <= \($0)" } ?? ""))
+        let end = try db.scalar(
+            "SELECT \(rowid) FROM \(quotedSource) WHERE \(start) ORDER BY \(rowid) LIMIT 1 OFFSET \(max(0, rows - 1))")?
+            .int64Value
+        try db.execute(
+            "INSERT OR REPLACE INTO \(SQL.quoteIdentifier(shadow)) (\(parts.copyTargets.joined(separator: ", "))) "
+                + "SELECT \(parts.copySourcesBeforeRenames.joined(separator: ", ")) FROM \(quotedSource) WHERE \(start)"
+                + (end.map { " AND \(rowid) <= \($0)" } ?? ""))
         return end
     }
 
     /// Dropping the online triggers on `table` (by its name before the stage).
     static func dropTriggers(on table: String) -> [String] {
-        ["insert", "update", "delete"].map { "DROP TRIGGER IF EXISTS \(SQL.quoteIdentifier(TableNames.onlinePrefix + table + "_" + $0))" }
+        ["insert", "update", "delete"].map {
+            "DROP TRIGGER IF EXISTS \(SQL.quoteIdentifier(TableNames.onlinePrefix + table + "_" + $0))"
+        }
     }
 
     /// Dropping the triggers (the first thing a cut-over or an abandoned change does).
@@ -112,29 +138,39 @@ struct OnlineTableChange: Sendable {
         let (table, parts) = try self.parts(in: live, renamesApplied: true, version: version)
         let shadowIndexes = Set((live.table(named: shadow)?.indexes ?? []).map(\.name))
         guard parts.indexes.indices.allSatisfy({ shadowIndexes.contains(shadowIndex($0)) }) else {
-            throw MigrationError(.sqlite, "the online shadow of \(rebuild.table) does not have the indexes the rebuild needs; everything was rolled back",
-                                 entity: rebuild.table, version: version, remedy: "run the migration again: the online change starts over")
+            throw MigrationError(
+                .sqlite,
+                "the online shadow of \(rebuild.table) does not have the indexes the rebuild needs; everything was rolled back",
+                entity: rebuild.table, version: version,
+                remedy: "run the migration again: the online change starts over")
         }
         var statements = parts.sequence
         var schemaEdits: [String] = []
         // The shadow was created before the stage's renames ran: its text as the rebuild writes it now.
         if let shadowSQL = live.table(named: shadow)?.sql, shadowSQL != parts.createTable {
-            schemaEdits.append("UPDATE sqlite_schema SET sql = \(SQL.quoteString(parts.createTable)) WHERE type = 'table' AND name = \(SQL.quoteString(shadow))")
+            schemaEdits.append(
+                "UPDATE sqlite_schema SET sql = \(SQL.quoteString(parts.createTable)) WHERE type = 'table' AND name = \(SQL.quoteString(shadow))"
+            )
         }
         for index in table.indexes where index.origin == .createIndex {
             statements.append("DROP INDEX \(SQL.quoteIdentifier(index.name))")
         }
-        if !schemaEdits.isEmpty { statements += ["PRAGMA writable_schema = ON"] + schemaEdits + ["PRAGMA writable_schema = RESET"] }
-        statements += ["PRAGMA legacy_alter_table = ON",
-                       "ALTER TABLE \(SQL.quoteIdentifier(rebuild.table)) RENAME TO \(SQL.quoteIdentifier(released))",
-                       "PRAGMA legacy_alter_table = OFF",
-                       "ALTER TABLE \(SQL.quoteIdentifier(shadow)) RENAME TO \(SQL.quoteIdentifier(rebuild.table))"]
+        if !schemaEdits.isEmpty {
+            statements += ["PRAGMA writable_schema = ON"] + schemaEdits + ["PRAGMA writable_schema = RESET"]
+        }
+        statements += [
+            "PRAGMA legacy_alter_table = ON",
+            "ALTER TABLE \(SQL.quoteIdentifier(rebuild.table)) RENAME TO \(SQL.quoteIdentifier(released))",
+            "PRAGMA legacy_alter_table = OFF",
+            "ALTER TABLE \(SQL.quoteIdentifier(shadow)) RENAME TO \(SQL.quoteIdentifier(rebuild.table))",
+        ]
         guard !parts.indexes.isEmpty else { return statements }
         statements.append("PRAGMA writable_schema = ON")
         for (index, sql) in parts.indexes.enumerated() {
             let name = try Self.renamed(indexSQL: sql, to: "", on: "").name
-            statements.append("UPDATE sqlite_schema SET name = \(SQL.quoteString(name)), sql = \(SQL.quoteString(sql)) "
-                              + "WHERE type = 'index' AND name = \(SQL.quoteString(shadowIndex(index)))")
+            statements.append(
+                "UPDATE sqlite_schema SET name = \(SQL.quoteString(name)), sql = \(SQL.quoteString(sql)) "
+                    + "WHERE type = 'index' AND name = \(SQL.quoteString(shadowIndex(index)))")
         }
         statements.append("PRAGMA writable_schema = RESET")
         return statements
@@ -148,12 +184,14 @@ struct OnlineTableChange: Sendable {
         do { tokens = try tokenizer.tokens() } catch {
             throw MigrationError(.sqlite, "cannot read the index statement `\(sql)`: \(error)")
         }
-        guard let on = tokens.firstIndex(where: { tokenizer.isKeyword($0, "ON") }), on >= 1, on + 1 < tokens.count else {
+        guard let on = tokens.firstIndex(where: { tokenizer.isKeyword($0, "ON") }), on >= 1, on + 1 < tokens.count
+        else {
             throw MigrationError(.sqlite, "cannot read the index statement `\(sql)`")
         }
         let unique = tokens[..<on].contains { tokenizer.isKeyword($0, "UNIQUE") }
         let rest = tokenizer.text(tokens[on + 1].end, tokenizer.bytes.count)
-        let renamed = "CREATE \(unique ? "UNIQUE " : "")INDEX \(SQL.quoteIdentifier(name)) ON \(SQL.quoteIdentifier(table))\(rest)"
+        let renamed =
+            "CREATE \(unique ? "UNIQUE " : "")INDEX \(SQL.quoteIdentifier(name)) ON \(SQL.quoteIdentifier(table))\(rest)"
         return (tokenizer.name(of: tokens[on - 1]), renamed)
     }
 }

@@ -19,7 +19,9 @@ extension TableDefinition {
     mutating func setDefault(_ literal: String?, column: String) {
         guard let index = columnIndex(named: column) else { return }
         columns[index].constraints.removeAll { $0.kind == .defaultValue }
-        if let literal { columns[index].constraints.append(.init(kind: .defaultValue, text: "DEFAULT \(literal)", identifiers: [])) }
+        if let literal {
+            columns[index].constraints.append(.init(kind: .defaultValue, text: "DEFAULT \(literal)", identifiers: []))
+        }
     }
 
     /// Replaces the foreign key on `column` alone (a column `REFERENCES` clause, or a one-column
@@ -27,7 +29,9 @@ extension TableDefinition {
     mutating func setReference(_ key: Schema.ForeignKey?, column: String) {
         guard let index = columnIndex(named: column) else { return }
         // A DEFERRABLE clause written apart from its REFERENCES goes with it.
-        columns[index].constraints.removeAll { if case .references = $0.kind { return true } else { return $0.kind == .deferrable } }
+        columns[index].constraints.removeAll {
+            if case .references = $0.kind { return true } else { return $0.kind == .deferrable }
+        }
         let folded = column.sqlFolded
         constraints.removeAll { if case .foreignKey = $0.kind { return $0.columns == [folded] } else { return false } }
         if let key {
@@ -54,9 +58,12 @@ extension TableDefinition {
         let folded = column.sqlFolded
         let others = Set(columns.map { $0.name.sqlFolded }).subtracting([folded])
         func refuse(_ what: String) -> MigrationError {
-            MigrationError(.unsupportedChange, "cannot drop '\(entity).\(column)': \(what) uses it",
-                           entity: entity, property: column, version: version,
-                           remedy: "keep the column, or rewrite the table without that clause first (a custom stage's willMigrate may rebuild it with SQL)")
+            MigrationError(
+                .unsupportedChange, "cannot drop '\(entity).\(column)': \(what) uses it",
+                entity: entity, property: column, version: version,
+                remedy:
+                    "keep the column, or rewrite the table without that clause first (a custom stage's willMigrate may rebuild it with SQL)"
+            )
         }
         for other in columns where other.name.sqlFolded != folded {
             for constraint in other.constraints where constraint.identifiers.contains(folded) {
@@ -67,17 +74,23 @@ extension TableDefinition {
         var kept: [TableConstraint] = []
         for constraint in constraints {
             let mentions = constraint.columns.contains(folded) || constraint.identifiers.contains(folded)
-            guard mentions else { kept.append(constraint); continue }
+            guard mentions else {
+                kept.append(constraint)
+                continue
+            }
             switch constraint.kind {
-            case .check where constraint.identifiers.isDisjoint(with: others), .foreignKey where constraint.columns == [folded]:
+            case .check where constraint.identifiers.isDisjoint(with: others),
+                .foreignKey where constraint.columns == [folded]:
                 removed.append("the constraint `\(constraint.text)`")
             case .primaryKey, .unique, .check, .foreignKey, .name:
                 throw refuse("the table constraint `\(constraint.text)`")
             }
         }
         constraints = kept
-        removed += columns[index].constraints.filter { $0.kind != .notNull && $0.kind != .null && $0.kind != .defaultValue }
-            .map { "its `\($0.text)`" }
+        removed += columns[index].constraints.filter {
+            $0.kind != .notNull && $0.kind != .null && $0.kind != .defaultValue
+        }
+        .map { "its `\($0.text)`" }
         columns.remove(at: index)
         return removed
     }
@@ -113,8 +126,10 @@ extension TableDefinition {
                 columns[index].nameText = SQL.quoteIdentifier(new)
             }
             for constraintIndex in columns[index].constraints.indices {
-                columns[index].constraints[constraintIndex].text = renamingColumns(substitution, in: columns[index].constraints[constraintIndex].text)
-                columns[index].constraints[constraintIndex].identifiers = rename(columns[index].constraints[constraintIndex].identifiers)
+                columns[index].constraints[constraintIndex].text = renamingColumns(
+                    substitution, in: columns[index].constraints[constraintIndex].text)
+                columns[index].constraints[constraintIndex].identifiers = rename(
+                    columns[index].constraints[constraintIndex].identifiers)
             }
         }
         for index in constraints.indices {
@@ -137,14 +152,17 @@ extension TableDefinition {
             if token.kind == .leftParenthesis {
                 if depth == 0 {
                     groupStart = token.end
-                    otherTable = index >= 2 && tokenizer.isKeyword(tokens[index - 2], "REFERENCES")
+                    otherTable =
+                        index >= 2 && tokenizer.isKeyword(tokens[index - 2], "REFERENCES")
                         && tokenizer.name(of: tokens[index - 1]).sqlFolded != name.sqlFolded
                 }
                 depth += 1
             } else if token.kind == .rightParenthesis && depth > 0 {
                 depth -= 1
                 if depth == 0 && !otherTable {
-                    result += tokenizer.text(copied, groupStart) + TableDefinition.substitute(substitution, in: tokenizer.text(groupStart, token.start))
+                    result +=
+                        tokenizer.text(copied, groupStart)
+                        + TableDefinition.substitute(substitution, in: tokenizer.text(groupStart, token.start))
                     copied = token.start
                 }
             }
@@ -168,7 +186,11 @@ extension TableDefinition {
             if position > 0 {
                 let previous = tokens[position - 1]
                 // Collation, constraint and type names; the name an index or table is created with.
-                if ["COLLATE", "CONSTRAINT", "AS", "INDEX", "TABLE", "EXISTS"].contains(where: { tokenizer.isKeyword(previous, $0) }) { continue }
+                if ["COLLATE", "CONSTRAINT", "AS", "INDEX", "TABLE", "EXISTS"].contains(where: {
+                    tokenizer.isKeyword(previous, $0)
+                }) {
+                    continue
+                }
                 // A bare word right after an operand is a keyword SQLite also lets name a column
                 // (`CASE … ELSE 0 END`, `a MATCH b`, `b DESC`), not a column reference.
                 if token.kind == .word && endsOperand(previous, tokenizer) { continue }
@@ -180,10 +202,12 @@ extension TableDefinition {
     }
 
     /// Keywords after which an operand (perhaps a column) comes.
-    private static let operandKeywords: Set<String> = ["AND", "OR", "NOT", "WHEN", "THEN", "ELSE", "CASE", "IS", "IN", "BETWEEN", "LIKE", "GLOB",
-                                                       "MATCH", "REGEXP", "ESCAPE", "DISTINCT", "FROM", "SELECT", "WHERE", "ON", "BY",
-                                                       "SET", "VALUES", "HAVING", "RETURNING", "DEFAULT", "CHECK", "KEY", "UNIQUE", "ALL",
-                                                       "WITH", "USING", "JOIN", "IF", "DELETE", "OF"]
+    private static let operandKeywords: Set<String> = [
+        "AND", "OR", "NOT", "WHEN", "THEN", "ELSE", "CASE", "IS", "IN", "BETWEEN", "LIKE", "GLOB",
+        "MATCH", "REGEXP", "ESCAPE", "DISTINCT", "FROM", "SELECT", "WHERE", "ON", "BY",
+        "SET", "VALUES", "HAVING", "RETURNING", "DEFAULT", "CHECK", "KEY", "UNIQUE", "ALL",
+        "WITH", "USING", "JOIN", "IF", "DELETE", "OF",
+    ]
 
     /// Whether `token` ends an operand: a name, a literal, `)`, or a bare word that is no operator keyword.
     private static func endsOperand(_ token: SQLTokenizer.Token, _ tokenizer: SQLTokenizer) -> Bool {

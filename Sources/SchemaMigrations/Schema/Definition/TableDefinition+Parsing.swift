@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension TableDefinition {
@@ -67,7 +67,9 @@ private struct DefinitionParser {
 
     /// A name: a word, a quoted identifier, or a string (SQLite accepts `'name'` as a name).
     private mutating func name() throws -> (name: String, text: String) {
-        guard let token = current, [.word, .quotedIdentifier, .string].contains(token.kind) else { throw fail("expected a name") }
+        guard let token = current, [.word, .quotedIdentifier, .string].contains(token.kind) else {
+            throw fail("expected a name")
+        }
         position += 1
         return (tokenizer.name(of: token), tokenizer.text(of: token))
     }
@@ -110,7 +112,10 @@ private struct DefinitionParser {
         var expectingName = true
         for index in range {
             let token = tokens[index]
-            if token.kind == .comma { expectingName = true; continue }
+            if token.kind == .comma {
+                expectingName = true
+                continue
+            }
             if token.kind == .leftParenthesis && expectingName { continue }
             if expectingName && [.word, .quotedIdentifier, .string].contains(token.kind) {
                 names.append(tokenizer.name(of: token).sqlFolded)
@@ -124,15 +129,22 @@ private struct DefinitionParser {
         try expect("CREATE")
         if !accept("TEMP") { accept("TEMPORARY") }
         try expect("TABLE")
-        if accept("IF") { try expect("NOT"); try expect("EXISTS") }
+        if accept("IF") {
+            try expect("NOT")
+            try expect("EXISTS")
+        }
         var tableName = try name().name
         if at(.symbol) && tokenizer.text(of: current!) == "." {
             position += 1
             tableName = try name().name
         }
-        if at("AS") { throw TableDefinition.ParseError(message: "a table made by CREATE TABLE … AS SELECT has no column definitions to read") }
+        if at("AS") {
+            throw TableDefinition.ParseError(
+                message: "a table made by CREATE TABLE … AS SELECT has no column definitions to read")
+        }
         try expect(.leftParenthesis, "(")
-        var definition = TableDefinition(name: tableName, columns: [], constraints: [], withoutRowid: false, strict: false)
+        var definition = TableDefinition(
+            name: tableName, columns: [], constraints: [], withoutRowid: false, strict: false)
         while true {
             if isTableConstraintStart() {
                 definition.constraints.append(try tableConstraint())
@@ -140,7 +152,10 @@ private struct DefinitionParser {
                 guard definition.constraints.isEmpty else { throw fail("a column definition after a table constraint") }
                 definition.columns.append(try columnDefinition())
             }
-            if at(.comma) { position += 1; continue }
+            if at(.comma) {
+                position += 1
+                continue
+            }
             // Between table constraints the comma is optional (parse.y: `tconscomma ::= COMMA | .`).
             if !definition.constraints.isEmpty && isTableConstraintStart() { continue }
             try expect(.rightParenthesis, ")")
@@ -148,7 +163,9 @@ private struct DefinitionParser {
         }
         while current != nil {
             if accept("WITHOUT") {
-                guard let token = current, tokenizer.name(of: token).lowercased() == "rowid" else { throw fail("expected ROWID") }
+                guard let token = current, tokenizer.name(of: token).lowercased() == "rowid" else {
+                    throw fail("expected ROWID")
+                }
                 position += 1
                 definition.withoutRowid = true
             } else if accept("STRICT") {
@@ -172,7 +189,9 @@ private struct DefinitionParser {
         let (columnName, nameText) = try name()
         // The type: names, then an optional parenthesized size, up to the first constraint.
         let typeStart = position
-        while let token = current, token.kind == .word || token.kind == .quotedIdentifier || token.kind == .string, !isColumnConstraintStart() {
+        while let token = current, token.kind == .word || token.kind == .quotedIdentifier || token.kind == .string,
+            !isColumnConstraintStart()
+        {
             position += 1
         }
         if at(.leftParenthesis) && position > typeStart { _ = try parenthesized() }
@@ -180,7 +199,9 @@ private struct DefinitionParser {
         // SQLite reads a `GENERATED ALWAYS` right after a type name (not after its size) as words of the type, then cuts
         // them off: comments between the type and GENERATED stay in its declared type (and its
         // affinity), so they stay in ours; a line comment keeps its newline.
-        if position > typeStart, tokens[position - 1].kind != .rightParenthesis, at("GENERATED"), isKeyword(at: position + 1, "ALWAYS") {
+        if position > typeStart, tokens[position - 1].kind != .rightParenthesis, at("GENERATED"),
+            isKeyword(at: position + 1, "ALWAYS")
+        {
             let gap = tokenizer.text(tokens[position - 1].end, tokens[position].start)
             if gap.contains("/*") || gap.contains("--") {
                 let kept = String(gap.reversed().drop { " \t\n\r\u{0B}\u{0C}".contains($0) }.reversed())
@@ -191,11 +212,15 @@ private struct DefinitionParser {
         while current != nil && !at(.comma) && !at(.rightParenthesis) {
             constraints.append(try columnConstraint())
         }
-        return TableDefinition.Column(name: columnName, nameText: nameText, typeText: typeText, constraints: constraints)
+        return TableDefinition.Column(
+            name: columnName, nameText: nameText, typeText: typeText, constraints: constraints)
     }
 
     private func isColumnConstraintStart() -> Bool {
-        ["CONSTRAINT", "PRIMARY", "NOT", "NULL", "UNIQUE", "CHECK", "DEFAULT", "COLLATE", "REFERENCES", "AS", "DEFERRABLE"].contains { at($0) }
+        [
+            "CONSTRAINT", "PRIMARY", "NOT", "NULL", "UNIQUE", "CHECK", "DEFAULT", "COLLATE", "REFERENCES", "AS",
+            "DEFERRABLE",
+        ].contains { at($0) }
             || (at("GENERATED") && isKeyword(at: position + 1, "ALWAYS"))
     }
 
@@ -270,7 +295,8 @@ private struct DefinitionParser {
         } else {
             throw fail("expected a column constraint")
         }
-        return TableDefinition.ColumnConstraint(kind: kind, text: text(from: start, to: position), identifiers: identifiers)
+        return TableDefinition.ColumnConstraint(
+            kind: kind, text: text(from: start, to: position), identifiers: identifiers)
     }
 
     /// `REFERENCES table [(columns)] [ON DELETE|UPDATE action | MATCH name]* [[NOT] DEFERRABLE [INITIALLY DEFERRED|IMMEDIATE]]`.
@@ -281,7 +307,9 @@ private struct DefinitionParser {
         while true {
             if accept("ON") {
                 // `ON INSERT action` is accepted and ignored by SQLite (parse.y: `refarg ::= ON INSERT refact`).
-                guard accept("DELETE") || accept("UPDATE") || accept("INSERT") else { throw fail("expected DELETE or UPDATE") }
+                guard accept("DELETE") || accept("UPDATE") || accept("INSERT") else {
+                    throw fail("expected DELETE or UPDATE")
+                }
                 if accept("SET") {
                     guard accept("NULL") || accept("DEFAULT") else { throw fail("expected NULL or DEFAULT") }
                 } else if accept("NO") {
@@ -339,7 +367,8 @@ private struct DefinitionParser {
         }
         // What the constraint mentions: its CHECK expression or its own columns, never its name,
         // its keywords, or the table and columns a foreign key refers to.
-        return TableDefinition.TableConstraint(kind: kind, text: text(from: start, to: position), columns: columns,
-                                               identifiers: identifiers.union(columns))
+        return TableDefinition.TableConstraint(
+            kind: kind, text: text(from: start, to: position), columns: columns,
+            identifiers: identifiers.union(columns))
     }
 }

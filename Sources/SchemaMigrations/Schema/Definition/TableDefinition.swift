@@ -26,7 +26,9 @@ struct TableDefinition: Sendable, Hashable {
         var constraints: [ColumnConstraint]
 
         /// Whether the column is generated (`GENERATED ALWAYS AS (…)`): it takes no value in an INSERT.
-        var isGenerated: Bool { constraints.contains { if case .generated = $0.kind { return true } else { return false } } }
+        var isGenerated: Bool {
+            constraints.contains { if case .generated = $0.kind { return true } else { return false } }
+        }
 
         /// Whether a `PRIMARY KEY … AUTOINCREMENT` constraint is on this column.
         var isAutoincrement: Bool { constraints.contains { $0.kind == .primaryKey(autoincrement: true) } }
@@ -103,12 +105,14 @@ struct TableDefinition: Sendable, Hashable {
     /// The `CREATE TABLE` statement for this definition under `name`.
     func sql(named name: String) -> String {
         var parts = columns.map { column -> String in
-            ([column.nameText, column.typeText] + column.constraints.map(\.text)).filter { !$0.isEmpty }.joined(separator: " ")
+            ([column.nameText, column.typeText] + column.constraints.map(\.text)).filter { !$0.isEmpty }.joined(
+                separator: " ")
         }
         parts += constraints.map(\.text)
         var options: [String] = []
         if withoutRowid { options.append("WITHOUT ROWID") }
         if strict { options.append("STRICT") }
-        return "CREATE TABLE \(SQL.quoteIdentifier(name)) (\(parts.joined(separator: ", ")))" + (options.isEmpty ? "" : " " + options.joined(separator: ", "))
+        return "CREATE TABLE \(SQL.quoteIdentifier(name)) (\(parts.joined(separator: ", ")))"
+            + (options.isEmpty ? "" : " " + options.joined(separator: ", "))
     }
 }

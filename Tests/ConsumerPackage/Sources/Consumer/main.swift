@@ -2,7 +2,10 @@ import Foundation
 import SchemaMigrations
 
 enum Status: String, Codable, Sendable { case planned, done }
-struct Budget: Codable, Sendable { var amount: Decimal; var currency: String }
+struct Budget: Codable, Sendable {
+    var amount: Decimal
+    var currency: String
+}
 
 enum AppSchemaV1: VersionedSchema {
     static let versionIdentifier = Schema.Version(1, 0, 0)
@@ -25,7 +28,8 @@ enum AppSchemaV2: VersionedSchema {
     final class Traveler: PersistentModel {
         @Attribute(.primaryKey) var id: UUID
         @Attribute(column: "display_name", sqlType: "VARCHAR(80)") var displayName = ""
-        @Attribute(column: "companion_id", references: .to(Traveler.self, onDelete: .setNull)) var companionID: UUID? = nil
+        @Attribute(column: "companion_id", references: .to(Traveler.self, onDelete: .setNull)) var companionID: UUID? =
+            nil
         init() {}
     }
 
@@ -46,32 +50,39 @@ enum AppMigrationPlan: SchemaMigrationPlan {
     static let name = "consumer"
     static let schemas: [any VersionedSchema.Type] = [AppSchemaV1.self, AppSchemaV2.self]
     static let stages: [MigrationStage] = [
-        .custom(fromVersion: AppSchemaV1.self, toVersion: AppSchemaV2.self,
-                willMigrate: { context in try context.execute("DELETE FROM Trip WHERE name = ''") },
-                didMigrate: { context in
-                    try context.execute("UPDATE Trip SET rating = 3")
-                    // The data API, its inlinable typed read included, from another module.
-                    try context.forEach("Trip", properties: ["name"]) { trip in
-                        let name: String = try trip.value("name")
-                        try context.update("Trip", id: trip.id, values: ["rating": min(name.count, 5)])
-                    }
-                }),
+        .custom(
+            fromVersion: AppSchemaV1.self, toVersion: AppSchemaV2.self,
+            willMigrate: { context in try context.execute("DELETE FROM Trip WHERE name = ''") },
+            didMigrate: { context in
+                try context.execute("UPDATE Trip SET rating = 3")
+                // The data API, its inlinable typed read included, from another module.
+                try context.forEach("Trip", properties: ["name"]) { trip in
+                    let name: String = try trip.value("name")
+                    try context.update("Trip", id: trip.id, values: ["rating": min(name.count, 5)])
+                }
+            })
     ]
 }
 
 /// The app's SQL environment: a collation, a function, and a raw hook, all Sendable.
 let appSQL = SQLEnvironment(
-    collations: [SQLCollation("unicase") { lhs, rhs in
-        lhs.lowercased() == rhs.lowercased() ? .orderedSame : lhs.lowercased() < rhs.lowercased() ? .orderedAscending : .orderedDescending
-    }],
-    functions: [SQLFunction("initials", argumentCount: 1) { arguments in
-        guard case .text(let text) = arguments[0] else { return .null }
-        return .text(String(text.split(separator: " ").compactMap(\.first)))
-    }],
+    collations: [
+        SQLCollation("unicase") { lhs, rhs in
+            lhs.lowercased() == rhs.lowercased()
+                ? .orderedSame : lhs.lowercased() < rhs.lowercased() ? .orderedAscending : .orderedDescending
+        }
+    ],
+    functions: [
+        SQLFunction("initials", argumentCount: 1) { arguments in
+            guard case .text(let text) = arguments[0] else { return .null }
+            return .text(String(text.split(separator: " ").compactMap(\.first)))
+        }
+    ],
     prepareConnection: { handle in _ = handle })
 
 let url = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? NSTemporaryDirectory() + "consumer.sqlite")
-let migrator = Migrator(plan: AppMigrationPlan.self, options: MigrationOptions(progress: { print("  \($0)") }, sqlEnvironment: appSQL))
+let migrator = Migrator(
+    plan: AppMigrationPlan.self, options: MigrationOptions(progress: { print("  \($0)") }, sqlEnvironment: appSQL))
 Task {
     // A migrator is Sendable: it can be used from any task.
     let result = try migrator.migrate(databaseAt: url)

@@ -31,9 +31,15 @@ enum NotesMigrationPlan: SchemaMigrationPlan {
     static let schemas: [any VersionedSchema.Type] = [NotesSchemaV1.self, NotesSchemaV2.self]
 }
 
-let hello = Subcommand(name: "hello", abstract: "Greets", options: [.value("--name", "NAME", help: "who")]) { invocation in
+let hello = Subcommand(name: "hello", abstract: "Greets", options: [.value("--name", "NAME", help: "who")]) {
+    invocation in
     invocation.console.output("hello \(invocation.arguments.value("--name") ?? "you")\n")
     return .success
 }
-let notesSQL = SQLEnvironment(collations: [SQLCollation("unicase") { $0.lowercased() < $1.lowercased() ? .orderedAscending : $0.lowercased() == $1.lowercased() ? .orderedSame : .orderedDescending }])
+let notesSQL = SQLEnvironment(collations: [
+    SQLCollation("unicase") {
+        $0.lowercased() < $1.lowercased()
+            ? .orderedAscending : $0.lowercased() == $1.lowercased() ? .orderedSame : .orderedDescending
+    }
+])
 MigrateCommand.main(plan: NotesMigrationPlan.self, sqlEnvironment: notesSQL, extraSubcommands: [hello])

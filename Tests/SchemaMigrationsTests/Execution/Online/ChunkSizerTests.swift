@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SchemaMigrations
 
 /// The online copy's chunk size against simulated machines: a chunk takes a fixed time (its

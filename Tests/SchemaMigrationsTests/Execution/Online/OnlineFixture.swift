@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SchemaMigrations
 
 /// What online-change tests compare: a database's dump, and an application writing while it migrates.
@@ -8,17 +9,25 @@ enum OnlineFixture {
     /// of every table with its rowid; `sqlite_sequence`.
     static func dump(_ url: URL) throws -> [String] {
         let db = try SQLiteConnection(path: url.path, mode: .readOnly)
-        var lines = try db.rows("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE '_schema_migrations%' ORDER BY type, name")
-            .map { $0.map(\.description).joined(separator: " | ") }
-        let tables = try db.rows("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_schema_migrations%' ORDER BY name")
+        var lines = try db.rows(
+            "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE '_schema_migrations%' ORDER BY type, name"
+        )
+        .map { $0.map(\.description).joined(separator: " | ") }
+        let tables = try db.rows(
+            "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_schema_migrations%' ORDER BY name"
+        )
         for table in tables {
-            let name = table[0].stringValue!, withoutRowid = table[1].stringValue!.uppercased().contains("WITHOUT ROWID")
+            let name = table[0].stringValue!
+            let withoutRowid = table[1].stringValue!.uppercased().contains("WITHOUT ROWID")
             let quoted = SQL.quoteIdentifier(name)
-            let query = withoutRowid ? "SELECT * FROM \(quoted) ORDER BY 1" : "SELECT rowid, * FROM \(quoted) ORDER BY rowid"
+            let query =
+                withoutRowid ? "SELECT * FROM \(quoted) ORDER BY 1" : "SELECT rowid, * FROM \(quoted) ORDER BY rowid"
             lines += try db.rows(query).map { "\(name): " + $0.map(\.sqlLiteral).joined(separator: ", ") }
         }
         if try db.scalar("SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_sequence'") != nil {
-            lines += try db.rows("SELECT name, seq FROM sqlite_sequence ORDER BY name").map { "sequence " + $0.map(\.description).joined(separator: " ") }
+            lines += try db.rows("SELECT name, seq FROM sqlite_sequence ORDER BY name").map {
+                "sequence " + $0.map(\.description).joined(separator: " ")
+            }
         }
         return lines
     }
@@ -42,7 +51,10 @@ enum OnlineFixture {
                 let db = try! SQLiteConnection(path: url.path, busyTimeout: 10)
                 while true {
                     self.lock.lock()
-                    if self.stopped { self.lock.unlock(); break }
+                    if self.stopped {
+                        self.lock.unlock()
+                        break
+                    }
                     let sql = self.statements(&random)
                     if (try? db.execute(sql)) != nil { self.log.append(sql) }
                     self.lock.unlock()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// An online migration through a connection the application lends (`migrate(connection:)`, as
@@ -9,7 +10,8 @@ import Testing
     static let v1 = OnlineRebuildTests.v1, v2 = OnlineRebuildTests.v2
 
     @Test func aLentConnectionMigratesOnlineWhileAnotherConnectionWritesAndIsGivenBackAsItWas() throws {
-        let online = TemporaryDatabase(), offline = TemporaryDatabase()
+        let online = TemporaryDatabase()
+        let offline = TemporaryDatabase()
         try OnlineRebuildTests.makeV1(online.url, rows: 3_000)
         try OnlineRebuildTests.makeV1(offline.url, rows: 3_000)
 
@@ -29,7 +31,9 @@ import Testing
         let writes = writer.finish()
         #expect(result.toVersion == Schema.Version(2, 0, 0))
         #expect(writes.count > 10, "the other connection wrote during the copy")
-        #expect(events.copyEvents > 1 && events.activities.contains(.cuttingOver), "the table was rebuilt online, in several chunks")
+        #expect(
+            events.copyEvents > 1 && events.activities.contains(.cuttingOver),
+            "the table was rebuilt online, in several chunks")
 
         // Given back as it was lent: outside any transaction, its settings restored, usable.
         #expect(app.isAutocommit)
@@ -43,6 +47,9 @@ import Testing
         try offline.execute("INSERT INTO Person (name) VALUES ('after')")
         #expect(try OnlineFixture.dump(online.url) == OnlineFixture.dump(offline.url))
         #expect(try online.rows("PRAGMA integrity_check") == [["'ok'"]])
-        #expect(try online.rows("SELECT name FROM sqlite_schema WHERE name LIKE '_sm_%' OR name = '_schema_migrations_online'").isEmpty)
+        #expect(
+            try online.rows(
+                "SELECT name FROM sqlite_schema WHERE name LIKE '_sm_%' OR name = '_schema_migrations_online'"
+            ).isEmpty)
     }
 }

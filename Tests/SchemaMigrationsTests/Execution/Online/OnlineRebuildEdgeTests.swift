@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// Online rebuilds against hostile options and unusual tables: every refusal leaves the file
@@ -8,7 +9,9 @@ import Testing
     typealias A = PlanBuilder
     static let v1 = OnlineRebuildTests.v1, v2 = OnlineRebuildTests.v2
 
-    static func options(_ online: OnlineRebuildOptions = OnlineRebuildOptions(chunkTargetMilliseconds: 2)) -> MigrationOptions {
+    static func options(_ online: OnlineRebuildOptions = OnlineRebuildOptions(chunkTargetMilliseconds: 2))
+        -> MigrationOptions
+    {
         var options = MigrationOptions()
         options.online = online
         return options
@@ -16,8 +19,11 @@ import Testing
 
     /// Sets up the same V1 database twice (by `setup`, then adopted or created as V1), migrates one
     /// online and one offline, and returns both dumps.
-    static func bothWays(to target: Schema = v2, online expectOnline: Bool = true, _ setup: (SQLiteConnection) throws -> Void) throws -> (online: [String], offline: [String], db: TemporaryDatabase) {
-        let online = TemporaryDatabase(), offline = TemporaryDatabase()
+    static func bothWays(
+        to target: Schema = v2, online expectOnline: Bool = true, _ setup: (SQLiteConnection) throws -> Void
+    ) throws -> (online: [String], offline: [String], db: TemporaryDatabase) {
+        let online = TemporaryDatabase()
+        let offline = TemporaryDatabase()
         for db in [online, offline] {
             try setup(try db.connect())
             try A.migrator([v1]).migrate(databaseAt: db.url)
@@ -33,7 +39,8 @@ import Testing
         return (try OnlineFixture.dump(online.url), try OnlineFixture.dump(offline.url), online)
     }
 
-    static let personSQL = "CREATE TABLE Person (id INTEGER PRIMARY KEY, name TEXT NOT NULL DEFAULT '', age INTEGER, email TEXT); CREATE INDEX Person_name ON Person (name);"
+    static let personSQL =
+        "CREATE TABLE Person (id INTEGER PRIMARY KEY, name TEXT NOT NULL DEFAULT '', age INTEGER, email TEXT); CREATE INDEX Person_name ON Person (name);"
 
     @Test(arguments: [0, -1, Double.nan, Double.infinity, -Double.infinity])
     func aChunkTargetThatIsNoDurationIsRefusedAndTheFileIsUntouched(_ target: Double) throws {
@@ -41,17 +48,22 @@ import Testing
         try OnlineRebuildTests.makeV1(db.url, rows: 10)
         let before = try db.bytes()
         let error = try #require(throws: MigrationError.self) {
-            try A.migrator([Self.v1, Self.v2], options: Self.options(OnlineRebuildOptions(chunkTargetMilliseconds: target))).migrate(databaseAt: db.url)
+            try A.migrator(
+                [Self.v1, Self.v2], options: Self.options(OnlineRebuildOptions(chunkTargetMilliseconds: target))
+            ).migrate(databaseAt: db.url)
         }
         #expect(error.code == .invalidOption)
-        #expect(error.message == "the online chunk target must be a number of milliseconds above 0, not \(target); nothing was done")
+        #expect(
+            error.message
+                == "the online chunk target must be a number of milliseconds above 0, not \(target); nothing was done")
         #expect(try db.bytes() == before)
     }
 
     @Test func aHugeChunkTargetCopiesInLargeChunksAndStillSwaps() throws {
         let db = TemporaryDatabase()
         try OnlineRebuildTests.makeV1(db.url, rows: 500)
-        try A.migrator([Self.v1, Self.v2], options: Self.options(OnlineRebuildOptions(chunkTargetMilliseconds: 1e300))).migrate(databaseAt: db.url)
+        try A.migrator([Self.v1, Self.v2], options: Self.options(OnlineRebuildOptions(chunkTargetMilliseconds: 1e300)))
+            .migrate(databaseAt: db.url)
         #expect(try db.recordedVersion() == "2.0.0")
         #expect(try db.rows("SELECT count(*) FROM Person") == [["500"]])
     }
@@ -73,22 +85,31 @@ import Testing
         let gate = Gate()
         var online = OnlineRebuildOptions(chunkTargetMilliseconds: 1)
         online.shouldPause = { gate.isClosed }
-        let url = db.url, migrator = try A.migrator([Self.v1, Self.v2], options: Self.options(online))
+        let url = db.url
+        let migrator = try A.migrator([Self.v1, Self.v2], options: Self.options(online))
         let first = Thread {
             gate.result = Result { try migrator.migrate(databaseAt: url) }
             gate.finished.signal()
         }
         first.start()
         // While the first is paused (holding no lock), the application writes, and a second change is refused.
-        while try db.scalar("SELECT count(*) FROM sqlite_schema WHERE name = '_schema_migrations_online'")?.int64Value != 1 { usleep(1_000) }
+        while try db.scalar("SELECT count(*) FROM sqlite_schema WHERE name = '_schema_migrations_online'")?.int64Value
+            != 1
+        { usleep(1_000) }
         try db.execute("INSERT INTO Person (name) VALUES ('written while paused')")
         // Another process would be told the same; in this process, the owner check sees another owner only through the row.
         let connection = try db.connect()
-        try connection.execute("UPDATE _schema_migrations_online SET owner = 'elsewhere:1', heartbeat = \(Date().timeIntervalSince1970)")
+        try connection.execute(
+            "UPDATE _schema_migrations_online SET owner = 'elsewhere:1', heartbeat = \(Date().timeIntervalSince1970)")
         for options in [Self.options(), MigrationOptions()] {
-            let error = try #require(throws: MigrationError.self) { try A.migrator([Self.v1, Self.v2], options: options).migrate(databaseAt: db.url) }
+            let error = try #require(throws: MigrationError.self) {
+                try A.migrator([Self.v1, Self.v2], options: options).migrate(databaseAt: db.url)
+            }
             #expect(error.code == .onlineChangeInProgress)
-            #expect(error.message.hasPrefix("an online change of plan 'default' from 1.0.0 to 2.0.0 is running on this database (elsewhere:1, copying)"))
+            #expect(
+                error.message.hasPrefix(
+                    "an online change of plan 'default' from 1.0.0 to 2.0.0 is running on this database (elsewhere:1, copying)"
+                ))
         }
         #expect(try db.recordedVersion() == "1.0.0")
         gate.isClosed = false
@@ -106,7 +127,9 @@ import Testing
     @Test func rowidGapsAndTheLargestRowidAreCopied() throws {
         let result = try Self.bothWays {
             try $0.execute(Self.personSQL)
-            try $0.execute("INSERT INTO Person (id, name) VALUES (-9223372036854775808, 'min'), (-5, 'neg'), (7, 'a'), (1000000, 'b'), (9223372036854775807, 'max')")
+            try $0.execute(
+                "INSERT INTO Person (id, name) VALUES (-9223372036854775808, 'min'), (-5, 'neg'), (7, 'a'), (1000000, 'b'), (9223372036854775807, 'max')"
+            )
         }
         #expect(result.online == result.offline)
         #expect(result.online.contains("Person: 9223372036854775807, 9223372036854775807, 'max', NULL, NULL"))
@@ -115,7 +138,9 @@ import Testing
 
     @Test func theAutoincrementCounterIsCarriedOver() throws {
         let result = try Self.bothWays {
-            try $0.execute("CREATE TABLE Person (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL DEFAULT '', age INTEGER, email TEXT); CREATE INDEX Person_name ON Person (name);")
+            try $0.execute(
+                "CREATE TABLE Person (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL DEFAULT '', age INTEGER, email TEXT); CREATE INDEX Person_name ON Person (name);"
+            )
             try $0.execute("INSERT INTO Person (name) VALUES ('a'), ('b'), ('c'); DELETE FROM Person WHERE name = 'c'")
         }
         #expect(result.online == result.offline)
@@ -125,11 +150,18 @@ import Testing
     @Test func aParentWithCascadingChildrenKeepsItsChildrenAndTheirReferences() throws {
         let result = try Self.bothWays {
             try $0.execute(Self.personSQL)
-            try $0.execute("CREATE TABLE Pet (id INTEGER PRIMARY KEY, owner INTEGER REFERENCES Person(id) ON DELETE CASCADE)")
-            try $0.execute("INSERT INTO Person (id, name) VALUES (1, 'a'), (2, 'b'); INSERT INTO Pet VALUES (10, 1), (11, 2)")
+            try $0.execute(
+                "CREATE TABLE Pet (id INTEGER PRIMARY KEY, owner INTEGER REFERENCES Person(id) ON DELETE CASCADE)")
+            try $0.execute(
+                "INSERT INTO Person (id, name) VALUES (1, 'a'), (2, 'b'); INSERT INTO Pet VALUES (10, 1), (11, 2)")
         }
         #expect(result.online == result.offline)
-        #expect(result.online.contains { $0.hasPrefix("table | Pet | Pet | CREATE TABLE Pet (id INTEGER PRIMARY KEY, owner INTEGER REFERENCES Person(id) ON DELETE CASCADE)") })
+        #expect(
+            result.online.contains {
+                $0.hasPrefix(
+                    "table | Pet | Pet | CREATE TABLE Pet (id INTEGER PRIMARY KEY, owner INTEGER REFERENCES Person(id) ON DELETE CASCADE)"
+                )
+            })
         let db = try result.db.connect()
         try db.execute("PRAGMA foreign_keys = ON; DELETE FROM Person WHERE id = 1")
         #expect(try result.db.rows("SELECT id FROM Pet") == [["11"]])
@@ -137,7 +169,9 @@ import Testing
 
     @Test func aWithoutRowidTableRunsOfflineWithTheSameResult() throws {
         let result = try Self.bothWays(online: false) {
-            try $0.execute("CREATE TABLE Person (id INTEGER PRIMARY KEY, name TEXT NOT NULL DEFAULT '', age INTEGER, email TEXT) WITHOUT ROWID; CREATE INDEX Person_name ON Person (name);")
+            try $0.execute(
+                "CREATE TABLE Person (id INTEGER PRIMARY KEY, name TEXT NOT NULL DEFAULT '', age INTEGER, email TEXT) WITHOUT ROWID; CREATE INDEX Person_name ON Person (name);"
+            )
             try $0.execute("INSERT INTO Person (id, name) VALUES (1, 'a'), (2, 'b')")
         }
         #expect(result.online == result.offline)
@@ -145,41 +179,72 @@ import Testing
 
     @Test func aStrictTableIsRebuiltOnline() throws {
         let result = try Self.bothWays {
-            try $0.execute("CREATE TABLE Person (id INTEGER PRIMARY KEY, name TEXT NOT NULL DEFAULT '', age INTEGER, email TEXT) STRICT; CREATE INDEX Person_name ON Person (name);")
+            try $0.execute(
+                "CREATE TABLE Person (id INTEGER PRIMARY KEY, name TEXT NOT NULL DEFAULT '', age INTEGER, email TEXT) STRICT; CREATE INDEX Person_name ON Person (name);"
+            )
             try $0.execute("INSERT INTO Person (id, name, age) VALUES (1, 'a', 3), (2, 'b', NULL)")
         }
         #expect(result.online == result.offline)
     }
 
     @Test func aPlanWithNoRebuildRunsAsOffline() throws {
-        let v2 = A.schema(2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
-        let result = try Self.bothWays(to: v2, online: false) { try $0.execute(Self.personSQL); try $0.execute("INSERT INTO Person (name) VALUES ('a')") }
+        let v2 = A.schema(
+            2, [PersonFixture.person { $0.attributes.append(A.attribute("nickname", .string, optional: true)) }])
+        let result = try Self.bothWays(to: v2, online: false) {
+            try $0.execute(Self.personSQL)
+            try $0.execute("INSERT INTO Person (name) VALUES ('a')")
+        }
         #expect(result.online == result.offline)
     }
 
     @Test func aColumnRenamedInTheStageIsCopiedFromItsOldNameUntilTheCutOver() throws {
         // The rename runs in the cut-over: until then the copy and the triggers read the old name.
-        let v2 = A.schema(2, [Schema.Entity(name: "Person", attributes: [A.attribute("name", .string, default: "'unknown'"),
-                                                                          A.attribute("years", .integer, optional: true, originalName: "age"),
-                                                                          A.attribute("email", .string, optional: true)],
-                                            indexes: [Schema.Index(["name"]), Schema.Index(["years"])])])
+        let v2 = A.schema(
+            2,
+            [
+                Schema.Entity(
+                    name: "Person",
+                    attributes: [
+                        A.attribute("name", .string, default: "'unknown'"),
+                        A.attribute("years", .integer, optional: true, originalName: "age"),
+                        A.attribute("email", .string, optional: true),
+                    ],
+                    indexes: [Schema.Index(["name"]), Schema.Index(["years"])])
+            ])
         let result = try Self.bothWays(to: v2) {
             try $0.execute(Self.personSQL)
-            try $0.execute("INSERT INTO Person (id, name, age, email) VALUES (1, 'a', 36, 'x'), (2, 'b', NULL, NULL), (3, 'c', 85, 'z')")
+            try $0.execute(
+                "INSERT INTO Person (id, name, age, email) VALUES (1, 'a', 36, 'x'), (2, 'b', NULL, NULL), (3, 'c', 85, 'z')"
+            )
         }
-        #expect(result.online.filter { !$0.hasPrefix("table | Person") } == result.offline.filter { !$0.hasPrefix("table | Person") })
-        #expect(try result.db.rows("SELECT id, years FROM Person ORDER BY id") == [["1", "36"], ["2", "NULL"], ["3", "85"]])
+        #expect(
+            result.online.filter { !$0.hasPrefix("table | Person") }
+                == result.offline.filter { !$0.hasPrefix("table | Person") })
+        #expect(
+            try result.db.rows("SELECT id, years FROM Person ORDER BY id") == [
+                ["1", "36"], ["2", "NULL"], ["3", "85"],
+            ])
     }
 
     @Test func aDroppedColumnAndAnAddedIndexAreBuiltInTheShadow() throws {
-        let v2 = A.schema(2, [Schema.Entity(name: "Person", attributes: [A.attribute("name", .string, default: "''"), A.attribute("age", .integer, optional: true)],
-                                            indexes: [Schema.Index(["name"]), Schema.Index(["age"])])])
+        let v2 = A.schema(
+            2,
+            [
+                Schema.Entity(
+                    name: "Person",
+                    attributes: [
+                        A.attribute("name", .string, default: "''"), A.attribute("age", .integer, optional: true),
+                    ],
+                    indexes: [Schema.Index(["name"]), Schema.Index(["age"])])
+            ])
         let result = try Self.bothWays(to: v2) {
             try $0.execute(Self.personSQL)
             try $0.execute("INSERT INTO Person (name, age, email) VALUES ('a', 1, 'x'), ('b', 2, NULL)")
         }
         // The rows and indexes are the offline ones; the table's text is the rebuild's (as on SQLite before 3.35).
-        #expect(result.online.filter { !$0.hasPrefix("table | Person") } == result.offline.filter { !$0.hasPrefix("table | Person") })
+        #expect(
+            result.online.filter { !$0.hasPrefix("table | Person") }
+                == result.offline.filter { !$0.hasPrefix("table | Person") })
         #expect(try result.db.columns("Person").keys.sorted() == ["age", "id", "name"])
         #expect(try result.db.indexes("Person").count == 2)
     }
@@ -190,8 +255,16 @@ final class Gate: @unchecked Sendable {
     private let lock = NSLock()
     private var closed = true
     var isClosed: Bool {
-        get { lock.lock(); defer { lock.unlock() }; return closed }
-        set { lock.lock(); closed = newValue; lock.unlock() }
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return closed
+        }
+        set {
+            lock.lock()
+            closed = newValue
+            lock.unlock()
+        }
     }
     var result: Result<MigrationResult, any Error>?
     let finished = DispatchSemaphore(value: 0)

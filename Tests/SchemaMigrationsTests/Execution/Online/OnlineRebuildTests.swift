@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// Online rebuilds: the application keeps writing while a table is rebuilt, and the result is
@@ -9,7 +10,8 @@ import Testing
 
     static let v1 = A.schema(1, [PersonFixture.person])
     /// V2 changes the default of `name`: a rebuild, with no data check.
-    static let v2 = A.schema(2, [PersonFixture.person { $0.attributes[0] = A.attribute("name", .string, default: "'unknown'") }])
+    static let v2 = A.schema(
+        2, [PersonFixture.person { $0.attributes[0] = A.attribute("name", .string, default: "'unknown'") }])
 
     /// A V1 database with `rows` people, a view and a trigger over Person, in WAL mode.
     static func makeV1(_ url: URL, rows: Int) throws {
@@ -18,8 +20,11 @@ import Testing
         try db.execute("PRAGMA journal_mode = WAL")
         try db.execute("CREATE TABLE Audit (personID INTEGER, what TEXT)")
         try db.execute("CREATE VIEW Adult AS SELECT id, name FROM Person WHERE age >= 18")
-        try db.execute("CREATE TRIGGER PersonDeleted AFTER DELETE ON Person BEGIN INSERT INTO Audit VALUES (OLD.id, 'deleted'); END")
-        try db.execute("""
+        try db.execute(
+            "CREATE TRIGGER PersonDeleted AFTER DELETE ON Person BEGIN INSERT INTO Audit VALUES (OLD.id, 'deleted'); END"
+        )
+        try db.execute(
+            """
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows))
             INSERT INTO Person (id, name, age, email) SELECT i * 3, 'p' || i, i % 90, CASE WHEN i % 4 = 0 THEN NULL ELSE 'p' || i || '@example.com' END FROM n
             """)
@@ -36,7 +41,8 @@ import Testing
     }
 
     @Test func theApplicationWritesDuringTheCopyAndTheResultIsTheOfflineOnePlusThoseWrites() throws {
-        let online = TemporaryDatabase(), offline = TemporaryDatabase()
+        let online = TemporaryDatabase()
+        let offline = TemporaryDatabase()
         try Self.makeV1(online.url, rows: 3_000)
         try Self.makeV1(offline.url, rows: 3_000)
 
@@ -54,7 +60,9 @@ import Testing
         let writes = writer.finish()
         #expect(result.toVersion == Schema.Version(2, 0, 0))
         #expect(writes.count > 10, "the application wrote during the copy")
-        #expect(events.activities.contains(.copyingOnline) && events.activities.contains(.cuttingOver) && events.activities.contains(.releasingOldTable))
+        #expect(
+            events.activities.contains(.copyingOnline) && events.activities.contains(.cuttingOver)
+                && events.activities.contains(.releasingOldTable))
         #expect(events.copyEvents > 1, "the copy ran in several chunks")
 
         let db = try offline.connect()
@@ -64,7 +72,10 @@ import Testing
         #expect(try online.recordedVersion() == "2.0.0")
         #expect(try online.rows("PRAGMA integrity_check") == [["'ok'"]])
         #expect(try online.rows("PRAGMA foreign_key_check").isEmpty)
-        #expect(try online.rows("SELECT name FROM sqlite_schema WHERE name LIKE '_sm_%' OR name = '_schema_migrations_online'").isEmpty)
+        #expect(
+            try online.rows(
+                "SELECT name FROM sqlite_schema WHERE name LIKE '_sm_%' OR name = '_schema_migrations_online'"
+            ).isEmpty)
     }
 }
 
@@ -72,8 +83,16 @@ import Testing
 final class EventLog: @unchecked Sendable {
     private let lock = NSLock()
     private var events: [MigrationProgress] = []
-    func append(_ event: MigrationProgress) { lock.lock(); events.append(event); lock.unlock() }
-    var all: [MigrationProgress] { lock.lock(); defer { lock.unlock() }; return events }
+    func append(_ event: MigrationProgress) {
+        lock.lock()
+        events.append(event)
+        lock.unlock()
+    }
+    var all: [MigrationProgress] {
+        lock.lock()
+        defer { lock.unlock() }
+        return events
+    }
     var activities: Set<MigrationProgress.Activity> { Set(all.map(\.activity)) }
     var copyEvents: Int { all.filter { $0.activity == .copyingOnline }.count }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SchemaMigrations
 
 /// `status` while an online change is in progress: its stage, phase, tables, how far the copy is,
@@ -10,11 +11,15 @@ import Testing
 
     /// Starts an online migration of `db` from V1 to V2 on its own thread, pausing from the
     /// `pauseAfter`-th time it asks (so that many chunks are copied), and waits until it pauses.
-    static func pausedMigration(_ db: TemporaryDatabase, pauseAfter chunks: Int) throws -> (gate: Gate, asked: PauseCounter) {
-        let gate = Gate(), asked = PauseCounter()
+    static func pausedMigration(_ db: TemporaryDatabase, pauseAfter chunks: Int) throws -> (
+        gate: Gate, asked: PauseCounter
+    ) {
+        let gate = Gate()
+        let asked = PauseCounter()
         var online = OnlineRebuildOptions(chunkTargetMilliseconds: 1)
         online.shouldPause = { asked.increment() > chunks && gate.isClosed }
-        let url = db.url, migrator = try A.migrator([v1, v2], options: OnlineRebuildEdgeTests.options(online))
+        let url = db.url
+        let migrator = try A.migrator([v1, v2], options: OnlineRebuildEdgeTests.options(online))
         Thread {
             gate.result = Result { try migrator.migrate(databaseAt: url) }
             gate.finished.signal()
@@ -76,7 +81,8 @@ import Testing
         try OnlineRebuildTests.makeV1(db.url, rows: 10)
         try A.migrator([Self.v1, Self.v2]).migrate(databaseAt: db.url)
         // An interrupted release: the old table set aside, the state row saying so.
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE "_sm_old_Person" (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO "_sm_old_Person" VALUES (4, 'a'), (9, 'b');
             \(OnlineState.createSQL);
             INSERT INTO _schema_migrations_online VALUES (1, 'default', '1.0.0', '2.0.0', 'releasing', '_sm_old_Person', NULL, 1, 0, 0, 'elsewhere:1')
@@ -85,7 +91,8 @@ import Testing
         #expect(status.isUpToDate)
         let change = try #require(status.onlineChange)
         #expect(change.phase == .releasing)
-        #expect(change.tables == [OnlineChangeStatus.Table(name: "Person", state: .releasing, highWater: nil, maxRowid: 9)])
+        #expect(
+            change.tables == [OnlineChangeStatus.Table(name: "Person", state: .releasing, highWater: nil, maxRowid: 9)])
     }
 }
 
@@ -94,6 +101,15 @@ final class PauseCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
     /// Adds one and returns the new count.
-    func increment() -> Int { lock.lock(); defer { lock.unlock() }; count += 1; return count }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+    func increment() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        count += 1
+        return count
+    }
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
 }
