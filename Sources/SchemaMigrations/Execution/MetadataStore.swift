@@ -18,12 +18,12 @@
 /// right after the row's stage: while it is unchanged, nobody altered the schema since, and an
 /// up-to-date check needs no introspection.
 struct MetadataStore {
-    /// The newest record of a plan.
+    /// The newest record of a plan: what an up-to-date check reads (not the snapshot, which can be
+    /// large and is needed only to explain a refusal: ``currentSnapshot()``).
     struct Record: Sendable, Hashable {
         var version: Schema.Version
         var hash: String
         var schemaCookie: Int64
-        var snapshot: String
     }
 
     /// One applied stage, for history.
@@ -58,7 +58,7 @@ struct MetadataStore {
         guard try exists() else { return nil }
         let row = try db.rows(
             """
-            SELECT "version", "hash", "schemaCookie", "snapshot" FROM "\(TableNames.metadata)" \
+            SELECT "version", "hash", "schemaCookie" FROM "\(TableNames.metadata)" \
             WHERE "plan" = ? ORDER BY "seq" DESC LIMIT 1
             """, [.text(plan)]
         ).first
@@ -69,9 +69,17 @@ struct MetadataStore {
                 "the metadata of plan '\(plan)' records a version that is not a version: \(row[0].sqlLiteral)",
                 remedy: "the metadata table '\(TableNames.metadata)' was edited by hand; restore it from a backup")
         }
-        return Record(
-            version: version, hash: row[1].stringValue ?? "", schemaCookie: row[2].int64Value ?? -1,
-            snapshot: row[3].stringValue ?? "")
+        return Record(version: version, hash: row[1].stringValue ?? "", schemaCookie: row[2].int64Value ?? -1)
+    }
+
+    /// The JSON snapshot of the schema the plan's newest record applied, or nil without one.
+    func currentSnapshot() throws -> String? {
+        guard try exists() else { return nil }
+        return try db.scalar(
+            """
+            SELECT "snapshot" FROM "\(TableNames.metadata)" WHERE "plan" = ? ORDER BY "seq" DESC LIMIT 1
+            """, [.text(plan)]
+        )?.stringValue
     }
 
     /// Appends a record; call inside the migration's transaction, after its last schema change.

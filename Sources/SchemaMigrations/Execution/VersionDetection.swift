@@ -92,7 +92,9 @@ struct VersionDetection {
     /// Another plan of the same name (two plans that both kept the default name `"default"`)
     /// recorded this version: the recorded schema shares no table with any version of this plan.
     private func nameClash(_ record: MetadataStore.Record) -> MigrationError? {
-        guard let recorded = try? Schema(snapshotJSON: Data(record.snapshot.utf8)) else { return nil }
+        guard let snapshot = try? MetadataStore(db: db, plan: plan.name).currentSnapshot(),
+            let recorded = try? Schema(snapshotJSON: Data(snapshot.utf8))
+        else { return nil }
         let theirs = recorded.entities.map(\.name)
         guard !theirs.isEmpty, theirs.allSatisfy({ !plan.allEntityNames.contains($0.sqlFolded) }) else { return nil }
         return MigrationError(

@@ -26,6 +26,25 @@ import Testing
         #expect(history.map(\.kind) == ["adopt", "lightweight"])
     }
 
+    /// An up-to-date check reads the recorded version, hash and schema cookie, never the schema
+    /// snapshot the row keeps beside them (large for a large plan, needed only to explain a refusal).
+    @Test func anUpToDateCheckDoesNotReadTheRecordedSnapshot() throws {
+        let db = TemporaryDatabase()
+        try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url)
+        let connection = try db.connect()
+        let recorder = StatementRecorder()
+        connection.startRecording(into: recorder)
+        let result = try Migrator(plan: TripsPlan.self).migrate(using: connection)
+        connection.stopRecording()
+        #expect(result.stages.isEmpty)
+        let statements = recorder.entries.compactMap { entry -> String? in
+            guard case .statement(let sql, _) = entry else { return nil }
+            return sql
+        }
+        #expect(statements.contains { $0.contains("\"schemaCookie\"") }, "the record is read: \(statements)")
+        #expect(!statements.contains { $0.contains("\"snapshot\"") }, "\(statements)")
+    }
+
     @Test func anUnversionedDatabaseMatchingNoVersionIsRefusedUntouched() throws {
         let db = TemporaryDatabase()
         try db.execute(
