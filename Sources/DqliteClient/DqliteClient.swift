@@ -46,6 +46,7 @@ public final class DqliteClient {
         /// runs `PRAGMA cache_spill=OFF` on every connection, and the cache grows instead.
         public var cacheSpill: Bool
 
+        /// Options: each timeout, the leader search's pace, and whether the cache may spill.
         public init(
             connectTimeout: Duration = .seconds(2), requestTimeout: Duration = .seconds(60),
             leaderSearchTimeout: Duration = .seconds(15), leaderSearchInterval: Duration = .milliseconds(200),

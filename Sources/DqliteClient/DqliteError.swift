@@ -16,6 +16,7 @@ public struct DqliteError: Error, Equatable, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         /// A short name, as printed.
         public let name: String
+        /// The code's name.
         public var description: String { name }
 
         /// The node is not the leader (SQLite extended code 10250): find the leader and retry.

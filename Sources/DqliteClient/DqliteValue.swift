@@ -26,9 +26,13 @@ public enum DqliteValue: Hashable, Sendable {
 extension DqliteValue: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByStringLiteral,
     ExpressibleByNilLiteral
 {
+    /// An integer.
     public init(integerLiteral value: Int64) { self = .integer(value) }
+    /// A floating-point number.
     public init(floatLiteral value: Double) { self = .real(value) }
+    /// A text value.
     public init(stringLiteral value: String) { self = .text(value) }
+    /// NULL.
     public init(nilLiteral: ()) { self = .null }
 }
 

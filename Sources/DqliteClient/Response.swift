@@ -77,6 +77,7 @@ public struct DqliteResult: Equatable, Sendable {
     /// How many rows the statement inserted, updated or deleted.
     public let changes: Int64
 
+    /// The outcome of an EXEC: the last inserted rowid and the rows changed.
     public init(lastInsertedRowID: Int64, changes: Int64) {
         self.lastInsertedRowID = lastInsertedRowID
         self.changes = changes
@@ -87,7 +88,9 @@ public struct DqliteResult: Equatable, Sendable {
 public struct DqliteNode: Equatable, Sendable {
     /// A node's part in the Raft cluster.
     public struct Role: RawRepresentable, Hashable, Sendable {
+        /// The role's number, as the protocol sends it.
         public let rawValue: UInt64
+        /// The role numbered `rawValue`.
         public init(rawValue: UInt64) { self.rawValue = rawValue }
         /// Votes and can be elected leader.
         public static let voter = Role(rawValue: 0)

@@ -20,6 +20,7 @@ public struct Console: Sendable {
     /// Whether standard error is a terminal: progress is shown there only then (or with `--progress`).
     public var errorIsTerminal: Bool
 
+    /// Where the command writes: its output, its errors, and whether errors go to a terminal.
     public init(
         output: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void, errorIsTerminal: Bool
     ) {

@@ -28,6 +28,7 @@ public struct Subcommand: Sendable {
     /// a thrown `MigrationError` exits with the status its code maps to (``MigrateExitCode/init(for:)``).
     public var run: @Sendable (Invocation) throws -> MigrateExitCode
 
+    /// A subcommand named `name`, with its help text, options, the options that are one choice, and what it does.
     public init(
         name: String, abstract: String, discussion: String = "", options: [CommandOption],
         alternatives: [[String]] = [],
@@ -58,6 +59,7 @@ public struct Invocation: Sendable {
     /// the built-in subcommands add each `--load-extension` to it.
     public var sqlEnvironment: SQLEnvironment
 
+    /// What a subcommand runs with: its parsed arguments, where it writes, its plan (nil for a JSON plan directory), its environment and SQL environment.
     public init(
         arguments: ParsedArguments, console: Console, commandName: String, plan: (any SchemaMigrationPlan.Type)?,
         environment: [String: String] = [:], sqlEnvironment: SQLEnvironment = .none

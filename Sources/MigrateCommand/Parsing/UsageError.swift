@@ -12,6 +12,7 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What to do instead, when the command can tell: `did you mean '--database'?`.
     public var remedy: String?
 
+    /// A usage error: `message`, the subcommand whose usage to print (nil for the command's), and what to do instead.
     public init(_ message: String, subcommand: String? = nil, remedy: String? = nil) {
         self.message = message
         self.subcommand = subcommand

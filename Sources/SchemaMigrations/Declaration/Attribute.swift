@@ -190,7 +190,9 @@ extension Attribute: DeclaredAttribute {
 /// ```
 @propertyWrapper
 public struct Transient<Value> {
+    /// The property's value in the model instance.
     public var wrappedValue: Value
+    /// An attribute whose initial value is `wrappedValue`.
     public init(wrappedValue: Value) { self.wrappedValue = wrappedValue }
 }
 

@@ -32,6 +32,7 @@ public struct ForeignKeyReference: Sendable, Hashable {
     public var entity: String
     /// The referenced column, or nil for the referenced entity's primary key.
     public var column: String?
+    /// What SQLite does to the referencing rows when the referenced row is deleted.
     public var onDelete: Action
     /// Nil writes no `ON UPDATE` clause (SQLite's `NO ACTION`).
     public var onUpdate: Action?

@@ -53,14 +53,24 @@ public protocol PersistentModel: AnyObject, _SchemaMigrationsSendableMetatype {
 }
 
 extension PersistentModel {
+    /// The table's name: the type's name unless the model says otherwise.
     public static var entityName: String { String(describing: self) }
+    /// No earlier name: the entity was not renamed.
     public static var originalName: String? { nil }
+    /// No hash modifier: the version hash follows the declaration alone.
     public static var hashModifier: String? { nil }
+    /// No indexes beyond those the attributes declare.
     public static var indexes: [[String]] { [] }
+    /// No uniqueness constraints beyond those the attributes declare.
     public static var uniqueness: [[String]] { [] }
+    /// nil: the properties marked `@Attribute(.primaryKey)`, or else the default `"id"` column.
     public static var primaryKey: [String]? { nil }
+    /// A rowid table.
     public static var withoutRowID: Bool { false }
+    /// Not a STRICT table.
     public static var strict: Bool { false }
+    /// No names given: an unnamed index is called `Entity_column…`.
     public static var indexNames: [String: [String]] { [:] }
+    /// No indexes with expressions, orders, collations or a WHERE clause.
     public static var namedIndexes: [NamedIndex] { [] }
 }

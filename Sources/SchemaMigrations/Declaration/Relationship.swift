@@ -10,6 +10,7 @@
 /// relationship with or without this wrapper.
 @propertyWrapper
 public struct Relationship<Value> {
+    /// The property's value in the model instance.
     public var wrappedValue: Value
     let deleteRule: Schema.Relationship.DeleteRule
     let inverse: String?

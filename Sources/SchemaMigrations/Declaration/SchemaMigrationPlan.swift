@@ -23,6 +23,8 @@ public protocol SchemaMigrationPlan: _SchemaMigrationsSendableMetatype {
 }
 
 extension SchemaMigrationPlan {
+    /// `"default"`: the name a plan's rows in the metadata table carry, unless the plan names itself.
     public static var name: String { "default" }
+    /// No stages: every pair of consecutive versions is a lightweight stage.
     public static var stages: [MigrationStage] { [] }
 }

@@ -19,8 +19,11 @@
 public struct MigrationError: Error, Sendable, CustomStringConvertible {
     /// A kind of failure. New kinds may be added in later releases.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's name, as printed and as the command's JSON carries it (`drift`, `sqlite`, …).
         public let rawValue: String
+        /// The code named `rawValue`.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The code's name.
         public var description: String { rawValue }
 
         /// A declared schema is malformed (duplicate names, reserved names, unknown index columns…).
@@ -102,6 +105,7 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
     /// ```
     public var cause: (any Error)?
 
+    /// An error of kind `code`, with its message, what it concerns, the remedy, details and the error that caused it.
     public init(
         _ code: Code, _ message: String, entity: String? = nil, property: String? = nil,
         version: Schema.Version? = nil, remedy: String? = nil, details: [String] = [], cause: (any Error)? = nil
@@ -140,6 +144,7 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         cause.flatMap { $0 is SQLiteError ? nil : "\($0)" }
     }
 
+    /// The error as one paragraph: `error: message`, what it concerns, its details, `fix: remedy`.
     public var description: String {
         var lines = ["error: \(message)"]
         var context: [String] = []

@@ -48,6 +48,7 @@ public struct MigrationOptions: Sendable {
     /// ```
     public var sqlEnvironment: SQLEnvironment
 
+    /// Options; each defaults to what a migration does without being asked (the latest version, one transaction, no backup).
     public init(
         targetVersion: Schema.Version? = nil, busyTimeout: TimeInterval = 5,
         transactionScope: TransactionScope = .wholePlan,

@@ -69,6 +69,7 @@ public struct MigrationProgress: Sendable, CustomStringConvertible {
     /// The estimated seconds left, while an online change copies.
     public var secondsLeft: Double?
 
+    /// An event of `stepIndex` of `stepCount` steps of the stage from `from` to `to`, with what it counts.
     public init(
         from: Schema.Version?, to: Schema.Version, stepIndex: Int, stepCount: Int, summary: String,
         rowsDone: Int? = nil, rowsTotal: Int? = nil,
@@ -97,6 +98,7 @@ public struct MigrationProgress: Sendable, CustomStringConvertible {
     /// True for the last event of an activity that counts (all rows or pages done).
     public var isFinished: Bool { fraction == 1 }
 
+    /// The event in one line: `from → to [step/steps] summary`.
     public var description: String {
         "\(from.map { "\($0) → " } ?? "")\(to) [\(stepIndex + 1)/\(stepCount)] \(summary)"
     }

@@ -16,6 +16,7 @@ public struct MigrationResult: Sendable, CustomStringConvertible {
         case migrated
     }
 
+    /// Whether the file was created, adopted, migrated or already up to date.
     public var outcome: Outcome
     /// The version before the migration (nil for an empty database).
     public var fromVersion: Schema.Version?

@@ -38,6 +38,7 @@ public struct MigrationStep: Sendable, CustomStringConvertible {
 
     let action: StepAction
 
+    /// The step in words, as the dry run lists it.
     public var description: String { summary }
 }
 

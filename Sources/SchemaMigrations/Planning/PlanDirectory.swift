@@ -33,6 +33,7 @@ public struct PlanDirectory: Sendable, Hashable {
     /// lightweight (inferred) or custom (only a Swift plan can run it); a missing one is lightweight.
     public var stages: [StageHeader]
 
+    /// A plan directory of plan `name`: a snapshot of each version and the stages between them.
     public init(name: String, schemas: [Schema], stages: [StageHeader]) {
         self.name = name
         self.schemas = schemas

@@ -14,6 +14,7 @@ public struct StageHeader: Sendable, Hashable, Codable, CustomStringConvertible 
     /// Lightweight or custom.
     public var kind: StageKind
 
+    /// The stage from `from` (nil when it creates the schema) to `to`, of kind `kind`.
     public init(from: Schema.Version?, to: Schema.Version, kind: StageKind) {
         self.from = from
         self.to = to

@@ -26,6 +26,7 @@ extension MigrationReport: Encodable {
 
     private enum RefusalKeys: String, CodingKey { case code, message, entity, property, remedy, details }
 
+    /// Encodes it with the keys of the command's JSON output (MIGRATIONS.md, "The migrate command").
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(database, forKey: .database)
@@ -54,6 +55,7 @@ extension MigrationReport.Step: Encodable {
         case op, table, summary, sql, rewritesRows, destructive, impact, carriedOver, removes
     }
 
+    /// Encodes it with the keys of the command's JSON output (MIGRATIONS.md, "The migrate command").
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(step.op, forKey: .op)
@@ -71,6 +73,7 @@ extension MigrationReport.Step: Encodable {
 extension MigrationReport.Impact: Encodable {
     private enum CodingKeys: String, CodingKey { case rows, nulls, duplicates, nonEmptyValues, replacedValues }
 
+    /// Encodes it with the keys of the command's JSON output (MIGRATIONS.md, "The migrate command").
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(rows, forKey: .rows)

@@ -10,7 +10,9 @@ extension MigrationReport {
     public struct OnlinePlan: Sendable, Encodable {
         /// One stage under the option.
         public struct Stage: Sendable, Encodable {
+            /// The version the stage starts from.
             public var from: Schema.Version
+            /// The version the stage reaches.
             public var to: Schema.Version
             /// True when its rebuilds run through shadow tables; false when the stage runs offline.
             public var runsOnline: Bool
@@ -26,6 +28,7 @@ extension MigrationReport {
 
         /// The write lock each copy chunk aims to hold, in milliseconds.
         public var chunkTargetMilliseconds: Double
+        /// Each stage of the plan, in order.
         public var stages: [Stage]
 
         private enum CodingKeys: String, CodingKey {

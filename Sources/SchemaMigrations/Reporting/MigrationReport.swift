@@ -13,6 +13,7 @@
 public struct MigrationReport: Sendable {
     /// One planned step, with what it would touch.
     public struct Step: Sendable {
+        /// The step as planned.
         public var step: MigrationStep
         /// The SQL it would run, resolved against the live schema where it could be.
         public var sql: [String]

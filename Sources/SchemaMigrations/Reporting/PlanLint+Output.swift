@@ -68,6 +68,7 @@ extension PlanLint: CustomStringConvertible {
 extension PlanLint: Encodable {
     private enum CodingKeys: String, CodingKey { case plan, destructive, stages }
 
+    /// Encodes it with the keys of `migrate lint --format json`.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(plan, forKey: .plan)
@@ -81,6 +82,7 @@ extension PlanLint.Step: Encodable {
         case op, table, summary, sql, classes, destructive, dataDependencies, cost
     }
 
+    /// Encodes it with the keys of `migrate lint --format json`.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(step.op, forKey: .op)

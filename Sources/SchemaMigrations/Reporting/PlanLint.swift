@@ -15,6 +15,7 @@
 public struct PlanLint: Sendable {
     /// One step, classified.
     public struct Step: Sendable {
+        /// The step as planned.
         public var step: MigrationStep
         /// Whether it can lose data (``MigrationStep/destructive``).
         public var destructive: Bool

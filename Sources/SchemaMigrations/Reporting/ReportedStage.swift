@@ -3,6 +3,7 @@
 public struct ReportedStage<Step: Sendable & Encodable>: Sendable, Encodable {
     /// Its versions and kind (no source version when the schema is created in an empty database).
     public var header: StageHeader
+    /// Its steps, in the order they run.
     public var steps: [Step]
 
     private enum CodingKeys: String, CodingKey { case from, to, kind, steps }

@@ -107,6 +107,7 @@ public struct SQLCollation: Sendable {
     /// Orders two strings (UTF-8 text, decoded).
     public var compare: @Sendable (String, String) -> ComparisonResult
 
+    /// A collation named `name` that orders two strings by `compare`.
     public init(_ name: String, _ compare: @escaping @Sendable (String, String) -> ComparisonResult) {
         self.name = name
         self.compare = compare
@@ -136,6 +137,8 @@ public struct SQLFunction: Sendable {
     /// The function itself.
     public var body: @Sendable ([SQLiteValue]) throws -> SQLiteValue
 
+    /// A function named `name` taking `argumentCount` values (nil: any number), deterministic unless
+    /// said otherwise, computed by `body`.
     public init(
         _ name: String, argumentCount: Int? = nil, deterministic: Bool = true,
         _ body: @escaping @Sendable ([SQLiteValue]) throws -> SQLiteValue
@@ -164,6 +167,7 @@ public struct SQLExtension: Sendable, Hashable {
     /// The entry point's name; nil for SQLite's default (`sqlite3_extension_init`, or one derived from the file's name).
     public var entryPoint: String?
 
+    /// The extension at `path`, loaded through `entryPoint` (SQLite's default entry point when nil).
     public init(path: String, entryPoint: String? = nil) {
         self.path = path
         self.entryPoint = entryPoint

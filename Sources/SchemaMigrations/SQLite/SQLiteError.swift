@@ -21,6 +21,7 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// True when another connection holds a lock that kept this one waiting past its busy timeout.
     public var isBusy: Bool { resultCode.primary == .busy || resultCode.primary == .locked }
 
+    /// SQLite's error `resultCode` with its message, and the statement that failed.
     public init(resultCode: SQLiteResultCode, message: String, sql: String? = nil) {
         self.resultCode = resultCode
         self.message = message
@@ -32,6 +33,7 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
         self.init(resultCode: SQLiteResultCode(rawValue: extendedCode), message: message, sql: sql)
     }
 
+    /// `SQLite error CODE (NAME): message`, and the statement that failed.
     public var description: String {
         var text = "SQLite error \(resultCode.rawValue) (\(resultCode)): \(message)"
         if let sql { text += " - while executing `\(sql)`" }

@@ -7,7 +7,9 @@ import CSQLite
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/rescode.html>
 public struct SQLiteResultCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The extended result code, as SQLite returns it.
     public let rawValue: Int32
+    /// The result code `rawValue`.
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// The primary code: the low 8 bits of an extended one.

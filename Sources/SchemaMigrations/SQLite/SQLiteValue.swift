@@ -25,6 +25,7 @@ public enum SQLiteValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The value as read: a number, the text itself, `NULL`, or the size of a blob.
     public var description: String {
         switch self {
         case .null: return "NULL"

@@ -31,6 +31,7 @@ extension Schema {
         /// `VIRTUAL` or `STORED`.
         public var storage: Storage
 
+        /// A column computed by `expression`, stored or virtual.
         public init(expression: String, storage: Storage) {
             self.expression = expression
             self.storage = storage

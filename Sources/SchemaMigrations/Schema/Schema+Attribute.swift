@@ -42,6 +42,7 @@ extension Schema {
         /// For a generated column: its expression and whether it is `VIRTUAL` or `STORED`.
         public var generated: GeneratedColumn?
 
+        /// An attribute with its name, type, optionality and the storage options a declaration gives it.
         public init(
             name: String, valueType: ValueType, isOptional: Bool = false, defaultValue: String? = nil,
             originalName: String? = nil, hashModifier: String? = nil, options: [String] = [], swiftType: String? = nil,
@@ -66,6 +67,7 @@ extension Schema {
             self.generated = generated
         }
 
+        /// Decodes an attribute from a schema snapshot; keys a snapshot leaves out take their defaults.
         public init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             name = try container.decode(String.self, forKey: .name)

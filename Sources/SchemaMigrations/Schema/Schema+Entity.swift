@@ -35,6 +35,7 @@ extension Schema {
         /// encoded: declared schemas never hold one.
         public var isJoinTable: Bool
 
+        /// An entity with its name, attributes, relationships, indexes and table options.
         public init(
             name: String, originalName: String? = nil, hashModifier: String? = nil,
             attributes: [Attribute], indexes: [Index] = [], relationships: [Relationship] = [],
@@ -55,6 +56,7 @@ extension Schema {
             self.isStrict = isStrict
         }
 
+        /// Decodes an entity from a schema snapshot; keys a snapshot leaves out take their defaults.
         public init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             name = try container.decode(String.self, forKey: .name)

@@ -30,6 +30,7 @@ extension Schema {
         /// A partial index's `WHERE` condition, as SQL (`deleted_at IS NULL`); nil for an index of every row.
         public var predicate: String?
 
+        /// An index on `columns`, unique or not, named after its table and columns unless `name` is given.
         public init(_ columns: [String], isUnique: Bool = false, name: String? = nil) {
             self.columns = columns
             self.isUnique = isUnique
@@ -46,6 +47,7 @@ extension Schema {
             self.predicate = predicate
         }
 
+        /// Decodes an index from a schema snapshot; keys a snapshot leaves out take their defaults.
         public init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             columns = try container.decodeIfPresent([String].self, forKey: .columns) ?? []

@@ -47,12 +47,14 @@ extension Schema {
                 + (collation.map { " COLLATE \($0)" } ?? "") + (isDescending ? " DESC" : "")
         }
 
+        /// The element as it reads in `CREATE INDEX`.
         public var description: String {
             (column ?? expression ?? "") + (collation.map { " COLLATE \($0)" } ?? "") + (isDescending ? " DESC" : "")
         }
 
         private enum CodingKeys: String, CodingKey { case column, expression, collation, isDescending }
 
+        /// Decodes an element from a schema snapshot: a column name alone, or its full form.
         public init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             column = try container.decodeIfPresent(String.self, forKey: .column)

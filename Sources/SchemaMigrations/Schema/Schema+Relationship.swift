@@ -56,6 +56,7 @@ extension Schema {
         /// Changing this marks the relationship as changed, so its table is rebuilt.
         public var hashModifier: String?
 
+        /// A relationship with its name, destination, cardinality, delete rule and inverse.
         public init(
             name: String, destination: String, isToMany: Bool, isOptional: Bool = true,
             deleteRule: DeleteRule = .nullify,
@@ -71,6 +72,7 @@ extension Schema {
             self.hashModifier = hashModifier
         }
 
+        /// Decodes a relationship from a schema snapshot; keys a snapshot leaves out take their defaults.
         public init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             name = try container.decode(String.self, forKey: .name)
@@ -97,6 +99,8 @@ extension Schema {
         /// `DEFERRABLE INITIALLY DEFERRED` when true: checked at commit rather than per statement.
         public var isDeferred: Bool?
 
+        /// A reference to `table`, with the SQL `ON DELETE` action, the referenced column (nil: `id`),
+        /// the `ON UPDATE` action and whether it is deferred.
         public init(
             table: String, onDelete: String, column: String? = nil, onUpdate: String? = nil, isDeferred: Bool? = nil
         ) {

@@ -22,6 +22,7 @@ public struct Schema: Codable, Hashable, Sendable {
     /// The entities (tables), in declaration order.
     public var entities: [Entity]
 
+    /// The schema of `version`, with its entities.
     public init(version: Version, entities: [Entity]) {
         self.version = version
         self.entities = entities
@@ -39,10 +40,14 @@ public struct Schema: Codable, Hashable, Sendable {
 extension Schema {
     /// A semantic version: `Schema.Version(2, 0, 0)`, written `2.0.0`.
     public struct Version: Hashable, Comparable, Sendable, Codable, CustomStringConvertible, LosslessStringConvertible {
+        /// The major version.
         public var major: Int
+        /// The minor version.
         public var minor: Int
+        /// The patch version.
         public var patch: Int
 
+        /// The version `major.minor.patch`.
         public init(_ major: Int, _ minor: Int, _ patch: Int) {
             self.major = major
             self.minor = minor
@@ -57,12 +62,15 @@ extension Schema {
             self.init(numbers[0], numbers[1], numbers[2])
         }
 
+        /// `major.minor.patch`.
         public var description: String { "\(major).\(minor).\(patch)" }
 
+        /// Orders versions by major, then minor, then patch.
         public static func < (lhs: Version, rhs: Version) -> Bool {
             (lhs.major, lhs.minor, lhs.patch) < (rhs.major, rhs.minor, rhs.patch)
         }
 
+        /// Decodes a version from its `"major.minor.patch"` string.
         public init(from decoder: Decoder) throws {
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
@@ -73,6 +81,7 @@ extension Schema {
             self = version
         }
 
+        /// Encodes the version as its `"major.minor.patch"` string.
         public func encode(to encoder: Encoder) throws {
             var container = encoder.singleValueContainer()
             try container.encode(description)

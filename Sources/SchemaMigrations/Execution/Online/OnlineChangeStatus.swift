@@ -38,6 +38,7 @@ public struct OnlineChangeStatus: Sendable, Hashable {
 
         /// The table's name (as the application knows it).
         public var name: String
+        /// How far the table's online change is.
         public var state: State
         /// The last rowid copied into the shadow (``State/copying`` only; nil before the first chunk).
         public var highWater: Int64?
@@ -50,7 +51,9 @@ public struct OnlineChangeStatus: Sendable, Hashable {
     public var plan: String
     /// The stage's versions.
     public var from: Schema.Version
+    /// The version the stage reaches.
     public var to: Schema.Version
+    /// How far the change is: copying into the shadows, or releasing the old tables after the cut-over.
     public var phase: Phase
     /// The stage's rebuilt tables, in the order the copy takes them.
     public var tables: [Table]
