@@ -91,6 +91,23 @@ enum ClusterSubcommands {
             options: options, run: { try run(which, $0) })
     }
 
+    /// The variables of `apply --online` and `plan --online` set for a cluster: the cluster form
+    /// has no online rebuilds (its migration write-locks the leader for one transaction), and a
+    /// pipeline that asked for them must not get the long lock instead without a word.
+    /// - Throws: ``UsageError`` naming the first such variable that is set (a flag's to a value
+    ///   that sets it).
+    static func refuseOnlineVariables(_ which: String, _ environment: [String: String]) throws {
+        guard which == "apply" || which == "plan" else { return }
+        for option in ["--online", "--chunk-target", "--pause-file"] {
+            let variable = EnvironmentDefaults.variable(forName: option)
+            guard let value = environment[variable], !value.isEmpty else { continue }
+            if option == "--online", EnvironmentDefaults.boolean(value) == false { continue }
+            throw UsageError(
+                "\(variable)=\(value): online rebuilds are not available on a dqlite cluster, whose migration write-locks the leader for one transaction",
+                subcommand: which, remedy: "unset \(variable) for the cluster's migration")
+        }
+    }
+
     static func run(_ which: String, _ invocation: Invocation) throws -> MigrateExitCode {
         let arguments = invocation.arguments
         let nodes = (arguments.value("--cluster") ?? "").split(separator: ",").map { $0.trimmingWhitespace() }.filter {
@@ -99,6 +116,7 @@ enum ClusterSubcommands {
         guard !nodes.isEmpty else {
             throw UsageError("--cluster: no node address", subcommand: which, remedy: "give HOST:PORT,HOST:PORT")
         }
+        try refuseOnlineVariables(which, invocation.environment)
         let database = arguments.value("--name") ?? ""
         let migrator = try invocation.migrator { options in
             if which == "apply", let backup = arguments.value("--backup") {

@@ -174,4 +174,22 @@ import Testing
             ["status", "--plan", Scratch.jsonPlan, "--cluster", "127.0.0.1:1", "--database", database],
             "unknown option '--database' for 'status'\n")
     }
+
+    /// A cluster has no online rebuilds: the variables that ask for them are refused before any
+    /// node is contacted (the port here has no node), never silently traded for the long lock.
+    @Test func theOnlineVariablesAreRefusedForACluster() throws {
+        let cluster = ["--plan", Scratch.jsonPlan, "--cluster", "127.0.0.1:1", "--name", "app"]
+        for subcommand in ["apply", "plan"] {
+            try HostileOptionValueTests.expectUsageError(
+                [subcommand] + cluster, environment: ["MIGRATE_ONLINE": "yes"],
+                "MIGRATE_ONLINE=yes: online rebuilds are not available on a dqlite cluster, whose migration write-locks the leader for one transaction\n"
+            )
+            try HostileOptionValueTests.expectUsageError(
+                [subcommand] + cluster, environment: ["MIGRATE_ONLINE": "0", "MIGRATE_CHUNK_TARGET": "50"],
+                "MIGRATE_CHUNK_TARGET=50: online rebuilds are not available on a dqlite cluster, whose migration write-locks the leader for one transaction\n"
+            )
+        }
+        try HostileOptionValueTests.expectUsageError(
+            ["apply"] + cluster + ["--online"], "unknown option '--online' for 'apply'\n")
+    }
 }
