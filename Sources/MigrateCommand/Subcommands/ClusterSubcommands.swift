@@ -91,20 +91,31 @@ enum ClusterSubcommands {
             options: options, run: { try run(which, $0) })
     }
 
-    /// The variables of `apply --online` and `plan --online` set for a cluster: the cluster form
-    /// has no online rebuilds (its migration write-locks the leader for one transaction), and a
-    /// pipeline that asked for them must not get the long lock instead without a word.
-    /// - Throws: ``UsageError`` naming the first such variable that is set (a flag's to a value
-    ///   that sets it).
-    static func refuseOnlineVariables(_ which: String, _ environment: [String: String]) throws {
-        guard which == "apply" || which == "plan" else { return }
-        for option in ["--online", "--chunk-target", "--pause-file"] {
-            let variable = EnvironmentDefaults.variable(forName: option)
+    /// What a variable of the file form asks for that the cluster form cannot give, by option: a
+    /// pipeline that set one must not get the migration without it, and without a word.
+    static let refusedVariables: [(option: String, subcommands: Set<String>, reason: String)] = [
+        (
+            "--deny-destructive", ["apply"],
+            "a cluster's apply does not refuse destructive steps; review them with plan --cluster"
+        ),
+        ("--online", ["apply", "plan"], noOnlineRebuilds),
+        ("--chunk-target", ["apply", "plan"], noOnlineRebuilds),
+        ("--pause-file", ["apply", "plan"], noOnlineRebuilds),
+    ]
+    private static let noOnlineRebuilds =
+        "online rebuilds are not available on a dqlite cluster, whose migration write-locks the leader for one transaction"
+
+    /// - Throws: ``UsageError`` naming the first variable of ``refusedVariables`` that is set for
+    ///   `which` (a flag's to a value that sets it), before any node is contacted.
+    static func refuseFileFormVariables(_ which: String, _ environment: [String: String]) throws {
+        for refused in refusedVariables where refused.subcommands.contains(which) {
+            let variable = EnvironmentDefaults.variable(forName: refused.option)
             guard let value = environment[variable], !value.isEmpty else { continue }
-            if option == "--online", EnvironmentDefaults.boolean(value) == false { continue }
+            let isFlag = refused.option == "--online" || refused.option == "--deny-destructive"
+            if isFlag, EnvironmentDefaults.boolean(value) == false { continue }
             throw UsageError(
-                "\(variable)=\(value): online rebuilds are not available on a dqlite cluster, whose migration write-locks the leader for one transaction",
-                subcommand: which, remedy: "unset \(variable) for the cluster's migration")
+                "\(variable)=\(value): \(refused.reason)", subcommand: which,
+                remedy: "unset \(variable) for the cluster's migration")
         }
     }
 
@@ -116,7 +127,7 @@ enum ClusterSubcommands {
         guard !nodes.isEmpty else {
             throw UsageError("--cluster: no node address", subcommand: which, remedy: "give HOST:PORT,HOST:PORT")
         }
-        try refuseOnlineVariables(which, invocation.environment)
+        try refuseFileFormVariables(which, invocation.environment)
         let database = arguments.value("--name") ?? ""
         let migrator = try invocation.migrator { options in
             if which == "apply", let backup = arguments.value("--backup") {

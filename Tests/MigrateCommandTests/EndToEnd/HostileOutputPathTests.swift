@@ -191,5 +191,14 @@ import Testing
         }
         try HostileOptionValueTests.expectUsageError(
             ["apply"] + cluster + ["--online"], "unknown option '--online' for 'apply'\n")
+        // The same for a refusal a cluster's apply cannot make: destructive steps would run.
+        try HostileOptionValueTests.expectUsageError(
+            ["apply"] + cluster, environment: ["MIGRATE_DENY_DESTRUCTIVE": "ON"],
+            "MIGRATE_DENY_DESTRUCTIVE=ON: a cluster's apply does not refuse destructive steps; review them with plan --cluster\n"
+        )
+        try HostileOptionValueTests.expectUsageError(
+            ["apply"] + cluster, environment: ["MIGRATE_DENY_DESTRUCTIVE": "off", "MIGRATE_ONLINE": "1"],
+            "MIGRATE_ONLINE=1: online rebuilds are not available on a dqlite cluster, whose migration write-locks the leader for one transaction\n"
+        )
     }
 }
