@@ -179,9 +179,11 @@ struct RenderedStatement: Equatable {
         case .createTable:
             return statements.enumerated().map { RenderedStatement($1, work: $0 == 0 ? nil : .buildingIndex) }
         case .rebuild:
-            // create, copy, drop, rename, then the indexes (TableRebuild.declaredStatements)
-            return statements.enumerated().map {
-                RenderedStatement($1, work: $0 == 1 ? .copyingRows : $0 >= 4 ? .buildingIndex : nil)
+            return statements.enumerated().map { position, sql in
+                RenderedStatement(
+                    sql,
+                    work: position == TableRebuild.declaredCopyPosition
+                        ? .copyingRows : position >= TableRebuild.declaredIndexStart ? .buildingIndex : nil)
             }
         case .createIndex:
             return statements.map { RenderedStatement($0, work: .buildingIndex) }

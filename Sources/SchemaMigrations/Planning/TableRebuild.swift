@@ -59,6 +59,11 @@ struct TableRebuild: Sendable {
         "Rebuild table \(table) (copies every row): " + reasons.joined(separator: "; ")
     }
 
+    /// In ``declaredStatements``: the copy's position, and where the indexes start (after the
+    /// create, the copy, the drop and the rename).
+    static let declaredCopyPosition = 1
+    static let declaredIndexStart = 4
+
     /// The rebuild's statements as planned from the declared schemas alone (no live table: a stage
     /// the dry run shows before the database has reached its source version).
     var declaredStatements: [String] {
