@@ -39,6 +39,11 @@ extension TableRebuild {
         var indexes: [String]
         /// Whether the table is `WITHOUT ROWID`.
         var withoutRowid: Bool
+        /// The indexes carried over whose every entry stays valid in the new table, by position in
+        /// ``indexes``, with the live index's name: the rows keep their rowids and every column the
+        /// index reads (its keys, expressions and `WHERE`) is copied unchanged. An online change
+        /// moves these to the new table instead of building them again row by row.
+        var unchangedIndexes: [Int: String] = [:]
     }
 
     /// Steps 4 to 8 of the procedure for the live table `live`.
@@ -103,18 +108,28 @@ extension TableRebuild {
         var targets: [String] = []
         var sources: [String] = []
         var sourcesBeforeRenames: [String] = []
+        // The columns (folded, as named after the renames) whose stored values the copy keeps as they are.
+        var copiedUnchanged = Set<String>()
+        let changedColumns = Set(
+            columns.filter { $0.changesType || $0.changesCollation || $0.changesGenerated }.map {
+                $0.attribute.name.sqlFolded
+            })
         for column in definition.columns where !column.isGenerated {
             let folded = column.name.sqlFolded
             let liveName = liveNames[folded] ?? column.name
             guard live.column(named: liveName) != nil else { continue }  // new: takes its default
             targets.append(SQL.quoteIdentifier(column.name))
             let expression = expressions[folded] ?? SQL.quoteIdentifier(column.name)
+            if expression == SQL.quoteIdentifier(column.name), !changedColumns.contains(folded), !changesStrict {
+                copiedUnchanged.insert(folded)
+            }
             sources.append(renamesApplied ? expression : TableDefinition.substitute(substitution, in: expression))
             sourcesBeforeRenames.append(
                 renamesApplied ? expression : TableDefinition.substitute(liveNames, in: expression))
         }
         // A rowid table keeps its rowids even without an INTEGER PRIMARY KEY column (they may be
         // referenced: full-text search content, the app's own bookkeeping).
+        var keepsRowids = false
         if !definition.withoutRowid, !live.hasRowidAlias,
             let rowid = ["rowid", "oid", "_rowid_"].first(where: { name in
                 definition.column(named: name) == nil && live.column(named: name) == nil
@@ -123,6 +138,14 @@ extension TableRebuild {
             targets.insert(rowid, at: 0)
             sources.insert(rowid, at: 0)
             sourcesBeforeRenames.insert(rowid, at: 0)
+            keepsRowids = true
+        } else if !definition.withoutRowid, live.hasRowidAlias,
+            let key = live.columns.first(where: { $0.primaryKeyPosition > 0 })
+        {
+            // The key column is the rowid on both sides when it is copied as it is into a column
+            // that stays the table's only, ascending INTEGER PRIMARY KEY.
+            let name = substitution[key.name.sqlFolded] ?? key.name
+            keepsRowids = copiedUnchanged.contains(name.sqlFolded) && definition.keepsRowidAlias(name)
         }
         let quotedTable = SQL.quoteIdentifier(renamesApplied ? table : sourceTable)
         let quotedTemporary = SQL.quoteIdentifier(temporaryName)
@@ -179,6 +202,7 @@ extension TableRebuild {
             }
         }
         var present = Set<IndexStructure>()
+        var unchangedIndexes: [Int: String] = [:]
         for index in live.indexes.reversed() {
             guard index.origin == .createIndex, let sql = index.sql else {
                 present.insert(structure(of: index))  // made by the table's own constraints
@@ -200,6 +224,11 @@ extension TableRebuild {
             }
             present.insert(structure(of: index))
             present.insert(fullStructure(of: index))
+            // The words of its text that name the table's columns (the rest are keywords, collations).
+            let read = mentioned.filter { live.column(named: $0) != nil }.map { (substitution[$0] ?? $0).sqlFolded }
+            if keepsRowids, !read.isEmpty, read.allSatisfy(copiedUnchanged.contains) {
+                unchangedIndexes[statements.count - indexStart] = index.name
+            }
             statements.append(renamesApplied ? sql : TableDefinition.substitute(substitution, in: sql))
             carriedOver.append("index \(index.name)")
         }
@@ -209,7 +238,8 @@ extension TableRebuild {
         let parts = Parts(
             createTable: statements[0], copyTargets: targets, copySources: sources,
             copySourcesBeforeRenames: sourcesBeforeRenames, sourceTable: renamesApplied ? table : sourceTable,
-            sequence: sequence, indexes: Array(statements[indexStart...]), withoutRowid: definition.withoutRowid)
+            sequence: sequence, indexes: Array(statements[indexStart...]), withoutRowid: definition.withoutRowid,
+            unchangedIndexes: unchangedIndexes)
         return Rendering(
             statements: statements, copyPosition: copyPosition, indexPositions: indexStart..<statements.count,
             carriedOver: carriedOver, removed: removed, parts: parts)

@@ -11,7 +11,8 @@ extension MigrationReport: Encodable {
     /// `rows`, `nulls`, `duplicates`, `nonEmptyValues`, and `replacedValues` for columns made
     /// generated), `warnings` (destructive steps first) and `refusals`; with
     /// ``MigrationOptions/online``, `online`: `chunkTargetMs` and `stages` (each with `from`, `to`,
-    /// `runsOnline`, `tables`, `offlineReasons`, `cutOver`, and `rows` by table where measured).
+    /// `runsOnline`, `tables`, `offlineReasons`, `cutOver`, `rows` by table where measured, and
+    /// `indexesBuilt` by table).
     ///
     /// ```swift
     /// let object = try JSONSerialization.jsonObject(with: Data(report.json().utf8)) as! [String: Any]

@@ -24,6 +24,10 @@ extension MigrationReport {
             public var cutOver: [String]
             /// The rows of each table rebuilt, when measured (the first stage only), by table.
             public var rows: [String: Int64]
+            /// The indexes each table's shadow builds as the rows arrive, by table (the first stage
+            /// only): each costs the copy a page write per row in a random place of the index,
+            /// where the old table's other indexes move to the new one as they are.
+            public var indexesBuilt: [String: [String]] = [:]
         }
 
         /// The write lock each copy chunk aims to hold, in milliseconds.
@@ -75,6 +79,12 @@ extension MigrationReport {
                             table + (stage.rows[table].map { " (\(counted($0, "row")))" } ?? "")
                         }
                         .joined(separator: ", "))
+                for table in stage.tables {
+                    guard let built = stage.indexesBuilt[table], !built.isEmpty else { continue }
+                    lines.append(
+                        "     the shadow of \(table) builds \(built.joined(separator: ", ")) as the rows arrive: "
+                            + "a random page write per row and index, many times the offline copy for a large table")
+                }
                 lines.append("  3. cut-over (one short transaction): " + stage.cutOver.joined(separator: "; "))
                 lines.append("  4. release the old " + stage.tables.joined(separator: ", ") + " in \(chunk)")
             }
@@ -98,13 +108,14 @@ extension MigrationReport.OnlinePlan.Stage {
         tables = decision.changes.map(\.rebuild.table)
         offlineReasons = decision.runsOnline ? [] : decision.reasonsForOffline
         self.rows = rows
+        indexesBuilt = decision.indexesBuilt
         cutOver = []
         guard decision.runsOnline else { return }
         cutOver.append("drop the triggers")
         for step in stage.allSteps {
             if case .rebuild(let rebuild) = step.action {
                 cutOver.append(
-                    "swap \(rebuild.table) in (the old table renamed aside to \(TableNames.releasedPrefix)\(rebuild.table), the shadow renamed to \(rebuild.table), its indexes named)"
+                    "swap \(rebuild.table) in (the old table renamed aside to \(TableNames.releasedPrefix)\(rebuild.table), the shadow renamed to \(rebuild.table), the indexes moved or named)"
                 )
             } else {
                 cutOver.append(step.summary)

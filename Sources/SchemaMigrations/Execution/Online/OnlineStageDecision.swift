@@ -6,6 +6,10 @@ struct OnlineStageDecision {
     var changes: [OnlineTableChange]
     /// Why the stage runs offline; empty when it runs online (or has no rebuild).
     var offlineReasons: [String]
+    /// The indexes each table's shadow builds row by row as the copy writes (the old table's
+    /// other indexes move to the new table as they are), by table; known for the tables that
+    /// are there now.
+    var indexesBuilt: [String: [String]] = [:]
 
     /// True when the stage's rebuilds run through shadow tables.
     var runsOnline: Bool { !changes.isEmpty && offlineReasons.isEmpty }
@@ -33,6 +37,12 @@ struct OnlineStageDecision {
             do {
                 let (table, parts) = try change.parts(in: live, renamesApplied: false, version: stage.to)
                 if let reason = change.refusal(live: table, parts: parts) { offlineReasons.append(reason) }
+                let built = parts.indexes.indices.filter { parts.unchangedIndexes[$0] == nil }
+                if !built.isEmpty {
+                    indexesBuilt[rebuild.table] = try built.map {
+                        try OnlineTableChange.renamed(indexSQL: parts.indexes[$0], to: "", on: "").name
+                    }
+                }
             } catch  where predicting {
                 if let reason = change.refusal(live: nil, parts: nil) { offlineReasons.append(reason) }
             }

@@ -82,7 +82,7 @@ struct OnlineTableChange: Sendable {
     func prepareStatements(live: LiveSchema.Table, parts: TableRebuild.Parts) throws -> [String] {
         guard let rowid = rowidName(live: live) else { return [] }
         var statements = [parts.createTable]
-        for (index, sql) in parts.indexes.enumerated() {
+        for (index, sql) in parts.indexes.enumerated() where parts.unchangedIndexes[index] == nil {
             statements.append(try Self.renamed(indexSQL: sql, to: shadowIndex(index), on: shadow).sql)
         }
         let quotedSource = SQL.quoteIdentifier(parts.sourceTable)
@@ -130,20 +130,30 @@ struct OnlineTableChange: Sendable {
     /// Dropping the triggers (the first thing a cut-over or an abandoned change does).
     var dropTriggerStatements: [String] { triggers.map { "DROP TRIGGER IF EXISTS \(SQL.quoteIdentifier($0))" } }
 
+    /// Where an old index that does not move to the new table goes at the cut-over, to be emptied
+    /// with the old table's rows and dropped with it.
+    func releasedIndex(_ index: Int) -> String { TableNames.releasedPrefix + "ix\(index + 1)_" + rebuild.table }
+
     /// Phase 3 (cut-over): the statements that stand for the rebuild step inside the cut-over
-    /// transaction, rendered after the stage's renames ran: the counter carried over, the old
-    /// table's own indexes dropped, the old table set aside, the shadow renamed, its indexes named.
+    /// transaction, rendered after the stage's renames ran. Each is O(1) in the table's rows:
+    /// - the `AUTOINCREMENT` counter carried over;
+    /// - the old table's indexes that stay valid (``TableRebuild/Parts/unchangedIndexes``) moved to
+    ///   the new table as they are, the others renamed aside with the old table (dropping them here
+    ///   would free their pages under the lock);
+    /// - the old table set aside, the shadow renamed, the indexes built in the shadow named.
     /// - Parameter live: the stage's snapshot (``StepRenderer``), with the table and its shadow read in detail.
     func cutOverStatements(live: LiveSchema, version: Schema.Version) throws -> [String] {
         let (table, parts) = try self.parts(in: live, renamesApplied: true, version: version)
         let shadowIndexes = Set((live.table(named: shadow)?.indexes ?? []).map(\.name))
-        guard parts.indexes.indices.allSatisfy({ shadowIndexes.contains(shadowIndex($0)) }) else {
+        let built = parts.indexes.indices.filter { parts.unchangedIndexes[$0] == nil }
+        guard built.allSatisfy({ shadowIndexes.contains(shadowIndex($0)) }) else {
             throw MigrationError(
                 .sqlite,
                 "the online shadow of \(rebuild.table) does not have the indexes the rebuild needs; everything was rolled back",
                 entity: rebuild.table, version: version,
                 remedy: "run the migration again: the online change starts over")
         }
+        let moved = Set(parts.unchangedIndexes.values)
         var statements = parts.sequence
         var schemaEdits: [String] = []
         // The shadow was created before the stage's renames ran: its text as the rebuild writes it now.
@@ -152,8 +162,15 @@ struct OnlineTableChange: Sendable {
                 "UPDATE sqlite_schema SET sql = \(SQL.quoteString(parts.createTable)) WHERE type = 'table' AND name = \(SQL.quoteString(shadow))"
             )
         }
-        for index in table.indexes where index.origin == .createIndex {
-            statements.append("DROP INDEX \(SQL.quoteIdentifier(index.name))")
+        for (position, index) in table.indexes.filter({ $0.origin == .createIndex && !moved.contains($0.name) })
+            .enumerated()
+        {
+            guard let sql = index.sql else { continue }
+            let aside = releasedIndex(position)
+            let renamed = try Self.renamed(indexSQL: sql, to: aside, on: rebuild.table).sql
+            schemaEdits.append(
+                "UPDATE sqlite_schema SET name = \(SQL.quoteString(aside)), sql = \(SQL.quoteString(renamed)) "
+                    + "WHERE type = 'index' AND name = \(SQL.quoteString(index.name))")
         }
         if !schemaEdits.isEmpty {
             statements += ["PRAGMA writable_schema = ON"] + schemaEdits + ["PRAGMA writable_schema = RESET"]
@@ -167,6 +184,18 @@ struct OnlineTableChange: Sendable {
         guard !parts.indexes.isEmpty else { return statements }
         statements.append("PRAGMA writable_schema = ON")
         for (index, sql) in parts.indexes.enumerated() {
+            if let name = parts.unchangedIndexes[index] {
+                // SQLite loads the schema in rowid order, an index after its table: the moved index
+                // gets a new row, after the shadow's, and its old row goes.
+                let named = "type = 'index' AND name = \(SQL.quoteString(name))"
+                statements.append(
+                    "INSERT INTO sqlite_schema (type, name, tbl_name, rootpage, sql) SELECT type, name, "
+                        + "\(SQL.quoteString(rebuild.table)), rootpage, \(SQL.quoteString(sql)) FROM sqlite_schema WHERE \(named)"
+                )
+                statements.append(
+                    "DELETE FROM sqlite_schema WHERE rowid = (SELECT min(rowid) FROM sqlite_schema WHERE \(named))")
+                continue
+            }
             let name = try Self.renamed(indexSQL: sql, to: "", on: "").name
             statements.append(
                 "UPDATE sqlite_schema SET name = \(SQL.quoteString(name)), sql = \(SQL.quoteString(sql)) "

@@ -99,6 +99,22 @@ struct TableDefinition: Sendable, Hashable {
         return columns.firstIndex { $0.name.sqlFolded == folded }
     }
 
+    /// Whether the column `name` is this table's rowid alias as written on the column itself:
+    /// `INTEGER PRIMARY KEY` (not `DESC`), the table's only key, in a rowid table. A key declared
+    /// as a table constraint answers false: callers use this to prove rowids stay, never to assume it.
+    func keepsRowidAlias(_ name: String) -> Bool {
+        guard !withoutRowid, !constraints.contains(where: { $0.kind == .primaryKey }),
+            let column = column(named: name), column.typeText.uppercased() == "INTEGER"
+        else { return false }
+        return column.constraints.contains { constraint in
+            guard case .primaryKey = constraint.kind else { return false }
+            let tokenizer = SQLTokenizer(constraint.text)
+            let tokens = (try? tokenizer.tokens()) ?? []
+            guard let key = tokens.firstIndex(where: { tokenizer.isKeyword($0, "KEY") }) else { return false }
+            return key + 1 == tokens.count || !tokenizer.isKeyword(tokens[key + 1], "DESC")
+        }
+    }
+
     /// Whether any column is `INTEGER PRIMARY KEY AUTOINCREMENT`.
     var hasAutoincrement: Bool { columns.contains(where: \.isAutoincrement) }
 
