@@ -127,7 +127,7 @@ extension BenchmarkRunner {
         thread.start()
         Thread.sleep(forTimeInterval: 0.2)
         var options = MigrationOptions()
-        if online { options.online = OnlineRebuildOptions(chunkTargetMilliseconds: 20) }
+        if online { options.online = OnlineRebuildOptions() }
         let seconds = try Measure.seconds { try Migrator(plan: plan, options: options).migrate(databaseAt: url) }
         Thread.sleep(forTimeInterval: 0.2)
         writer.stop()

@@ -134,8 +134,10 @@ struct OnlineMigration {
         }
         let checked = try QuickCheck.verify(before: stage, db: db)
         var state = try prepare(stage, changes: changes, live: live)
-        for (index, change) in changes.enumerated() where index >= state.copied {
-            try copy(change, index: index, of: changes.count, stage: stage, state: &state)
+        try withChunkSettings {
+            for (index, change) in changes.enumerated() where index >= state.copied {
+                try copy(change, index: index, of: changes.count, stage: stage, state: &state)
+            }
         }
         return try cutOver(stage, changes: changes, checked: checked, state: state, started: stageStart)
     }
@@ -189,10 +191,12 @@ struct OnlineMigration {
                     shouldPause, change: change, index: index, of: count, stage: stage, state: &state,
                     lastHeartbeat: &lastHeartbeat)
             }
-            let chunkStart = Date()
             let rows = chunk.rows
-            let end = try framing.inWriteTransaction(doing: "online copy") { () -> Int64? in
+            var rowTime: TimeInterval = 0
+            let (end, held) = try inChunkTransaction(doing: "online copy") { () -> Int64? in
+                let copyStart = Date()
                 let end = try change.copyChunk(db, live: table, parts: parts, after: state.highWater, rows: rows)
+                rowTime = Date().timeIntervalSince(copyStart)
                 state.heartbeat = Date()
                 if let end {
                     state.highWater = end
@@ -203,7 +207,7 @@ struct OnlineMigration {
                 try state.write(to: db)
                 return end
             }
-            chunk.record(rows: rows, took: Date().timeIntervalSince(chunkStart))
+            chunk.record(rows: rows, rowTime: rowTime, fixedTime: held - rowTime)
             copied += rows
             lastHeartbeat = Date()
             let elapsed = Date().timeIntervalSince(began)
@@ -220,7 +224,7 @@ struct OnlineMigration {
             }
             options.progress?(event)
             if end == nil { return }
-            if online.pauseBetweenChunks > 0 { SystemCalls.sleep(seconds: online.pauseBetweenChunks) }
+            try yieldToWriters(afterHolding: held, pause: online.pauseBetweenChunks)
         }
     }
 
@@ -285,34 +289,111 @@ struct OnlineMigration {
             duration: Date().timeIntervalSince(started))
     }
 
+    /// One chunk's short write transaction, and how long it held the write lock: from the moment
+    /// `BEGIN IMMEDIATE` got it (a wait for the application's lock is not the chunk's cost) to the
+    /// commit's return.
+    private func inChunkTransaction<T>(doing work: String, _ body: () throws -> T) throws -> (T, held: TimeInterval) {
+        var locked = Date()
+        let result = try framing.inWriteTransaction(doing: work) { () throws -> T in
+            locked = Date()
+            return try body()
+        }
+        return (result, Date().timeIntervalSince(locked))
+    }
+
+    /// Leaves the write lock free after a chunk long enough for every writer that waited on it to
+    /// get it, then rests `pause` more seconds (``OnlineRebuildOptions/pauseBetweenChunks``).
+    ///
+    /// A writer that found the lock taken does not wake when it is freed: its busy handler sleeps
+    /// and retries. SQLite's default handler (`sqlite3_busy_timeout`, which GRDB, SQLite.swift and
+    /// most applications use) sleeps 1, 2, 5, 10, 15, 20 and then 25 ms and longer between retries.
+    /// Had the copy taken the lock again at once, such a writer's retry would find the next chunk
+    /// holding it, and so on: it waits for many chunks. The gap is the retry interval the waiter
+    /// is in when the chunk ends, so its next retry falls inside the gap. In WAL mode the chunk's
+    /// pages are checkpointed first, inside the gap: a checkpoint holds no write lock.
+    private func yieldToWriters(afterHolding held: TimeInterval, pause: TimeInterval) throws {
+        let started = Date()
+        if try isWAL { try db.execute("PRAGMA wal_checkpoint(PASSIVE)") }
+        let left = Self.writersGap(afterHolding: held) - Date().timeIntervalSince(started)
+        SystemCalls.sleep(seconds: max(0, left) + pause)
+    }
+
+    private var isWAL: Bool {
+        get throws { try db.scalar("PRAGMA journal_mode")?.stringValue?.lowercased() == "wal" }
+    }
+
+    /// Runs the chunks of a copy or a release with the connection set for many short transactions,
+    /// its own settings restored afterwards. In WAL mode only (elsewhere nothing changes):
+    /// - `wal_autocheckpoint = 0`: a commit's automatic checkpoint would run before the commit
+    ///   returns and be counted as lock time; the copy checkpoints in the gap instead.
+    /// - `synchronous = NORMAL` when it was `FULL` or `EXTRA`: a chunk's commit is not flushed
+    ///   to disk by itself. After a power loss the last chunks may be lost with the high-water mark
+    ///   recorded beside them, so the copy resumes from an earlier chunk; the application's own
+    ///   commits flush as its connection says. The cut-over is flushed as the connection says.
+    private func withChunkSettings<T>(_ body: () throws -> T) throws -> T {
+        guard try isWAL else { return try body() }
+        let synchronous = try db.scalar("PRAGMA synchronous")?.int64Value ?? 2
+        let autocheckpoint = try db.scalar("PRAGMA wal_autocheckpoint")?.int64Value ?? 1000
+        try db.execute("PRAGMA wal_autocheckpoint = 0")
+        if synchronous > 1 { try db.execute("PRAGMA synchronous = NORMAL") }
+        defer {
+            try? db.execute("PRAGMA synchronous = \(synchronous)")
+            try? db.execute("PRAGMA wal_autocheckpoint = \(autocheckpoint)")
+        }
+        return try body()
+    }
+
+    /// The gap after a chunk that held the lock `held` seconds: the interval between the retries of
+    /// SQLite's default busy handler (its `delays` table) that a writer waiting since the chunk
+    /// began is in when it ends (a retry at that very moment found the lock taken), a millisecond added.
+    static func writersGap(afterHolding held: TimeInterval) -> TimeInterval {
+        let waited = held * 1000
+        var total = 0.0
+        for delay in defaultBusyHandlerDelays {
+            total += delay
+            if total > waited { return (delay + 1) / 1000 }
+        }
+        return (defaultBusyHandlerDelays.last! + 1) / 1000
+    }
+
+    /// SQLite's default busy handler's sleeps, in milliseconds (`sqliteDefaultBusyCallback`).
+    static let defaultBusyHandlerDelays: [Double] = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100]
+
     // MARK: Leftovers
 
     /// Phase 4: empties each table set aside in chunks (so freeing its pages never holds the lock
     /// for its size), drops it, and clears the state.
     func release(_ state: OnlineState) throws {
-        var chunk = ChunkSizer(target: chunkTarget)
-        for table in state.tables where try objectExists(table, type: "table") {
-            let quoted = SQL.quoteIdentifier(table)
-            let total = Int(try db.scalar("SELECT count(*) FROM \(quoted)")?.int64Value ?? 0)
-            var removed = 0
-            while true {
-                let rows = chunk.rows
-                let chunkStart = Date()
-                let changed = try framing.inWriteTransaction(doing: "release of the old table") { () -> Int in
-                    try db.execute("DELETE FROM \(quoted) WHERE rowid IN (SELECT rowid FROM \(quoted) LIMIT \(rows))")
-                    return db.changes
+        try withChunkSettings {
+            var chunk = ChunkSizer(target: chunkTarget)
+            for table in state.tables where try objectExists(table, type: "table") {
+                let quoted = SQL.quoteIdentifier(table)
+                let total = Int(try db.scalar("SELECT count(*) FROM \(quoted)")?.int64Value ?? 0)
+                var removed = 0
+                while true {
+                    let rows = chunk.rows
+                    var rowTime: TimeInterval = 0
+                    let (changed, held) = try inChunkTransaction(doing: "release of the old table") { () -> Int in
+                        let deleteStart = Date()
+                        try db.execute(
+                            "DELETE FROM \(quoted) WHERE rowid IN (SELECT rowid FROM \(quoted) LIMIT \(rows))")
+                        rowTime = Date().timeIntervalSince(deleteStart)
+                        return db.changes
+                    }
+                    chunk.record(rows: rows, rowTime: rowTime, fixedTime: held - rowTime)
+                    removed += changed
+                    options.progress?(
+                        MigrationProgress(
+                            from: state.from, to: state.to, stepIndex: 0, stepCount: 1,
+                            summary: "Release the old \(table)",
+                            rowsDone: min(removed, total), rowsTotal: total, activity: .releasingOldTable))
+                    if changed < rows { break }
+                    try yieldToWriters(afterHolding: held, pause: 0)
                 }
-                chunk.record(rows: rows, took: Date().timeIntervalSince(chunkStart))
-                removed += changed
-                options.progress?(
-                    MigrationProgress(
-                        from: state.from, to: state.to, stepIndex: 0, stepCount: 1, summary: "Release the old \(table)",
-                        rowsDone: min(removed, total), rowsTotal: total, activity: .releasingOldTable))
-                if changed < rows { break }
-            }
-            try framing.inWriteTransaction(doing: "release of the old table") {
-                for sql in OnlineTableChange.dropTriggers(on: table) { try db.execute(sql) }
-                try db.execute("DROP TABLE IF EXISTS \(quoted)")
+                try framing.inWriteTransaction(doing: "release of the old table") {
+                    for sql in OnlineTableChange.dropTriggers(on: table) { try db.execute(sql) }
+                    try db.execute("DROP TABLE IF EXISTS \(quoted)")
+                }
             }
         }
         try framing.inWriteTransaction(doing: "online change") { try OnlineState.clear(in: db) }
@@ -336,38 +417,44 @@ struct OnlineMigration {
     }
 }
 
-/// The rows of the next chunk, adapted after each to the time the last one held the lock.
+/// The rows of the next chunk, adapted after each to the time the last ones held the lock.
 ///
-/// A chunk's time is a fixed part (its transaction's commit, a disk flush) plus a part per row;
-/// the two are estimated from the last two chunks of different sizes, and the next chunk is
-/// scaled so that its rows take what the target leaves beyond the fixed part. When a commit alone
-/// takes longer than the target (a slow disk), shrinking chunks cannot help: they then aim at as
-/// much row work again as one commit, so the copy keeps moving instead of falling to a row a chunk.
+/// A chunk's lock time is a fixed part (its transaction's begin, bookkeeping and commit) plus
+/// the row work (the copy or delete statement), each measured directly. Both are smoothed over
+/// the last chunks, and the next chunk gets the rows whose work fills what the target leaves
+/// beyond the fixed part. When the fixed part alone takes longer than the target (a slow disk),
+/// shrinking chunks cannot help: they then aim at as much row work again as the fixed part, so
+/// the copy keeps moving instead of falling to a row a chunk. A chunk grows by at most half again
+/// and shrinks to no less than a quarter, so one unusual chunk cannot swing the next far.
 struct ChunkSizer {
     /// The first chunk's rows: small, so a slow machine learns its pace without a long stall.
     var rows = 200
     /// The lock time each chunk aims at, in seconds.
     let target: TimeInterval
-    /// The estimated fixed time of a chunk's transaction, whatever its rows.
-    private(set) var fixedCost: TimeInterval = 0
-    /// The previous chunk: its rows and time.
-    private var previous: (rows: Int, took: TimeInterval)?
+    /// The smoothed fixed time of a chunk's transaction, whatever its rows.
+    private(set) var fixedCost: TimeInterval?
+    /// The smoothed time of one row's work.
+    private(set) var rowCost: TimeInterval?
     /// No chunk is larger, whatever the target.
     static let maximumRows = 1_000_000
+    /// The weight of the newest chunk in the smoothed costs.
+    static let newestWeight = 0.5
 
     init(target: TimeInterval) { self.target = target }
 
-    /// Scales the next chunk by the row time wanted ÷ the row time measured, at most doubling and
-    /// at least quartering it.
-    mutating func record(rows done: Int, took seconds: TimeInterval) {
-        if let previous, previous.rows != done {
-            let perRow = max(0, (seconds - previous.took) / Double(done - previous.rows))
-            fixedCost = min(seconds, max(0, seconds - perRow * Double(done)))
+    /// Records a chunk of `done` rows whose row work took `rowTime` seconds and whose
+    /// transaction's other work took `fixedTime`, and sizes the next.
+    mutating func record(rows done: Int, rowTime: TimeInterval, fixedTime: TimeInterval) {
+        let weight = Self.newestWeight
+        let fixed = fixedCost.map { $0 + weight * (max(0, fixedTime) - $0) } ?? max(0, fixedTime)
+        fixedCost = fixed
+        if done > 0 {
+            let perRow = max(0, rowTime) / Double(done)
+            rowCost = rowCost.map { $0 + weight * (perRow - $0) } ?? perRow
         }
-        previous = (done, seconds)
-        let wanted = max(target - fixedCost, fixedCost)
-        let measured = seconds - fixedCost
-        let factor = measured > 0 ? min(2, max(0.25, wanted / measured)) : 2
-        rows = min(Self.maximumRows, max(1, Int((Double(done) * factor).rounded())))
+        let wanted = max(target - fixed, fixed)
+        let fitting = rowCost.map { $0 > 0 ? wanted / $0 : Double(Self.maximumRows) } ?? Double(done) * 1.5
+        let next = min(Double(done) * 1.5, max(Double(done) / 4, fitting))
+        rows = min(Self.maximumRows, max(1, Int(next.rounded())))
     }
 }

@@ -9,7 +9,7 @@
 ///
 /// ```swift
 /// var options = MigrationOptions()
-/// options.online = OnlineRebuildOptions(chunkTargetMilliseconds: 20)
+/// options.online = OnlineRebuildOptions(chunkTargetMilliseconds: 8)
 /// options.online?.shouldPause = { FileManager.default.fileExists(atPath: "/run/app/pause-migration") }
 /// try Migrator(plan: TripsMigrationPlan.self, options: options).migrate(databaseAt: url)
 /// ```
@@ -24,6 +24,11 @@ public struct OnlineRebuildOptions: Sendable {
     /// How long one chunk's transaction should hold the write lock, in milliseconds. The chunk
     /// size adapts to the machine after every chunk to stay near it. Must be finite and above 0;
     /// values above 10,000 are treated as 10,000.
+    ///
+    /// An application writer that finds the lock taken waits for the chunk and then for its busy
+    /// handler's next retry; SQLite's default handler retries 1, 3, 8, 18 and 33 ms after the first
+    /// try. The default, 8 ms, lets such a writer in by its third retry: no write waits much
+    /// more than 8 ms for the copy. A larger target copies faster and makes writers wait longer.
     public var chunkTargetMilliseconds: Double
     /// Asked between chunks (no lock is held): while it returns true the copy waits, holding
     /// nothing, and reports ``MigrationProgress/Activity/paused`` about once a second. A pause
@@ -34,11 +39,11 @@ public struct OnlineRebuildOptions: Sendable {
     public var pauseBetweenChunks: TimeInterval
 
     /// - Parameters:
-    ///   - chunkTargetMilliseconds: the write lock each chunk may hold; 20 ms by default.
+    ///   - chunkTargetMilliseconds: the write lock each chunk may hold; 8 ms by default.
     ///   - shouldPause: asked between chunks; true pauses the copy.
     ///   - pauseBetweenChunks: seconds to rest after each chunk.
     public init(
-        chunkTargetMilliseconds: Double = 20, shouldPause: (@Sendable () -> Bool)? = nil,
+        chunkTargetMilliseconds: Double = 8, shouldPause: (@Sendable () -> Bool)? = nil,
         pauseBetweenChunks: TimeInterval = 0
     ) {
         self.chunkTargetMilliseconds = chunkTargetMilliseconds

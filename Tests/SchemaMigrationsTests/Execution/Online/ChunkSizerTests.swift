@@ -8,10 +8,8 @@ import Testing
     /// The chunk sizes after `chunks` chunks on a machine with `fixed` seconds a commit and `perRow` a row.
     static func settle(target: Double, fixed: Double, perRow: Double, chunks: Int = 40) -> (rows: Int, took: Double) {
         var sizer = ChunkSizer(target: target)
-        var took = 0.0
         for _ in 0..<chunks {
-            took = fixed + perRow * Double(sizer.rows)
-            sizer.record(rows: sizer.rows, took: took)
+            sizer.record(rows: sizer.rows, rowTime: perRow * Double(sizer.rows), fixedTime: fixed)
         }
         return (sizer.rows, fixed + perRow * Double(sizer.rows))
     }
@@ -27,6 +25,17 @@ import Testing
         let (rows, took) = Self.settle(target: 0.002, fixed: 0.010, perRow: 0.000_002)
         #expect(rows >= 2_000, "\(rows) rows take \(took) s")
         #expect(took <= 0.010 * 2 * 1.3, "\(rows) rows take \(took) s")
+    }
+
+    /// One chunk whose rows went unusually fast grows the next by half at most: the next chunk
+    /// never holds the lock for twice the target because of one lucky measurement.
+    @Test func oneQuickChunkDoesNotDoubleTheNext() {
+        var sizer = ChunkSizer(target: 0.008)
+        for _ in 0..<30 { sizer.record(rows: sizer.rows, rowTime: 0.000_001 * Double(sizer.rows), fixedTime: 0.0005) }
+        let settled = sizer.rows
+        #expect(abs(Double(settled) * 0.000_001 + 0.0005 - 0.008) < 0.001, "\(settled) rows")
+        sizer.record(rows: settled, rowTime: 0.000_000_1 * Double(settled), fixedTime: 0.0005)
+        #expect(sizer.rows <= settled * 3 / 2 + 1, "\(sizer.rows) rows after \(settled)")
     }
 
     @Test func aSlowMachineShrinksTheFirstChunk() {
