@@ -47,11 +47,15 @@ struct OnlineMigration {
                 let stage = try plan.plannedStages(from: current, to: target.version, planner: Self.planner).first
             else {
                 // Creation, adoption, or nothing left: the offline path, in one short transaction.
+                // Adoption only records the version found: the stages from there are the loop's,
+                // online where they can be, not run in the adoption's transaction.
+                let adopting: Bool
+                if case .unversioned = state { adopting = true } else { adopting = false }
                 let next = try framing.inWriteTransaction(doing: "migration") {
-                    try inTransaction.migrate(to: target, started: started, stageLimit: 1)
+                    try inTransaction.migrate(to: target, started: started, stageLimit: adopting ? 0 : 1)
                 }
                 let result = done.map { $0.followed(by: next, started: started) } ?? next
-                if next.stages.isEmpty || next.toVersion == target.version {
+                if next.toVersion == target.version || (next.stages.isEmpty && !adopting) {
                     try finishLeftovers()
                     return result
                 }

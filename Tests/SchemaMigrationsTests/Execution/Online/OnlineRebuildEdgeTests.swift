@@ -119,6 +119,44 @@ import Testing
         #expect(try db.rows("SELECT count(*) FROM Person WHERE name = 'written while paused'") == [["1"]])
     }
 
+    @Test func aDatabaseMadeElsewhereIsAdoptedThenItsFirstStageRunsOnline() throws {
+        // Adoption records the version found in one short transaction; the first stage used to
+        // run in that same transaction, offline, holding the write lock for the table's size
+        // although the dry run said online.
+        let online = TemporaryDatabase()
+        let offline = TemporaryDatabase()
+        for db in [online, offline] {
+            try db.execute(Self.personSQL)
+            try db.execute(
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500) INSERT INTO Person (name, age) SELECT 'p' || i, i FROM n"
+            )
+        }
+        // V2 drops a column: a rebuild online. (A change of default alone would be adopted as V2:
+        // adoption does not compare defaults.)
+        let v2 = A.schema(
+            2, [PersonFixture.person { $0.attributes.removeAll { $0.name == "email" } }])
+        let events = EventLog()
+        var options = Self.options()
+        options.progress = { events.append($0) }
+        let migrator = try A.migrator([Self.v1, v2], options: options)
+        #expect(try migrator.plan(databaseAt: online.url).online?.stages.map(\.runsOnline) == [true])
+        let result = try migrator.migrate(databaseAt: online.url)
+        #expect(result.adopted && result.outcome == .migrated)
+        #expect(result.fromVersion == Schema.Version(1, 0, 0) && result.toVersion == Schema.Version(2, 0, 0))
+        #expect(events.activities.contains(.cuttingOver), "the stage ran offline in the adoption's transaction")
+        #expect(events.copyEvents > 1)
+        try A.migrator([Self.v1, v2]).migrate(databaseAt: offline.url)
+        // The rows and indexes are the offline ones; the table's text is the rebuild's (as on SQLite before 3.35).
+        #expect(
+            try OnlineFixture.dump(online.url).filter { !$0.hasPrefix("table | Person") }
+                == OnlineFixture.dump(offline.url).filter { !$0.hasPrefix("table | Person") })
+        #expect(try online.columns("Person") == offline.columns("Person"))
+        #expect(
+            try online.rows(#"SELECT "version", "kind" FROM "_schema_migrations" ORDER BY "seq""#) == [
+                ["'1.0.0'", "'adopt'"], ["'2.0.0'", "'lightweight'"],
+            ])
+    }
+
     @Test func anEmptyTableIsRebuiltOnline() throws {
         let result = try Self.bothWays { try $0.execute(Self.personSQL) }
         #expect(result.online == result.offline)
