@@ -157,6 +157,28 @@ import Testing
             ])
     }
 
+    @Test func aDatabaseMadeElsewhereWhoseFirstStageIsRefusedStaysUnadopted() throws {
+        // The first stage runs offline (its data check reads the whole table): the adoption
+        // shares its transaction, and the refusal leaves the file as it was.
+        let db = TemporaryDatabase()
+        try db.execute(Self.personSQL)
+        try db.execute("INSERT INTO Person (name, age) VALUES ('a', 1), ('b', NULL)")
+        let v2 = A.schema(
+            2,
+            [
+                PersonFixture.person {
+                    $0.attributes.removeAll { $0.name == "email" }
+                    $0.attributes[1].isOptional = false
+                }
+            ])
+        let before = try db.bytes()
+        let error = try #require(throws: MigrationError.self) {
+            try A.migrator([Self.v1, v2], options: Self.options()).migrate(databaseAt: db.url)
+        }
+        #expect(error.code == .dataViolation)
+        #expect(try db.bytes() == before)
+    }
+
     @Test func anEmptyTableIsRebuiltOnline() throws {
         let result = try Self.bothWays { try $0.execute(Self.personSQL) }
         #expect(result.online == result.offline)
