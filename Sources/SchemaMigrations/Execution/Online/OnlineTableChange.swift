@@ -72,10 +72,28 @@ struct OnlineTableChange: Sendable {
             return
                 "the rebuild of \(rebuild.table) changes a foreign key, which must be checked over the whole table at once"
         }
+        if let column = rebuild.columns.first(where: { changesReferences($0, live: live) }) {
+            return
+                "the rebuild of \(rebuild.table) changes the values of \(column.attribute.name), a foreign key, which must be checked over the whole table at once"
+        }
         if !rebuild.nullableColumns.isEmpty {
             return "the rebuild of \(rebuild.table) leaves columns for custom code to fill"
         }
         return nil
+    }
+
+    /// Whether the rebuild writes other values than the old ones into a column holding a reference
+    /// (NULLs taking a default, a conversion): they may point at missing rows, and the cut-over
+    /// checks no table rebuilt online (it would read the whole table under its lock), nor do the
+    /// shadow's triggers leave the application's writes alone (they would fail on such a value).
+    /// The live table's foreign keys decide, declared or not; without it, the declaration's.
+    private func changesReferences(_ column: TableRebuild.Column, live: LiveSchema.Table?) -> Bool {
+        guard let expression = column.expression, expression != SQL.quoteIdentifier(column.attribute.name) else {
+            return false
+        }
+        guard let live else { return column.attribute.references != nil }
+        let source = (column.sourceName ?? column.attribute.name).sqlFolded
+        return live.foreignKeys.contains { key in key.from.contains { $0.sqlFolded == source } }
     }
 
     /// Phase 1 (prepare): the shadow, its indexes and the triggers, in one transaction.
