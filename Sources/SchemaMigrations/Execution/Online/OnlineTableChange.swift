@@ -10,8 +10,9 @@
 /// conversions, indexes, the `AUTOINCREMENT` counter — comes from ``TableRebuild``, as offline.
 ///
 /// - The triggers are `AFTER INSERT`, `AFTER UPDATE` and `AFTER DELETE` on the source table,
-///   keyed by rowid: each re-reads the row it touched through the rebuild's own `SELECT` and
-///   writes it to the shadow (`INSERT OR REPLACE`), or deletes it there.
+///   keyed by rowid: each deletes the shadow's row, then re-reads the row it touched through the
+///   rebuild's own `SELECT` and inserts it into the shadow (never `OR REPLACE`: a trigger's
+///   statements take the conflict policy of the statement that fired them).
 /// - The copy runs in rowid order, `rowid > highWater AND rowid <= end` per chunk, so a row the
 ///   triggers already carried over is simply written again with the same values.
 /// - The cut-over renames the old table aside (with `legacy_alter_table` on and foreign keys off,
@@ -104,18 +105,26 @@ struct OnlineTableChange: Sendable {
             statements.append(try Self.renamed(indexSQL: sql, to: shadowIndex(index), on: shadow).sql)
         }
         let quotedSource = SQL.quoteIdentifier(parts.sourceTable)
+        let quotedShadow = SQL.quoteIdentifier(shadow)
+        // The shadow's row is deleted, then written anew with a plain INSERT: a statement in a
+        // trigger takes the conflict policy of the statement that fired it (an application's
+        // `UPDATE OR IGNORE` would skip an `INSERT OR REPLACE` here, and leave the shadow's row
+        // stale; an `OR ABORT`, or a foreign key's `ON DELETE SET NULL`, which SQLite runs as
+        // `OR ABORT`, would fail on the row already there), so the write must meet no conflict.
+        // Under the application's own `OR REPLACE`, the INSERT also deletes the shadow's rows that
+        // the statement deleted in the source through a unique index the shadow has too.
         let write =
-            "INSERT OR REPLACE INTO \(SQL.quoteIdentifier(shadow)) (\(parts.copyTargets.joined(separator: ", "))) "
+            "INSERT INTO \(quotedShadow) (\(parts.copyTargets.joined(separator: ", "))) "
             + "SELECT \(parts.copySourcesBeforeRenames.joined(separator: ", ")) FROM \(quotedSource) WHERE \(quotedSource).\(rowid) = NEW.\(rowid);"
-        let delete = { (row: String) in "DELETE FROM \(SQL.quoteIdentifier(shadow)) WHERE \(rowid) = \(row).\(rowid)" }
         statements.append(
-            "CREATE TRIGGER \(SQL.quoteIdentifier(triggers[0])) AFTER INSERT ON \(quotedSource) BEGIN \(write) END")
+            "CREATE TRIGGER \(SQL.quoteIdentifier(triggers[0])) AFTER INSERT ON \(quotedSource) BEGIN "
+                + "DELETE FROM \(quotedShadow) WHERE \(rowid) = NEW.\(rowid); \(write) END")
         statements.append(
             "CREATE TRIGGER \(SQL.quoteIdentifier(triggers[1])) AFTER UPDATE ON \(quotedSource) BEGIN "
-                + "\(delete("OLD")) AND OLD.\(rowid) IS NOT NEW.\(rowid); \(write) END")
+                + "DELETE FROM \(quotedShadow) WHERE \(rowid) IN (OLD.\(rowid), NEW.\(rowid)); \(write) END")
         statements.append(
-            "CREATE TRIGGER \(SQL.quoteIdentifier(triggers[2])) AFTER DELETE ON \(quotedSource) BEGIN \(delete("OLD")); END"
-        )
+            "CREATE TRIGGER \(SQL.quoteIdentifier(triggers[2])) AFTER DELETE ON \(quotedSource) BEGIN "
+                + "DELETE FROM \(quotedShadow) WHERE \(rowid) = OLD.\(rowid); END")
         return statements
     }
 

@@ -101,6 +101,52 @@ import Testing
                 ], indexes: [Schema.Index(["name"], isUnique: true)]),
         ])
 
+    @Test func aParentDeletedWhileItsChildrenAreCopiedSetsTheirReferencesToNull() throws {
+        // SQLite runs a foreign key's action as `OR ABORT`, which a statement in a trigger takes
+        // over its own `OR REPLACE`: the shadow's row already there made the parent's DELETE fail.
+        let result = try Self.bothWays(
+            to: Self.v2, writes: ["DELETE FROM Person WHERE id = 2", "DELETE FROM Person WHERE id = 50"])
+        #expect(result.ranOnline)
+        #expect(result.online == [nil, nil])
+        #expect(result.online == result.offline)
+        #expect(result.onlineDump == result.offlineDump)
+    }
+
+    @Test(arguments: ["OR IGNORE", "OR ABORT", "OR FAIL", "OR ROLLBACK", ""])
+    func anUpdateWithAConflictPolicyIsCarriedOver(_ policy: String) throws {
+        // `UPDATE OR IGNORE` made the shadow's `INSERT OR REPLACE` an `INSERT OR IGNORE`, which kept
+        // the row's old values there: the update was lost at the cut-over. The others failed.
+        let result = try Self.bothWays(
+            to: Self.v2,
+            writes: [
+                "UPDATE \(policy) Pet SET age = 99 WHERE id = 1",
+                "UPDATE \(policy) Pet SET age = 98 WHERE id BETWEEN 2 AND 599",
+                "INSERT \(policy) INTO Pet (id, name) VALUES (1000, 'new')",
+                "UPDATE \(policy) Pet SET id = 2000 WHERE id = 3",
+            ])
+        #expect(result.ranOnline)
+        #expect(result.online == [nil, nil, nil, nil])
+        #expect(result.online == result.offline)
+        #expect(result.onlineDump == result.offlineDump)
+    }
+
+    @Test func writesThatConflictFailOrAreIgnoredAsOffline() throws {
+        let result = try Self.bothWays(
+            to: Self.v2,
+            writes: [
+                "INSERT OR IGNORE INTO Pet (id, name) VALUES (5, 'taken id')",
+                "INSERT OR IGNORE INTO Pet (id, name) VALUES (1001, 'pet7')",
+                "UPDATE OR IGNORE Pet SET name = 'pet9' WHERE id = 8",
+                "UPDATE Pet SET name = 'pet9' WHERE id = 8",
+                "INSERT OR REPLACE INTO Pet (id, name, age) VALUES (1002, 'pet10', 5)",
+                "UPDATE OR REPLACE Pet SET name = 'pet12' WHERE id = 11",
+            ])
+        #expect(result.ranOnline)
+        #expect(result.online == result.offline)
+        #expect(result.online.map { $0 == nil } == [true, true, true, false, true, true])
+        #expect(result.onlineDump == result.offlineDump)
+    }
+
     @Test func aRebuildGivingNullReferencesADefaultRunsOffline() throws {
         // NULL owners taking the default 0 point at no Person: online, the cut-over never checked
         // them (it reads no table rebuilt online) and the stage was recorded with 200 dangling
