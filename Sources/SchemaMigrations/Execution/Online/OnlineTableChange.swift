@@ -80,6 +80,47 @@ struct OnlineTableChange: Sendable {
         if !rebuild.nullableColumns.isEmpty {
             return "the rebuild of \(rebuild.table) leaves columns for custom code to fill"
         }
+        if let index = uniqueIndexNotCarriedOver(live: live, parts: parts) {
+            return
+                "the rebuild of \(rebuild.table) drops or changes the unique index \(index), through which an application's OR REPLACE deletes rows that the shadow would keep"
+        }
+        return nil
+    }
+
+    /// A unique index of the source that the shadow does not enforce as the source does: dropped,
+    /// or over a column (or a `WHERE`) whose values or collation the rebuild changes. SQLite fires
+    /// no delete trigger for the rows an application's `OR REPLACE` deletes through such an index
+    /// (unless its connection turns `recursive_triggers` on); the shadow's own copy of the index
+    /// makes the triggers' INSERT, under that `OR REPLACE`, delete the same rows there, but
+    /// without it they stay, and come back at the cut-over. Without the live table, the unique
+    /// indexes the plan retires.
+    private func uniqueIndexNotCarriedOver(live: LiveSchema.Table?, parts: TableRebuild.Parts?) -> String? {
+        guard let live, let parts else { return rebuild.retiredIndexes.first { $0.index.isUnique }?.name }
+        let dropped = Set(rebuild.droppedColumns.map(\.sqlFolded))
+        let copied = Dictionary(
+            rebuild.columns.compactMap { column in
+                column.expression == nil ? nil : ((column.sourceName ?? column.attribute.name).sqlFolded, column)
+            }, uniquingKeysWith: { first, _ in first })
+        let kept = Set(
+            parts.indexes.compactMap { sql -> String? in
+                guard let renamed = try? Self.renamed(indexSQL: sql, to: "", on: ""),
+                    renamed.sql.hasPrefix("CREATE UNIQUE")
+                else { return nil }
+                return renamed.name.sqlFolded
+            })
+        for index in live.indexes where index.isUnique {
+            if index.origin == .createIndex && !kept.contains(index.name.sqlFolded) { return index.name }
+            let mentioned = Set((index.sql.map { SQLTokenizer($0).indexedColumnNames() } ?? []).map(\.sqlFolded))
+                .union(index.columns.map(\.sqlFolded))
+            for column in live.columns.map(\.name.sqlFolded) where mentioned.contains(column) {
+                if dropped.contains(column) { return index.name }
+                if let copy = copied[column],
+                    copy.expression != SQL.quoteIdentifier(copy.attribute.name) || copy.changesCollation
+                {
+                    return index.name
+                }
+            }
+        }
         return nil
     }
 
@@ -112,7 +153,8 @@ struct OnlineTableChange: Sendable {
         // stale; an `OR ABORT`, or a foreign key's `ON DELETE SET NULL`, which SQLite runs as
         // `OR ABORT`, would fail on the row already there), so the write must meet no conflict.
         // Under the application's own `OR REPLACE`, the INSERT also deletes the shadow's rows that
-        // the statement deleted in the source through a unique index the shadow has too.
+        // the statement deleted in the source through a unique index (the shadow has every one of
+        // them: ``uniqueIndexNotCarriedOver(live:parts:)``).
         let write =
             "INSERT INTO \(quotedShadow) (\(parts.copyTargets.joined(separator: ", "))) "
             + "SELECT \(parts.copySourcesBeforeRenames.joined(separator: ", ")) FROM \(quotedSource) WHERE \(quotedSource).\(rowid) = NEW.\(rowid);"

@@ -147,6 +147,29 @@ import Testing
         #expect(result.onlineDump == result.offlineDump)
     }
 
+    @Test func aRebuildDroppingAUniqueIndexRunsOffline() throws {
+        // SQLite fires no delete trigger for the rows an `OR REPLACE` deletes through a unique
+        // index (unless the connection turns recursive_triggers on): a shadow without the index
+        // kept them, and they came back at the cut-over. (With the index, the triggers' INSERT
+        // deletes them there too: `writesThatConflictFailOrAreIgnoredAsOffline`.)
+        var v2 = Self.v2
+        v2.entities[1].indexes = []
+        let db = TemporaryDatabase()
+        try Self.makeV1(db)
+        let events = EventLog()
+        var options = MigrationOptions()
+        options.online = OnlineRebuildOptions(chunkTargetMilliseconds: 1)
+        options.progress = { events.append($0) }
+        let migrator = try A.migrator([Self.v1, v2], options: options)
+        let stage = try #require(try migrator.plan(databaseAt: db.url).online?.stages.first)
+        #expect(
+            stage.offlineReasons == [
+                "the rebuild of Pet drops or changes the unique index Pet_name_unique, through which an application's OR REPLACE deletes rows that the shadow would keep"
+            ])
+        try migrator.migrate(databaseAt: db.url)
+        #expect(!events.activities.contains(.copyingOnline))
+    }
+
     @Test func aRebuildGivingNullReferencesADefaultRunsOffline() throws {
         // NULL owners taking the default 0 point at no Person: online, the cut-over never checked
         // them (it reads no table rebuilt online) and the stage was recorded with 200 dangling
