@@ -179,6 +179,7 @@ extension TableRebuild {
             }
         }
         var present = Set<IndexStructure>()
+        var keptNames = Set<String>()
         for index in live.indexes.reversed() {
             guard index.origin == .createIndex, let sql = index.sql else {
                 present.insert(structure(of: index))  // made by the table's own constraints
@@ -200,10 +201,24 @@ extension TableRebuild {
             }
             present.insert(structure(of: index))
             present.insert(fullStructure(of: index))
+            keptNames.insert(index.name.sqlFolded)
             statements.append(renamesApplied ? sql : TableDefinition.substitute(substitution, in: sql))
             carriedOver.append("index \(index.name)")
         }
-        for index in target.indexes where !present.contains(index.structure) {
+        // A declared index the table has (under another name, or made for a constraint) is kept as
+        // it is; one the stage adds is created as declared, as CREATE INDEX creates it when the
+        // table is not rebuilt: beside an index of the same columns made by hand (unless that one
+        // has its name), and under the next free name when a kept index has the default one.
+        for var index in target.indexes
+        where !present.contains(index.structure)
+            || (addedIndexes.contains(index.structure)
+                && !keptNames.contains(index.resolvedName(table: table).sqlFolded))
+        {
+            if index.name == nil, keptNames.contains(index.defaultName(table: table).sqlFolded) {
+                let base = index.defaultName(table: table)
+                index.name = (2...).lazy.map { "\(base)_\($0)" }.first { !keptNames.contains($0.sqlFolded) }
+            }
+            keptNames.insert(index.resolvedName(table: table).sqlFolded)
             statements.append(EntitySQL.createIndex(index, table: table))
         }
         let parts = Parts(

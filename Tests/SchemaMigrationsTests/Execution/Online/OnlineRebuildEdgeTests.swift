@@ -179,6 +179,21 @@ import Testing
         #expect(try db.bytes() == before)
     }
 
+    @Test func anIndexTheStageAddsIsCreatedBesideOneMadeByHandOverTheSameColumn() throws {
+        // Offline, CREATE INDEX adds the declared index; online it is built in the shadow, whose
+        // rebuild took the index made by hand for it and left the declared one out.
+        let v2 = A.schema(2, [PersonFixture.person { $0.indexes.append(Schema.Index(["age"])) }])
+        let result = try Self.bothWays(to: v2) {
+            try $0.execute(
+                #"CREATE TABLE "Person" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL DEFAULT '', "age" INTEGER, "email" TEXT); CREATE INDEX "Person_name" ON "Person" ("name"); CREATE INDEX "age_by_hand" ON "Person" ("age")"#
+            )
+            try $0.execute("INSERT INTO Person (name, age) VALUES ('a', 1), ('b', 2)")
+        }
+        #expect(result.online == result.offline)
+        #expect(result.online.contains { $0.hasPrefix("index | Person_age | Person |") })
+        #expect(result.online.contains { $0.hasPrefix("index | age_by_hand | Person |") })
+    }
+
     @Test func anEmptyTableIsRebuiltOnline() throws {
         let result = try Self.bothWays { try $0.execute(Self.personSQL) }
         #expect(result.online == result.offline)
