@@ -4,7 +4,7 @@ import Testing
 @testable import SchemaMigrations
 
 extension Reliability {
-    /// Issue #25's equivalence: the property family's random plans, migrated online while the
+    /// Online rebuilds against offline: the property family's random plans, migrated online while the
     /// application writes between the copy's chunks, and offline with the same writes made before
     /// each stage, leave the same database: every schema object's text, every row of every table
     /// with its rowid, the `AUTOINCREMENT` counters, the recorded versions. Where one refuses, the
