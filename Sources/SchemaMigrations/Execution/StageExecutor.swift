@@ -68,8 +68,9 @@ struct StageExecutor {
         // Only dropping or rebuilding a table, or the user's own code, can leave a row pointing at a
         // missing parent: ALTER TABLE's rename, add and drop column keep every rowid and reference.
         let sound = Set(checked.map(\.sqlFolded)).union(footprint?.sound ?? [])
-        // A table rebuilt online keeps every rowid and reference (a rebuild changing a foreign key
-        // never runs online): checking it would read the whole table under the cut-over's lock.
+        // A table rebuilt online keeps every rowid and reference (a rebuild changing a foreign key,
+        // or the values of a column holding one, never runs online): checking it would read the
+        // whole table under the cut-over's lock.
         let risky = Set(stage.allSteps.filter(\.mayBreakReferences).map { $0.table.sqlFolded }).subtracting(online.keys)
         guard footprint != nil || !risky.isEmpty else { return sound }
         var scope: ForeignKeyGuard.Scope? = ForeignKeyGuard.Scope(children: risky, parents: risky)

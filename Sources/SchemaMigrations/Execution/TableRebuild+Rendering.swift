@@ -40,9 +40,9 @@ extension TableRebuild {
         /// Whether the table is `WITHOUT ROWID`.
         var withoutRowid: Bool
         /// The indexes carried over whose every entry stays valid in the new table, by position in
-        /// ``indexes``, with the live index's name: the rows keep their rowids and every column the
-        /// index reads (its keys, expressions and `WHERE`) is copied unchanged. An online change
-        /// moves these to the new table instead of building them again row by row.
+        /// ``indexes``, with the live index's name: not unique, the rows keep their rowids, and every
+        /// column the index reads (its keys, expressions and `WHERE`) is copied unchanged. An online
+        /// change moves these to the new table instead of building them again row by row.
         var unchangedIndexes: [Int: String] = [:]
     }
 
@@ -203,6 +203,7 @@ extension TableRebuild {
         }
         var present = Set<IndexStructure>()
         var unchangedIndexes: [Int: String] = [:]
+        var keptNames = Set<String>()
         for index in live.indexes.reversed() {
             guard index.origin == .createIndex, let sql = index.sql else {
                 present.insert(structure(of: index))  // made by the table's own constraints
@@ -225,14 +226,30 @@ extension TableRebuild {
             present.insert(structure(of: index))
             present.insert(fullStructure(of: index))
             // The words of its text that name the table's columns (the rest are keywords, collations).
+            // A unique index never moves: an application's `OR REPLACE` deletes the rows it conflicts
+            // with without a delete trigger, and only the shadow's own copy of the index deletes them there.
             let read = mentioned.filter { live.column(named: $0) != nil }.map { (substitution[$0] ?? $0).sqlFolded }
-            if keepsRowids, !read.isEmpty, read.allSatisfy(copiedUnchanged.contains) {
+            if keepsRowids, !index.isUnique, !read.isEmpty, read.allSatisfy(copiedUnchanged.contains) {
                 unchangedIndexes[statements.count - indexStart] = index.name
             }
+            keptNames.insert(index.name.sqlFolded)
             statements.append(renamesApplied ? sql : TableDefinition.substitute(substitution, in: sql))
             carriedOver.append("index \(index.name)")
         }
-        for index in target.indexes where !present.contains(index.structure) {
+        // A declared index the table has (under another name, or made for a constraint) is kept as
+        // it is; one the stage adds is created as declared, as CREATE INDEX creates it when the
+        // table is not rebuilt: beside an index of the same columns made by hand (unless that one
+        // has its name), and under the next free name when a kept index has the default one.
+        for var index in target.indexes
+        where !present.contains(index.structure)
+            || (addedIndexes.contains(index.structure)
+                && !keptNames.contains(index.resolvedName(table: table).sqlFolded))
+        {
+            if index.name == nil, keptNames.contains(index.defaultName(table: table).sqlFolded) {
+                let base = index.defaultName(table: table)
+                index.name = (2...).lazy.map { "\(base)_\($0)" }.first { !keptNames.contains($0.sqlFolded) }
+            }
+            keptNames.insert(index.resolvedName(table: table).sqlFolded)
             statements.append(EntitySQL.createIndex(index, table: table))
         }
         let parts = Parts(

@@ -89,6 +89,7 @@ struct TablePlan {
                 reasons: TablePlan.unique(reasons))
             rebuild.changesStrict = source.isStrict != target.isStrict
             rebuild.replacedByGenerated = columns.replacedByGenerated
+            rebuild.addedIndexes = Set(indexes.added.map(\.structure))
             changes = [.rebuild(rebuild)]
             // The retired indexes go with the old table; dropping them first would only cost.
             dropIndexes = []

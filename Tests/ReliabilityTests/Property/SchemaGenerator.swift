@@ -43,14 +43,17 @@ struct SchemaGenerator {
     }
 
     /// A source database: one to three entities, up to twelve rows each (sometimes none).
-    mutating func database() -> ModelDatabase {
+    /// - Parameters:
+    ///   - rows: how many rows a table that is not left empty gets.
+    ///   - emptyChance: the chance that a table gets no row.
+    mutating func database(rows rowCount: ClosedRange<Int> = 1...12, emptyChance: Double = 0.15) -> ModelDatabase {
         var tables: [ModelDatabase.Table] = []
         for _ in 0..<Int.random(in: 1...3, using: &random) {
             var entity = Schema.Entity(
                 name: entityName(), attributes: (0..<Int.random(in: 1...5, using: &random)).map { _ in attribute() })
             var rows: [ModelDatabase.Row] = []
             var id: Int64 = 0
-            for _ in 0..<(random.chance(0.15) ? 0 : Int.random(in: 1...12, using: &random)) {
+            for _ in 0..<(random.chance(emptyChance) ? 0 : Int.random(in: rowCount, using: &random)) {
                 id += Int64.random(in: 1...3, using: &random)
                 rows.append(
                     ModelDatabase.Row(

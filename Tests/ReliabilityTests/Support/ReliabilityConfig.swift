@@ -10,6 +10,7 @@ import Foundation
 /// | `RELIABILITY_FAULT_POINTS` (per kind and mode; 0 = every N, transient and persistent) | 8 | 0 |
 /// | `RELIABILITY_FUZZ_CASES` (snapshots; database files get half) | 300 | 6000 |
 /// | `RELIABILITY_PROPERTY_CASES` | 50 | 5000 |
+/// | `RELIABILITY_ONLINE_CASES` (online vs offline with the app's writes) | 40 | 1000 |
 struct ReliabilityConfig: Sendable {
     /// True with `RELIABILITY_LONG=1`.
     var long: Bool
@@ -23,6 +24,8 @@ struct ReliabilityConfig: Sendable {
     var fuzzCases: Int
     /// Random schemas, changes and data migrated and compared with the reference model.
     var propertyCases: Int
+    /// Random plans migrated online while the application writes, and offline with the same writes.
+    var onlineCases: Int
 
     static let current = ReliabilityConfig(environment: ProcessInfo.processInfo.environment)
 
@@ -37,6 +40,7 @@ struct ReliabilityConfig: Sendable {
         self.faultPoints = number("RELIABILITY_FAULT_POINTS", 8, 0, isLong: isLong)
         self.fuzzCases = number("RELIABILITY_FUZZ_CASES", 300, 6000, isLong: isLong)
         self.propertyCases = number("RELIABILITY_PROPERTY_CASES", 50, 5000, isLong: isLong)
+        self.onlineCases = number("RELIABILITY_ONLINE_CASES", 40, 1000, isLong: isLong)
     }
 
     /// The mode and seed, for failure messages: `RELIABILITY_SEED=123 (quick)`.

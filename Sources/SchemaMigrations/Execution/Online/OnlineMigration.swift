@@ -47,11 +47,12 @@ struct OnlineMigration {
                 let stage = try plan.plannedStages(from: current, to: target.version, planner: Self.planner).first
             else {
                 // Creation, adoption, or nothing left: the offline path, in one short transaction.
+                let adopting = try adoptsBeforeAnOnlineStage(state, target: target)
                 let next = try framing.inWriteTransaction(doing: "migration") {
-                    try inTransaction.migrate(to: target, started: started, stageLimit: 1)
+                    try inTransaction.migrate(to: target, started: started, stageLimit: adopting ? 0 : 1)
                 }
                 let result = done.map { $0.followed(by: next, started: started) } ?? next
-                if next.stages.isEmpty || next.toVersion == target.version {
+                if next.toVersion == target.version || (next.stages.isEmpty && !adopting) {
                     try finishLeftovers()
                     return result
                 }
@@ -65,6 +66,17 @@ struct OnlineMigration {
                 return done!
             }
         }
+    }
+
+    /// Whether a database to adopt is adopted on its own, so that its first stage then runs
+    /// online: true when that stage runs online. Otherwise the adoption and the first stage share
+    /// one transaction, as offline, and a refused stage leaves the file as it was, unadopted.
+    private func adoptsBeforeAnOnlineStage(_ state: VersionDetection.State, target: Schema) throws -> Bool {
+        guard case .unversioned(let current) = state, current < target.version,
+            // A stage that cannot be planned is refused by the offline path, in its words.
+            let stage = try? plan.plannedStages(from: current, to: target.version, planner: Self.planner).first
+        else { return false }
+        return try OnlineStageDecision(stage, live: LiveSchema.read(from: db)).runsOnline
     }
 
     /// Refuses a plan with custom code among the pending stages, before anything is written.

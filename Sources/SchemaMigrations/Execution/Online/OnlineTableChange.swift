@@ -10,8 +10,9 @@
 /// conversions, indexes, the `AUTOINCREMENT` counter — comes from ``TableRebuild``, as offline.
 ///
 /// - The triggers are `AFTER INSERT`, `AFTER UPDATE` and `AFTER DELETE` on the source table,
-///   keyed by rowid: each re-reads the row it touched through the rebuild's own `SELECT` and
-///   writes it to the shadow (`INSERT OR REPLACE`), or deletes it there.
+///   keyed by rowid: each deletes the shadow's row, then re-reads the row it touched through the
+///   rebuild's own `SELECT` and inserts it into the shadow (never `OR REPLACE`: a trigger's
+///   statements take the conflict policy of the statement that fired them).
 /// - The copy runs in rowid order, `rowid > highWater AND rowid <= end` per chunk, so a row the
 ///   triggers already carried over is simply written again with the same values.
 /// - The cut-over renames the old table aside (with `legacy_alter_table` on and foreign keys off,
@@ -72,10 +73,69 @@ struct OnlineTableChange: Sendable {
             return
                 "the rebuild of \(rebuild.table) changes a foreign key, which must be checked over the whole table at once"
         }
+        if let column = rebuild.columns.first(where: { changesReferences($0, live: live) }) {
+            return
+                "the rebuild of \(rebuild.table) changes the values of \(column.attribute.name), a foreign key, which must be checked over the whole table at once"
+        }
         if !rebuild.nullableColumns.isEmpty {
             return "the rebuild of \(rebuild.table) leaves columns for custom code to fill"
         }
+        if let index = uniqueIndexNotCarriedOver(live: live, parts: parts) {
+            return
+                "the rebuild of \(rebuild.table) drops or changes the unique index \(index), through which an application's OR REPLACE deletes rows that the shadow would keep"
+        }
         return nil
+    }
+
+    /// A unique index of the source that the shadow does not enforce as the source does: dropped,
+    /// or over a column (or a `WHERE`) whose values or collation the rebuild changes. SQLite fires
+    /// no delete trigger for the rows an application's `OR REPLACE` deletes through such an index
+    /// (unless its connection turns `recursive_triggers` on); the shadow's own copy of the index
+    /// makes the triggers' INSERT, under that `OR REPLACE`, delete the same rows there, but
+    /// without it they stay, and come back at the cut-over. Without the live table, the unique
+    /// indexes the plan retires.
+    private func uniqueIndexNotCarriedOver(live: LiveSchema.Table?, parts: TableRebuild.Parts?) -> String? {
+        guard let live, let parts else { return rebuild.retiredIndexes.first { $0.index.isUnique }?.name }
+        let dropped = Set(rebuild.droppedColumns.map(\.sqlFolded))
+        let copied = Dictionary(
+            rebuild.columns.compactMap { column in
+                column.expression == nil ? nil : ((column.sourceName ?? column.attribute.name).sqlFolded, column)
+            }, uniquingKeysWith: { first, _ in first })
+        let kept = Set(
+            parts.indexes.compactMap { sql -> String? in
+                guard let renamed = try? Self.renamed(indexSQL: sql, to: "", on: ""),
+                    renamed.sql.hasPrefix("CREATE UNIQUE")
+                else { return nil }
+                return renamed.name.sqlFolded
+            })
+        for index in live.indexes where index.isUnique {
+            if index.origin == .createIndex && !kept.contains(index.name.sqlFolded) { return index.name }
+            let mentioned = Set((index.sql.map { SQLTokenizer($0).indexedColumnNames() } ?? []).map(\.sqlFolded))
+                .union(index.columns.map(\.sqlFolded))
+            for column in live.columns.map(\.name.sqlFolded) where mentioned.contains(column) {
+                if dropped.contains(column) { return index.name }
+                if let copy = copied[column],
+                    copy.expression != SQL.quoteIdentifier(copy.attribute.name) || copy.changesCollation
+                {
+                    return index.name
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Whether the rebuild writes other values than the old ones into a column holding a reference
+    /// (NULLs taking a default, a conversion): they may point at missing rows, and the cut-over
+    /// checks no table rebuilt online (it would read the whole table under its lock), nor do the
+    /// shadow's triggers leave the application's writes alone (they would fail on such a value).
+    /// The live table's foreign keys decide, declared or not; without it, the declaration's.
+    private func changesReferences(_ column: TableRebuild.Column, live: LiveSchema.Table?) -> Bool {
+        guard let expression = column.expression, expression != SQL.quoteIdentifier(column.attribute.name) else {
+            return false
+        }
+        guard let live else { return column.attribute.references != nil }
+        let source = (column.sourceName ?? column.attribute.name).sqlFolded
+        return live.foreignKeys.contains { key in key.from.contains { $0.sqlFolded == source } }
     }
 
     /// Phase 1 (prepare): the shadow, its indexes and the triggers, in one transaction.
@@ -86,18 +146,27 @@ struct OnlineTableChange: Sendable {
             statements.append(try Self.renamed(indexSQL: sql, to: shadowIndex(index), on: shadow).sql)
         }
         let quotedSource = SQL.quoteIdentifier(parts.sourceTable)
+        let quotedShadow = SQL.quoteIdentifier(shadow)
+        // The shadow's row is deleted, then written anew with a plain INSERT: a statement in a
+        // trigger takes the conflict policy of the statement that fired it (an application's
+        // `UPDATE OR IGNORE` would skip an `INSERT OR REPLACE` here, and leave the shadow's row
+        // stale; an `OR ABORT`, or a foreign key's `ON DELETE SET NULL`, which SQLite runs as
+        // `OR ABORT`, would fail on the row already there), so the write must meet no conflict.
+        // Under the application's own `OR REPLACE`, the INSERT also deletes the shadow's rows that
+        // the statement deleted in the source through a unique index (the shadow has every one of
+        // them: ``uniqueIndexNotCarriedOver(live:parts:)``).
         let write =
-            "INSERT OR REPLACE INTO \(SQL.quoteIdentifier(shadow)) (\(parts.copyTargets.joined(separator: ", "))) "
+            "INSERT INTO \(quotedShadow) (\(parts.copyTargets.joined(separator: ", "))) "
             + "SELECT \(parts.copySourcesBeforeRenames.joined(separator: ", ")) FROM \(quotedSource) WHERE \(quotedSource).\(rowid) = NEW.\(rowid);"
-        let delete = { (row: String) in "DELETE FROM \(SQL.quoteIdentifier(shadow)) WHERE \(rowid) = \(row).\(rowid)" }
         statements.append(
-            "CREATE TRIGGER \(SQL.quoteIdentifier(triggers[0])) AFTER INSERT ON \(quotedSource) BEGIN \(write) END")
+            "CREATE TRIGGER \(SQL.quoteIdentifier(triggers[0])) AFTER INSERT ON \(quotedSource) BEGIN "
+                + "DELETE FROM \(quotedShadow) WHERE \(rowid) = NEW.\(rowid); \(write) END")
         statements.append(
             "CREATE TRIGGER \(SQL.quoteIdentifier(triggers[1])) AFTER UPDATE ON \(quotedSource) BEGIN "
-                + "\(delete("OLD")) AND OLD.\(rowid) IS NOT NEW.\(rowid); \(write) END")
+                + "DELETE FROM \(quotedShadow) WHERE \(rowid) IN (OLD.\(rowid), NEW.\(rowid)); \(write) END")
         statements.append(
-            "CREATE TRIGGER \(SQL.quoteIdentifier(triggers[2])) AFTER DELETE ON \(quotedSource) BEGIN \(delete("OLD")); END"
-        )
+            "CREATE TRIGGER \(SQL.quoteIdentifier(triggers[2])) AFTER DELETE ON \(quotedSource) BEGIN "
+                + "DELETE FROM \(quotedShadow) WHERE \(rowid) = OLD.\(rowid); END")
         return statements
     }
 

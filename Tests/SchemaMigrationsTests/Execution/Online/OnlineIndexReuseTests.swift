@@ -32,7 +32,7 @@ import Testing
         ("person_age_over_30", "CREATE INDEX person_age_over_30 ON Person(age) WHERE age > 30", true),
         ("person_name_age", "CREATE INDEX person_name_age ON Person(name, age DESC)", true),
         ("person_email_lower", "CREATE INDEX person_email_lower ON Person(lower(email))", false),
-        ("person_email_age", "CREATE UNIQUE INDEX person_email_age ON Person(email, age, id)", false),
+        ("person_email_age", "CREATE INDEX person_email_age ON Person(email, age, id)", false),
     ]
 
     static func makeV1(_ url: URL) throws {
@@ -94,6 +94,37 @@ import Testing
             "the old indexes that did not move went with the old table")
     }
 
+    /// A unique index over unchanged columns is built in the shadow, never moved: an application's
+    /// `INSERT OR REPLACE` deletes the row it conflicts with without firing a delete trigger, and
+    /// only the shadow's own unique index deletes that row from the shadow too.
+    @Test func aUniqueIndexIsBuiltInTheShadowSoAnApplicationsReplaceReachesIt() throws {
+        let online = TemporaryDatabase()
+        let offline = TemporaryDatabase()
+        let replace = "INSERT OR REPLACE INTO Person (name, age, email) VALUES ('p5', 1, 'replaced')"
+        for url in [online.url, offline.url] {
+            try OnlineRebuildTests.makeV1(url, rows: 2_000)
+            try SQLiteConnection(path: url.path).execute("CREATE UNIQUE INDEX person_name_unique ON Person(name)")
+        }
+        let before = try Self.rootPages(online.url)
+        let app = OneWrite(connection: try SQLiteConnection(path: online.url.path), sql: replace)
+        var options = MigrationOptions()
+        options.online = OnlineRebuildOptions(
+            chunkTargetMilliseconds: 0.5,
+            shouldPause: {
+                app.runOnce()
+                return false
+            })
+        try A.migrator([OnlineRebuildTests.v1, OnlineRebuildTests.v2], options: options).migrate(
+            databaseAt: online.url)
+        #expect(app.ran)
+        try offline.connect().execute(replace)
+        try A.migrator([OnlineRebuildTests.v1, OnlineRebuildTests.v2]).migrate(databaseAt: offline.url)
+        #expect(try OnlineFixture.dump(online.url) == OnlineFixture.dump(offline.url))
+        #expect(try online.rows("PRAGMA integrity_check") == [["'ok'"]])
+        #expect(try online.rows("SELECT count(*) FROM Person WHERE name = 'p5'") == [["1"]])
+        #expect(try Self.rootPages(online.url)["person_name_unique"] != before["person_name_unique"])
+    }
+
     /// The dry run names the indexes the shadow builds row by row, the slow kind of copy.
     @Test func theDryRunNamesTheIndexesTheShadowBuilds() throws {
         let db = TemporaryDatabase()
@@ -152,4 +183,29 @@ import Testing
             retry = next
         }
     }
+}
+
+/// The application's one write, made the first time a copy's hook asks, between two chunks.
+final class OneWrite: @unchecked Sendable {
+    // Sendable: the connection and the flag are touched only under the lock.
+    private let lock = NSLock()
+    private let connection: SQLiteConnection
+    private let sql: String
+    private var done = false
+    private(set) var failure: Error?
+
+    init(connection: SQLiteConnection, sql: String) {
+        self.connection = connection
+        self.sql = sql
+    }
+
+    func runOnce() {
+        lock.withLock {
+            guard !done else { return }
+            done = true
+            do { try connection.execute(sql) } catch { failure = error }
+        }
+    }
+
+    var ran: Bool { lock.withLock { done && failure == nil } }
 }

@@ -119,6 +119,81 @@ import Testing
         #expect(try db.rows("SELECT count(*) FROM Person WHERE name = 'written while paused'") == [["1"]])
     }
 
+    @Test func aDatabaseMadeElsewhereIsAdoptedThenItsFirstStageRunsOnline() throws {
+        // Adoption records the version found in one short transaction; the first stage used to
+        // run in that same transaction, offline, holding the write lock for the table's size
+        // although the dry run said online.
+        let online = TemporaryDatabase()
+        let offline = TemporaryDatabase()
+        for db in [online, offline] {
+            try db.execute(Self.personSQL)
+            try db.execute(
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500) INSERT INTO Person (name, age) SELECT 'p' || i, i FROM n"
+            )
+        }
+        // V2 drops a column: a rebuild online. (A change of default alone would be adopted as V2:
+        // adoption does not compare defaults.)
+        let v2 = A.schema(
+            2, [PersonFixture.person { $0.attributes.removeAll { $0.name == "email" } }])
+        let events = EventLog()
+        var options = Self.options()
+        options.progress = { events.append($0) }
+        let migrator = try A.migrator([Self.v1, v2], options: options)
+        #expect(try migrator.plan(databaseAt: online.url).online?.stages.map(\.runsOnline) == [true])
+        let result = try migrator.migrate(databaseAt: online.url)
+        #expect(result.adopted && result.outcome == .migrated)
+        #expect(result.fromVersion == Schema.Version(1, 0, 0) && result.toVersion == Schema.Version(2, 0, 0))
+        #expect(events.activities.contains(.cuttingOver), "the stage ran offline in the adoption's transaction")
+        #expect(events.copyEvents > 1)
+        try A.migrator([Self.v1, v2]).migrate(databaseAt: offline.url)
+        // The rows and indexes are the offline ones; the table's text is the rebuild's (as on SQLite before 3.35).
+        #expect(
+            try OnlineFixture.dump(online.url).filter { !$0.hasPrefix("table | Person") }
+                == OnlineFixture.dump(offline.url).filter { !$0.hasPrefix("table | Person") })
+        #expect(try online.columns("Person") == offline.columns("Person"))
+        #expect(
+            try online.rows(#"SELECT "version", "kind" FROM "_schema_migrations" ORDER BY "seq""#) == [
+                ["'1.0.0'", "'adopt'"], ["'2.0.0'", "'lightweight'"],
+            ])
+    }
+
+    @Test func aDatabaseMadeElsewhereWhoseFirstStageIsRefusedStaysUnadopted() throws {
+        // The first stage runs offline (its data check reads the whole table): the adoption
+        // shares its transaction, and the refusal leaves the file as it was.
+        let db = TemporaryDatabase()
+        try db.execute(Self.personSQL)
+        try db.execute("INSERT INTO Person (name, age) VALUES ('a', 1), ('b', NULL)")
+        let v2 = A.schema(
+            2,
+            [
+                PersonFixture.person {
+                    $0.attributes.removeAll { $0.name == "email" }
+                    $0.attributes[1].isOptional = false
+                }
+            ])
+        let before = try db.bytes()
+        let error = try #require(throws: MigrationError.self) {
+            try A.migrator([Self.v1, v2], options: Self.options()).migrate(databaseAt: db.url)
+        }
+        #expect(error.code == .dataViolation)
+        #expect(try db.bytes() == before)
+    }
+
+    @Test func anIndexTheStageAddsIsCreatedBesideOneMadeByHandOverTheSameColumn() throws {
+        // Offline, CREATE INDEX adds the declared index; online it is built in the shadow, whose
+        // rebuild took the index made by hand for it and left the declared one out.
+        let v2 = A.schema(2, [PersonFixture.person { $0.indexes.append(Schema.Index(["age"])) }])
+        let result = try Self.bothWays(to: v2) {
+            try $0.execute(
+                #"CREATE TABLE "Person" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL DEFAULT '', "age" INTEGER, "email" TEXT); CREATE INDEX "Person_name" ON "Person" ("name"); CREATE INDEX "age_by_hand" ON "Person" ("age")"#
+            )
+            try $0.execute("INSERT INTO Person (name, age) VALUES ('a', 1), ('b', 2)")
+        }
+        #expect(result.online == result.offline)
+        #expect(result.online.contains { $0.hasPrefix("index | Person_age | Person |") })
+        #expect(result.online.contains { $0.hasPrefix("index | age_by_hand | Person |") })
+    }
+
     @Test func anEmptyTableIsRebuiltOnline() throws {
         let result = try Self.bothWays { try $0.execute(Self.personSQL) }
         #expect(result.online == result.offline)
