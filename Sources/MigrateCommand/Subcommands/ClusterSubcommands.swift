@@ -80,6 +80,8 @@ enum ClusterSubcommands {
             options.append(SharedOptions.loadExtension)  // the local copy's connections; the leader has its own
         }
         let which = subcommand.name
+        let fileForm = subcommand.options
+        let clusterForm = options
         return Subcommand(
             name: which, abstract: subcommand.abstract,
             discussion: """
@@ -88,34 +90,66 @@ enum ClusterSubcommands {
                 (BEGIN IMMEDIATE), runs the migration there, custom stages included, and commits: all or \
                 nothing, replicated at COMMIT. --backup writes a DUMP taken in that transaction first.
                 """,
-            options: options, run: { try run(which, $0) })
+            options: options,
+            run: { invocation in
+                try refuseFileFormVariables(
+                    which, fileForm: fileForm, clusterForm: clusterForm, invocation.environment)
+                return try run(which, invocation)
+            })
     }
 
-    /// What a variable of the file form asks for that the cluster form cannot give, by option: a
-    /// pipeline that set one must not get the migration without it, and without a word.
-    static let refusedVariables: [(option: String, subcommands: Set<String>, reason: String)] = [
-        (
-            "--deny-destructive", ["apply"],
-            "a cluster's apply does not refuse destructive steps; review them with plan --cluster"
+    /// The file form's options whose variables the cluster form leaves aside without changing what
+    /// it migrates or writes, and why. Every other option of the file form that the cluster form
+    /// lacks is refused when its variable is set (``refuseFileFormVariables(_:fileForm:clusterForm:_:)``).
+    static let ignoredVariables: [String: String] = [
+        "--database": "the cluster is the other choice of the database",
+        "--databases-from": "the cluster is the other choice of the database",
+        "--jobs": "only a fleet of files is migrated in parallel",
+        "--progress": "it changes what is shown, not what is done",
+        "--no-backup": "the cluster form backs up only when --backup names a path",
+        "--show-values": "it applies to the Markdown report, which the cluster form does not write",
+    ]
+
+    /// Why the cluster form refuses a file-form option's variable, where more can be said than that
+    /// it has no such option, by option (or by `subcommand option` when it differs between them);
+    /// and the values it accepts because they ask for what it does anyway.
+    static let refusals: [String: (reason: String, accepted: Set<String>)] = [
+        "apply --deny-destructive": (
+            "a cluster's apply does not refuse destructive steps; review them with plan --cluster", []
         ),
-        ("--online", ["apply", "plan"], noOnlineRebuilds),
-        ("--chunk-target", ["apply", "plan"], noOnlineRebuilds),
-        ("--pause-file", ["apply", "plan"], noOnlineRebuilds),
+        "plan --deny-destructive": (
+            "a cluster's plan does not exit 5 for destructive steps; read its warnings instead", []
+        ),
+        "--online": (noOnlineRebuilds, []),
+        "--chunk-target": (noOnlineRebuilds, []),
+        "--pause-file": (noOnlineRebuilds, []),
+        "--transaction": ("a cluster's apply runs the whole plan in one transaction", ["plan"]),
+        "--load-extension": (
+            "the leader runs the migration with the extensions its own nodes load, never this process's", []
+        ),
     ]
     private static let noOnlineRebuilds =
         "online rebuilds are not available on a dqlite cluster, whose migration write-locks the leader for one transaction"
 
-    /// - Throws: ``UsageError`` naming the first variable of ``refusedVariables`` that is set for
-    ///   `which` (a flag's to a value that sets it), before any node is contacted.
-    static func refuseFileFormVariables(_ which: String, _ environment: [String: String]) throws {
-        for refused in refusedVariables where refused.subcommands.contains(which) {
-            let variable = EnvironmentDefaults.variable(forName: refused.option)
+    /// Refuses a variable set for an option of the file form (`fileForm`) that the cluster form
+    /// (`clusterForm`) does not have and that is not in ``ignoredVariables``: a pipeline that set
+    /// one must not get the migration without it, and without a word. A flag's variable counts
+    /// only when it sets the flag.
+    /// - Throws: ``UsageError`` naming the first such variable, before any node is contacted.
+    static func refuseFileFormVariables(
+        _ which: String, fileForm: [CommandOption], clusterForm: [CommandOption], _ environment: [String: String]
+    ) throws {
+        let clusterOptions = Set(clusterForm.map(\.name))
+        for option in fileForm where !clusterOptions.contains(option.name) && ignoredVariables[option.name] == nil {
+            let variable = EnvironmentDefaults.variable(for: option)
             guard let value = environment[variable], !value.isEmpty else { continue }
-            let isFlag = refused.option == "--online" || refused.option == "--deny-destructive"
-            if isFlag, EnvironmentDefaults.boolean(value) == false { continue }
+            if !option.takesValue, EnvironmentDefaults.boolean(value) == false { continue }
+            let refusal = refusals["\(which) \(option.name)"] ?? refusals[option.name]
+            if refusal?.accepted.contains(value) == true { continue }
             throw UsageError(
-                "\(variable)=\(value): \(refused.reason)", subcommand: which,
-                remedy: "unset \(variable) for the cluster's migration")
+                "\(variable)=\(value): "
+                    + (refusal?.reason ?? "the cluster form of \(which) has no \(option.name), and would run without it"),
+                subcommand: which, remedy: "unset \(variable) for the cluster's migration")
         }
     }
 
@@ -127,7 +161,6 @@ enum ClusterSubcommands {
         guard !nodes.isEmpty else {
             throw UsageError("--cluster: no node address", subcommand: which, remedy: "give HOST:PORT,HOST:PORT")
         }
-        try refuseFileFormVariables(which, invocation.environment)
         let database = arguments.value("--name") ?? ""
         let migrator = try invocation.migrator { options in
             if which == "apply", let backup = arguments.value("--backup") {

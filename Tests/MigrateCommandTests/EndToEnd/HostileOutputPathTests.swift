@@ -2,6 +2,8 @@ import Foundation
 import SchemaMigrations
 import Testing
 
+@testable import MigrateCommand
+
 /// Where the command writes (`--backup`, `--output`) and what it reads besides databases
 /// (`--plan`, `snapshot`'s and `scaffold`'s `--database`), given paths that collide with what is
 /// there, with each other, or with names the command itself generates (`app.sqlite-2.sql`,
@@ -200,5 +202,49 @@ import Testing
             ["apply"] + cluster, environment: ["MIGRATE_DENY_DESTRUCTIVE": "off", "MIGRATE_ONLINE": "1"],
             "MIGRATE_ONLINE=1: online rebuilds are not available on a dqlite cluster, whose migration write-locks the leader for one transaction\n"
         )
+    }
+
+    /// Every option of a subcommand's file form that its cluster form lacks is either refused when
+    /// its variable is set, or named as one the cluster form may leave aside: a new option of the
+    /// file form must be put in one or the other.
+    @Test func everyFileFormVariableTheClusterFormLacksIsRefusedOrNamedHarmless() throws {
+        let cluster = ["--plan", Scratch.jsonPlan, "--cluster", "127.0.0.1:1", "--name", "app"]
+        let ignored: Set<String> = [
+            "--database", "--databases-from", "--jobs", "--progress", "--no-backup", "--show-values",
+        ]
+        let values = [
+            "--busy-timeout": "30", "--create": "1", "--transaction": "stage", "--output": "/tmp/x",
+            "--deny-destructive": "yes", "--online": "on", "--chunk-target": "8", "--pause-file": "/tmp/p",
+            "--load-extension": "/tmp/ext.so",
+        ]
+        let expected: [String: Set<String>] = [
+            "status": ["--busy-timeout", "--load-extension"], "verify": ["--busy-timeout", "--load-extension"],
+            "plan": ["--busy-timeout", "--deny-destructive", "--output", "--online", "--chunk-target"],
+            "apply": [
+                "--busy-timeout", "--deny-destructive", "--create", "--transaction", "--online", "--chunk-target",
+                "--pause-file", "--load-extension",
+            ],
+        ]
+        for subcommand in BuiltInSubcommands.all(hasSwiftPlan: false)
+        where ClusterSubcommands.names.contains(subcommand.name) {
+            let clusterForm = Set(ClusterSubcommands.variant(of: subcommand, hasSwiftPlan: false).options.map(\.name))
+            let lacking = Set(subcommand.options.map(\.name)).subtracting(clusterForm)
+            #expect(lacking.subtracting(ignored) == expected[subcommand.name], "\(subcommand.name)")
+            for option in lacking.subtracting(ignored).sorted() {
+                let variable = EnvironmentDefaults.variable(forName: option)
+                let value = try #require(values[option], "a value for \(option)")
+                let result = try BuiltCommand.migrate([subcommand.name] + cluster, environment: [variable: value])
+                #expect(result.status == 2, "\(subcommand.name) with \(variable): \(result)")
+                #expect(result.stderr.contains("\(variable)=\(value): "), "\(subcommand.name): \(result.stderr)")
+            }
+        }
+        // A value that asks for what the cluster form does anyway is accepted: it gets as far as the node.
+        let planScope = try BuiltCommand.migrate(["apply"] + cluster, environment: ["MIGRATE_TRANSACTION": "plan"])
+        #expect(planScope.status != 2, "\(planScope)")
+        let busy = try BuiltCommand.migrate(["status"] + cluster, environment: ["MIGRATE_BUSY_TIMEOUT": "30"])
+        #expect(
+            busy.stderr.contains(
+                "MIGRATE_BUSY_TIMEOUT=30: the cluster form of status has no --busy-timeout, and would run without it"),
+            "\(busy)")
     }
 }
