@@ -214,6 +214,42 @@ import Testing
         #expect(try scratch.rows(database, "PRAGMA integrity_check") == [["'ok'"]])
     }
 
+    /// A fleet from a list, two at a time: each database is rebuilt online, ends at the last
+    /// version with its rows, and keeps nothing of the change.
+    @Test func applyOnlineMigratesAFleetTwoAtATime() throws {
+        let scratch = Scratch()
+        var databases: [String] = []
+        var rows: [[[String]]] = []
+        for index in 0..<4 {
+            let database = try scratch.sampleTrips(
+                "fleet-\(index).sqlite", at: Schema.Version(2, 0, 0), trips: 200 + 100 * index)
+            databases.append(database)
+            rows.append(try scratch.rows(database, "SELECT id, name, start_date, end_date FROM Trip ORDER BY id"))
+        }
+        let list = scratch.path("fleet.txt")
+        try (databases.joined(separator: "\n") + "\n").write(toFile: list, atomically: true, encoding: .utf8)
+        let result = try BuiltCommand.migrate([
+            "apply", "--plan", Scratch.jsonPlan, "--databases-from", list, "--jobs", "2", "--online", "--no-backup",
+        ])
+        #expect(result.status == 0, "\(result)")
+        for (database, before) in zip(databases, rows) {
+            #expect(
+                try scratch.rows(database, "SELECT id, name, startDate, endDate FROM Trip ORDER BY id") == before,
+                "\(database)")
+            #expect(
+                try scratch.rows(
+                    database,
+                    "SELECT version FROM _schema_migrations WHERE plan = 'SampleTrips' ORDER BY seq DESC LIMIT 1")
+                    == [["'3.0.0'"]])
+            #expect(
+                try scratch.rows(
+                    database,
+                    "SELECT name FROM sqlite_schema WHERE name LIKE '\\_sm\\_%' ESCAPE '\\' OR name = '_schema_migrations_online'"
+                ).isEmpty)
+            #expect(try scratch.rows(database, "PRAGMA integrity_check") == [["'ok'"]])
+        }
+    }
+
     @Test(arguments: ["0", "-1", "nan", "inf", "1e400", "10001", "99999999999", "twenty", ""])
     func aChunkTargetThatIsNoDurationIsAUsageErrorNamingTheOption(_ value: String) throws {
         let scratch = Scratch()
