@@ -159,10 +159,7 @@ struct OnlineMigration {
         if let state = try OnlineState.read(from: db), state.phase == .copying, state.plan == plan.name,
             state.from == stage.from, state.to == stage.to,
             state.tables == changes.map(\.shadow),
-            try changes.allSatisfy({ change in
-                try change.triggers.allSatisfy { try objectExists($0, type: "trigger") }
-                    && objectExists(change.shadow, type: "table")
-            })
+            try changes.allSatisfy({ try isPrepared($0, live: live, version: stage.to) })
         {
             return state
         }
@@ -180,6 +177,20 @@ struct OnlineMigration {
             try state.write(to: db)
             return state
         }
+    }
+
+    /// Whether the shadow, the indexes it builds and the triggers are all there, each exactly as
+    /// this build prepares them: a change prepared by another release (other triggers, other
+    /// indexes in the shadow) or whose objects were touched starts over instead of resuming.
+    private func isPrepared(_ change: OnlineTableChange, live: LiveSchema, version: Schema.Version) throws -> Bool {
+        let (table, parts) = try change.parts(in: live, renamesApplied: false, version: version)
+        let expected = try change.prepareStatements(live: table, parts: parts)
+        let triggers = change.triggers.map(SQL.quoteString).joined(separator: ", ")
+        let present = try db.rows(
+            "SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND (tbl_name = ? OR (type = 'trigger' AND name IN (\(triggers))))",
+            [.text(change.shadow)]
+        ).compactMap { $0.first?.stringValue }
+        return !expected.isEmpty && present.count == expected.count && Set(present) == Set(expected)
     }
 
     private func objectExists(_ name: String, type: String) throws -> Bool {
