@@ -201,6 +201,18 @@ extension TableRebuild {
                 retiring.insert(chosen.name)
             }
         }
+        // Whether every entry of a live index stays valid in the new table: the rowids are kept and
+        // every word of its text that names a column (the rest are keywords, collations) is copied
+        // unchanged. A unique index never moves: an application's `OR REPLACE` deletes the rows it
+        // conflicts with without a delete trigger, and only the shadow's own copy of the index
+        // deletes them there.
+        func movable(_ index: LiveSchema.Index) -> Bool {
+            guard keepsRowids, !index.isUnique, index.origin == .createIndex, let sql = index.sql else { return false }
+            let read = SQLTokenizer(sql).indexedColumnNames().filter { live.column(named: $0) != nil }.map {
+                (substitution[$0] ?? $0).sqlFolded
+            }
+            return !read.isEmpty && read.allSatisfy(copiedUnchanged.contains)
+        }
         var present = Set<IndexStructure>()
         var unchangedIndexes: [Int: String] = [:]
         var keptNames = Set<String>()
@@ -225,13 +237,7 @@ extension TableRebuild {
             }
             present.insert(structure(of: index))
             present.insert(fullStructure(of: index))
-            // The words of its text that name the table's columns (the rest are keywords, collations).
-            // A unique index never moves: an application's `OR REPLACE` deletes the rows it conflicts
-            // with without a delete trigger, and only the shadow's own copy of the index deletes them there.
-            let read = mentioned.filter { live.column(named: $0) != nil }.map { (substitution[$0] ?? $0).sqlFolded }
-            if keepsRowids, !index.isUnique, !read.isEmpty, read.allSatisfy(copiedUnchanged.contains) {
-                unchangedIndexes[statements.count - indexStart] = index.name
-            }
+            if movable(index) { unchangedIndexes[statements.count - indexStart] = index.name }
             keptNames.insert(index.name.sqlFolded)
             statements.append(renamesApplied ? sql : TableDefinition.substitute(substitution, in: sql))
             carriedOver.append("index \(index.name)")
@@ -250,7 +256,22 @@ extension TableRebuild {
                 index.name = (2...).lazy.map { "\(base)_\($0)" }.first { !keptNames.contains($0.sqlFolded) }
             }
             keptNames.insert(index.resolvedName(table: table).sqlFolded)
-            statements.append(EntitySQL.createIndex(index, table: table))
+            let sql = EntitySQL.createIndex(index, table: table)
+            // An index the stage retires whose entries are this one's (the same terms once the
+            // renames ran: a declared index renamed after its renamed columns) moves under the new name.
+            if !index.isUnique, let statement = IndexStatement(sql: sql) {
+                let declared = IndexStructure(
+                    columns: [], isUnique: false, terms: statement.terms.map { IndexStructure.normalizedTerm($0.sql) },
+                    predicate: statement.predicate.map(SQLExpressionText.normalized))
+                let moved = Set(unchangedIndexes.values)
+                if let retired = live.indexes.first(where: { candidate in
+                    retiring.contains(candidate.name) && !moved.contains(candidate.name) && movable(candidate)
+                        && fullStructure(of: candidate) == declared
+                }) {
+                    unchangedIndexes[statements.count - indexStart] = retired.name
+                }
+            }
+            statements.append(sql)
         }
         let parts = Parts(
             createTable: statements[0], copyTargets: targets, copySources: sources,

@@ -255,10 +255,12 @@ struct OnlineTableChange: Sendable {
         for (index, sql) in parts.indexes.enumerated() {
             if let name = parts.unchangedIndexes[index] {
                 // SQLite loads the schema in rowid order, an index after its table: the moved index
-                // gets a new row, after the shadow's, and its old row goes.
+                // gets a new row, after the shadow's, under the name the rebuild gives it (a declared
+                // index renamed after its columns), and its old row goes.
                 let named = "type = 'index' AND name = \(SQL.quoteString(name))"
+                let target = try Self.renamed(indexSQL: sql, to: "", on: "").name
                 statements.append(
-                    "INSERT INTO sqlite_schema (type, name, tbl_name, rootpage, sql) SELECT type, name, "
+                    "INSERT INTO sqlite_schema (type, name, tbl_name, rootpage, sql) SELECT type, \(SQL.quoteString(target)), "
                         + "\(SQL.quoteString(rebuild.table)), rootpage, \(SQL.quoteString(sql)) FROM sqlite_schema WHERE \(named)"
                 )
                 statements.append(

@@ -94,6 +94,51 @@ import Testing
             "the old indexes that did not move went with the old table")
     }
 
+    /// A declared index that the stage renames over a column it renames (`Person_age` on `age`
+    /// becomes `Person_by_years` on `years`) has the old index's entries: it moves under the new
+    /// name instead of being built again.
+    @Test func aRenamedDeclaredIndexOverARenamedColumnMovesUnderTheNewName() throws {
+        let v1 = A.schema(1, [PersonFixture.person { $0.indexes = [Schema.Index(["name"]), Schema.Index(["age"])] }])
+        let v2 = A.schema(
+            2,
+            [
+                PersonFixture.person {
+                    $0.attributes = [
+                        A.attribute("name", .string, default: "'unknown'"),
+                        A.attribute("years", .integer, optional: true, originalName: "age"),
+                        A.attribute("email", .string, optional: true),
+                    ]
+                    $0.indexes = [Schema.Index(["name"]), Schema.Index(["years"], name: "Person_by_years")]
+                }
+            ])
+        let online = TemporaryDatabase()
+        let offline = TemporaryDatabase()
+        for database in [online, offline] {
+            try A.migrator([v1]).migrate(databaseAt: database.url)
+            try database.connect().execute(
+                """
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1500)
+                INSERT INTO Person (id, name, age, email) SELECT i, 'p' || i, i % 90, NULL FROM n
+                """)
+        }
+        let before = try Self.rootPages(online.url)
+        let ageIndex = try #require(before.keys.first { $0.lowercased().contains("age") })
+        var options = MigrationOptions()
+        options.online = OnlineRebuildOptions(chunkTargetMilliseconds: 1)
+        try A.migrator([v1, v2], options: options).migrate(databaseAt: online.url)
+        try A.migrator([v1, v2]).migrate(databaseAt: offline.url)
+        #expect(try OnlineFixture.dump(online.url) == OnlineFixture.dump(offline.url))
+        #expect(try online.rows("PRAGMA integrity_check") == [["'ok'"]])
+        let after = try Self.rootPages(online.url)
+        let yearsIndex = "Person_by_years"
+        #expect(after[yearsIndex] == before[ageIndex], "\(yearsIndex) is \(ageIndex)'s pages under its new name")
+        #expect(after[ageIndex] == nil)
+        #expect(
+            try online.rows(
+                "SELECT count(*) FROM Person INDEXED BY \(SQL.quoteIdentifier(yearsIndex)) WHERE years > 40")
+                == online.rows("SELECT count(*) FROM Person NOT INDEXED WHERE years > 40"))
+    }
+
     /// A unique index over unchanged columns is built in the shadow, never moved: an application's
     /// `INSERT OR REPLACE` deletes the row it conflicts with without firing a delete trigger, and
     /// only the shadow's own unique index deletes that row from the shadow too.
