@@ -155,15 +155,15 @@ extension TableRebuild {
         )
         let sequenceStart = statements.count
         if definition.hasAutoincrement {
-            // The AUTOINCREMENT counter moves with the table: the highest id ever handed out, not
-            // the highest still present, so a deleted id is never handed out again.
+            // The AUTOINCREMENT counter moves with the table exactly as it is: the copy set the new
+            // table's to the highest id still present, but the old one's is the highest ever handed
+            // out (so a deleted id is never handed out again), and it may even be lower than an id
+            // present (`sqlite_sequence` is writable): ALTER TABLE keeps it as it is, and so does a rebuild.
             let temporary = SQL.quoteString(temporaryName)
             let old = SQL.quoteString(renamesApplied ? table : sourceTable)
+            statements.append("DELETE FROM sqlite_sequence WHERE name = \(temporary)")
             statements.append(
-                "INSERT INTO sqlite_sequence (name, seq) SELECT \(temporary), 0 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = \(temporary))"
-            )
-            statements.append(
-                "UPDATE sqlite_sequence SET seq = max(seq, IFNULL((SELECT seq FROM sqlite_sequence WHERE name = \(old)), 0)) WHERE name = \(temporary)"
+                "INSERT INTO sqlite_sequence (name, seq) SELECT \(temporary), seq FROM sqlite_sequence WHERE name = \(old)"
             )
         }
         let sequence = Array(statements[sequenceStart...])

@@ -222,6 +222,22 @@ import Testing
         #expect(result.online.contains("sequence Person 3"))
     }
 
+    /// `sqlite_sequence` is writable: a counter below the largest id present stays as it is,
+    /// online and offline, rebuilt or altered, as `ALTER TABLE` keeps it (the copy alone would
+    /// raise it to the largest id).
+    @Test func aCounterBelowTheLargestIdIsKeptAsItIs() throws {
+        let result = try Self.bothWays {
+            try $0.execute(
+                "CREATE TABLE Person (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL DEFAULT '', age INTEGER, email TEXT); CREATE INDEX Person_name ON Person (name);"
+            )
+            try $0.execute(
+                "INSERT INTO Person (id, name) VALUES (1, 'a'), (40, 'b'); UPDATE sqlite_sequence SET seq = 7 WHERE name = 'Person'"
+            )
+        }
+        #expect(result.online == result.offline)
+        #expect(result.online.contains("sequence Person 7"), "\(result.online)")
+    }
+
     @Test func aParentWithCascadingChildrenKeepsItsChildrenAndTheirReferences() throws {
         let result = try Self.bothWays {
             try $0.execute(Self.personSQL)
