@@ -267,6 +267,12 @@ extension Reliability {
                 stageOptions.targetVersion = stage.to
                 do {
                     try Migrator(resolvedPlan: plan, options: stageOptions).migrate(databaseAt: offlineURL)
+                } catch let error as MigrationError
+                    where error.code == .unsupportedChange && error.version.map({ $0 > stage.to }) == true
+                {
+                    // A database made by hand whose tables match a later version too is adopted at
+                    // the latest (as online adopts it): this stage is behind it already.
+                    continue
                 } catch {
                     offlineError = error
                     break
