@@ -41,11 +41,13 @@ extension MigrationContext {
     public func update(_ entity: String, id: Int64, values: [String: Any?]) throws {
         // A loop setting the same property row after row: no lookups beyond two string compares.
         if values.count == 1, let last = lastUpdate, last.entity == entity, let (name, value) = values.first,
-            last.column == name
+            last.property == name
         {
             let statement = last.statement
             defer { statement.reset() }
-            try statement.bind(try storedValue(value, attribute: last.attribute, of: last.table), at: 1)
+            let common = value.flatMap { Self.commonStoredValue($0, as: last.valueType) }
+            let stored = try common ?? storedValue(value, attribute: last.attribute, of: last.table)
+            try statement.bind(stored, at: 1)
             try statement.bind(.integer(id), at: 2)
             try statement.step()
             if db.changes == 0 { throw noRowToUpdate(last.table, id: id) }
@@ -66,8 +68,10 @@ extension MigrationContext {
                 "UPDATE \(SQL.quoteIdentifier(table.name)) SET \(assignments) WHERE \(id) = ?")
             updateStatements[table.name, default: [:]][columns] = statement
         }
-        if stored.count == 1, let attribute = attribute(named: stored[0].column, of: table) {
-            lastUpdate = (entity, table.name, stored[0].column, attribute, statement)
+        // Remembered under the name as given, with the declaration that name resolved to.
+        if values.count == 1, let given = values.first?.key, let attribute = attribute(named: given, of: table) {
+            lastUpdate = RepeatedUpdate(
+                entity: entity, table: table.name, property: given, attribute: attribute, statement: statement)
         }
         try runUpdate(statement, values: stored.map(\.value), id: id)
         if db.changes == 0 { throw noRowToUpdate(table.name, id: id) }
@@ -256,15 +260,21 @@ extension MigrationContext {
         }
     }
 
-    private func storedValue(_ value: Any?, attribute: Schema.Attribute, of table: String) throws -> SQLiteValue {
-        guard let value else { return .null }
-        // The declared type first: one cast for the common case (an optional holding one unwraps too).
-        switch attribute.valueType {
+    /// The declared type's common case, with one cast (an optional holding one unwraps too); nil
+    /// for any other value, which ``storedValue(_:attribute:of:)`` converts.
+    static func commonStoredValue(_ value: Any, as valueType: Schema.ValueType) -> SQLiteValue? {
+        switch valueType {
         case .string: if let text = value as? String { return .text(text) }
         case .integer: if let number = value as? Int { return .integer(Int64(number)) }
         case .double: if let number = value as? Double, !number.isNaN { return .real(number) }
         default: break
         }
+        return nil
+    }
+
+    private func storedValue(_ value: Any?, attribute: Schema.Attribute, of table: String) throws -> SQLiteValue {
+        guard let value else { return .null }
+        if let stored = Self.commonStoredValue(value, as: attribute.valueType) { return stored }
         guard let value = StoredValueType.unwrap(value) else { return .null }
         if let raw = value as? SQLiteValue { return raw }
         if let number = value as? any BinaryFloatingPoint, number.isNaN {

@@ -23,10 +23,8 @@ public final class MigrationContext {
     private var statements: [String: any PreparedStatement] = [:]
     /// UPDATE statements by table and columns, so a loop prepares once.
     var updateStatements: [String: [String: any PreparedStatement]] = [:]
-    /// The last single-property update, reused without lookups by a loop that repeats it: the
-    /// entity as the caller named it, its table, the property, its declaration, the statement.
-    var lastUpdate:
-        (entity: String, table: String, column: String, attribute: Schema.Attribute, statement: any PreparedStatement)?
+    /// The last single-property update, reused without lookups by a loop that repeats it.
+    var lastUpdate: RepeatedUpdate?
     /// Lookups by name, built on first use.
     var entitiesByName: [String: Schema.Entity] = [:]
     var lastEntity: Schema.Entity?
@@ -75,4 +73,27 @@ public final class MigrationContext {
         try db.scalar(sql, arguments)
     }
 
+}
+
+/// A single-property update a loop repeats row after row: the entity and the property as the
+/// caller named them, the table, the declaration the name resolved to and the prepared statement.
+/// A class, so that each call reads it without copying the declaration.
+final class RepeatedUpdate {
+    let entity: String
+    let table: String
+    let property: String
+    let attribute: Schema.Attribute
+    /// The declaration's value type, read on each call without copying the declaration.
+    let valueType: Schema.ValueType
+    let statement: any PreparedStatement
+
+    init(entity: String, table: String, property: String, attribute: Schema.Attribute, statement: any PreparedStatement)
+    {
+        self.entity = entity
+        self.table = table
+        self.property = property
+        self.attribute = attribute
+        self.valueType = attribute.valueType
+        self.statement = statement
+    }
 }

@@ -141,6 +141,37 @@ import Testing
             ])
     }
 
+    /// Property `a` is stored in column `b`, property `b` in column `c`: a loop setting one, then
+    /// the other, writes each in its own column (the repeated update is recognised by the name
+    /// as given, not by the column it resolved to).
+    @Test func updatesByPropertyNamesThatAreOtherPropertiesColumnNamesWriteTheirOwnColumns() throws {
+        let db = TemporaryDatabase()
+        let v1 = A.schema(1, [Schema.Entity(name: "Pair", attributes: [A.attribute("title", .string, default: "''")])])
+        let v2 = A.schema(
+            2,
+            [
+                Schema.Entity(
+                    name: "Pair",
+                    attributes: [
+                        A.attribute("title", .string, default: "''"),
+                        Schema.Attribute(name: "b", valueType: .integer, isOptional: true, propertyName: "a"),
+                        Schema.Attribute(name: "c", valueType: .integer, isOptional: true, propertyName: "b"),
+                    ])
+            ])
+        try A.migrator([v1]).migrate(databaseAt: db.url)
+        try db.execute("INSERT INTO Pair (id, title) VALUES (1, 'x'), (2, 'y')")
+        try A.migrator(
+            [v1, v2], kind: .custom,
+            didMigrate: { context in
+                for id: Int64 in [1, 2] {
+                    try context.update("Pair", id: id, values: ["a": 10 * id])
+                    try context.update("Pair", id: id, values: ["b": 20 * id])
+                }
+            }
+        ).migrate(databaseAt: db.url)
+        #expect(try db.rows("SELECT id, b, c FROM Pair ORDER BY id") == [["1", "10", "20"], ["2", "20", "40"]])
+    }
+
     final class Visits: @unchecked Sendable {
         var ids: [Int64] = []
         var filtered: [Int64] = []
