@@ -172,6 +172,30 @@ import Testing
         #expect(try db.rows("SELECT id, b, c FROM Pair ORDER BY id") == [["1", "10", "20"], ["2", "20", "40"]])
     }
 
+    /// Rows share their batch's values while the body keeps none: once it keeps one beyond its
+    /// call, later rows get values of their own, so a row kept holds its own values (and at most
+    /// the one batch read before), and every row kept reads back as it was read.
+    @Test func rowsTheBodyKeepsKeepTheirValuesAndOnlyTheirs() throws {
+        let kept = KeptRows()
+        _ = try Self.fourItems { context in
+            try context.forEach("Item", batchSize: 2) { row in
+                if row.id != 2 { kept.rows.append(row) }
+            }
+        }
+        #expect(kept.rows.map(\.id) == [1, 3, 4])
+        #expect(try kept.rows.map { try $0.value("title", as: String.self) } == ["a", "c", "d"])
+        #expect(kept.rows.map { $0.values["title"] } == [.text("a"), .text("c"), .text("d")])
+        #expect(kept.rows.map { $0["extra"] } == [.null, .null, .null])
+        let ownValues = kept.rows.map { row in
+            if case .own = row.storage { return true } else { return false }
+        }
+        #expect(ownValues == [false, true, true])
+    }
+
+    final class KeptRows: @unchecked Sendable {
+        var rows: [MigrationRow] = []
+    }
+
     final class Visits: @unchecked Sendable {
         var ids: [Int64] = []
         var filtered: [Int64] = []
