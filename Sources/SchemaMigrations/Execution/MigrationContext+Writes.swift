@@ -47,6 +47,9 @@ extension MigrationContext {
             defer { statement.reset() }
             let common = value.flatMap { Self.commonStoredValue($0, as: last.valueType) }
             let stored = try common ?? storedValue(value, attribute: last.attribute, of: last.table)
+            if !StoredValueCheck.isReadable(stored, as: last.valueType, affinity: last.affinity) {
+                footprint?.recordUnprovenWrite(table: last.table, column: last.attribute.name)
+            }
             try statement.bind(stored, at: 1)
             try statement.bind(.integer(id), at: 2)
             try statement.step()
@@ -64,9 +67,17 @@ extension MigrationContext {
             let assignments = stored.map { "\(SQL.quoteIdentifier($0.column)) = ?" }.joined(separator: ", ")
             let id = try RowAddressing(table).requireID(
                 entity: table.name, call: "update(_:id:values:)", version: schema.version)
+            // What it writes is told apart from other statements' writes: its values are proven below.
+            footprint?.isCompilingDataAPIUpdate = true
+            defer { footprint?.isCompilingDataAPIUpdate = false }
             statement = try db.prepareStatement(
                 "UPDATE \(SQL.quoteIdentifier(table.name)) SET \(assignments) WHERE \(id) = ?")
             updateStatements[table.name, default: [:]][columns] = statement
+        }
+        for (column, attribute, value) in stored
+        where !(attribute.map { StoredValueCheck.isReadable(value, as: $0.valueType, affinity: $0.affinity) } ?? false)
+        {
+            footprint?.recordUnprovenWrite(table: table.name, column: column)
         }
         // Remembered under the name as given, with the declaration that name resolved to.
         if values.count == 1, let given = values.first?.key, let attribute = attribute(named: given, of: table) {
@@ -215,8 +226,10 @@ extension MigrationContext {
         return attributes[name]
     }
 
+    /// The values as stored, by column, sorted by the names given, each with the declaration it
+    /// is stored for (none for an insert's `id`).
     private func storedValues(_ values: [String: Any?], of table: Schema.Entity, call: String) throws -> [(
-        column: String, value: SQLiteValue
+        column: String, attribute: Schema.Attribute?, value: SQLiteValue
     )] {
         var given: [String: String] = [:]  // column, folded → the name it was given by
         return try values.sorted { $0.key < $1.key }.map { name, value in
@@ -237,7 +250,7 @@ extension MigrationContext {
                         "the id of a new '\(table.name)' must be an integer that fits Int64, not \(value.map { "\(type(of: $0))" } ?? "nil")",
                         entity: table.name, property: name, version: schema.version)
                 }
-                return (name, .integer(number))
+                return (name, nil, .integer(number))
             }
             guard let attribute = attribute(named: name, of: table) else { throw noSuchProperty(name, of: table) }
             if let other = given.updateValue(name, forKey: attribute.name.sqlFolded) {
@@ -256,7 +269,7 @@ extension MigrationContext {
                         "write the columns its expression reads instead, or leave '\(attribute.property)' out of the values"
                 )
             }
-            return (attribute.name, try storedValue(value, attribute: attribute, of: table.name))
+            return (attribute.name, attribute, try storedValue(value, attribute: attribute, of: table.name))
         }
     }
 

@@ -19,6 +19,9 @@ public final class MigrationContext {
     let db: any MigrationDatabase
     let stage: (from: Schema.Version, to: Schema.Version)
     let progress: (@Sendable (MigrationProgress) -> Void)?
+    /// What watches the code: told which columns ``update(_:id:values:)`` writes and whether it
+    /// could prove each value readable, so the check after the code need not read them again.
+    let footprint: CodeFootprint?
     /// Prepared statements reused across calls: a loop of a million updates prepares one statement.
     private var statements: [String: any PreparedStatement] = [:]
     /// UPDATE statements by table and columns, so a loop prepares once.
@@ -32,12 +35,13 @@ public final class MigrationContext {
 
     init(
         schema: Schema, db: any MigrationDatabase, stage: (from: Schema.Version, to: Schema.Version),
-        progress: (@Sendable (MigrationProgress) -> Void)?
+        progress: (@Sendable (MigrationProgress) -> Void)?, footprint: CodeFootprint? = nil
     ) {
         self.schema = schema
         self.db = db
         self.stage = stage
         self.progress = progress
+        self.footprint = footprint
     }
 
     /// Runs SQL (one or more statements), the escape hatch for anything the data API lacks.
@@ -83,8 +87,9 @@ final class RepeatedUpdate {
     let table: String
     let property: String
     let attribute: Schema.Attribute
-    /// The declaration's value type, read on each call without copying the declaration.
+    /// The declaration's value type and affinity, read on each call without copying the declaration.
     let valueType: Schema.ValueType
+    let affinity: Schema.StorageType
     let statement: any PreparedStatement
 
     init(entity: String, table: String, property: String, attribute: Schema.Attribute, statement: any PreparedStatement)
@@ -94,6 +99,7 @@ final class RepeatedUpdate {
         self.property = property
         self.attribute = attribute
         self.valueType = attribute.valueType
+        self.affinity = attribute.affinity
         self.statement = statement
     }
 }
