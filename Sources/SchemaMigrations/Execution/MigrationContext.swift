@@ -49,7 +49,8 @@ public final class MigrationContext {
         try db.execute(sql)
     }
 
-    /// Runs one statement with `?` arguments. The statement is prepared once and reused.
+    /// Runs one statement with `?` arguments. The statement is prepared once and reused: the
+    /// context keeps up to 64 distinct statements prepared.
     public func execute(_ sql: String, arguments: [SQLiteValue]) throws {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
@@ -57,12 +58,21 @@ public final class MigrationContext {
         while try statement.step() {}
     }
 
+    /// The most statements ``execute(_:arguments:)`` keeps prepared. A loop that splices its
+    /// values into the SQL, a new statement on every call, then prepares each one as
+    /// ``execute(_:)`` does, instead of keeping one per row until the stage ends.
+    static let statementCacheLimit = 64
+
+    /// How many statements ``execute(_:arguments:)`` keeps prepared now.
+    var cachedStatementCount: Int { statements.count }
+
     func cachedStatement(_ sql: String) throws -> any PreparedStatement {
         if let statement = statements[sql] {
             statement.reset()
             return statement
         }
         let statement = try db.prepareStatement(sql)
+        if statements.count >= Self.statementCacheLimit { statements.removeAll() }
         statements[sql] = statement
         return statement
     }

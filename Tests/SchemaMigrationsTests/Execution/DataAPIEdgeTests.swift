@@ -192,6 +192,28 @@ import Testing
         #expect(ownValues == [false, true, true])
     }
 
+    /// `execute(_:arguments:)` keeps its statements prepared for the next call, but not one per
+    /// row for a loop that builds new SQL on every call: their number stays bounded.
+    @Test func aLoopOfEverNewSQLKeepsABoundedNumberOfStatements() throws {
+        let counts = Counts()
+        let db = try Self.fourItems { context in
+            for round in 0..<500 {
+                try context.execute("UPDATE Item SET extra = 'round \(round)' WHERE id = 1", arguments: [])
+                counts.values.append(context.cachedStatementCount)
+            }
+            try context.execute("UPDATE Item SET extra = ? WHERE id = ?", arguments: [.text("last"), .integer(2)])
+        }
+        #expect(counts.values.max() == MigrationContext.statementCacheLimit)
+        #expect(
+            try db.rows("SELECT id, extra FROM Item WHERE extra IS NOT NULL ORDER BY id") == [
+                ["1", "'round 499'"], ["2", "'last'"],
+            ])
+    }
+
+    final class Counts: @unchecked Sendable {
+        var values: [Int] = []
+    }
+
     final class KeptRows: @unchecked Sendable {
         var rows: [MigrationRow] = []
     }
