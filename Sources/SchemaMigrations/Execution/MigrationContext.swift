@@ -28,6 +28,8 @@ public final class MigrationContext {
     var updateStatements: [String: [String: any PreparedStatement]] = [:]
     /// The last single-property update, reused without lookups by a loop that repeats it.
     var lastUpdate: RepeatedUpdate?
+    /// How deep the delete rules' cascades are: names the temporary table each level reads.
+    var deletionDepth = 0
     /// Lookups by name, built on first use.
     var entitiesByName: [String: Schema.Entity] = [:]
     var lastEntity: Schema.Entity?
@@ -62,6 +64,10 @@ public final class MigrationContext {
     /// values into the SQL, a new statement on every call, then prepares each one as
     /// ``execute(_:)`` does, instead of keeping one per row until the stage ends.
     static let statementCacheLimit = 64
+
+    /// The most rows whose keys a delete that follows references holds in memory; above, they go
+    /// into a temporary table.
+    static let deletedKeysInMemory = 1000
 
     /// How many statements ``execute(_:arguments:)`` keeps prepared now.
     var cachedStatementCount: Int { statements.count }
