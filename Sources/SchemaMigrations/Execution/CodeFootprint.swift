@@ -29,6 +29,14 @@ package final class CodeFootprint: CustomCodeWatcher {
     private(set) var deleted: Set<String> = []
     /// Updated columns by table.
     private(set) var updated: [String: Set<String>] = [:]
+    /// Updated columns by table, by statements other than the data API's own `UPDATE` (a trigger's
+    /// included): their values are unknown.
+    private(set) var updatedOtherwise: [String: Set<String>] = [:]
+    /// Columns by table into which the data API's `UPDATE` wrote a value it could not prove its
+    /// declaration reads (``StoredValueCheck/isReadable(_:as:affinity:)``).
+    private(set) var unprovenWrites: [String: Set<String>] = [:]
+    /// True while the data API compiles its own `UPDATE`, whose values it proves one by one.
+    var isCompilingDataAPIUpdate = false
     /// Tables written by a trigger, whose `OR REPLACE` the statement's text does not show.
     private(set) var writtenByTriggers: Set<String> = []
     /// True once the code did something whose effect on references cannot be bounded.
@@ -49,7 +57,7 @@ package final class CodeFootprint: CustomCodeWatcher {
     private var lastName: (raw: String, lowercased: String, isReserved: Bool) = ("", "", true)
     /// The last table added to `pending` since it was emptied, and the last column recorded as updated.
     private var lastPending = ""
-    private var lastUpdated: (table: String, column: String) = ("", "")
+    private var lastUpdated: (table: String, column: String, byDataAPI: Bool) = ("", "", false)
 
     /// - Parameters:
     ///   - existing: the database's tables before the code runs.
@@ -70,6 +78,20 @@ package final class CodeFootprint: CustomCodeWatcher {
             try QuickCheck.verify(table: table, db: db)
             sound.insert(table.sqlFolded)
         }
+    }
+
+    /// The data API's `UPDATE` wrote a value into `column` of `table` that it could not prove its
+    /// declaration reads: the column is checked after the code, as any column written otherwise.
+    func recordUnprovenWrite(table: String, column: String) {
+        unprovenWrites[table.sqlFolded, default: []].insert(column.sqlFolded)
+    }
+
+    /// Whether every value written into `column` of `table` (lowercased) came through the data
+    /// API's `UPDATE`, each proven readable, with nothing else writing the table's rows.
+    func wroteOnlyProvenValues(table: String, column: String) -> Bool {
+        isWatching && !isUnbounded && !inserted.contains(table) && !writtenByTriggers.contains(table)
+            && updated[table]?.contains(column) == true && updatedOtherwise[table]?.contains(column) != true
+            && unprovenWrites[table]?.contains(column) != true
     }
 
     /// Marks tables this migration wrote itself (a rebuild's new table) as sound.
@@ -124,9 +146,11 @@ package final class CodeFootprint: CustomCodeWatcher {
             case SQLITE_DELETE, SQLITE_DROP_TABLE: deleted.insert(object)
             case SQLITE_UPDATE:
                 let column = access.detail?.sqlFolded ?? "rowid"
-                if object != lastUpdated.table || column != lastUpdated.column {
+                let byDataAPI = isCompilingDataAPIUpdate && !access.isFromTriggerOrView
+                if object != lastUpdated.table || column != lastUpdated.column || byDataAPI != lastUpdated.byDataAPI {
                     updated[object, default: []].insert(column)
-                    lastUpdated = (object, column)
+                    if !byDataAPI { updatedOtherwise[object, default: []].insert(column) }
+                    lastUpdated = (object, column, byDataAPI)
                 }
             default: break
             }

@@ -42,11 +42,15 @@ extension MigrationContext {
         try bind(arguments, to: statement, call: "fetch", entity: table.name)
         var rows: [MigrationRow] = []
         var columns: RowColumns?  // read from the first row: a statement over the wire has its columns once it ran
+        var values: [SQLiteValue] = []
         while try statement.step() {
             let named =
                 columns ?? Self.columns(of: statement, partial: properties != nil, addressing: addressing, table: table)
             columns = named
-            rows.append(row(from: statement, entity: table.name, columns: named, addressing: addressing))
+            // Each row its own values: a row kept keeps only them.
+            values.removeAll(keepingCapacity: true)
+            let id = Self.read(statement, columns: named, addressing: addressing, into: &values)
+            rows.append(MigrationRow(entity: table.name, id: id, columns: named, storage: .own(values)))
         }
         return rows
     }
@@ -116,32 +120,53 @@ extension MigrationContext {
         var columns: RowColumns?  // read from the first row: a statement over the wire has its columns once it ran
         var lastID: Int64?
         var done = 0
-        var batch: [MigrationRow] = []
-        batch.reserveCapacity(batchSize)
+        // The batch: its rows' ids, and their values row after row, which its rows share. Once the
+        // body keeps a row beyond its call, each row gets values of its own: a row kept holds its
+        // own values only, and at most one batch is held for the rows kept before that was known.
+        var ids: [Int64] = []
+        var values: [SQLiteValue] = []
+        var bodyKeepsRows = false
+        ids.reserveCapacity(batchSize)
         while true {
             let statement = lastID == nil ? first : next
             statement.reset()
             try bind(
                 arguments, bounds: (lastID.map { [.integer($0)] } ?? []) + [.integer(greatest)], to: statement,
                 call: "forEach", entity: table.name)
-            batch.removeAll(keepingCapacity: true)
+            ids.removeAll(keepingCapacity: true)
+            values.removeAll(keepingCapacity: true)
             while try statement.step() {
                 let named =
                     columns
                     ?? Self.columns(of: statement, partial: properties != nil, addressing: addressing, table: table)
                 columns = named
-                batch.append(row(from: statement, entity: table.name, columns: named, addressing: addressing))
+                ids.append(Self.read(statement, columns: named, addressing: addressing, into: &values))
             }
             statement.reset()  // release the read cursor before body writes
-            guard let last = batch.last else { break }
-            for row in batch { try body(row) }
-            done += batch.count
+            guard let last = ids.last, let columns else { break }
+            let width = columns.names.count
+            if bodyKeepsRows {
+                for (index, id) in ids.enumerated() {
+                    let own = Array(values[index * width..<(index + 1) * width])
+                    try body(MigrationRow(entity: table.name, id: id, columns: columns, storage: .own(own)))
+                }
+            } else {
+                var shared = RowBatchValues(values)
+                for (index, id) in ids.enumerated() {
+                    try body(
+                        MigrationRow(
+                            entity: table.name, id: id, columns: columns, storage: .batch(shared, start: index * width))
+                    )
+                }
+                bodyKeepsRows = !isKnownUniquelyReferenced(&shared)
+            }
+            done += ids.count
             progress?(
                 MigrationProgress(
                     from: stage.from, to: stage.to, stepIndex: 0, stepCount: 1,
                     summary: "\(entity): \(done) / \(total) rows", rowsDone: done, rowsTotal: total))
-            guard last.id < greatest else { break }
-            lastID = last.id
+            guard last < greatest else { break }
+            lastID = last
         }
     }
 
@@ -176,19 +201,18 @@ extension MigrationContext {
             dateStorage: Dictionary(dates, uniquingKeysWith: { first, _ in first }))
     }
 
-    private func row(
-        from statement: any PreparedStatement, entity: String, columns: RowColumns, addressing: RowAddressing
-    ) -> MigrationRow {
-        if addressing.selectsRowid {
-            let storage = (0..<columns.names.count).map { statement.column($0 + 1) }
-            return MigrationRow(
-                entity: entity, id: statement.column(0).int64Value ?? 0, columns: columns, storage: storage)
-        }
-        let storage = (0..<columns.names.count).map(statement.column)
-        let id =
-            addressing.idExpression == nil
-            ? 0 : columns.position(of: Schema.primaryKeyColumn).flatMap { storage[$0].int64Value } ?? 0
-        return MigrationRow(entity: entity, id: id, columns: columns, storage: storage)
+    /// Appends the current row's values to `values`, in column order.
+    /// - Returns: the row's id (0 for a WITHOUT ROWID table).
+    private static func read(
+        _ statement: any PreparedStatement, columns: RowColumns, addressing: RowAddressing,
+        into values: inout [SQLiteValue]
+    ) -> Int64 {
+        let start = values.count
+        let first = addressing.selectsRowid ? 1 : 0  // the rowid, when selected, comes first
+        for position in 0..<columns.names.count { values.append(statement.column(first + position)) }
+        if addressing.selectsRowid { return statement.column(0).int64Value ?? 0 }
+        guard addressing.idExpression != nil, let id = columns.position(of: Schema.primaryKeyColumn) else { return 0 }
+        return values[start + id].int64Value ?? 0
     }
 
     /// The error for a property name `table` does not declare at this stage's version.

@@ -41,11 +41,16 @@ extension MigrationContext {
     public func update(_ entity: String, id: Int64, values: [String: Any?]) throws {
         // A loop setting the same property row after row: no lookups beyond two string compares.
         if values.count == 1, let last = lastUpdate, last.entity == entity, let (name, value) = values.first,
-            last.column == name
+            last.property == name
         {
             let statement = last.statement
             defer { statement.reset() }
-            try statement.bind(try storedValue(value, attribute: last.attribute, of: last.table), at: 1)
+            let common = value.flatMap { Self.commonStoredValue($0, as: last.valueType) }
+            let stored = try common ?? storedValue(value, attribute: last.attribute, of: last.table)
+            if !StoredValueCheck.isReadable(stored, as: last.valueType, affinity: last.affinity) {
+                footprint?.recordUnprovenWrite(table: last.table, column: last.attribute.name)
+            }
+            try statement.bind(stored, at: 1)
             try statement.bind(.integer(id), at: 2)
             try statement.step()
             if db.changes == 0 { throw noRowToUpdate(last.table, id: id) }
@@ -62,12 +67,22 @@ extension MigrationContext {
             let assignments = stored.map { "\(SQL.quoteIdentifier($0.column)) = ?" }.joined(separator: ", ")
             let id = try RowAddressing(table).requireID(
                 entity: table.name, call: "update(_:id:values:)", version: schema.version)
+            // What it writes is told apart from other statements' writes: its values are proven below.
+            footprint?.isCompilingDataAPIUpdate = true
+            defer { footprint?.isCompilingDataAPIUpdate = false }
             statement = try db.prepareStatement(
                 "UPDATE \(SQL.quoteIdentifier(table.name)) SET \(assignments) WHERE \(id) = ?")
             updateStatements[table.name, default: [:]][columns] = statement
         }
-        if stored.count == 1, let attribute = attribute(named: stored[0].column, of: table) {
-            lastUpdate = (entity, table.name, stored[0].column, attribute, statement)
+        for (column, attribute, value) in stored
+        where !(attribute.map { StoredValueCheck.isReadable(value, as: $0.valueType, affinity: $0.affinity) } ?? false)
+        {
+            footprint?.recordUnprovenWrite(table: table.name, column: column)
+        }
+        // Remembered under the name as given, with the declaration that name resolved to.
+        if values.count == 1, let given = values.first?.key, let attribute = attribute(named: given, of: table) {
+            lastUpdate = RepeatedUpdate(
+                entity: entity, table: table.name, property: given, attribute: attribute, statement: statement)
         }
         try runUpdate(statement, values: stored.map(\.value), id: id)
         if db.changes == 0 { throw noRowToUpdate(table.name, id: id) }
@@ -115,6 +130,10 @@ extension MigrationContext {
     /// Deletes the rows first, then follows the references to them: a cycle of cascades ends
     /// because rows already deleted are not found again. A denial throws, and the migration's
     /// transaction undoes everything.
+    ///
+    /// The rows' numbers and the keys other rows refer to them by are read before the rows go: in
+    /// memory for up to ``deletedKeysInMemory`` rows, otherwise into a temporary table (SQLite's
+    /// temporary storage, which spills to a file), so memory stays flat however many rows go.
     private func deleteRows(in table: String, where filter: String, arguments: [SQLiteValue]) throws -> Int {
         let quoted = SQL.quoteIdentifier(table)
         let references = schema.entities.flatMap { child in
@@ -127,42 +146,89 @@ extension MigrationContext {
             try db.execute("DELETE FROM \(quoted) WHERE \(filter)", arguments)
             return db.changes
         }
-        // The rows' numbers, and the keys the referencing rows hold, read before the rows go. The
-        // implicit `id` is the number itself: read once, not twice.
-        let entity = schema.entity(named: table)
-        let ids: [Int64]? =
-            entity?.isWithoutRowID == true
-            ? nil
-            : try db.rows("SELECT \(rowKey(of: table)) FROM \(quoted) WHERE \(filter)", arguments).compactMap {
-                $0[0].int64Value
-            }
+        // The rows' numbers (none in a WITHOUT ROWID table), then each key column referenced.
+        let number = schema.entity(named: table)?.isWithoutRowID == true ? nil : rowKey(of: table)
+        var keyColumns: [String] = []
+        for (_, _, key) in references where !keyColumns.contains(key.referencedColumn) {
+            keyColumns.append(key.referencedColumn)
+        }
+        let selected = ((number.map { [$0] } ?? []) + keyColumns.map(SQL.quoteIdentifier)).joined(separator: ", ")
+        let read = "SELECT \(selected) FROM \(quoted) WHERE \(filter)"
+        let first = number == nil ? 0 : 1
+        let rows = try db.rows(read + " LIMIT \(Self.deletedKeysInMemory + 1)", arguments)
+        if rows.count > Self.deletedKeysInMemory {
+            return try deleteRows(
+                in: table, where: filter, arguments: arguments, references: references, reading: read,
+                keyColumns: keyColumns, numbered: number != nil)
+        }
         var referenced: [String: [SQLiteValue]] = [:]
-        for (_, _, key) in references where referenced[key.referencedColumn] == nil {
-            if let ids, entity?.hasImplicitID == true, key.referencedColumn == Schema.primaryKeyColumn {
-                referenced[key.referencedColumn] = ids.map(SQLiteValue.integer)
-                continue
-            }
-            referenced[key.referencedColumn] = try db.rows(
-                "SELECT \(SQL.quoteIdentifier(key.referencedColumn)) FROM \(quoted) WHERE \(filter)", arguments
-            )
-            .map { $0[0] }.filter { $0 != .null }
+        for (offset, column) in keyColumns.enumerated() {
+            referenced[column] = rows.map { $0[first + offset] }.filter { $0 != .null }
         }
         let deleted: Int
-        if let ids {
+        if let number {
+            let ids = rows.compactMap { $0[0].int64Value }
             guard !ids.isEmpty else { return 0 }
             try db.execute(
-                "DELETE FROM \(quoted) WHERE \(rowKey(of: table)) IN (\(ids.map(String.init).joined(separator: ", ")))")
+                "DELETE FROM \(quoted) WHERE \(number) IN (\(ids.map(String.init).joined(separator: ", ")))")
             deleted = ids.count
         } else {
-            deleted = Int(try db.scalar("SELECT count(*) FROM \(quoted) WHERE \(filter)", arguments)?.int64Value ?? 0)
+            deleted = rows.count
             guard deleted > 0 else { return 0 }
             try db.execute("DELETE FROM \(quoted) WHERE \(filter)", arguments)
         }
+        try followReferences(references, of: table) { key in
+            guard let values = referenced[key], !values.isEmpty else { return nil }
+            return "IN (\(values.map(\.sqlLiteral).joined(separator: ", ")))"
+        }
+        return deleted
+    }
+
+    /// The same for more rows than ``deletedKeysInMemory``: their numbers and keys go into a
+    /// temporary table, dropped when done, which the references are followed through. Its columns
+    /// have no type, so they hold the values as read, and `+` strips their affinity in the
+    /// comparisons: a referencing column compares with them as with the same values written out.
+    private func deleteRows(
+        in table: String, where filter: String, arguments: [SQLiteValue],
+        references: [(Schema.Entity, Schema.Attribute, Schema.ForeignKey)], reading read: String,
+        keyColumns: [String], numbered: Bool
+    ) throws -> Int {
+        let scratch = "temp." + SQL.quoteIdentifier("_schema_migrations_deleting_\(deletionDepth)")
+        let first = numbered ? 1 : 0
+        let columns = (0..<(first + keyColumns.count)).map { "c\($0)" }
+        try db.execute("CREATE TEMP TABLE \(scratch) (\(columns.joined(separator: ", ")))")
+        defer { try? db.execute("DROP TABLE IF EXISTS \(scratch)") }
+        try db.execute("INSERT INTO \(scratch) \(read)", arguments)
+        let quoted = SQL.quoteIdentifier(table)
+        if numbered {
+            try db.execute("DELETE FROM \(quoted) WHERE \(rowKey(of: table)) IN (SELECT +c0 FROM \(scratch))")
+        } else {
+            try db.execute("DELETE FROM \(quoted) WHERE \(filter)", arguments)
+        }
+        let deleted = db.changes
+        deletionDepth += 1
+        defer { deletionDepth -= 1 }
+        try followReferences(references, of: table) { key in
+            guard let offset = keyColumns.firstIndex(of: key) else { return nil }
+            let column = "c\(first + offset)"
+            let any = try db.scalar("SELECT EXISTS (SELECT 1 FROM \(scratch) WHERE \(column) IS NOT NULL)")
+            guard any?.int64Value == 1 else { return nil }
+            return "IN (SELECT +\(column) FROM \(scratch) WHERE \(column) IS NOT NULL)"
+        }
+        return deleted
+    }
+
+    /// Applies each reference's delete rule to the rows that refer to the deleted ones: those whose
+    /// column matches what `match` gives for the key it references (nil: none do).
+    private func followReferences(
+        _ references: [(Schema.Entity, Schema.Attribute, Schema.ForeignKey)], of table: String,
+        matching match: (String) throws -> String?
+    ) throws {
         for (child, column, key) in references {
-            guard let values = referenced[key.referencedColumn], !values.isEmpty else { continue }
+            guard let matching = try match(key.referencedColumn) else { continue }
             let quotedChild = SQL.quoteIdentifier(child.name)
             let quotedColumn = SQL.quoteIdentifier(column.name)
-            let condition = "\(quotedColumn) IN (\(values.map(\.sqlLiteral).joined(separator: ", ")))"
+            let condition = "\(quotedColumn) \(matching)"
             switch key.onDelete {
             case "CASCADE":
                 _ = try deleteRows(in: child.name, where: condition, arguments: [])
@@ -188,7 +254,6 @@ extension MigrationContext {
                 }
             }
         }
-        return deleted
     }
 
     /// How to name a table's rows by their real key: an entity's `id` (its integer primary key, the
@@ -211,8 +276,10 @@ extension MigrationContext {
         return attributes[name]
     }
 
+    /// The values as stored, by column, sorted by the names given, each with the declaration it
+    /// is stored for (none for an insert's `id`).
     private func storedValues(_ values: [String: Any?], of table: Schema.Entity, call: String) throws -> [(
-        column: String, value: SQLiteValue
+        column: String, attribute: Schema.Attribute?, value: SQLiteValue
     )] {
         var given: [String: String] = [:]  // column, folded → the name it was given by
         return try values.sorted { $0.key < $1.key }.map { name, value in
@@ -233,7 +300,7 @@ extension MigrationContext {
                         "the id of a new '\(table.name)' must be an integer that fits Int64, not \(value.map { "\(type(of: $0))" } ?? "nil")",
                         entity: table.name, property: name, version: schema.version)
                 }
-                return (name, .integer(number))
+                return (name, nil, .integer(number))
             }
             guard let attribute = attribute(named: name, of: table) else { throw noSuchProperty(name, of: table) }
             if let other = given.updateValue(name, forKey: attribute.name.sqlFolded) {
@@ -252,19 +319,25 @@ extension MigrationContext {
                         "write the columns its expression reads instead, or leave '\(attribute.property)' out of the values"
                 )
             }
-            return (attribute.name, try storedValue(value, attribute: attribute, of: table.name))
+            return (attribute.name, attribute, try storedValue(value, attribute: attribute, of: table.name))
         }
     }
 
-    private func storedValue(_ value: Any?, attribute: Schema.Attribute, of table: String) throws -> SQLiteValue {
-        guard let value else { return .null }
-        // The declared type first: one cast for the common case (an optional holding one unwraps too).
-        switch attribute.valueType {
+    /// The declared type's common case, with one cast (an optional holding one unwraps too); nil
+    /// for any other value, which ``storedValue(_:attribute:of:)`` converts.
+    static func commonStoredValue(_ value: Any, as valueType: Schema.ValueType) -> SQLiteValue? {
+        switch valueType {
         case .string: if let text = value as? String { return .text(text) }
         case .integer: if let number = value as? Int { return .integer(Int64(number)) }
         case .double: if let number = value as? Double, !number.isNaN { return .real(number) }
         default: break
         }
+        return nil
+    }
+
+    private func storedValue(_ value: Any?, attribute: Schema.Attribute, of table: String) throws -> SQLiteValue {
+        guard let value else { return .null }
+        if let stored = Self.commonStoredValue(value, as: attribute.valueType) { return stored }
         guard let value = StoredValueType.unwrap(value) else { return .null }
         if let raw = value as? SQLiteValue { return raw }
         if let number = value as? any BinaryFloatingPoint, number.isNaN {

@@ -20,9 +20,9 @@ public struct MigrationRow: Sendable {
     /// The column names, shared by every row of one query.
     let columns: RowColumns
     /// The stored values, in column order.
-    let storage: [SQLiteValue]
+    let storage: RowStorage
 
-    init(entity: String, id: Int64, columns: RowColumns, storage: [SQLiteValue]) {
+    init(entity: String, id: Int64, columns: RowColumns, storage: RowStorage) {
         self.entity = entity
         self.id = id
         self.columns = columns
@@ -31,7 +31,8 @@ public struct MigrationRow: Sendable {
 
     /// The row's columns and their stored values.
     public var values: [String: SQLiteValue] {
-        Dictionary(zip(columns.names, storage), uniquingKeysWith: { first, _ in first })
+        Dictionary(
+            columns.names.indices.map { (columns.names[$0], storage[$0]) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The stored value of a column, as SQLite holds it; nil for a column the row was not read with.
@@ -89,6 +90,28 @@ public struct MigrationRow: Sendable {
                 remedy: "read it as the type its column stores, or as SQLiteValue through row[\"\(property)\"]")
         }
     }
+}
+
+/// Where a row's values are: an array of its own, or its place in the values of the batch
+/// ``MigrationContext/forEach(_:where:arguments:properties:batchSize:_:)`` read it with, which the
+/// batch's rows share (one allocation per batch instead of one per row).
+enum RowStorage: Sendable {
+    case own([SQLiteValue])
+    case batch(RowBatchValues, start: Int)
+
+    subscript(_ position: Int) -> SQLiteValue {
+        switch self {
+        case .own(let values): return values[position]
+        case .batch(let batch, let start): return batch.values[start + position]
+        }
+    }
+}
+
+/// The values of a batch of rows, row after row in column order.
+final class RowBatchValues: Sendable {
+    let values: [SQLiteValue]
+
+    init(_ values: [SQLiteValue]) { self.values = values }
 }
 
 /// The column names of a query's rows, with a lookup by name that does not hash: a row of a few

@@ -190,7 +190,7 @@ struct StageExecutor {
         do {
             try runningCode(name, stage: stage) { progress in
                 let context = MigrationContext(
-                    schema: schema, db: db, stage: (stage.from, stage.to), progress: progress)
+                    schema: schema, db: db, stage: (stage.from, stage.to), progress: progress, footprint: footprint)
                 try db.watchingCustomCode(footprint) { try closure(context) }
             }
             // The code caught the error for a damaged table or a refused statement and went on: the stage fails all the same.

@@ -18,6 +18,10 @@
 /// | `Decimal` | BLOB, a REAL that is not a whole number |
 /// | `Data` | INTEGER, REAL, TEXT |
 ///
+/// A column this stage adds (`ADD COLUMN`, no default: NULL in every row) that the code wrote
+/// only through the data API's `update`, each value proven readable as it was bound
+/// (``isReadable(_:as:affinity:)``), holds nothing the check could refuse: it is not read again.
+///
 /// - Complexity: one pass over each such table (one query for all its columns), and, when a
 ///   column fails, one query naming its first ten rows.
 struct StoredValueCheck {
@@ -80,7 +84,10 @@ struct StoredValueCheck {
                 stage.source.entity(named: entity.name) ?? entity.originalName.flatMap(stage.source.entity(named:))
             let attributes = entity.attributes.filter { attribute in
                 guard attribute.generated == nil else { return false }
-                if everyColumn || updated.contains(attribute.name.sqlFolded) { return true }
+                if everyColumn { return true }
+                if updated.contains(attribute.name.sqlFolded) && !holdsOnlyProvenValues(attribute, of: entity) {
+                    return true
+                }
                 // A type the stage changes: the copy carried the old values for the code to convert.
                 guard let source,
                     let old = source.attribute(named: attribute.originalName ?? attribute.name)
@@ -89,6 +96,57 @@ struct StoredValueCheck {
                 return old.valueType != attribute.valueType || old.dateStorage != attribute.dateStorage
             }
             return attributes.isEmpty ? nil : (entity, attributes)
+        }
+    }
+
+    /// Whether every value of `attribute`'s column is known readable without reading the table:
+    /// the stage added the column (so it held NULL in every row), nothing rewrites the table
+    /// after the code, and the code wrote the column only through the data API's `update`, each
+    /// value proven readable.
+    func holdsOnlyProvenValues(_ attribute: Schema.Attribute, of entity: Schema.Entity) -> Bool {
+        let table = entity.name.sqlFolded
+        let column = attribute.name.sqlFolded
+        guard footprint.wroteOnlyProvenValues(table: table, column: column),
+            !stage.finalizingSteps.contains(where: { $0.table.sqlFolded == table })
+        else { return false }
+        return stage.steps.contains { step in
+            guard case .addColumn(let added, let declared, _) = step.action else { return false }
+            return added.sqlFolded == table && declared.name.sqlFolded == column && declared.defaultValue == nil
+                && declared.generated == nil
+                && Schema.StorageType(affinityOf: declared.declaredType) == attribute.affinity
+        }
+    }
+
+    /// Whether `value`, bound to a column of `affinity`, is stored as a value the check passes for
+    /// a column of `valueType` (``unreadable(_:)`` is false for it). True only where the storage
+    /// class SQLite keeps is certain: a blob is never converted; text stays text in a TEXT or BLOB
+    /// column, or when no affinity can read it as a number; an integer stays one in an INTEGER,
+    /// NUMERIC or BLOB column, a real in a REAL or BLOB one. Otherwise false, and the column is
+    /// read as before.
+    static func isReadable(_ value: SQLiteValue, as valueType: Schema.ValueType, affinity: Schema.StorageType)
+        -> Bool
+    {
+        switch (value, valueType) {
+        case (_, .sqliteValue), (.null, _): return true
+        case (.text(let text), .string), (.text(let text), .url), (.text(let text), .uuid),
+            (.text(let text), .json), (.text(let text), .decimal):
+            return affinity == .text || affinity == .blob || !mayReadAsNumber(text)
+        case (.integer, .integer), (.integer, .double), (.integer, .date), (.integer, .decimal):
+            return affinity == .integer || affinity == .numeric || affinity == .blob
+        case (.integer(let number), .bool):
+            return (number == 0 || number == 1) && (affinity == .integer || affinity == .numeric || affinity == .blob)
+        case (.real, .double), (.real, .date): return affinity == .real || affinity == .blob
+        case (.blob, .data): return true
+        default: return false
+        }
+    }
+
+    /// False when `text` holds a byte that cannot appear in a number SQLite's numeric affinity
+    /// converts (digits, a sign, a point, an exponent, ASCII spaces around them).
+    private static func mayReadAsNumber(_ text: String) -> Bool {
+        text.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || byte == 0x2B || byte == 0x2D || byte == 0x2E || byte == 0x45
+                || byte == 0x65 || byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
         }
     }
 

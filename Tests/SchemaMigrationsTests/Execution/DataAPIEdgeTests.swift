@@ -141,6 +141,83 @@ import Testing
             ])
     }
 
+    /// Property `a` is stored in column `b`, property `b` in column `c`: a loop setting one, then
+    /// the other, writes each in its own column (the repeated update is recognised by the name
+    /// as given, not by the column it resolved to).
+    @Test func updatesByPropertyNamesThatAreOtherPropertiesColumnNamesWriteTheirOwnColumns() throws {
+        let db = TemporaryDatabase()
+        let v1 = A.schema(1, [Schema.Entity(name: "Pair", attributes: [A.attribute("title", .string, default: "''")])])
+        let v2 = A.schema(
+            2,
+            [
+                Schema.Entity(
+                    name: "Pair",
+                    attributes: [
+                        A.attribute("title", .string, default: "''"),
+                        Schema.Attribute(name: "b", valueType: .integer, isOptional: true, propertyName: "a"),
+                        Schema.Attribute(name: "c", valueType: .integer, isOptional: true, propertyName: "b"),
+                    ])
+            ])
+        try A.migrator([v1]).migrate(databaseAt: db.url)
+        try db.execute("INSERT INTO Pair (id, title) VALUES (1, 'x'), (2, 'y')")
+        try A.migrator(
+            [v1, v2], kind: .custom,
+            didMigrate: { context in
+                for id: Int64 in [1, 2] {
+                    try context.update("Pair", id: id, values: ["a": 10 * id])
+                    try context.update("Pair", id: id, values: ["b": 20 * id])
+                }
+            }
+        ).migrate(databaseAt: db.url)
+        #expect(try db.rows("SELECT id, b, c FROM Pair ORDER BY id") == [["1", "10", "20"], ["2", "20", "40"]])
+    }
+
+    /// Rows share their batch's values while the body keeps none: once it keeps one beyond its
+    /// call, later rows get values of their own, so a row kept holds its own values (and at most
+    /// the one batch read before), and every row kept reads back as it was read.
+    @Test func rowsTheBodyKeepsKeepTheirValuesAndOnlyTheirs() throws {
+        let kept = KeptRows()
+        _ = try Self.fourItems { context in
+            try context.forEach("Item", batchSize: 2) { row in
+                if row.id != 2 { kept.rows.append(row) }
+            }
+        }
+        #expect(kept.rows.map(\.id) == [1, 3, 4])
+        #expect(try kept.rows.map { try $0.value("title", as: String.self) } == ["a", "c", "d"])
+        #expect(kept.rows.map { $0.values["title"] } == [.text("a"), .text("c"), .text("d")])
+        #expect(kept.rows.map { $0["extra"] } == [.null, .null, .null])
+        let ownValues = kept.rows.map { row in
+            if case .own = row.storage { return true } else { return false }
+        }
+        #expect(ownValues == [false, true, true])
+    }
+
+    /// `execute(_:arguments:)` keeps its statements prepared for the next call, but not one per
+    /// row for a loop that builds new SQL on every call: their number stays bounded.
+    @Test func aLoopOfEverNewSQLKeepsABoundedNumberOfStatements() throws {
+        let counts = Counts()
+        let db = try Self.fourItems { context in
+            for round in 0..<500 {
+                try context.execute("UPDATE Item SET extra = 'round \(round)' WHERE id = 1", arguments: [])
+                counts.values.append(context.cachedStatementCount)
+            }
+            try context.execute("UPDATE Item SET extra = ? WHERE id = ?", arguments: [.text("last"), .integer(2)])
+        }
+        #expect(counts.values.max() == MigrationContext.statementCacheLimit)
+        #expect(
+            try db.rows("SELECT id, extra FROM Item WHERE extra IS NOT NULL ORDER BY id") == [
+                ["1", "'round 499'"], ["2", "'last'"],
+            ])
+    }
+
+    final class Counts: @unchecked Sendable {
+        var values: [Int] = []
+    }
+
+    final class KeptRows: @unchecked Sendable {
+        var rows: [MigrationRow] = []
+    }
+
     final class Visits: @unchecked Sendable {
         var ids: [Int64] = []
         var filtered: [Int64] = []
