@@ -16,7 +16,11 @@ extension Migrator {
     ///   ``PlanDirectory/init(contentsOf:)``), and with code `invalidPlan` when it lists a custom
     ///   stage: only the Swift plan can run one.
     public init(planDirectory directory: URL, options: MigrationOptions = MigrationOptions()) throws {
-        try self.init(planDirectory: PlanDirectory(contentsOf: directory), options: options)
+        // Validated once: reading the directory resolves its plan, which is the migrator's
+        // unless a stage is custom.
+        let (plan, resolved) = try PlanDirectory.read(contentsOf: directory)
+        try plan.refuseCustomStages()
+        self.init(resolvedPlan: resolved, options: options)
     }
 
     /// A migrator for a plan directory already read.

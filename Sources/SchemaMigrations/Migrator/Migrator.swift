@@ -20,7 +20,7 @@
 public struct Migrator: Sendable {
     /// How the migrator runs.
     public var options: MigrationOptions
-    let resolved: Result<ResolvedPlan, MigrationError>
+    let resolved: ResolvedPlanOutcome
 
     /// A migrator for a plan declared in Swift. A malformed plan is reported by the first call
     /// (every method throws it; ``schemas()`` or ``lint()`` in a unit test catches it before
@@ -144,6 +144,23 @@ public struct Migrator: Sendable {
                 throw MigrationError.interrupted(path: url.path, sqliteError: error)
             }
             throw MigrationError.fromOpening(error, path: url.path)
+        }
+    }
+}
+
+/// The plan a migrator was made with, validated, or why it is malformed: what `Result` would hold,
+/// without a generic type the runtime instantiates (and whose `Error` conformance it looks up)
+/// in every short-lived `migrate` process.
+enum ResolvedPlanOutcome: Sendable {
+    case success(ResolvedPlan)
+    case failure(MigrationError)
+
+    /// The plan.
+    /// - Throws: the `MigrationError` that made it malformed.
+    func get() throws -> ResolvedPlan {
+        switch self {
+        case .success(let plan): return plan
+        case .failure(let error): throw error
         }
     }
 }

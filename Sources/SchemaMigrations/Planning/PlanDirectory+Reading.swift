@@ -16,6 +16,13 @@ extension PlanDirectory {
     ///   inconsistent; `invalidSchema` when a snapshot is malformed or its hash does not match
     ///   its content.
     public init(contentsOf directory: URL) throws {
+        self = try PlanDirectory.read(contentsOf: directory).directory
+    }
+
+    /// Reads a plan directory, and the plan it describes as validated: the migrator's, which
+    /// ``Migrator/init(planDirectory:options:)`` would otherwise validate a second time.
+    /// - Throws: what ``init(contentsOf:)`` throws.
+    static func read(contentsOf directory: URL) throws -> (directory: PlanDirectory, resolved: ResolvedPlan) {
         let kind = SystemCalls.fileKind(atPath: directory.path)
         guard kind != .missing else {
             throw MigrationError(
@@ -31,14 +38,15 @@ extension PlanDirectory {
                     : "pass a directory holding plan.json and the schema snapshots, as `migrate snapshot` writes it")
         }
         let planURL = directory.appendingPathComponent(PlanDirectory.planFileName)
-        guard let data = FileManager.default.contents(atPath: planURL.path) else {
+        guard let data = SystemCalls.contents(atPath: planURL.path) else {
             throw MigrationError(
                 .invalidPlan, "'\(planURL.path)' is missing",
                 remedy: "pass a directory holding plan.json and the schema snapshots, as `migrate snapshot` writes it")
         }
         let file: PlanFile
         do {
-            file = try JSONDecoder().decode(PlanFile.self, from: data)
+            // JSONDecoder reads (and refuses, with its own errors) what the reader without Codable does not take.
+            file = try PlanFile(scanning: data) ?? JSONDecoder().decode(PlanFile.self, from: data)
         } catch {
             throw MigrationError(
                 .invalidPlan, "'\(planURL.path)' is not a valid plan: \(Schema.describe(decodingError: error))",
@@ -46,26 +54,34 @@ extension PlanDirectory {
                     #"it must read {"name": "…", "versions": ["1.0.0", …], "stages": [{"from": "1.0.0", "to": "2.0.0", "kind": "lightweight"}, …]}; regenerate it with `migrate snapshot`"#
             )
         }
-        let schemas = try file.versions.map { try PlanDirectory.readSnapshot(of: $0, in: directory) }
-        self.init(name: file.name, schemas: schemas, stages: file.stages)
+        var schemas: [Schema] = []
+        var hashes: [String] = []
+        for version in file.versions {
+            let (schema, hash) = try PlanDirectory.readSnapshot(of: version, in: directory)
+            schemas.append(schema)
+            hashes.append(hash)
+        }
+        let plan = PlanDirectory(name: file.name, schemas: schemas, stages: file.stages)
         do {
-            _ = try resolvedPlan(allowingCustomStages: true)
+            return (plan, try plan.resolvedPlan(allowingCustomStages: true, knownHashes: hashes))
         } catch var error as MigrationError {
             error.message = "'\(planURL.path)': " + error.message
             throw error
         }
     }
 
-    private static func readSnapshot(of version: Schema.Version, in directory: URL) throws -> Schema {
+    /// The snapshot of `version` and its hash.
+    private static func readSnapshot(of version: Schema.Version, in directory: URL) throws -> (Schema, String) {
         let url = directory.appendingPathComponent(FrozenVersions.fileName(for: version))
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        guard let data = SystemCalls.contents(atPath: url.path) else {
             throw MigrationError(
                 .invalidPlan, "'\(url.path)' is missing: plan.json lists version \(version)", version: version,
                 remedy: "write the snapshots with `migrate snapshot`, or remove \(version) from plan.json's versions")
         }
         let schema: Schema
+        let hash: String
         do {
-            schema = try Schema(snapshotJSON: data)
+            (schema, hash) = try Schema.readSnapshot(data)
         } catch var error as MigrationError {
             error.message = "'\(url.path)': " + error.message
             throw error
@@ -76,6 +92,6 @@ extension PlanDirectory {
                 "'\(url.path)' holds version \(schema.version), but its name and plan.json say \(version)",
                 version: version, remedy: "regenerate the plan directory with `migrate snapshot`")
         }
-        return schema
+        return (schema, hash)
     }
 }

@@ -90,17 +90,10 @@ public struct PlanDirectory: Sendable, Hashable {
     }
 
     /// The plan, validated, for the migrator.
+    /// - Parameter knownHashes: each version's hash, when the caller computed them already.
     /// - Throws: `MigrationError` with code `invalidPlan`, naming the custom stage when `allowingCustomStages` is false.
-    func resolvedPlan(allowingCustomStages: Bool) throws -> ResolvedPlan {
-        if !allowingCustomStages, let custom = stages.first(where: { $0.kind == .custom }) {
-            throw MigrationError(
-                .invalidPlan,
-                "the stage \(custom.versions) of the plan '\(name)' is custom: its willMigrate and didMigrate are Swift code, which a JSON plan directory cannot hold",
-                version: custom.to,
-                remedy:
-                    "run the migration from an executable of your app that embeds the command with its Swift plan: `MigrateCommand.main(plan: YourMigrationPlan.self)`"
-            )
-        }
+    func resolvedPlan(allowingCustomStages: Bool, knownHashes: [String]? = nil) throws -> ResolvedPlan {
+        if !allowingCustomStages { try refuseCustomStages() }
         let declared = try stages.map { stage in
             guard let from = stage.from else {
                 throw MigrationError(
@@ -110,7 +103,21 @@ public struct PlanDirectory: Sendable, Hashable {
             }
             return PlannedStage(from: from, to: stage.to, kind: stage.kind)
         }
-        return try ResolvedPlan(name: name, schemas: schemas, stages: declared)
+        return try ResolvedPlan(name: name, schemas: schemas, stages: declared, knownHashes: knownHashes)
+    }
+
+    /// - Throws: `MigrationError` with code `invalidPlan` naming the first custom stage: only the
+    ///   Swift plan can run one.
+    func refuseCustomStages() throws {
+        if let custom = stages.first(where: { $0.kind == .custom }) {
+            throw MigrationError(
+                .invalidPlan,
+                "the stage \(custom.versions) of the plan '\(name)' is custom: its willMigrate and didMigrate are Swift code, which a JSON plan directory cannot hold",
+                version: custom.to,
+                remedy:
+                    "run the migration from an executable of your app that embeds the command with its Swift plan: `MigrateCommand.main(plan: YourMigrationPlan.self)`"
+            )
+        }
     }
 }
 
@@ -131,5 +138,37 @@ struct PlanFile: Codable {
         name = try container.decode(String.self, forKey: .name)
         versions = try container.decode([Schema.Version].self, forKey: .versions)
         stages = try container.decodeIfPresent([StageHeader].self, forKey: .stages) ?? []
+    }
+}
+
+extension PlanFile {
+    /// `plan.json` read without `JSONDecoder`, as ``init(from:)`` reads it (see ``StrictObject``);
+    /// nil when `JSONDecoder` must read it.
+    init?(scanning data: Data) {
+        let file = data.withUnsafeBytes { bytes in
+            StrictJSON.parse(bytes).flatMap { json in
+                try? PlanFile(scanning: json)
+            }
+        }
+        guard let file else { return nil }
+        self = file
+    }
+
+    private init(scanning json: StrictJSON) throws {
+        let object = try StrictObject(json, keys: ["name", "versions", "stages"])
+        name = try object.required("name", \.string)
+        versions = try object.required("versions") { try StrictObject.array($0, Schema.Version.init(scanning:)) }
+        stages = try object.optional("stages") { try StrictObject.array($0, StageHeader.init(scanning:)) } ?? []
+    }
+}
+
+extension StageHeader {
+    /// What ``init(from:)`` reads: a stage of `plan.json`, which always names its source version.
+    init(scanning json: StrictJSON) throws {
+        let object = try StrictObject(json, keys: ["from", "to", "kind"])
+        self.init(
+            from: try object.required("from", Schema.Version.init(scanning:)),
+            to: try object.required("to", Schema.Version.init(scanning:)),
+            kind: try object.required("kind") { $0.string.flatMap(StageKind.init(rawValue:)) })
     }
 }

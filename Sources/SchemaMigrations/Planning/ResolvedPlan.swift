@@ -9,8 +9,11 @@ struct ResolvedPlan: Sendable {
     var declared: [Schema]
     /// One stage between each pair of consecutive versions, as declared: schemas and code, no steps yet.
     var stages: [PlannedStage]
-    /// Each version's hash, computed once (an up-to-date check compares it with the metadata).
-    private var hashes: [Schema.Version: String]
+    /// Each declared version and its hash, computed once (an up-to-date check compares it with
+    /// the metadata). Two arrays rather than a dictionary keyed by version: a plan has few
+    /// versions, and a short-lived process pays for each generic type it instantiates.
+    private var hashedVersions: [Schema.Version]
+    private var hashes: [String]
     /// The application's SQL environment, for the in-memory check of declared SQL
     /// (``DeclaredSQLCheck``): set from ``MigrationOptions/sqlEnvironment`` by each entry point.
     var environment = SQLEnvironment.none
@@ -19,7 +22,7 @@ struct ResolvedPlan: Sendable {
 
     /// The version hash of a declared version.
     func hash(of version: Schema.Version) -> String {
-        hashes[version] ?? schema(for: version)?.versionHash ?? ""
+        hashedVersions.firstIndex(of: version).map { hashes[$0] } ?? schema(for: version)?.versionHash ?? ""
     }
 
     /// The stored layout of a declared version.
@@ -58,8 +61,10 @@ struct ResolvedPlan: Sendable {
     }
 
     /// Validates versions and stages, and fills the gaps between consecutive versions with lightweight stages.
+    /// - Parameter knownHashes: each schema's ``Schema/versionHash`` when the caller computed them
+    ///   already (reading a snapshot checks its hash), in the order of `schemas`.
     /// - Throws: `MigrationError` with code `invalidPlan`.
-    init(name: String, schemas: [Schema], stages: [PlannedStage]) throws {
+    init(name: String, schemas: [Schema], stages: [PlannedStage], knownHashes: [String]? = nil) throws {
         func fail(_ message: String, version: Schema.Version? = nil, remedy: String) -> MigrationError {
             MigrationError(.invalidPlan, message, version: version, remedy: remedy)
         }
@@ -72,15 +77,20 @@ struct ResolvedPlan: Sendable {
         for schema in schemas { try schema.validate() }
         let stored = try StorageLayout.expand(versions: schemas)
         var versionsByHash: [String: Schema.Version] = [:]
-        for (previous, next) in zip(schemas, schemas.dropFirst()) where !(previous.version < next.version) {
+        var hashes: [String] = []
+        // Consecutive pairs by index rather than zip(_:_:): a short-lived process pays for each generic
+        // type it instantiates, and the `migrate` command resolves its plan on every run.
+        for index in schemas.indices.dropFirst() where !(schemas[index - 1].version < schemas[index].version) {
+            let (previous, next) = (schemas[index - 1], schemas[index])
             throw fail(
                 previous.version == next.version
                     ? "version \(next.version) is listed twice in the plan '\(name)'"
                     : "the plan '\(name)' lists version \(next.version) after \(previous.version)",
                 version: next.version, remedy: "list each version once, oldest first")
         }
-        for schema in schemas {
-            let hash = schema.versionHash
+        for index in schemas.indices {
+            let schema = schemas[index]
+            let hash = knownHashes?[index] ?? schema.versionHash
             if let other = versionsByHash[hash] {
                 throw fail(
                     "versions \(other) and \(schema.version) declare the same schema (hash \(hash.prefix(12))…)",
@@ -90,9 +100,11 @@ struct ResolvedPlan: Sendable {
                 )
             }
             versionsByHash[hash] = schema.version
+            hashes.append(hash)
         }
         var resolved: [PlannedStage] = []
-        for (previous, next) in zip(stored, stored.dropFirst()) {
+        for index in stored.indices.dropFirst() {
+            let (previous, next) = (stored[index - 1], stored[index])
             let matching = stages.filter { $0.from == previous.version && $0.to == next.version }
             if matching.count > 1 {
                 throw fail(
@@ -116,7 +128,8 @@ struct ResolvedPlan: Sendable {
         self.declared = schemas
         self.schemas = stored
         self.stages = resolved
-        self.hashes = Dictionary(uniqueKeysWithValues: versionsByHash.map { ($1, $0) })
+        self.hashedVersions = schemas.map(\.version)
+        self.hashes = hashes
     }
 }
 

@@ -21,6 +21,16 @@ extension Schema {
 }
 
 extension IndexStructure {
+    /// `structures` without repeats, in their order: what a `Set` keeps, without instantiating
+    /// `Set<IndexStructure>` (a cost a short-lived process pays at its first use) for the few
+    /// indexes of one table.
+    static func distinct(_ structures: [IndexStructure]) -> [IndexStructure] {
+        var kept: [IndexStructure] = []
+        kept.reserveCapacity(structures.count)
+        for structure in structures where !kept.contains(structure) { kept.append(structure) }
+        return kept
+    }
+
     /// Orders indexes in the hash: plain ones by their columns, as always; others by their terms
     /// and predicate after them.
     fileprivate var sortKey: String {
@@ -123,7 +133,7 @@ struct HashedSchema: Encodable {
                         },
                         sqlType: $0.sqlType)
                 },
-                indexes: Set(entity.indexes.map(\.structure))
+                indexes: IndexStructure.distinct(entity.indexes.map(\.structure))
                     .sorted { ($0.isUnique ? 1 : 0, $0.sortKey) < ($1.isUnique ? 1 : 0, $1.sortKey) }
                     // An index's name is not hashed: snapshots written before names could be declared
                     // recorded them, and their released hashes must not change.

@@ -20,23 +20,32 @@ extension Schema {
     /// - Throws: `MigrationError` with code `invalidSchema` when the JSON is malformed or its
     ///   recorded hash does not match its content (the snapshot was edited by hand).
     public init(snapshotJSON data: Data) throws {
+        self = try Schema.readSnapshot(data).schema
+    }
+
+    /// Reads a snapshot as ``init(snapshotJSON:)`` does, and hands out the hash it computed to
+    /// check it: a plan directory's reader needs every version's hash.
+    static func readSnapshot(_ data: Data) throws -> (schema: Schema, hash: String) {
         let snapshot: Snapshot
         do {
-            snapshot = try JSONDecoder().decode(Snapshot.self, from: data)
+            // JSONDecoder reads (and refuses, with its own errors) what the reader without Codable does not take.
+            snapshot = try Snapshot(scanning: data) ?? JSONDecoder().decode(Snapshot.self, from: data)
         } catch {
             throw MigrationError(
                 .invalidSchema,
                 "the schema snapshot is not valid JSON of a schema: \(Schema.describe(decodingError: error))",
                 remedy: "regenerate it with `migrate snapshot`")
         }
-        self = snapshot.schema
+        let schema = snapshot.schema
+        let versionHash = schema.versionHash
         if let hash = snapshot.hash, hash != versionHash {
             throw MigrationError(
                 .invalidSchema,
-                "the snapshot of version \(version) records hash \(hash) but its content hashes to \(versionHash)",
-                version: version,
+                "the snapshot of version \(schema.version) records hash \(hash) but its content hashes to \(versionHash)",
+                version: schema.version,
                 remedy: "a released version must not change: restore the snapshot, or declare a new version")
         }
+        return (schema, versionHash)
     }
 
     static func describe(decodingError error: Error) -> String {

@@ -99,7 +99,7 @@ extension Schema {
             }
             try validateStorage(of: entity)
             try validateExpressions(of: entity)
-            var structures = Set<IndexStructure>()
+            var structures: [IndexStructure] = []  // an entity's few indexes: no Set to instantiate
             for index in entity.indexes {
                 guard !index.columns.isEmpty || index.elements?.isEmpty == false else {
                     throw fail(
@@ -129,11 +129,13 @@ extension Schema {
                         "an index of '\(entity.name)' lists a property twice: (\(index.columns.joined(separator: ", ")))",
                         remedy: "list each property once")
                 }
-                if !structures.insert(index.structure).inserted {
+                let structure = index.structure
+                if structures.contains(structure) {
                     throw fail(
                         "'\(entity.name)' declares the \(index.isUnique ? "uniqueness constraint" : "index") \(index.structure) twice",
                         remedy: "remove the duplicate declaration")
                 }
+                structures.append(structure)
                 let name = index.resolvedName(table: entity.name)
                 if let other = indexNames[name.sqlFolded] {
                     throw fail(

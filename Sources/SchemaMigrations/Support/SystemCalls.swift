@@ -126,6 +126,29 @@ package enum SystemCalls {
         }
     }
 
+    /// The bytes of the file at `path`, nil when it cannot be read (missing, a directory, no
+    /// permission), as `FileManager.default.contents(atPath:)` says, without instantiating a
+    /// `FileManager`: the `migrate` command reads its plan's files on every run.
+    package static func contents(atPath path: String) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        let size = fstat(descriptor, &info) == 0 && info.st_size > 0 ? Int(info.st_size) : 0
+        var data = Data(count: size)
+        var filled = 0
+        while true {
+            if filled == data.count { data.count += max(4096, data.count) }  // the file grew, or stat said 0
+            let count = data.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { break }
+            filled += count
+        }
+        data.count = filled
+        return data
+    }
+
     /// Whether a file descriptor is a terminal.
     package static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
