@@ -1,5 +1,8 @@
 import SchemaMigrations
 
+#if canImport(Glibc)
+    import Glibc
+#endif
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -29,7 +32,24 @@ public struct MigrateCommand: Sendable {
     /// The command's name in help and messages.
     public var name: String
     /// The subcommands: the built-in ones, then the app's.
-    public var subcommands: [Subcommand]
+    ///
+    /// Built when read: a run builds only the subcommand it runs (the built-in ones hold every
+    /// option's help, which a command that starts, finds the database up to date and ends does
+    /// not print), unless this list was set.
+    public var subcommands: [Subcommand] {
+        get {
+            assignedSubcommands ?? ClusterSubcommands.noting(
+                BuiltInSubcommands.all(hasSwiftPlan: builtInsHaveSwiftPlan))
+                + extraSubcommands
+        }
+        set { assignedSubcommands = newValue }
+    }
+    /// Whether the built-in subcommands were made for a Swift plan (`--plan` optional): fixed at `init`.
+    private let builtInsHaveSwiftPlan: Bool
+    /// The app's subcommands given to `init`, listed after the built-in ones.
+    private let extraSubcommands: [Subcommand]
+    /// The list ``subcommands`` was set to, if it was.
+    private var assignedSubcommands: [Subcommand]?
     /// The app's collations, functions and extensions, given to every connection the command
     /// opens (each `--load-extension` is added after them): a database that needs them is read and
     /// migrated as the app reads it.
@@ -45,10 +65,20 @@ public struct MigrateCommand: Sendable {
         extraSubcommands: [Subcommand] = []
     ) {
         self.plan = plan
-        self.name = name ?? CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "migrate"
+        self.name = name ?? CommandLine.arguments.first.map(MigrateCommand.executableName(of:)) ?? "migrate"
         self.sqlEnvironment = sqlEnvironment
-        self.subcommands =
-            ClusterSubcommands.noting(BuiltInSubcommands.all(hasSwiftPlan: plan != nil)) + extraSubcommands
+        self.builtInsHaveSwiftPlan = plan != nil
+        self.extraSubcommands = extraSubcommands
+    }
+
+    /// The subcommand named `name` in ``subcommands`` (the first one, should two have it), building
+    /// no other.
+    func subcommand(named name: String) -> Subcommand? {
+        if let assignedSubcommands { return assignedSubcommands.first { $0.name == name } }
+        if let builtIn = BuiltInSubcommands.named(name, hasSwiftPlan: builtInsHaveSwiftPlan) {
+            return ClusterSubcommands.noting([builtIn])[0]
+        }
+        return extraSubcommands.first { $0.name == name }
     }
 
     /// Runs the command on the process's arguments and exits with its status.
@@ -62,8 +92,49 @@ public struct MigrateCommand: Sendable {
         extraSubcommands: [Subcommand] = []
     ) -> Never {
         let status = MigrateCommand(plan: plan, sqlEnvironment: sqlEnvironment, extraSubcommands: extraSubcommands).run(
-            Array(CommandLine.arguments.dropFirst()))
+            Array(CommandLine.arguments.dropFirst()), environment: processEnvironment())
         SystemCalls.exitProcess(status.rawValue)
+    }
+
+    /// The executable's file name in `path` (`argv[0]`), as `URL(fileURLWithPath:).lastPathComponent`
+    /// gives it; a plain last component is taken as it is, without parsing a URL.
+    static func executableName(of path: String) -> String {
+        let scalars = path.unicodeScalars
+        let last = String(scalars[(scalars.lastIndex(of: "/").map(scalars.index(after:)) ?? scalars.startIndex)...])
+        if !last.isEmpty && last != "." && last != ".." { return last }
+        return URL(fileURLWithPath: path).lastPathComponent
+    }
+
+    /// The process's environment, as `ProcessInfo.processInfo.environment` reads it (each
+    /// `NAME=value` entry split at its first `=`, a later entry winning), without instantiating
+    /// `ProcessInfo`: every run of the command reads it, for its `MIGRATE_*` variables.
+    static func processEnvironment() -> [String: String] {
+        #if canImport(Glibc)
+            var environment: [String: String] = [:]
+            var entry: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ  // NULL after clearenv(3)
+            while let pointer = entry?.pointee {
+                let bytes = UnsafeBufferPointer(
+                    start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
+                // The first `=` byte splits the entry where ProcessInfo's first `=` Character does,
+                // unless a non-ASCII scalar beside it could join it in one Character: then as ProcessInfo.
+                if let delimiter = bytes.firstIndex(of: UInt8(ascii: "=")),
+                    delimiter == 0 || bytes[delimiter - 1] < 0x80,
+                    delimiter + 1 == bytes.count || bytes[delimiter + 1] < 0x80
+                {
+                    environment[String(decoding: UnsafeBufferPointer(rebasing: bytes[..<delimiter]), as: UTF8.self)] =
+                        String(decoding: UnsafeBufferPointer(rebasing: bytes[(delimiter + 1)...]), as: UTF8.self)
+                } else {
+                    let text = String(cString: pointer)
+                    if let delimiter = text.firstIndex(of: "=") {
+                        environment[String(text[..<delimiter])] = String(text[text.index(after: delimiter)...])
+                    }
+                }
+                entry = entry! + 1
+            }
+            return environment
+        #else
+            return ProcessInfo.processInfo.environment
+        #endif
     }
 
     /// The command's version, printed by `--version`.
@@ -85,37 +156,40 @@ public struct MigrateCommand: Sendable {
         _ arguments: [String], console: Console = .standard,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> MigrateExitCode {
-        let help = HelpText(
-            commandName: name, subcommands: subcommands,
-            planDescription: plan.map { "the plan '\($0.name)' it embeds (or a JSON plan directory: --plan DIR)" }
-                ?? "a JSON plan directory (--plan DIR)")
+        // The help and the list of names are made only when printed: they need every subcommand.
+        func help() -> HelpText {
+            HelpText(
+                commandName: name, subcommands: subcommands,
+                planDescription: plan.map { "the plan '\($0.name)' it embeds (or a JSON plan directory: --plan DIR)" }
+                    ?? "a JSON plan directory (--plan DIR)")
+        }
+        func names() -> [String] { subcommands.map(\.name) + ["help"] }
         let errors = CommandErrorOutput(
             console: console, json: EnvironmentDefaults.format(in: arguments, environment: environment) == "json")
-        let names = subcommands.map(\.name) + ["help"]
         guard let first = arguments.first else {
             return errors.usage(
-                UsageError("missing subcommand", remedy: "one of: " + names.joined(separator: ", ")),
-                usage: help.general)
+                UsageError("missing subcommand", remedy: "one of: " + names().joined(separator: ", ")),
+                usage: help().general)
         }
         switch first {
         case "--help", "-h":
-            console.output(help.general)
+            console.output(help().general)
             return .success
         case "--version":
             console.output(
                 "\(name) \(MigrateCommand.version) (SchemaMigrations, SQLite \(MigrateCommand.sqliteVersion))\n")
             return .success
         case "help":
-            return showHelp(Array(arguments.dropFirst()), help: help, errors: errors, console: console)
+            return showHelp(Array(arguments.dropFirst()), help: help(), errors: errors, console: console)
         default:
             break
         }
-        guard var subcommand = subcommands.first(where: { $0.name == first }) else {
+        guard var subcommand = subcommand(named: first) else {
             return errors.usage(
                 UsageError(
                     "unknown subcommand '\(first)'",
-                    remedy: Suggestion.remedy(for: first, among: names + ["--version", "--help"])),
-                usage: help.general)
+                    remedy: Suggestion.remedy(for: first, among: names() + ["--version", "--help"])),
+                usage: help().general)
         }
         let words = Array(arguments.dropFirst())
         do {
@@ -123,12 +197,12 @@ public struct MigrateCommand: Sendable {
                 subcommand = ClusterSubcommands.variant(of: subcommand, hasSwiftPlan: plan != nil)
             }
         } catch let error as UsageError {
-            return errors.usage(error, usage: help.usage(of: subcommand))
+            return errors.usage(error, usage: help().usage(of: subcommand))
         } catch {
             return errors.failure(MigrateExitCode(forAny: error), message: "\(error)", error: error)
         }
         if words.contains("--help") || words.contains("-h") {
-            console.output(help.usage(of: subcommand))
+            console.output(help().usage(of: subcommand))
             return .success
         }
         do {
@@ -139,7 +213,7 @@ public struct MigrateCommand: Sendable {
                     sqlEnvironment: sqlEnvironment))
         } catch let error as UsageError {
             return errors.usage(
-                error, usage: help.usage(of: subcommands.first { $0.name == error.subcommand } ?? subcommand))
+                error, usage: help().usage(of: error.subcommand.flatMap { self.subcommand(named: $0) } ?? subcommand))
         } catch let failure as CommandFailure {
             return errors.failure(failure.status, message: failure.message, error: failure.error)
         } catch {

@@ -19,7 +19,18 @@ enum EnvironmentDefaults {
 
     /// `MIGRATE_BUSY_TIMEOUT` for the option named `--busy-timeout`.
     static func variable(forName name: String) -> String {
-        "MIGRATE_" + name.drop { $0 == "-" }.uppercased().replacing("-", with: "_")
+        // Option names are ASCII: mapped byte by byte, rather than with uppercased() and
+        // replacing(_:with:), which load Unicode's case tables and the regex engine in every run.
+        var bytes = Array("MIGRATE_".utf8)
+        for byte in name.utf8.drop(while: { $0 == UInt8(ascii: "-") }) {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): bytes.append(byte - 32)
+            case UInt8(ascii: "-"): bytes.append(UInt8(ascii: "_"))
+            case 0..<0x80: bytes.append(byte)
+            default: return "MIGRATE_" + name.drop { $0 == "-" }.uppercased().replacing("-", with: "_")
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The values that set a flag, and those that leave it unset (compared in lower case).

@@ -57,7 +57,7 @@ enum ApplySubcommand {
         let databases = try invocation.databases()
         let backups = try BackupLocation(arguments: arguments, databaseCount: databases.count)
         let console = invocation.console
-        let jobs = try invocation.jobs()
+        let jobs = try invocation.jobs(databaseCount: databases.count)
         // Step by step progress for one database at a time; a parallel fleet shows its counter only.
         let showsSteps = invocation.showsProgress && (databases.count == 1 || jobs == 1)
         let online = try invocation.onlineOptions()

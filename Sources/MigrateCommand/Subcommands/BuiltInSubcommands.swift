@@ -1,17 +1,31 @@
 /// The subcommands every `migrate` command has, in the order help lists them.
 enum BuiltInSubcommands {
+    /// Their names, in the order help lists them.
+    static let names = [
+        "status", "plan", "apply", "verify", "snapshot", "history", "lint", "baseline", "scaffold",
+    ]
+
     /// - Parameter hasSwiftPlan: whether the command embeds a Swift plan (then `--plan` is optional).
     static func all(hasSwiftPlan: Bool) -> [Subcommand] {
-        SharedOptions.addingLoadExtension(to: [
-            StatusSubcommand.make(hasSwiftPlan: hasSwiftPlan),
-            PlanSubcommand.make(hasSwiftPlan: hasSwiftPlan),
-            ApplySubcommand.make(hasSwiftPlan: hasSwiftPlan),
-            VerifySubcommand.make(hasSwiftPlan: hasSwiftPlan),
-            SnapshotSubcommand.make(hasSwiftPlan: hasSwiftPlan),
-            HistorySubcommand.make(hasSwiftPlan: hasSwiftPlan),
-            LintSubcommand.make(hasSwiftPlan: hasSwiftPlan),
-            BaselineSubcommand.make(hasSwiftPlan: hasSwiftPlan),
-            ScaffoldSubcommand.make(hasSwiftPlan: hasSwiftPlan),
-        ])
+        names.compactMap { named($0, hasSwiftPlan: hasSwiftPlan) }
+    }
+
+    /// The built-in subcommand named `name`, nil for none: made alone, so that a run makes only the
+    /// one it runs.
+    static func named(_ name: String, hasSwiftPlan: Bool) -> Subcommand? {
+        let made: Subcommand
+        switch name {
+        case "status": made = StatusSubcommand.make(hasSwiftPlan: hasSwiftPlan)
+        case "plan": made = PlanSubcommand.make(hasSwiftPlan: hasSwiftPlan)
+        case "apply": made = ApplySubcommand.make(hasSwiftPlan: hasSwiftPlan)
+        case "verify": made = VerifySubcommand.make(hasSwiftPlan: hasSwiftPlan)
+        case "snapshot": made = SnapshotSubcommand.make(hasSwiftPlan: hasSwiftPlan)
+        case "history": made = HistorySubcommand.make(hasSwiftPlan: hasSwiftPlan)
+        case "lint": made = LintSubcommand.make(hasSwiftPlan: hasSwiftPlan)
+        case "baseline": made = BaselineSubcommand.make(hasSwiftPlan: hasSwiftPlan)
+        case "scaffold": made = ScaffoldSubcommand.make(hasSwiftPlan: hasSwiftPlan)
+        default: return nil
+        }
+        return SharedOptions.addingLoadExtension(to: [made])[0]
     }
 }

@@ -138,10 +138,13 @@ extension Invocation {
     /// A pattern's expansion and each repeat dropped are noted on standard error.
     func databases() throws -> [URL] { try DatabaseList.read(arguments, note: console.error) }
 
-    /// `--jobs`, or the number of cores.
+    /// `--jobs`, or the number of cores, for `databaseCount` databases: one database runs alone
+    /// whatever `--jobs` says, so the cores are not counted for it (that reads cgroup files).
     /// - Throws: ``UsageError`` naming `--jobs` (or `MIGRATE_JOBS`) when it is not a whole number of at least 1.
-    func jobs() throws -> Int {
-        guard let text = arguments.value("--jobs") else { return ProcessInfo.processInfo.activeProcessorCount }
+    func jobs(databaseCount: Int) throws -> Int {
+        guard let text = arguments.value("--jobs") else {
+            return databaseCount > 1 ? ProcessInfo.processInfo.activeProcessorCount : 1
+        }
         guard let jobs = Int(text), jobs >= 1 else {
             throw UsageError(
                 "\(arguments.label("--jobs")): '\(text)' is not a whole number of at least 1",
@@ -204,7 +207,8 @@ extension Invocation {
     ) throws -> [DatabaseOutcome] {
         let databases = try databases ?? self.databases()
         let runner = FleetRunner(
-            jobs: try jobs(), counter: databases.count > 1 && showsProgress ? FleetCounter(console: console) : nil,
+            jobs: try jobs(databaseCount: databases.count),
+            counter: databases.count > 1 && showsProgress ? FleetCounter(console: console) : nil,
             missingIsRefused: missingIsRefused)
         return runner.run(databases, body)
     }
