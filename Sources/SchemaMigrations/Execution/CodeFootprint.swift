@@ -37,6 +37,8 @@ package final class CodeFootprint: CustomCodeWatcher {
     private(set) var unprovenWrites: [String: Set<String>] = [:]
     /// True while the data API compiles its own `UPDATE`, whose values it proves one by one.
     var isCompilingDataAPIUpdate = false
+    /// Tables the code dropped or created: `CREATE TABLE … AS SELECT` fills one without an insert.
+    private(set) var droppedOrCreated: Set<String> = []
     /// Tables written by a trigger, whose `OR REPLACE` the statement's text does not show.
     private(set) var writtenByTriggers: Set<String> = []
     /// True once the code did something whose effect on references cannot be bounded.
@@ -87,10 +89,12 @@ package final class CodeFootprint: CustomCodeWatcher {
     }
 
     /// Whether every value written into `column` of `table` (lowercased) came through the data
-    /// API's `UPDATE`, each proven readable, with nothing else writing the table's rows.
+    /// API's `UPDATE`, each proven readable, with nothing else writing the table's rows (no
+    /// insert, trigger, table dropped or created, nor anything unbounded).
     func wroteOnlyProvenValues(table: String, column: String) -> Bool {
         isWatching && !isUnbounded && !inserted.contains(table) && !writtenByTriggers.contains(table)
-            && updated[table]?.contains(column) == true && updatedOtherwise[table]?.contains(column) != true
+            && !droppedOrCreated.contains(table) && updated[table]?.contains(column) == true
+            && updatedOtherwise[table]?.contains(column) != true
             && unprovenWrites[table]?.contains(column) != true
     }
 
@@ -143,7 +147,10 @@ package final class CodeFootprint: CustomCodeWatcher {
             }
             switch access.action {
             case SQLITE_INSERT: inserted.insert(object)
-            case SQLITE_DELETE, SQLITE_DROP_TABLE: deleted.insert(object)
+            case SQLITE_DELETE: deleted.insert(object)
+            case SQLITE_DROP_TABLE:
+                deleted.insert(object)
+                droppedOrCreated.insert(object)
             case SQLITE_UPDATE:
                 let column = access.detail?.sqlFolded ?? "rowid"
                 let byDataAPI = isCompilingDataAPIUpdate && !access.isFromTriggerOrView
@@ -157,6 +164,8 @@ package final class CodeFootprint: CustomCodeWatcher {
             if access.isFromTriggerOrView && (access.action == SQLITE_INSERT || access.action == SQLITE_UPDATE) {
                 writtenByTriggers.insert(object)
             }
+        case SQLITE_CREATE_TABLE:
+            if database == "main" { droppedOrCreated.insert(object) }
         case SQLITE_PRAGMA:
             if object == "writable_schema" && access.detail != nil { isUnbounded = true }
         case SQLITE_ALTER_TABLE, SQLITE_CREATE_VTABLE, SQLITE_DROP_VTABLE, SQLITE_ATTACH, SQLITE_DETACH:

@@ -146,6 +146,29 @@ import Testing
         #expect(error.details == ["rows (id): 2"])
     }
 
+    /// What the footprint lets the proof stand on: the data API's own UPDATE and nothing else
+    /// writing the table; raw SQL writing the column, an insert, or a table dropped and created
+    /// anew (`CREATE TABLE … AS SELECT` fills it without an insert) take it away.
+    @Test(arguments: [
+        ("SELECT extra FROM t", true), ("UPDATE t SET extra = 'x'", false),
+        ("INSERT INTO t (extra) VALUES ('x')", false),
+        ("DROP TABLE t; CREATE TABLE t AS SELECT 1 AS id, X'00' AS extra", false),
+        ("ALTER TABLE t ADD COLUMN other", false),
+    ])
+    func onlyTheDataAPIsOwnUpdateLeavesAColumnProven(sql: String, proven: Bool) throws {
+        let db = try SQLiteConnection(path: ":memory:")
+        try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, extra TEXT)")
+        let footprint = CodeFootprint(existing: ["t"], sound: [])
+        try db.observingAccess(footprint.observer(on: db)) {
+            footprint.isCompilingDataAPIUpdate = true
+            _ = try db.prepare("UPDATE t SET extra = ? WHERE id = ?")
+            footprint.isCompilingDataAPIUpdate = false
+            #expect(footprint.wroteOnlyProvenValues(table: "t", column: "extra"))
+            try db.execute(sql)
+        }
+        #expect(footprint.wroteOnlyProvenValues(table: "t", column: "extra") == proven)
+    }
+
     /// The proof agrees with SQLite: a value proven readable, bound to a column of any declared
     /// type (a STRICT table's included), is stored as a value the check's own SQL passes.
     @Test(arguments: ["TEXT", "INTEGER", "REAL", "NUMERIC", "BLOB", "", "VARCHAR(20)", "BOOLEAN", "DATETIME", "ANY"])
