@@ -44,6 +44,10 @@ extension TableRebuild {
         /// column the index reads (its keys, expressions and `WHERE`) is copied unchanged. An online
         /// change moves these to the new table instead of building them again row by row.
         var unchangedIndexes: [Int: String] = [:]
+
+        /// The positions in ``indexes`` of those an online change builds in its shadow: all but
+        /// the ``unchangedIndexes``.
+        var shadowBuiltIndexes: [Int] { indexes.indices.filter { unchangedIndexes[$0] == nil } }
     }
 
     /// Steps 4 to 8 of the procedure for the live table `live`.
@@ -259,10 +263,7 @@ extension TableRebuild {
             let sql = EntitySQL.createIndex(index, table: table)
             // An index the stage retires whose entries are this one's (the same terms once the
             // renames ran: a declared index renamed after its renamed columns) moves under the new name.
-            if !index.isUnique, let statement = IndexStatement(sql: sql) {
-                let declared = IndexStructure(
-                    columns: [], isUnique: false, terms: statement.terms.map { IndexStructure.normalizedTerm($0.sql) },
-                    predicate: statement.predicate.map(SQLExpressionText.normalized))
+            if !index.isUnique, let declared = IndexStructure(statement: sql, isUnique: false) {
                 let moved = Set(unchangedIndexes.values)
                 if let retired = live.indexes.first(where: { candidate in
                     retiring.contains(candidate.name) && !moved.contains(candidate.name) && movable(candidate)

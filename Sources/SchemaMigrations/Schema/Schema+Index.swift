@@ -147,16 +147,21 @@ struct IndexStructure: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+extension IndexStructure {
+    /// The structure a `CREATE INDEX` statement gives, every term and its `WHERE` normalized; nil
+    /// when the text is not one.
+    init?(statement sql: String, isUnique: Bool) {
+        guard let statement = IndexStatement(sql: sql) else { return nil }
+        self.init(
+            columns: [], isUnique: isUnique, terms: statement.terms.map { IndexStructure.normalizedTerm($0.sql) },
+            predicate: statement.predicate.map(SQLExpressionText.normalized))
+    }
+}
+
 extension LiveSchema {
     /// See ``LiveSchema/Index/fullStructure``.
     static func fullStructure(of index: Index) -> IndexStructure {
-        if let sql = index.sql, let statement = IndexStatement(sql: sql) {
-            return IndexStructure(
-                columns: [], isUnique: index.isUnique,
-                terms: statement.terms.map { IndexStructure.normalizedTerm($0.sql) },
-                predicate: statement.predicate.map(SQLExpressionText.normalized))
-        }
-        return index.structure
+        index.sql.flatMap { IndexStructure(statement: $0, isUnique: index.isUnique) } ?? index.structure
     }
 }
 

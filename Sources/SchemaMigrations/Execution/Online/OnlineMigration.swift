@@ -146,9 +146,9 @@ struct OnlineMigration {
         }
         let checked = try QuickCheck.verify(before: stage, db: db)
         var state = try prepare(stage, changes: changes, live: live)
-        try withChunkSettings {
+        try withChunkSettings { wal in
             for (index, change) in changes.enumerated() where index >= state.copied {
-                try copy(change, index: index, of: changes.count, stage: stage, state: &state)
+                try copy(change, index: index, of: changes.count, stage: stage, state: &state, wal: wal)
             }
         }
         return try cutOver(stage, changes: changes, checked: checked, state: state, started: stageStart)
@@ -199,7 +199,8 @@ struct OnlineMigration {
 
     /// Phase 2: the chunks of one table, sized to the target, with pauses and progress.
     private func copy(
-        _ change: OnlineTableChange, index: Int, of count: Int, stage: PlannedStage, state: inout OnlineState
+        _ change: OnlineTableChange, index: Int, of count: Int, stage: PlannedStage, state: inout OnlineState,
+        wal: Bool
     ) throws {
         let live = try LiveSchema.read(from: db, onlyTables: [change.source])
         let (table, parts) = try change.parts(in: live, renamesApplied: false, version: stage.to)
@@ -247,7 +248,7 @@ struct OnlineMigration {
             }
             options.progress?(event)
             if end == nil { return }
-            try yieldToWriters(afterHolding: held, pause: online.pauseBetweenChunks)
+            try yieldToWriters(afterHolding: held, pause: online.pauseBetweenChunks, checkpoint: wal)
         }
     }
 
@@ -334,9 +335,9 @@ struct OnlineMigration {
     /// holding it, and so on: it waits for many chunks. The gap is the retry interval the waiter
     /// is in when the chunk ends, so its next retry falls inside the gap. In WAL mode the chunk's
     /// pages are checkpointed first, inside the gap: a checkpoint holds no write lock.
-    private func yieldToWriters(afterHolding held: TimeInterval, pause: TimeInterval) throws {
+    private func yieldToWriters(afterHolding held: TimeInterval, pause: TimeInterval, checkpoint: Bool) throws {
         let started = Date()
-        if try isWAL { try db.execute("PRAGMA wal_checkpoint(PASSIVE)") }
+        if checkpoint { try db.execute("PRAGMA wal_checkpoint(PASSIVE)") }
         let left = Self.writersGap(afterHolding: held) - Date().timeIntervalSince(started)
         SystemCalls.sleep(seconds: max(0, left) + pause)
     }
@@ -353,8 +354,9 @@ struct OnlineMigration {
     ///   to disk by itself. After a power loss the last chunks may be lost with the high-water mark
     ///   recorded beside them, so the copy resumes from an earlier chunk; the application's own
     ///   commits flush as its connection says. The cut-over is flushed as the connection says.
-    private func withChunkSettings<T>(_ body: () throws -> T) throws -> T {
-        guard try isWAL else { return try body() }
+    /// - Parameter body: given whether the connection is in WAL mode, so that it checkpoints in the gaps.
+    private func withChunkSettings<T>(_ body: (_ wal: Bool) throws -> T) throws -> T {
+        guard try isWAL else { return try body(false) }
         let synchronous = try db.scalar("PRAGMA synchronous")?.int64Value ?? 2
         let autocheckpoint = try db.scalar("PRAGMA wal_autocheckpoint")?.int64Value ?? 1000
         try db.execute("PRAGMA wal_autocheckpoint = 0")
@@ -363,7 +365,7 @@ struct OnlineMigration {
             try? db.execute("PRAGMA synchronous = \(synchronous)")
             try? db.execute("PRAGMA wal_autocheckpoint = \(autocheckpoint)")
         }
-        return try body()
+        return try body(true)
     }
 
     /// The gap after a chunk that held the lock `held` seconds: the interval between the retries of
@@ -387,7 +389,7 @@ struct OnlineMigration {
     /// Phase 4: empties each table set aside in chunks (so freeing its pages never holds the lock
     /// for its size), drops it, and clears the state.
     func release(_ state: OnlineState) throws {
-        try withChunkSettings {
+        try withChunkSettings { wal in
             var chunk = ChunkSizer(target: chunkTarget)
             for table in state.tables where try objectExists(table, type: "table") {
                 let quoted = SQL.quoteIdentifier(table)
@@ -411,7 +413,7 @@ struct OnlineMigration {
                             summary: "Release the old \(table)",
                             rowsDone: min(removed, total), rowsTotal: total, activity: .releasingOldTable))
                     if changed < rows { break }
-                    try yieldToWriters(afterHolding: held, pause: 0)
+                    try yieldToWriters(afterHolding: held, pause: 0, checkpoint: wal)
                 }
                 try framing.inWriteTransaction(doing: "release of the old table") {
                     for sql in OnlineTableChange.dropTriggers(on: table) { try db.execute(sql) }

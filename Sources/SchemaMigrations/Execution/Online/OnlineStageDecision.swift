@@ -37,7 +37,7 @@ struct OnlineStageDecision {
             do {
                 let (table, parts) = try change.parts(in: live, renamesApplied: false, version: stage.to)
                 if let reason = change.refusal(live: table, parts: parts) { offlineReasons.append(reason) }
-                let built = parts.indexes.indices.filter { parts.unchangedIndexes[$0] == nil }
+                let built = parts.shadowBuiltIndexes
                 if !built.isEmpty {
                     indexesBuilt[rebuild.table] = try built.map {
                         try OnlineTableChange.renamed(indexSQL: parts.indexes[$0], to: "", on: "").name

@@ -142,8 +142,8 @@ struct OnlineTableChange: Sendable {
     func prepareStatements(live: LiveSchema.Table, parts: TableRebuild.Parts) throws -> [String] {
         guard let rowid = rowidName(live: live) else { return [] }
         var statements = [parts.createTable]
-        for (index, sql) in parts.indexes.enumerated() where parts.unchangedIndexes[index] == nil {
-            statements.append(try Self.renamed(indexSQL: sql, to: shadowIndex(index), on: shadow).sql)
+        for index in parts.shadowBuiltIndexes {
+            statements.append(try Self.renamed(indexSQL: parts.indexes[index], to: shadowIndex(index), on: shadow).sql)
         }
         let quotedSource = SQL.quoteIdentifier(parts.sourceTable)
         let quotedShadow = SQL.quoteIdentifier(shadow)
@@ -214,8 +214,7 @@ struct OnlineTableChange: Sendable {
     func cutOverStatements(live: LiveSchema, version: Schema.Version) throws -> [String] {
         let (table, parts) = try self.parts(in: live, renamesApplied: true, version: version)
         let shadowIndexes = Set((live.table(named: shadow)?.indexes ?? []).map(\.name))
-        let built = parts.indexes.indices.filter { parts.unchangedIndexes[$0] == nil }
-        guard built.allSatisfy({ shadowIndexes.contains(shadowIndex($0)) }) else {
+        guard parts.shadowBuiltIndexes.allSatisfy({ shadowIndexes.contains(shadowIndex($0)) }) else {
             throw MigrationError(
                 .sqlite,
                 "the online shadow of \(rebuild.table) does not have the indexes the rebuild needs; everything was rolled back",
