@@ -45,8 +45,12 @@ extension MigrationContext {
         {
             let statement = last.statement
             defer { statement.reset() }
-            let common = value.flatMap { Self.commonStoredValue($0, as: last.valueType) }
-            let stored = try common ?? storedValue(value, attribute: last.attribute, of: last.table)
+            let stored: SQLiteValue
+            if let value, let common = Self.commonStoredValue(value, as: last.valueType) {
+                stored = common
+            } else {
+                stored = try storedValue(value, attribute: last.attribute, of: last.table)
+            }
             if !StoredValueCheck.isReadable(stored, as: last.valueType, affinity: last.affinity) {
                 footprint?.recordUnprovenWrite(table: last.table, column: last.attribute.name)
             }

@@ -56,6 +56,10 @@ public struct MigrationRow: Sendable {
         case .real(let number)?:
             if T.self == Double.self { return number as! T }
             if T.self == Double?.self { return Optional(number) as! T }
+        case .null?:
+            if T.self == String?.self { return String?.none as! T }
+            if T.self == Int?.self { return Int?.none as! T }
+            if T.self == Double?.self { return Double?.none as! T }
         default:
             break
         }

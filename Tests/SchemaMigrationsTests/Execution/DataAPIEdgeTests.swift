@@ -210,6 +210,41 @@ import Testing
             ])
     }
 
+    /// NULL reads as nil as any optional, and not as a non-optional; a property the rows were not
+    /// read with still throws, whatever the type asked for.
+    @Test func nullReadsAsNilForEveryOptionalAndAPropertyNotReadStillThrows() throws {
+        let read = Reads()
+        _ = try Self.fourItems { context in
+            try context.forEach("Item", where: "id = 1") { row in
+                read.values.append(try row.value("extra", as: String?.self) as Any)
+                read.values.append(try row.value("extra", as: Int?.self) as Any)
+                read.values.append(try row.value("extra", as: Double?.self) as Any)
+                read.values.append(try row.value("extra", as: Date?.self) as Any)
+                read.errors.append(Self.failure { try row.value("extra", as: Int.self) })
+            }
+            try context.forEach("Item", where: "id = 1", properties: ["title"]) { row in
+                read.errors.append(Self.failure { try row.value("extra", as: Int?.self) })
+            }
+        }
+        #expect(read.values.map { "\($0)" } == ["nil", "nil", "nil", "nil"])
+        #expect(read.errors.map { ($0 as? MigrationError)?.code } == [.typeMismatch, .invalidSchema])
+        #expect((read.errors.last as? MigrationError)?.message.hasSuffix("not among the properties read") == true)
+    }
+
+    static func failure<T>(_ body: () throws -> T) -> (any Error)? {
+        do {
+            _ = try body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    final class Reads: @unchecked Sendable {
+        var values: [Any] = []
+        var errors: [(any Error)?] = []
+    }
+
     final class Counts: @unchecked Sendable {
         var values: [Int] = []
     }
