@@ -37,59 +37,40 @@ struct ForeignKeyGuard {
         }.map(\.name)
     }
 
-    static func violations(in tables: [String], db: any SQLQuerying) throws -> Set<Violation> {
-        var result = Set<Violation>()
-        for table in tables {
-            for row in try db.rows("PRAGMA foreign_key_check(\(SQL.quoteIdentifier(table)))") {
-                result.insert(
-                    Violation(
-                        table: row[0].stringValue ?? table, rowid: row[1].int64Value, parent: row[2].stringValue ?? ""))
-            }
+    /// Whether any of `tables` has a row pointing at a missing parent: SQLite stops at the first.
+    static func anyViolation(in tables: [String], db: any SQLQuerying) throws -> Bool {
+        for table in tables
+        where try !db.rows(
+            "SELECT 1 FROM pragma_foreign_key_check(?1) LIMIT 1", [.text(table)]
+        ).isEmpty {
+            return true
         }
-        return result
-    }
-
-    /// The violations the database had before `stage`, in `tables` as the stage names them (it may
-    /// rename tables, violating ones and parents alike), named as after the stage. Tables the stage
-    /// creates had none.
-    static func violations(before stage: PlannedStage, in tables: [String], db: any SQLQuerying) throws -> Set<
-        Violation
-    > {
-        var renamed: [String: String] = [:]  // lowercased source name -> target name
-        for step in stage.allSteps {
-            guard case .renameTable(let from, let to) = step.action else { continue }
-            // Follow chains (A → temporary → B, as a permutation of names needs).
-            if let source = renamed.first(where: { $0.value.sqlFolded == from.sqlFolded })?.key {
-                renamed[source] = to
-            } else {
-                renamed[from.sqlFolded] = to
-            }
-        }
-        let sourceNames = Dictionary(
-            renamed.map { ($0.value.sqlFolded, $0.key) }, uniquingKeysWith: { first, _ in first })
-        let existing = Set(try LiveSchema.tableNames(in: db).map { $0.sqlFolded })
-        let sources = tables.map { sourceNames[$0.sqlFolded] ?? $0 }.filter { existing.contains($0.sqlFolded) }
-        return Set(
-            try violations(in: sources, db: db).map { violation in
-                Violation(
-                    table: renamed[violation.table.sqlFolded] ?? violation.table, rowid: violation.rowid,
-                    parent: renamed[violation.parent.sqlFolded] ?? violation.parent)
-            })
+        return false
     }
 
     /// Throws ``Violations`` when there are violations and `tolerated` is nil (not yet known);
-    /// a `dataViolation` error naming the rows when some are not in `tolerated`.
-    func check(tolerating tolerated: Set<Violation>?, version: Schema.Version) throws {
+    /// a `dataViolation` error naming the rows when some are not in `tolerated`. Only the count and
+    /// the first ten rows come into memory, however many rows point at missing parents.
+    func check(tolerating tolerated: ToleratedViolations?, version: Schema.Version) throws {
         guard !tables.isEmpty else { return }
-        let found = try ForeignKeyGuard.violations(in: tables, db: db)
-        guard !found.isEmpty else { return }
-        guard let tolerated else { throw Violations(tables: tables) }
-        let introduced = found.subtracting(tolerated)
-        guard !introduced.isEmpty else { return }
-        let sorted = introduced.sorted { ($0.table, $0.rowid ?? 0) < ($1.table, $1.rowid ?? 0) }
+        guard let tolerated else {
+            if try ForeignKeyGuard.anyViolation(in: tables, db: db) { throw Violations(tables: tables) }
+            return
+        }
+        var count: Int64 = 0
+        var first: [Violation] = []
+        for table in tables {
+            let introduced = tolerated.introducedSQL
+            count += try db.scalar("SELECT count(*) FROM (\(introduced))", [.text(table)])?.int64Value ?? 0
+            first += try db.rows("\(introduced) ORDER BY 1, 2 LIMIT 10", [.text(table)]).map {
+                Violation(table: $0[0].stringValue ?? table, rowid: $0[1].int64Value, parent: $0[2].stringValue ?? "")
+            }
+        }
+        guard count > 0 else { return }
+        let sorted = first.sorted { ($0.table, $0.rowid ?? 0) < ($1.table, $1.rowid ?? 0) }
         throw MigrationError(
             .dataViolation,
-            "the migration would leave \(introduced.count) rows pointing at missing parents; everything was rolled back",
+            "the migration would leave \(count) rows pointing at missing parents; everything was rolled back",
             entity: sorted[0].table, version: version,
             remedy: "delete or re-point those rows in a custom stage",
             details: sorted.prefix(10).map {

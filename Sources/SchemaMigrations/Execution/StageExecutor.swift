@@ -26,8 +26,9 @@ struct StageExecutor {
             sound = try db.savepoint(savepoint) { try runOnce(stage, checked: checked, tolerated: nil) }
         } catch let found as ForeignKeyGuard.Violations {
             // Rolled back to the stage's start: learn which violations were there before, and run it again.
-            let before = try ForeignKeyGuard.violations(before: stage, in: found.tables, db: db)
+            let before = try ToleratedViolations.record(before: stage, in: found.tables, db: db)
             sound = try db.savepoint(savepoint) { try runOnce(stage, checked: checked, tolerated: before) }
+            try before.release()
         }
         // Checks before the stage's renames name tables as they were, those of `didMigrate` as they
         // are: a name a rename touched may now be another table's, so it is checked again.
@@ -39,7 +40,7 @@ struct StageExecutor {
         return sound.union(stage.allSteps.filter(\.writesTableAnew).map { $0.table.sqlFolded })
     }
 
-    private func runOnce(_ stage: PlannedStage, checked: [String], tolerated: Set<ForeignKeyGuard.Violation>?) throws
+    private func runOnce(_ stage: PlannedStage, checked: [String], tolerated: ToleratedViolations?) throws
         -> Set<String>
     {
         let footprint =
