@@ -37,12 +37,10 @@ struct ForeignKeyGuard {
         }.map(\.name)
     }
 
-    /// Whether any of `tables` has a row pointing at a missing parent: SQLite stops at the first.
+    /// Whether any of `tables` has a row pointing at a missing parent: the check stops at the first.
     static func anyViolation(in tables: [String], db: any SQLQuerying) throws -> Bool {
         for table in tables
-        where try !db.rows(
-            "SELECT 1 FROM pragma_foreign_key_check(?1) LIMIT 1", [.text(table)]
-        ).isEmpty {
+        where try db.firstRow("PRAGMA foreign_key_check(\(SQL.quoteIdentifier(table)))", []) != nil {
             return true
         }
         return false
