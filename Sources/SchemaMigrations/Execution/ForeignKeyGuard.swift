@@ -4,7 +4,7 @@
 struct ForeignKeyGuard {
     /// A row pointing at a missing parent. Which of the table's foreign keys it breaks is not part
     /// of it: a rebuild may number them differently.
-    struct Violation: Hashable {
+    struct Violation: Equatable {
         var table: String
         var rowid: Int64?
         var parent: String
@@ -55,11 +55,14 @@ struct ForeignKeyGuard {
             if try ForeignKeyGuard.anyViolation(in: tables, db: db) { throw Violations(tables: tables) }
             return
         }
+        let introduced = tolerated.introducedSQL
         var count: Int64 = 0
         var first: [Violation] = []
         for table in tables {
-            let introduced = tolerated.introducedSQL
-            count += try db.scalar("SELECT count(*) FROM (\(introduced))", [.text(table)])?.int64Value ?? 0
+            let found = try db.scalar("SELECT count(*) FROM (\(introduced))", [.text(table)])?.int64Value ?? 0
+            // The rows are read again only to name them, in a migration about to fail.
+            guard found > 0 else { continue }
+            count += found
             first += try db.rows("\(introduced) ORDER BY 1, 2 LIMIT 10", [.text(table)]).map {
                 Violation(table: $0[0].stringValue ?? table, rowid: $0[1].int64Value, parent: $0[2].stringValue ?? "")
             }

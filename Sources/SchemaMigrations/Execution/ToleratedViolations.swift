@@ -6,8 +6,10 @@
 /// The table is created inside the migration's transaction: a failure rolls it back with
 /// everything else, and ``release()`` drops it once the stage passed.
 struct ToleratedViolations {
-    /// The temporary table, in the name space the package reserves on a connection.
-    static let table = "temp." + SQL.quoteIdentifier("_schema_migrations_tolerated_violations")
+    /// The temporary table's name, in the name space the package reserves on a connection.
+    static let name = "_schema_migrations_tolerated_violations"
+    /// The table, qualified by the temporary schema.
+    static let table = "temp." + SQL.quoteIdentifier(name)
 
     let db: any SQLQuerying
 
@@ -62,8 +64,7 @@ struct ToleratedViolations {
                 """, arguments)
         }
         try db.execute(
-            "CREATE INDEX temp.\(SQL.quoteIdentifier("_schema_migrations_tolerated_violations_key")) "
-                + "ON \(SQL.quoteIdentifier("_schema_migrations_tolerated_violations")) (\"table\", \"rowid\", \"parent\")"
+            "CREATE INDEX temp.\(SQL.quoteIdentifier(name + "_key")) ON \(SQL.quoteIdentifier(name)) (\"table\", \"rowid\", \"parent\")"
         )
         return ToleratedViolations(db: db)
     }

@@ -44,10 +44,4 @@ extension SQLQuerying {
     }
 }
 
-extension SQLiteConnection: SQLQuerying {
-    package func firstRow(_ sql: String, _ arguments: [SQLiteValue]) throws -> [SQLiteValue]? {
-        let statement = try prepare(sql)
-        try statement.bind(arguments)
-        return try statement.step() ? statement.row() : nil
-    }
-}
+extension SQLiteConnection: SQLQuerying {}
