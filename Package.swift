@@ -23,7 +23,8 @@ let package = Package(
         // The `migrate` command as a library (an app embeds it with its Swift plan), and the bare
         // executable that reads JSON plan directories.
         .target(name: "MigrateCommand", dependencies: ["SchemaMigrations", "SchemaMigrationsCluster"]),
-        .executableTarget(name: "migrate", dependencies: ["MigrateCommand"]),
+        // hot-functions.order is the shipped build's link order (README, "Shipping the binary").
+        .executableTarget(name: "migrate", dependencies: ["MigrateCommand"], exclude: ["hot-functions.order"]),
         // The bundled example: the SampleTrips plan (Fixtures/SampleTrips/Plan) and its command.
         .target(name: "SampleTripsPlan", dependencies: ["SchemaMigrations"], path: "Fixtures/SampleTrips/Plan"),
         .executableTarget(
