@@ -30,6 +30,8 @@ import Testing
                 "rebuild 200 rows with a progress callback", "rebuild 200 rows (+400 children)",
                 "no rebuild needed: renames, drop, add, index, 200 rows", "add optional column, 200 rows",
                 "custom stage enumerates + updates 200 rows (properties: name, budget)",
+                // Against the loop reading every column, then against the one reading three.
+                "custom stage enumerates + updates 200 rows (every property read)",
                 "custom stage enumerates + updates 200 rows (every property read)",
                 "up-to-date check, 200 rows", "up-to-date check incl. Migrator(plan:), 200 rows",
             ])
@@ -41,6 +43,11 @@ import Testing
                 "no rebuild 200: data and schema same as the hand-written SQL",
                 "custom stage 200 (properties: name, budget): data and schema same as the hand-written loop",
                 "custom stage 200 (every property read): data and schema same as the hand-written loop",
+                "custom stage 200 (every property read): data and schema same as the hand-written loop",
+            ])
+        #expect(
+            runner.rows.filter { $0.name.hasSuffix("(every property read)") }.map(\.referenceName) == [
+                "hand-written loop reading every column", "hand-written prepared-statement loop",
             ])
         #expect(runner.table.contains("| rebuild 200 rows (+400 children) |"))
     }
@@ -57,6 +64,7 @@ import Testing
         #expect(
             runner.rows.map(\.name) == [
                 "custom stage enumerates + updates 100 rows (properties: name, budget)",
+                "custom stage enumerates + updates 100 rows (every property read)",
                 "custom stage enumerates + updates 100 rows (every property read)",
             ])
     }
