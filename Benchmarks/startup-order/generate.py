@@ -12,8 +12,10 @@ Usage (from the repository's root, with valgrind installed: apt-get install valg
 
 It builds the shipped `migrate` with a link map, runs it under callgrind on the usual paths of
 a deploy (apply that rebuilds, apply when up to date, plan, status, verify, apply with a
-backup) over a small copy of the peers harness's V1 database, and keeps each function that ran
-once, in the order first seen. The linker moves whole input sections, every one that defines a
+backup) over copies of the peers harness's V1 database, and lists each function that ran once:
+the up-to-date run's first, then what each other run adds, each group sorted by name, so that a
+new list differs from the old by what the code runs, not by the order callgrind happened to
+report it in. The linker moves whole input sections, every one that defines a
 listed name (a name of a local function may be defined in many), so a name is left out when one
 of its sections is large and holds few functions that ran: placing it among the hot code would
 cost more than the 64 KiB windows its few functions touch where they are. A section of S bytes
@@ -35,15 +37,16 @@ WINDOW = 64 * 1024
 
 
 def shipped_build(link_map):
-    """The build line of README's "Shipping the binary", with a link map written beside it."""
-    return [
-        "swift", "build", "-c", "release", "--product", "migrate", "--static-swift-stdlib",
-        "--disable-local-rpath", "-Xswiftc", "-static-executable", "-Xswiftc", "-Xclang-linker",
-        "-Xswiftc", "-static-pie", "-Xswiftc", "-Xfrontend", "-Xswiftc", "-function-sections",
-        "-Xswiftc", "-Xclang-linker", "-Xswiftc", "-fuse-ld=lld", "-Xlinker", "-z", "-Xlinker",
-        "pack-relative-relocs", "-Xlinker", "--symbol-ordering-file=Sources/migrate/hot-functions.order",
-        "-Xlinker", "-Map=" + link_map,
-    ]
+    """README's build line for the shipped binary (as CI builds it), writing a link map too."""
+    with open(os.path.join(ROOT, "README.md")) as readme:
+        text = readme.read()
+    start = text.index("swift build -c release --product migrate --static-swift-stdlib --disable-local-rpath")
+    line = ""
+    for part in text[start:].split("\n"):
+        line += part.strip().rstrip("\\") + " "
+        if not part.strip().endswith("\\"):
+            break
+    return line.split() + ["-Xlinker", "-Map=" + link_map]
 
 
 def functions_run(binary, arguments, output):
@@ -111,13 +114,19 @@ def main():
             ["apply", "--plan", PLAN, "--database", fresh(small, "backed-up.db")],
             ["plan", "--plan", PLAN, "--database", fresh(small, "planned.db")],
         ]
-        seen = []
-        for index, arguments in enumerate(runs):
-            seen += functions_run(binary, arguments, os.path.join(scratch, "profile.%d" % index))
+        by_run = [
+            functions_run(binary, arguments, os.path.join(scratch, "profile.%d" % index))
+            for index, arguments in enumerate(runs)
+        ]
 
         sections = sections_by_symbol(link_map)
 
-    ordered = list(dict.fromkeys(seen))
+    # The up-to-date run's functions first (the start every deploy pays), then what each other
+    # run adds; each group sorted by name.
+    ordered = []
+    for names in [by_run[1]] + by_run[:1] + by_run[2:]:
+        ordered += sorted(set(names) - set(ordered))
+    seen = set(ordered)
     # A section's functions that ran: those it alone defines (of a name defined in many
     # sections, which copy ran is unknown).
     ran_in = {}
@@ -132,10 +141,10 @@ def main():
     for section, ran in sorted(ran_in.items(), key=lambda item: -item[0][1])[:8]:
         print("%5d KiB, %4d ran: %s" % (section[1] // 1024, ran, section[0].split("/")[-1]))
     with open(ORDER, "w") as out:
-        out.write("# The functions `migrate` runs, in the order first seen, for the linker's\n")
+        out.write("# The functions `migrate` runs, the up-to-date run's first, for the linker's\n")
         out.write("# --symbol-ordering-file. Written by Benchmarks/startup-order/generate.py.\n")
         out.write("\n".join(kept) + "\n")
-    print("%d functions ran; %d written to %s" % (len(set(seen)), len(kept), os.path.relpath(ORDER)))
+    print("%d functions ran; %d written to %s" % (len(seen), len(kept), os.path.relpath(ORDER)))
 
 
 if __name__ == "__main__":
