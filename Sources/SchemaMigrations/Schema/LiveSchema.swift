@@ -115,14 +115,20 @@ struct LiveSchema: Sendable, Hashable {
 extension LiveSchema.Index {
     /// Which of `candidates` (live indexes with one declared index's structure) the package made
     /// for that declaration, to drop or retire it: the one with its declared name; else one named
-    /// as this package names indexes (`Table_column…`: created under an earlier name, which a
-    /// rename kept); else the first. An index made by hand beside it, under a name of its own, stays.
+    /// as this package names indexes and kept by a rename: `Table_…` (created under an earlier
+    /// column name), then `…_column…` as declared after another table name (created before the
+    /// table was renamed, whose `ALTER TABLE … RENAME` keeps index names); else the first. An
+    /// index made by hand beside it, under a name of its own, stays.
     static func madeForDeclaration(among candidates: [LiveSchema.Index], named declared: String, table: String)
         -> LiveSchema.Index?
     {
         let prefix = (table + "_").sqlFolded
-        return candidates.first { $0.name.sqlFolded == declared.sqlFolded }
+        let folded = declared.sqlFolded
+        // The declared name past its table's: `_c4` of `Trip_c4`, which `Journey_c4` ends with too.
+        let columnsPart = folded.hasPrefix(prefix) ? String(folded.dropFirst(prefix.count - 1)) : nil
+        return candidates.first { $0.name.sqlFolded == folded }
             ?? candidates.first { $0.name.sqlFolded.hasPrefix(prefix) }
+            ?? columnsPart.flatMap { part in candidates.first { $0.name.sqlFolded.hasSuffix(part) } }
             ?? candidates.first
     }
 }
