@@ -17,19 +17,9 @@ package protocol SQLQuerying: AnyObject {
     /// Runs one statement with arguments bound in order, and returns every row.
     /// - Throws: `SQLiteError`, with SQLite's extended code and message.
     func rows(_ sql: String, _ arguments: [SQLiteValue]) throws -> [[SQLiteValue]]
-    /// Runs one statement with arguments bound in order, and returns its first row, nil when it
-    /// has none. A local connection stops the statement there: whether a check finds anything
-    /// costs no memory for what else it would have found.
-    /// - Throws: `SQLiteError`, with SQLite's extended code and message.
-    func firstRow(_ sql: String, _ arguments: [SQLiteValue]) throws -> [SQLiteValue]?
 }
 
 extension SQLQuerying {
-    /// The first of ``rows(_:_:)``: a connection whose statements run on a server receives them all.
-    package func firstRow(_ sql: String, _ arguments: [SQLiteValue]) throws -> [SQLiteValue]? {
-        try rows(sql, arguments).first
-    }
-
     /// Every row of a statement with no arguments.
     package func rows(_ sql: String) throws -> [[SQLiteValue]] { try rows(sql, []) }
 

@@ -141,13 +141,6 @@ package final class SQLiteConnection {
         return result
     }
 
-    /// The first row of a query, or nil when it returns none; the statement stops there.
-    package func firstRow(_ sql: String, _ arguments: [SQLiteValue]) throws -> [SQLiteValue]? {
-        let statement = try prepare(sql)
-        try statement.bind(arguments)
-        return try statement.step() ? statement.row() : nil
-    }
-
     /// The first column of the first row of a query, or nil when it returns no row.
     package func scalar(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> SQLiteValue? {
         let statement = try prepare(sql)
