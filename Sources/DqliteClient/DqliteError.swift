@@ -43,6 +43,9 @@ public struct DqliteError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let noLeader = Code(name: "no leader")
         /// The server sent something this client does not understand.
         public static let protocolError = Code(name: "protocol error")
+        /// A local file an answer was being written to (``DqliteClient/dump(writingTo:)``) could
+        /// not be created or written: the message names it, with the system's reason.
+        public static let localFile = Code(name: "local file")
         /// The request cannot be sent (an address that does not parse, too many parameters, a
         /// statement from an earlier connection, a closed client).
         public static let misuse = Code(name: "misuse")

@@ -18,11 +18,3 @@ public struct DqliteRows: Equatable, Sendable {
     /// The first column of the first row: the answer to `SELECT count(*) …` and the like.
     public var scalar: DqliteValue? { rows.first?.first }
 }
-
-/// A database as one node holds it, from a DUMP request.
-public struct DqliteDump: Equatable, Sendable {
-    /// The database file's bytes (its pages up to the size page 1 records).
-    public let database: [UInt8]
-    /// The write-ahead log's bytes (frames not yet checkpointed into the file).
-    public let wal: [UInt8]
-}

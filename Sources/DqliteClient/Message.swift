@@ -22,12 +22,27 @@ struct Message {
 
     /// Reads one message from `socket`.
     static func receive(from socket: Socket, deadline: ContinuousClock.Instant) throws -> Message {
-        let header = try socket.receive(8, deadline: deadline)
-        var reader = WireReader(header, address: socket.address)
-        let words = try reader.uint32()
-        let type = try reader.uint8()
-        let schema = try reader.uint8()
-        let body = words == 0 ? [] : try socket.receive(Int(words) * 8, deadline: deadline)
-        return Message(type: type, schema: schema, body: body)
+        try Header.receive(from: socket, deadline: deadline).body(from: socket, deadline: deadline)
+    }
+
+    /// A message's first 8 bytes: what its body is and how long. A body too large to hold (a
+    /// DUMP's files) can then be read from the socket piece by piece instead (``DumpStream``).
+    struct Header {
+        let type: UInt8
+        let schema: UInt8
+        /// The body's length in bytes, a multiple of 8.
+        let bodySize: Int
+
+        static func receive(from socket: Socket, deadline: ContinuousClock.Instant) throws -> Header {
+            var reader = WireReader(try socket.receive(8, deadline: deadline), address: socket.address)
+            let words = try reader.uint32()
+            return Header(type: try reader.uint8(), schema: try reader.uint8(), bodySize: Int(words) * 8)
+        }
+
+        /// The whole message, its body read from `socket`.
+        func body(from socket: Socket, deadline: ContinuousClock.Instant) throws -> Message {
+            let body = bodySize == 0 ? [] : try socket.receive(bodySize, deadline: deadline)
+            return Message(type: type, schema: schema, body: body)
+        }
     }
 }

@@ -42,7 +42,11 @@ final class NodeConnection {
     /// Reads the next response of the request in flight (a further batch of rows). After a
     /// response it cannot decode, the connection is closed: what follows on it is unknown.
     func receive(deadline: ContinuousClock.Instant, sql: String?) throws -> Response {
-        let message = try Message.receive(from: socket, deadline: deadline)
+        try response(to: try Message.receive(from: socket, deadline: deadline), sql: sql)
+    }
+
+    /// Decodes `message`; a failure response is thrown as an error.
+    private func response(to message: Message, sql: String?) throws -> Response {
         let response: Response
         do {
             response = try Response(message, address: address)
@@ -68,10 +72,24 @@ final class NodeConnection {
         return nodes
     }
 
-    /// The database `name` as this node holds it.
-    func dump(_ name: String) throws -> DqliteDump {
-        guard case .files(let files) = try call(.dump(name: name)) else { throw unexpected("DUMP") }
-        return DqliteDump(database: files.first?.bytes ?? [], wal: files.dropFirst().first?.bytes ?? [])
+    /// The database `name` as this node holds it, each file given to `sink` as its bytes arrive.
+    func dump(_ name: String, into sink: inout some DumpSink) throws {
+        let deadline = ContinuousClock.now + requestTimeout
+        try socket.send(Request.dump(name: name).message.encoded, deadline: deadline)
+        afterSending?(nil)
+        let header = try Message.Header.receive(from: socket, deadline: deadline)
+        guard header.type == DumpStream.filesType else {
+            // A failure (no such database) or an answer of the wrong type: small, read whole.
+            _ = try response(to: try header.body(from: socket, deadline: deadline), sql: nil)
+            throw unexpected("DUMP")
+        }
+        var stream = DumpStream(socket: socket, header: header, deadline: deadline)
+        do {
+            try stream.read(into: &sink)
+        } catch {
+            socket.close()  // the rest of the answer is still on the wire
+            throw error
+        }
     }
 
     /// An error for a response of the wrong type.

@@ -1,5 +1,5 @@
 /// The responses the server sends (type codes from dqlite's `src/protocol.h`, bodies from
-/// `src/response.h`).
+/// `src/response.h`), but for FILES, the answer to DUMP, which ``DumpStream`` reads as it arrives.
 enum Response {
     /// A failure: SQLite's (extended) code and message.
     case failure(code: UInt64, message: String)
@@ -19,8 +19,6 @@ enum Response {
     case rows(columns: [String], rows: [[DqliteValue]], more: Bool)
     /// An acknowledgement (FINALIZE).
     case empty
-    /// Named files (DUMP: the database and its write-ahead log).
-    case files([(name: String, bytes: [UInt8])])
 
     /// Decodes a message from `address`.
     init(_ message: Message, address: String?) throws {
@@ -55,15 +53,6 @@ enum Response {
             self = try RowBatch.decode(&reader)
         case 8:
             self = .empty
-        case 9:
-            let count = try reader.uint64()
-            var files: [(name: String, bytes: [UInt8])] = []
-            for _ in 0..<count {
-                let name = try reader.text()
-                let size = Int(try reader.uint64())
-                files.append((name, try reader.raw(size, padded: true)))
-            }
-            self = .files(files)
         default:
             throw reader.malformed("unknown response type \(message.type)")
         }

@@ -123,6 +123,23 @@ final class Socket {
         return bytes
     }
 
+    /// Passes exactly `count` bytes to `body` as they arrive, at most a buffer's worth (64 KiB) at
+    /// a time: a body of any size (a DUMP's files) reaches its destination without being held whole.
+    func receive(
+        _ count: Int, deadline: ContinuousClock.Instant, into body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        var remaining = count
+        while remaining > 0 {
+            if bufferStart == bufferEnd { try fill(deadline: deadline) }
+            let take = min(remaining, bufferEnd - bufferStart)
+            try buffer.withUnsafeBytes { bytes in
+                try body(UnsafeRawBufferPointer(rebasing: bytes[bufferStart..<(bufferStart + take)]))
+            }
+            bufferStart += take
+            remaining -= take
+        }
+    }
+
     // MARK: - Private
 
     #if canImport(Glibc)

@@ -15,16 +15,19 @@ import SchemaMigrations
 /// A dqlite node's DUMP as local SQLite files: the database and its write-ahead log, as the node
 /// holds them, which SQLite reads as one database.
 enum ClusterSnapshot {
-    /// Writes `dump` to `url` as one ordinary database, without a write-ahead log: the log is
-    /// folded into the file (`journal_mode=DELETE`, flushed to disk), so the library's read-only
-    /// entry points, a backup and `sqlite3` all see one file. The file is written beside `url`
-    /// and renamed into place once whole: `url` holds the old file or the new one, never a part.
-    static func write(_ dump: DqliteDump, to url: URL) throws {
+    /// Writes the leader's database, DUMPed, to `url` as one ordinary database, without a
+    /// write-ahead log: the log is folded into the file (`journal_mode=DELETE`, flushed to disk),
+    /// so the library's read-only entry points, a backup and `sqlite3` all see one file. The
+    /// bytes go to disk as they arrive (memory stays flat however large the database), beside
+    /// `url`, and the file is renamed into place once whole: `url` holds the old file or the new
+    /// one, never a part.
+    /// - Throws: `DqliteError` when the DUMP fails on the wire; `MigrationError` otherwise.
+    static func write(from client: DqliteClient, to url: URL) throws {
         let path = url.path
         let partial = path + ".partial-\(UInt32.random(in: 0...UInt32.max))"
         do {
             defer { removeFiles(at: partial) }
-            try writeFiles(dump, at: partial)
+            try client.dump(writingTo: partial)
             try fold(partial)
             // a stale log must not be read with the new file
             removeFiles(at: path, suffixes: ["-wal", "-shm", "-journal"])
@@ -34,6 +37,8 @@ enum ClusterSnapshot {
                 .notADatabase, "the cluster's DUMP could not be opened as a SQLite database at '\(path)'",
                 remedy: "check that the name is a dqlite database of this cluster", sqliteError: error)
         } catch let error as MigrationError {
+            throw error
+        } catch let error as DqliteError where error.code != .localFile {
             throw error
         } catch {
             throw MigrationError(
@@ -47,7 +52,7 @@ enum ClusterSnapshot {
     static func withLocalCopy<T>(of client: DqliteClient, _ body: (URL) throws -> T) throws -> T {
         try withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("\(client.database).sqlite")
-            try write(try ClusterFailure.mapping { try client.dump() }, to: url)  // the bytes are let go once written
+            try ClusterFailure.mapping { try write(from: client, to: url) }
             return try body(url)
         }
     }
@@ -62,12 +67,6 @@ enum ClusterSnapshot {
     }
 
     // MARK: - Private
-
-    private static func writeFiles(_ dump: DqliteDump, at path: String) throws {
-        removeFiles(at: path)
-        try Data(dump.database).write(to: URL(fileURLWithPath: path))
-        if !dump.wal.isEmpty { try Data(dump.wal).write(to: URL(fileURLWithPath: path + "-wal")) }
-    }
 
     /// Folds the write-ahead log into the file, which SQLite flushes to disk (synchronous=FULL).
     private static func fold(_ path: String) throws {

@@ -85,7 +85,7 @@ extension Migrator {
                     beforeStages: {
                         lap("settings, BEGIN")
                         guard let backup = options.backupURL else { return }
-                        try ClusterSnapshot.write(try connection.dump(), to: backup)
+                        try ClusterSnapshot.write(from: connection, to: backup)
                         lap("DUMP written as the backup")
                     },
                     stagesDone: { done in

@@ -64,7 +64,7 @@ extension Migrator {
             try DqliteClient(nodes: cluster, database: database, options: client)
         }
         defer { connection.close() }
-        try ClusterSnapshot.write(try ClusterFailure.mapping { try connection.dump() }, to: url)
+        try ClusterFailure.mapping { try ClusterSnapshot.write(from: connection, to: url) }
     }
 
     private func onLeader(

@@ -44,3 +44,34 @@ struct ConnectionTests {
         #expect(error.address == follower)
     }
 }
+
+@Suite(
+    "A dqlite database written to disk as it arrives", .serialized,
+    .enabled(if: DqliteBinaries.available, DqliteBinaries.skipReason))
+struct DumpToDiskTests {
+    @Test(
+        "dump(writingTo:) writes the leader's file and log byte for byte as dump() holds them, and SQLite opens the copy"
+    )
+    func dumpWritingToMatchesTheDumpInMemory() throws {
+        let client = try DqliteClient(nodes: try DqliteCluster.shared().addresses, database: "dump-to-disk")
+        try client.exec("CREATE TABLE IF NOT EXISTS note(id INTEGER PRIMARY KEY, body BLOB)")
+        try client.exec("DELETE FROM note")
+        try client.exec(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO note SELECT i, randomblob(700) FROM n"
+        )
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dump-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("copy.sqlite").path
+
+        let sizes = try client.dump(writingTo: path)
+        let inMemory = try client.dump()
+        #expect(sizes == DqliteDumpSizes(database: inMemory.database.count, wal: inMemory.wal.count))
+        #expect(sizes.database + sizes.wal > 2000 * 700)
+        #expect(FileManager.default.contents(atPath: path).map { Array($0) } == inMemory.database)
+        #expect(FileManager.default.contents(atPath: path + "-wal").map { Array($0) } ?? [] == inMemory.wal)
+        let copy = try DumpContent.render(fileAt: path)
+        #expect(copy == (try DumpContent.render(inMemory)))
+        #expect(copy.split(separator: "\n").filter { $0.hasPrefix("|i:") }.count == 2000)
+    }
+}
