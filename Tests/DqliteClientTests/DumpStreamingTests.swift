@@ -101,6 +101,36 @@ import Testing
         #expect(error.message == "cannot create \(path): No such file or directory")
     }
 
+    @Test(arguments: ["it's \"[a]*?.sqlite", "-leading dash", "naïve 数据.db", "copy.sqlite-wal"])
+    func aNameWithQuotesGlobsAndUnicodeIsWrittenAsGiven(name: String) throws {
+        let node = try Node(
+            dumpAnswer: Node.files([("scripted", Self.database), ("scripted-wal", Self.wal)]), piece: 700)
+        try Self.withFolder { copy in
+            let path = (copy as NSString).deletingLastPathComponent + "/" + name
+            try Self.client(node).dump(writingTo: path)
+            #expect(Self.contents(path) == Self.database)
+            #expect(Self.contents(path + "-wal") == Self.wal)
+            let folder = (copy as NSString).deletingLastPathComponent
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [name, name + "-wal"].sorted())
+        }
+    }
+
+    @Test func anEmptyPathOrAFolderIsALocalFileErrorAndTheFolderStays() throws {
+        let node = try Node(dumpAnswer: Node.files([("scripted", Self.database)]), piece: 512)
+        let empty = try #require(throws: DqliteError.self) { try Self.client(node).dump(writingTo: "") }
+        #expect(empty.code == .localFile)
+        #expect(empty.message == "cannot create : No such file or directory")
+        try Self.withFolder { path in
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            let folder = try #require(throws: DqliteError.self) { try Self.client(node).dump(writingTo: path) }
+            #expect(folder.code == .localFile)
+            #expect(folder.message == "cannot create \(path): Is a directory")
+            var isDirectory: ObjCBool = false
+            #expect(FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue)
+        }
+    }
+
     /// Eight MiB pass through the socket's 64 KiB buffer: the sink is never handed more at once.
     @Test func aLargeDatabaseReachesTheSinkInPiecesOfAtMost64KiB() throws {
         let database = (0..<(8 << 20)).map { UInt8(truncatingIfNeeded: $0 >> 7 &+ $0) }
