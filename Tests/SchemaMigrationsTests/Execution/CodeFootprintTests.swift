@@ -97,7 +97,7 @@ import Testing
         connection.stopRecording()
         let checks = recorder.entries.compactMap { entry -> String? in
             guard case .statement(let sql, _) = entry,
-                sql.hasPrefix("PRAGMA quick_check") || sql.hasPrefix("PRAGMA foreign_key_check")
+                sql.hasPrefix("PRAGMA quick_check") || sql.contains("pragma_foreign_key_check")
             else { return nil }
             return sql
         }
@@ -162,14 +162,14 @@ import Testing
         app.stopRecording()
         let checks = recorder.entries.compactMap { entry -> String? in
             guard case .statement(let sql, _) = entry,
-                sql.hasPrefix("PRAGMA quick_check") || sql.hasPrefix("PRAGMA foreign_key_check")
+                sql.hasPrefix("PRAGMA quick_check") || sql.contains("pragma_foreign_key_check")
             else { return nil }
             return sql
         }
         #expect(
             checks == [
                 "PRAGMA quick_check('sqlite_schema')", "PRAGMA quick_check('Person')", "PRAGMA quick_check('pet')",
-                "PRAGMA foreign_key_check(\"pet\")",
+                "SELECT 1 FROM pragma_foreign_key_check('pet') LIMIT 1",
             ])
         let before = calls.count
         _ = try app.scalar("SELECT count(*) FROM Person")
