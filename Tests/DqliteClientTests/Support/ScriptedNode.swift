@@ -8,8 +8,6 @@ import Foundation
 final class ScriptedNode: @unchecked Sendable {
     let address: String
     private let listener: Int32
-    private let dumpAnswer: [UInt8]
-    private let piece: Int
 
     /// - Parameters:
     ///   - dumpAnswer: the whole answer to DUMP, header included (``message(type:body:)``).
@@ -32,15 +30,13 @@ final class ScriptedNode: @unchecked Sendable {
         }
         self.listener = listener
         self.address = "127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
-        self.dumpAnswer = dumpAnswer
-        self.piece = piece
-        Thread.detachNewThread { [self] in serve() }
+        let script = Script(address: self.address, dumpAnswer: dumpAnswer, piece: piece)
+        Thread.detachNewThread { Self.serve(listener, script) }
     }
 
-    deinit {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-    }
+    /// Wakes the thread waiting in `accept`, which then closes the listener: closed here, its
+    /// number could be reused before that thread's next `accept`.
+    deinit { shutdown(listener, Int32(SHUT_RDWR)) }
 
     /// A message: the header (body size in words, type, schema 0) and `body`, padded to a word.
     static func message(type: UInt8, body: [UInt8]) -> [UInt8] {
@@ -67,28 +63,42 @@ final class ScriptedNode: @unchecked Sendable {
 
     // MARK: - Private
 
-    private func serve() {
+    private static func serve(_ listener: Int32, _ script: Script) {
         while true {
             let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { return }  // the listener was shut down
-            Thread.detachNewThread { [self] in
-                answer(connection)
+            guard connection >= 0 else { break }  // the listener was shut down
+            Thread.detachNewThread {
+                script.answer(connection)
                 close(connection)
             }
         }
+        close(listener)
     }
+}
+
+/// What a scripted node answers, shared by the threads serving its connections.
+private struct Script: Sendable {
+    let address: String
+    let dumpAnswer: [UInt8]
+    let piece: Int
 
     /// The handshake, then requests until DUMP (answered as scripted) or one it does not know.
-    private func answer(_ connection: Int32) {
+    func answer(_ connection: Int32) {
         guard receive(8, from: connection) != nil else { return }
         while let header = receive(8, from: connection) {
             let words = Int(header[0]) | Int(header[1]) << 8 | Int(header[2]) << 16 | Int(header[3]) << 24
             guard receive(words * 8, from: connection) != nil else { return }
             switch header[4] {
-            case 0: send(Self.message(type: 1, body: Self.word64(1) + Self.text(address)), to: connection)  // LEADER
-            case 1: send(Self.message(type: 2, body: Self.word64(0)), to: connection)  // CLIENT: welcome
-            case 3: send(Self.message(type: 4, body: Self.word64(0)), to: connection)  // OPEN: database 0
-            case 8: send(Self.message(type: 6, body: Self.word64(0) + Self.word64(0)), to: connection)  // EXEC_SQL
+            case 0:
+                send(
+                    ScriptedNode.message(type: 1, body: ScriptedNode.word64(1) + ScriptedNode.text(address)),
+                    to: connection)  // LEADER
+            case 1: send(ScriptedNode.message(type: 2, body: ScriptedNode.word64(0)), to: connection)  // CLIENT: welcome
+            case 3: send(ScriptedNode.message(type: 4, body: ScriptedNode.word64(0)), to: connection)  // OPEN: database 0
+            case 8:
+                send(
+                    ScriptedNode.message(type: 6, body: ScriptedNode.word64(0) + ScriptedNode.word64(0)), to: connection
+                )  // EXEC_SQL
             case 15:
                 send(dumpAnswer, to: connection)
                 return

@@ -26,17 +26,17 @@ struct DriverProcess {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        let collector = output
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                collector.end()
-            } else {
-                collector.append(data)
-            }
-        }
         try process.run()
+        // Read on a thread of its own, with blocking reads until end of file. A readabilityHandler
+        // is a dispatch source, torn down asynchronously after its descriptor is closed; on Linux
+        // libdispatch then crashed the whole test run once (in `_dispatch_event_loop_drain`) when
+        // the descriptor's number was reused before the teardown finished.
+        let collector = output
+        let reading = pipe.fileHandleForReading
+        Thread.detachNewThread {
+            while case let data = reading.availableData, !data.isEmpty { collector.append(data) }
+            collector.end()
+        }
     }
 
     /// Runs the driver to completion.
@@ -97,7 +97,7 @@ final class OutputCollector: @unchecked Sendable {
     /// Marks the end of the output (the pipe reached end of file).
     func end() { lock.withLock { ended = true } }
 
-    /// Waits (at most two seconds) for the reading handler to drain what the exited process wrote.
+    /// Waits (at most two seconds) for the reading thread to drain what the exited process wrote.
     func waitForEnd() {
         let deadline = Date().addingTimeInterval(2)
         while !lock.withLock({ ended }) && Date() < deadline { usleep(1_000) }
