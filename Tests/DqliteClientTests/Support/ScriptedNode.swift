@@ -88,17 +88,16 @@ private struct Script: Sendable {
         while let header = receive(8, from: connection) {
             let words = Int(header[0]) | Int(header[1]) << 8 | Int(header[2]) << 16 | Int(header[3]) << 24
             guard receive(words * 8, from: connection) != nil else { return }
+            typealias Node = ScriptedNode
             switch header[4] {
-            case 0:
-                send(
-                    ScriptedNode.message(type: 1, body: ScriptedNode.word64(1) + ScriptedNode.text(address)),
-                    to: connection)  // LEADER
-            case 1: send(ScriptedNode.message(type: 2, body: ScriptedNode.word64(0)), to: connection)  // CLIENT: welcome
-            case 3: send(ScriptedNode.message(type: 4, body: ScriptedNode.word64(0)), to: connection)  // OPEN: database 0
-            case 8:
-                send(
-                    ScriptedNode.message(type: 6, body: ScriptedNode.word64(0) + ScriptedNode.word64(0)), to: connection
-                )  // EXEC_SQL
+            case 0:  // LEADER: itself
+                send(Node.message(type: 1, body: Node.word64(1) + Node.text(address)), to: connection)
+            case 1:  // CLIENT: welcome
+                send(Node.message(type: 2, body: Node.word64(0)), to: connection)
+            case 3:  // OPEN: database 0
+                send(Node.message(type: 4, body: Node.word64(0)), to: connection)
+            case 8:  // EXEC_SQL: a result
+                send(Node.message(type: 6, body: Node.word64(0) + Node.word64(0)), to: connection)
             case 15:
                 send(dumpAnswer, to: connection)
                 return
