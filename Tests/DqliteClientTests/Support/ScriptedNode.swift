@@ -1,4 +1,3 @@
-import DqliteTestCluster
 import Foundation
 
 /// A loopback dqlite node that answers LEADER (itself), CLIENT, OPEN and EXEC_SQL (the client's
@@ -13,23 +12,9 @@ final class ScriptedNode: @unchecked Sendable {
     ///   - dumpAnswer: the whole answer to DUMP, header included (``message(type:body:)``).
     ///   - piece: how many bytes each `send` carries.
     init(dumpAnswer: [UInt8], piece: Int) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(listener, generic, length) == 0 && listen(listener, 8) == 0
-                    && getsockname(listener, generic, &length) == 0
-            }
-        }
-        guard listening else {
-            close(listener)
-            throw ClusterError("cannot listen on loopback")
-        }
+        let (listener, address) = try LoopbackListener.open()
         self.listener = listener
-        self.address = "127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
+        self.address = address
         let script = Script(address: self.address, dumpAnswer: dumpAnswer, piece: piece)
         Thread.detachNewThread { Self.serve(listener, script) }
     }
