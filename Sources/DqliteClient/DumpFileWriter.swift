@@ -19,7 +19,7 @@ struct DumpFileWriter: DumpSink {
         try create(path)
     }
 
-    mutating func begin(file index: Int, name: String, size: Int) throws {
+    mutating func begin(file index: Int, size: Int) throws {
         switch index {
         case 0:
             sizes.database = size

@@ -2,7 +2,7 @@
 /// database, the second its write-ahead log.
 protocol DumpSink {
     /// A file starts: `size` bytes follow, given to ``write(_:)`` in pieces.
-    mutating func begin(file index: Int, name: String, size: Int) throws
+    mutating func begin(file index: Int, size: Int) throws
     /// The next piece of the current file.
     mutating func write(_ bytes: UnsafeRawBufferPointer) throws
 }
@@ -13,7 +13,7 @@ struct InMemoryDump: DumpSink {
 
     var dump: DqliteDump { DqliteDump(database: files.first ?? [], wal: files.dropFirst().first ?? []) }
 
-    mutating func begin(file index: Int, name: String, size: Int) throws {
+    mutating func begin(file index: Int, size: Int) throws {
         files.append([])
         files[files.count - 1].reserveCapacity(size)
     }

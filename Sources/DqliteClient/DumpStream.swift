@@ -28,7 +28,7 @@ struct DumpStream {
             guard size <= UInt64(remaining) else {
                 throw malformed("file \(name) of \(size) bytes in the \(remaining) the message has left")
             }
-            try sink.begin(file: Int(index), name: name, size: Int(size))
+            try sink.begin(file: Int(index), size: Int(size))
             try take(Int(size)) { try sink.write($0) }
             try take((8 - Int(size % 8)) % 8) { _ in }  // padding to the next word
         }

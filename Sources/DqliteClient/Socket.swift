@@ -93,7 +93,7 @@ final class Socket {
 
     /// Reads exactly `count` bytes, through a buffer: a response's header and body, often the
     /// next batch too, arrive with one system call.
-    /// A large body (a DUMP, a big batch of rows) goes straight from the kernel into the result,
+    /// A large body (a big batch of rows) goes straight from the kernel into the result,
     /// once what the buffer already holds is taken.
     func receive(_ count: Int, deadline: ContinuousClock.Instant) throws -> [UInt8] {
         let buffered = min(count, bufferEnd - bufferStart)

@@ -138,7 +138,7 @@ import Testing
         struct Recorder: DumpSink {
             var largestPiece = 0
             var received: [UInt8] = []
-            mutating func begin(file index: Int, name: String, size: Int) throws {}
+            mutating func begin(file index: Int, size: Int) throws {}
             mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
                 largestPiece = max(largestPiece, bytes.count)
                 received += bytes
