@@ -5,35 +5,35 @@ import Testing
 /// Which live index a declared index stands for, when an index made by hand covers the same
 /// columns: the package's own, found by the names it gives, so the hand-made one stays.
 @Suite struct IndexMadeForDeclarationTests {
-    static func index(_ name: String) -> LiveSchema.Index {
-        LiveSchema.Index(
-            name: name, columns: ["c4"], isUnique: false, origin: .createIndex, isPartial: false,
-            sql: "CREATE INDEX \"\(name)\" ON t (\"c4\")")
+    /// Live indexes on `c4`, listed as `PRAGMA index_list` lists them (the newest first), and the
+    /// one chosen for the declared index `e6_c4` of table `e6`.
+    struct Case: Sendable, CustomTestStringConvertible {
+        let listed: [String]
+        let chosen: String
+        let why: String
+        var testDescription: String { why }
     }
 
-    @Test func theDeclaredNameWins() {
-        let chosen = LiveSchema.Index.madeForDeclaration(
-            among: [Self.index("probe"), Self.index("e6_c4")], named: "e6_c4", table: "e6")
-        #expect(chosen?.name == "e6_c4")
-    }
+    static let cases = [
+        Case(listed: ["probe", "e6_c4"], chosen: "e6_c4", why: "the declared name wins"),
+        // `ALTER TABLE … RENAME` from e1 to e6 kept the index's old name.
+        Case(
+            listed: ["probe_index_e1", "e1_c4"], chosen: "e1_c4",
+            why: "an index named before its table was renamed is the declared one"),
+        Case(
+            listed: ["probe", "e6_old"], chosen: "e6_old",
+            why: "an index named before its column was renamed is the declared one"),
+        Case(listed: ["mine", "yours"], chosen: "mine", why: "with no name of ours the first is taken"),
+    ]
 
-    /// The table was renamed from e1 to e6: `ALTER TABLE … RENAME` kept the index's old name.
-    /// A hand-made index listed first, as `PRAGMA index_list` lists the newest first, stays.
-    @Test func anIndexNamedBeforeItsTableWasRenamedIsTheDeclaredOne() {
-        let chosen = LiveSchema.Index.madeForDeclaration(
-            among: [Self.index("probe_index_e1"), Self.index("e1_c4")], named: "e6_c4", table: "e6")
-        #expect(chosen?.name == "e1_c4")
-    }
-
-    @Test func anIndexNamedBeforeItsColumnWasRenamedIsTheDeclaredOne() {
-        let chosen = LiveSchema.Index.madeForDeclaration(
-            among: [Self.index("probe"), Self.index("e6_old")], named: "e6_c4", table: "e6")
-        #expect(chosen?.name == "e6_old")
-    }
-
-    @Test func withNoNameOfOursTheFirstIsTaken() {
-        let chosen = LiveSchema.Index.madeForDeclaration(
-            among: [Self.index("mine"), Self.index("yours")], named: "e6_c4", table: "e6")
-        #expect(chosen?.name == "mine")
+    @Test(arguments: cases)
+    func theDeclaredIndexIsFoundByTheNamesThePackageGives(_ example: Case) {
+        let indexes = example.listed.map { name in
+            LiveSchema.Index(
+                name: name, columns: ["c4"], isUnique: false, origin: .createIndex, isPartial: false,
+                sql: "CREATE INDEX \"\(name)\" ON t (\"c4\")")
+        }
+        let chosen = LiveSchema.Index.madeForDeclaration(among: indexes, named: "e6_c4", table: "e6")
+        #expect(chosen?.name == example.chosen)
     }
 }
