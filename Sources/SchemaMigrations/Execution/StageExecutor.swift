@@ -112,7 +112,9 @@ struct StageExecutor {
             let needsLive =
                 step.rendersFromLiveTable || step.op == .dropTable || (step.setsAsideDependents && parked == nil)
             if renderer == nil && needsLive {
-                renderer = StepRenderer(live: try LiveSchema.read(from: db, onlyTables: detailed), version: to)
+                renderer = StepRenderer(
+                    live: try LiveSchema.read(from: db, onlyTables: detailed), version: to,
+                    freedPagesAreErased: try FreedPages.areErased(on: db))
             }
             if step.setsAsideDependents && parked == nil, let live = renderer?.live {
                 parked = try AlterTableProcedure(db: db).setAsideDependents(

@@ -23,11 +23,15 @@ struct StepRenderer {
     let renamesApplied: Bool
     /// The version the stage reaches, for messages.
     let version: Schema.Version
+    /// Whether the connection erases the pages it frees (`PRAGMA secure_delete`): a rebuild then
+    /// drops the old table's indexes before its copy (``FreedPages``).
+    let freedPagesAreErased: Bool
 
-    init(live: LiveSchema, renamesApplied: Bool = true, version: Schema.Version) {
+    init(live: LiveSchema, renamesApplied: Bool = true, version: Schema.Version, freedPagesAreErased: Bool = false) {
         self.live = live
         self.renamesApplied = renamesApplied
         self.version = version
+        self.freedPagesAreErased = freedPagesAreErased
     }
 
     /// The statements `action` runs on the database ``live`` describes.
@@ -72,7 +76,8 @@ struct StepRenderer {
         guard case .rebuild(let rebuild) = action,
             let table = live.table(named: renamesApplied ? rebuild.table : rebuild.sourceTable)
         else { return nil }
-        return try rebuild.statements(live: table, renamesApplied: renamesApplied, version: version)
+        return try rebuild.statements(
+            live: table, renamesApplied: renamesApplied, version: version, freedPagesAreErased: freedPagesAreErased)
     }
 
     /// Keeps ``live`` true to the database once `action` ran: the names it freed

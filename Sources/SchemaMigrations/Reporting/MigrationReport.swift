@@ -156,6 +156,7 @@ public struct MigrationReport: Sendable {
                 continue
             }
             let live = try LiveSchema.read(from: db)
+            let erased = try FreedPages.areErased(on: db)
             if planned.kind == .lightweight {
                 for check in planned.checks {
                     if let refusal = try check.evaluate(on: db, version: planned.to) { refusals.append(refusal) }
@@ -168,7 +169,8 @@ public struct MigrationReport: Sendable {
                 var reported = Step(step: step, sql: step.sql, impact: impact.isEmpty ? nil : impact)
                 do {
                     // The SQL as it would run on this database: renames shown applied, the rebuild from the live table.
-                    let renderer = StepRenderer(live: live, renamesApplied: false, version: planned.to)
+                    let renderer = StepRenderer(
+                        live: live, renamesApplied: false, version: planned.to, freedPagesAreErased: erased)
                     reported.sql = try renderer.statements(for: step.action)
                     if let rendering = try renderer.rendering(of: step.action) {
                         reported.carriedOver = rendering.carriedOver

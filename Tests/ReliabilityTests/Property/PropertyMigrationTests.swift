@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Testing
 
@@ -14,6 +15,9 @@ extension Reliability {
             var stages: [GeneratedStage]
             /// SQLite features on the V1 tables that the declarations do not speak of.
             var features: SQLiteFeatures
+            /// `PRAGMA secure_delete` on the migrator's connections (`ON`, `OFF` or `FAST`): `ON`
+            /// drops a rebuilt table's old indexes before its copy.
+            var secureDelete = "OFF"
 
             /// The codes a refusal may have: those of the first stage the model refuses, if any.
             var expectedRefusal: (codes: Set<MigrationError.Code>, reasons: [String])? {
@@ -25,6 +29,7 @@ extension Reliability {
                 versions.enumerated().map { "V\($0.offset + 1): \($0.element)" }.joined(separator: "\n")
                     + "\nchanges: " + stages.map { $0.kinds.joined(separator: ", ") }.joined(separator: " | ")
                     + "\nfeatures: \(features.kinds.joined(separator: ", ")) \(features)"
+                    + "\nsecure_delete: \(secureDelete)"
             }
         }
 
@@ -41,9 +46,11 @@ extension Reliability {
                 stages.append(stage)
             }
             var featureRandom = SeededRandom(seed: seed, family: "property-features", index: index)
+            var settingRandom = SeededRandom(seed: seed, family: "property-secure-delete", index: index)
             return Case(
                 versions: versions, stages: stages,
-                features: SQLiteFeatures.generate(for: versions, random: &featureRandom))
+                features: SQLiteFeatures.generate(for: versions, random: &featureRandom),
+                secureDelete: ["ON", "OFF", "FAST"].randomElement(using: &settingRandom)!)
         }
 
         @Test(.timeLimit(.minutes(60)))
@@ -55,6 +62,7 @@ extension Reliability {
                 let testCase = Self.generate(seed: config.seed, index: index)
                 let (problems, code) = try Self.run(testCase, url: scratch.url("case-\(index).sqlite"))
                 tally.record(testCase, passed: problems.isEmpty, refusedWith: code)
+                tally.features["secure_delete \(testCase.secureDelete)", default: 0] += 1
                 #expect(
                     problems.isEmpty,
                     "property case \(index) (\(config.reproduction)):\n\(problems.joined(separator: "\n"))\n\(testCase.description)"
@@ -73,9 +81,16 @@ extension Reliability {
             let stages = zip(testCase.versions, testCase.versions.dropFirst()).map {
                 PlannedStage(from: $0.version, to: $1.version, kind: .lightweight)
             }
+            let secureDelete = testCase.secureDelete
+            let environment = SQLEnvironment(prepareConnection: { handle in
+                guard sqlite3_exec(handle, "PRAGMA secure_delete = \(secureDelete)", nil, nil, nil) == SQLITE_OK else {
+                    throw SQLiteError(extendedCode: sqlite3_extended_errcode(handle), message: "PRAGMA secure_delete")
+                }
+            })
             let migrator = Migrator(
                 resolvedPlan: try ResolvedPlan(
-                    name: "property", schemas: testCase.versions.map(\.schema), stages: stages))
+                    name: "property", schemas: testCase.versions.map(\.schema), stages: stages),
+                options: MigrationOptions(sqlEnvironment: environment))
             do {
                 try migrator.migrate(databaseAt: url)
             } catch let error as MigrationError {
