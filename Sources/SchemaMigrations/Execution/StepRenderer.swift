@@ -77,7 +77,8 @@ struct StepRenderer {
             let table = live.table(named: renamesApplied ? rebuild.table : rebuild.sourceTable)
         else { return nil }
         return try rebuild.statements(
-            live: table, renamesApplied: renamesApplied, version: version, freedPagesAreErased: freedPagesAreErased)
+            live: table, renamesApplied: renamesApplied, version: version, newName: freeTemporaryName(for: rebuild),
+            freedPagesAreErased: freedPagesAreErased)
     }
 
     /// Keeps ``live`` true to the database once `action` ran: the names it freed
@@ -138,6 +139,16 @@ struct StepRenderer {
             index.name = (2...).lazy.map { "\(base)_\($0)" }.first { !taken.contains($0.sqlFolded) }
         }
         return index
+    }
+
+    /// The name the rebuild's new table is created under: ``TableRebuild/temporaryName``, or, when
+    /// the database already has a table, index, view or trigger of that name (a name only this
+    /// library makes, but legal to make by hand), the next free one after it.
+    private func freeTemporaryName(for rebuild: TableRebuild) -> String {
+        let taken = live.objectNames
+        let base = rebuild.temporaryName
+        guard taken.contains(base.sqlFolded) else { return base }
+        return (2...).lazy.map { "\(base)_\($0)" }.first { !taken.contains($0.sqlFolded) }!
     }
 
     /// The name of the live index made for the declared `index` (an index made by hand beside it stays).
