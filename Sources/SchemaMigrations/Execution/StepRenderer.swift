@@ -145,10 +145,7 @@ struct StepRenderer {
     /// the database already has a table, index, view or trigger of that name (a name only this
     /// library makes, but legal to make by hand), the next free one after it.
     private func freeTemporaryName(for rebuild: TableRebuild) -> String {
-        let taken = live.objectNames
-        let base = rebuild.temporaryName
-        guard taken.contains(base.sqlFolded) else { return base }
-        return (2...).lazy.map { "\(base)_\($0)" }.first { !taken.contains($0.sqlFolded) }!
+        TemporaryName.free(rebuild.temporaryName, avoiding: live.objectNames)
     }
 
     /// The name of the live index made for the declared `index` (an index made by hand beside it stays).

@@ -36,7 +36,8 @@ struct Planner {
         // Renames are a permutation (swaps, case-only renames, a dropped table's name taken): see RenameOrder.
         let tableOrder = RenameOrder(
             entityRenames.map { ($0.key, $0.value) }.sorted { $0.0 < $1.0 },
-            dropped: source.entities.filter { !matchedSources.contains($0.name) }.map(\.name))
+            dropped: source.entities.filter { !matchedSources.contains($0.name) }.map(\.name),
+            declared: (source.entities + target.entities).map(\.name))
         let renames = tableOrder.renames.map { StepAction.renameTable(from: $0.from, to: $0.to) }
         let drops = source.entities.filter { !matchedSources.contains($0.name) }.map {
             StepAction.dropTable(tableOrder.droppedMoved[$0.name] ?? $0.name)

@@ -48,7 +48,8 @@ struct TablePlan {
         let kept = Set(matches.compactMap { $0.source?.name })
         var dropped = source.attributes.map(\.name).filter { !kept.contains($0) }
         // Renames are a permutation; a dropped column whose name a rename takes moves aside first.
-        let order = RenameOrder(columns.renamePairs, dropped: dropped)
+        let order = RenameOrder(
+            columns.renamePairs, dropped: dropped, declared: (source.attributes + target.attributes).map(\.name))
         renames = order.renames.map { .renameColumn(table: table, from: $0.from, to: $0.to) }
         dropped = dropped.map { order.droppedMoved[$0] ?? $0 }
         let droppedKeys = source.attributes.filter { !kept.contains($0.name) && $0.references != nil }.map(\.name)

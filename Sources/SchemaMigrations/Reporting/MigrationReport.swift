@@ -164,15 +164,17 @@ public struct MigrationReport: Sendable {
             }
             var measurement = ImpactMeasurement(
                 db: db, live: live, source: planned.source, target: planned.target, checks: planned.checks)
-            let steps = try planned.allSteps.map { step -> Step in
+            // The temporary names of the stage's renames, as the migration frees them on this database.
+            let freed = try TemporaryNameCollisions.freeing(planned.steps, on: db) + planned.finalizingSteps
+            let steps = try zip(planned.allSteps, freed).map { step, freedStep -> Step in
                 let impact = try measurement.measure(step)
-                var reported = Step(step: step, sql: step.sql, impact: impact.isEmpty ? nil : impact)
+                var reported = Step(step: freedStep, sql: freedStep.sql, impact: impact.isEmpty ? nil : impact)
                 do {
                     // The SQL as it would run on this database: renames shown applied, the rebuild from the live table.
                     let renderer = StepRenderer(
                         live: live, renamesApplied: false, version: planned.to, freedPagesAreErased: erased)
-                    reported.sql = try renderer.statements(for: step.action)
-                    if let rendering = try renderer.rendering(of: step.action) {
+                    reported.sql = try renderer.statements(for: freedStep.action)
+                    if let rendering = try renderer.rendering(of: freedStep.action) {
                         reported.carriedOver = rendering.carriedOver
                         reported.removes = rendering.removed
                     }
