@@ -80,14 +80,21 @@ enum RowPreservation {
             problems.append("recorded version \(version?.description ?? "none"), expected \(target.version)")
         }
         let stored = try StorageLayout.expand(target)
+        // As MIGRATIONS.md matches names: an originalName naming an item of the previous version
+        // claims it (a swap, a new item taking a renamed one's name); else the unclaimed same name.
+        let claimedTables = Set(stored.entities.compactMap(\.originalName).filter { source.table($0) != nil })
         for entity in stored.entities {
-            let old = source.table(entity.name) ?? entity.originalName.flatMap { source.table($0) }
+            let old =
+                entity.originalName.flatMap { source.table($0) }
+                ?? (claimedTables.contains(entity.name) ? nil : source.table(entity.name))
             guard let old, !entity.isJoinTable else { continue }
             var pairs: [(Schema.Attribute, Schema.Attribute)] = []
+            let claimed = Set(
+                entity.attributes.compactMap(\.originalName).filter { old.entity.attribute(named: $0) != nil })
             for attribute in entity.attributes {
                 let match =
-                    old.entity.attribute(named: attribute.name)
-                    ?? attribute.originalName.flatMap { old.entity.attribute(named: $0) }
+                    attribute.originalName.flatMap { old.entity.attribute(named: $0) }
+                    ?? (claimed.contains(attribute.name) ? nil : old.entity.attribute(named: attribute.name))
                 if let match, match.valueType == attribute.valueType { pairs.append((match, attribute)) }
             }
             let columns = ["id"] + pairs.map { SQL.quoteIdentifier($0.1.name) }

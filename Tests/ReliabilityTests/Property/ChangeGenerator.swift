@@ -29,8 +29,9 @@ extension SchemaGenerator {
                 stage.kinds.append("remove entity")
                 continue
             }
-            stage.target.tables.append(change(table, stage: &stage))
+            stage.target.tables.append(change(table, stage: &stage, sourceNames: Set(source.tables.map(\.entity.name))))
         }
+        swapEntityNames(in: &stage)
         if stage.target.tables.isEmpty || random.chance(0.15) {
             var entity = Schema.Entity(
                 name: entityName(), attributes: (0..<Int.random(in: 1...3, using: &random)).map { _ in attribute() })
@@ -54,9 +55,15 @@ extension SchemaGenerator {
         stage.kinds.append("add optional attribute")
     }
 
-    private mutating func change(_ table: ModelDatabase.Table, stage: inout GeneratedStage) -> ModelDatabase.Table {
+    private mutating func change(_ table: ModelDatabase.Table, stage: inout GeneratedStage, sourceNames: Set<String>)
+        -> ModelDatabase.Table
+    {
         var entity = table.entity
-        entity.originalName = random.chance(0.5) ? entity.originalName : nil  // a stale originalName is harmless
+        // A stale originalName is harmless, unless it names an entity of the previous version (as
+        // after a swap), which it would then claim.
+        if let original = entity.originalName, sourceNames.contains(original) || random.chance(0.5) {
+            entity.originalName = nil
+        }
         if random.chance(0.15) {
             entity.originalName = entity.name
             entity.name = entityName()
@@ -71,7 +78,11 @@ extension SchemaGenerator {
         var renamed: [String: String] = [:]
         for old in table.entity.attributes {
             var new = old
-            new.originalName = random.chance(0.5) ? old.originalName : nil
+            if let original = old.originalName,
+                table.entity.attributes.contains(where: { $0.name == original }) || random.chance(0.5)
+            {
+                new.originalName = nil
+            }
             var nullDefault: SQLiteValue?
             let roll = Double.random(in: 0..<1, using: &random)
             let targets = PropertyValues.losslessTargets(of: old.valueType)
@@ -120,6 +131,7 @@ extension SchemaGenerator {
             sources[new.name] = .column(old.name, from: old.valueType, nullDefault: nullDefault)
             attributes.append(new)
         }
+        swapAttributeNames(&attributes, renamed: &renamed, sources: &sources, stage: &stage)
         for _ in 0..<(random.chance(0.4) ? Int.random(in: 1...2, using: &random) : 0) {
             let withoutDefault = random.chance(0.05)
             var added = attribute(optional: withoutDefault ? false : nil)
@@ -176,6 +188,40 @@ extension SchemaGenerator {
                 ([.dataViolation], "\(entity.name).\(attribute.name): an integer a double cannot hold exactly"))
         }
         return result
+    }
+
+    /// Sometimes two tables that keep their names trade them (`A ↔ B`, each declaring the other's
+    /// old name as its `originalName`), with their rows: a permutation no rename order can make
+    /// without a temporary name.
+    private mutating func swapEntityNames(in stage: inout GeneratedStage) {
+        let unchanged = stage.target.tables.indices.filter { stage.target.tables[$0].entity.originalName == nil }
+        guard unchanged.count >= 2, random.chance(0.15) else { return }
+        let pair = Array(unchanged.shuffled(using: &random).prefix(2))
+        let (first, second) = (stage.target.tables[pair[0]].entity.name, stage.target.tables[pair[1]].entity.name)
+        stage.target.tables[pair[0]].entity.name = second
+        stage.target.tables[pair[0]].entity.originalName = first
+        stage.target.tables[pair[1]].entity.name = first
+        stage.target.tables[pair[1]].entity.originalName = second
+        stage.kinds.append("swap entities")
+    }
+
+    /// Sometimes two attributes that keep their names trade them (`a ↔ b`), each keeping its values.
+    private mutating func swapAttributeNames(
+        _ attributes: inout [Schema.Attribute], renamed: inout [String: String], sources: inout [String: ColumnSource],
+        stage: inout GeneratedStage
+    ) {
+        let unchanged = attributes.indices.filter { renamed[attributes[$0].name] == attributes[$0].name }
+        guard unchanged.count >= 2, random.chance(0.15) else { return }
+        let pair = Array(unchanged.shuffled(using: &random).prefix(2))
+        let (first, second) = (attributes[pair[0]].name, attributes[pair[1]].name)
+        attributes[pair[0]].name = second
+        attributes[pair[0]].originalName = first
+        attributes[pair[1]].name = first
+        attributes[pair[1]].originalName = second
+        renamed[first] = second
+        renamed[second] = first
+        (sources[first], sources[second]) = (sources[second], sources[first])
+        stage.kinds.append("swap attributes")
     }
 
     private func value(of attribute: Schema.Attribute, from source: ColumnSource, row: ModelDatabase.Row) -> SQLiteValue

@@ -31,6 +31,7 @@ struct SQLiteFeatures {
             + (autoincrement.isEmpty ? [] : ["AUTOINCREMENT"]) + (strict.isEmpty ? [] : ["STRICT"])
             + (checks.isEmpty ? [] : ["CHECK"]) + (indexes.isEmpty ? [] : ["hand-named index"])
             + (indexes.contains { $0.partial } ? ["partial index"] : [])
+            + (indexes.contains { $0.name.hasPrefix("_") } ? ["index named as a temporary"] : [])
             + (triggers.isEmpty ? [] : ["trigger"]) + (views.isEmpty ? [] : ["view"])
     }
 
@@ -41,7 +42,7 @@ struct SQLiteFeatures {
         let holdsAnyValue = versions.contains {
             $0.tables.contains { $0.entity.attributes.contains { $0.valueType == .sqliteValue } }
         }
-        for table in versions[0].tables {
+        for (position, table) in versions[0].tables.enumerated() {
             guard finalTable(table.entity.name, in: versions) != nil else { continue }
             let name = table.entity.name
             if features.madeByHand {
@@ -54,7 +55,13 @@ struct SQLiteFeatures {
             if let column = strings.randomElement(using: &random) {
                 if features.madeByHand && random.chance(0.5) { features.checks.append((name, column)) }
                 if random.chance(0.5) {
-                    features.indexes.append(("probe_index_\(name)", name, column, random.chance(0.4)))
+                    // Now and then under a name the migrator gives things for a moment: a
+                    // rebuild's new table, a rename's temporary, a dropped item moved aside.
+                    let names = [
+                        "probe_index_\(name)", "_sm_new_\(name)", "_SM_TMP_\(position)", "_sm_drop_\(position)",
+                    ]
+                    let index = random.chance(0.6) ? names[0] : names[Int.random(in: 1..<names.count, using: &random)]
+                    features.indexes.append((index, name, column, random.chance(0.4)))
                 }
             }
             if random.chance(0.3) { features.triggers.append(("probe_trigger_\(name)", name)) }
