@@ -142,9 +142,10 @@ extension MigrationReport.OnlinePlan {
         }
         let planned = try plan.plannedStages(from: current, to: target, planner: OnlineMigration.planner)
         let live = try LiveSchema.read(from: db)
+        let recorded = try OnlineState.recordedShadows(in: db)
         var stages: [Stage] = []
         for (index, stage) in planned.enumerated() {
-            let decision = try OnlineStageDecision(stage, live: live, predicting: index > 0)
+            let decision = try OnlineStageDecision(stage, live: live, predicting: index > 0, recorded: recorded)
             if decision.runsOnline, pending.indices.contains(index), pending[index].from == stage.from {
                 pending[index] = stage
             }

@@ -76,7 +76,9 @@ struct OnlineMigration {
             // A stage that cannot be planned is refused by the offline path, in its words.
             let stage = try? plan.plannedStages(from: current, to: target.version, planner: Self.planner).first
         else { return false }
-        return try OnlineStageDecision(stage, live: LiveSchema.read(from: db)).runsOnline
+        return try OnlineStageDecision(
+            stage, live: LiveSchema.read(from: db), recorded: try OnlineState.recordedShadows(in: db)
+        ).runsOnline
     }
 
     /// Refuses a plan with custom code among the pending stages, before anything is written.
@@ -135,7 +137,7 @@ struct OnlineMigration {
     private func runStage(_ stage: PlannedStage, target: Schema) throws -> MigrationResult {
         let stageStart = Date()
         let live = try LiveSchema.read(from: db)
-        let decision = try OnlineStageDecision(stage, live: live)
+        let decision = try OnlineStageDecision(stage, live: live, recorded: try OnlineState.recordedShadows(in: db))
         let changes = decision.changes
         if !decision.runsOnline {
             try abandon()

@@ -23,8 +23,10 @@ struct OnlineStageDecision {
     /// before the stage.
     /// - Parameter predicting: true for a dry run's later stage, decided on today's schema: a
     ///   table that is not there yet is judged by the plan alone instead of refused.
+    /// - Parameter recorded: the shadow tables of the online change in progress (``OnlineState``),
+    ///   folded: their objects are this package's own, not names the database took.
     /// - Throws: `MigrationError` when a rebuilt table is missing (unless predicting).
-    init(_ stage: PlannedStage, live: LiveSchema, predicting: Bool = false) throws {
+    init(_ stage: PlannedStage, live: LiveSchema, predicting: Bool = false, recorded: Set<String> = []) throws {
         changes = []
         offlineReasons = []
         if !stage.checks.isEmpty || !stage.finalizingChecks.isEmpty {
@@ -37,6 +39,12 @@ struct OnlineStageDecision {
             do {
                 let (table, parts) = try change.parts(in: live, renamesApplied: false, version: stage.to)
                 if let reason = change.refusal(live: table, parts: parts) { offlineReasons.append(reason) }
+                let taken = change.takenNames(in: live, indexCount: parts.indexes.count, recorded: recorded)
+                if !taken.isEmpty {
+                    offlineReasons.append(
+                        "the database already has \(taken.joined(separator: ", ")), \(taken.count == 1 ? "a name" : "names") the online change of \(rebuild.table) gives its own objects (rename \(taken.count == 1 ? "it" : "them") to run it online)"
+                    )
+                }
                 let built = parts.shadowBuiltIndexes
                 if !built.isEmpty {
                     indexesBuilt[rebuild.table] = try built.map {

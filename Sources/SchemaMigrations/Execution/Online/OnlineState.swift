@@ -49,6 +49,12 @@ struct OnlineState: Sendable, Equatable {
     /// This process, as an owner.
     static var thisOwner: String { "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)" }
 
+    /// The tables of the change in progress (its shadows, or what it is releasing), folded;
+    /// empty when none.
+    static func recordedShadows(in db: any SQLQuerying) throws -> Set<String> {
+        Set(try read(from: db)?.tables.map(\.sqlFolded) ?? [])
+    }
+
     /// The change in progress, nil when none.
     static func read(from db: any SQLQuerying) throws -> OnlineState? {
         guard

@@ -37,6 +37,20 @@ struct OnlineTableChange: Sendable {
     /// The triggers on the source table.
     var triggers: [String] { ["insert", "update", "delete"].map { TableNames.onlinePrefix + source + "_" + $0 } }
 
+    /// The names this change gives its own objects (the shadow, its indexes, the triggers, and
+    /// what the cut-over sets aside) that the database already uses for something else, folded
+    /// to SQLite's case; empty when the change is free to make them.
+    /// - Parameters:
+    ///   - indexCount: how many indexes the rebuilt table gets.
+    ///   - recorded: the shadows of the change in progress, whose objects are this package's own.
+    func takenNames(in live: LiveSchema, indexCount: Int, recorded: Set<String>) -> [String] {
+        guard !recorded.contains(shadow.sqlFolded), !recorded.contains(released.sqlFolded) else { return [] }
+        let own =
+            [shadow, released] + triggers
+            + (0..<indexCount).flatMap { [shadowIndex($0), releasedIndex($0)] }
+        return own.filter { live.objectNames.contains($0.sqlFolded) }
+    }
+
     /// The rowid's name free in both the live table and the target (a column may be named `rowid`).
     func rowidName(live: LiveSchema.Table) -> String? {
         ["rowid", "oid", "_rowid_"].first { name in
