@@ -24,6 +24,22 @@ enum TemporaryNameCollisions {
         return steps.map { MigrationStep(action: $0.action.renaming(replacements)) }
     }
 
+    /// `step` as the dry run measures its impact: a drop of an item moved aside for a rename
+    /// (`_sm_drop_N`) names the item as the database has it before the stage, so that the rows
+    /// and values it removes are counted there, not in whatever else may bear the temporary name.
+    static func measured(_ step: MigrationStep, among steps: [MigrationStep]) -> MigrationStep {
+        guard !step.action.droppedNames.isEmpty else { return step }
+        let temporaries = Set(temporaryNames(in: steps))
+        var original: [String: String] = [:]
+        for other in steps {
+            guard let given = other.action.renamedTo, let from = other.action.renamedFrom,
+                temporaries.contains(given)
+            else { continue }
+            original[given] = from
+        }
+        return MigrationStep(action: step.action.renaming(original))
+    }
+
     /// The names a rename gives that a later step renames again or drops: the temporary ones. A
     /// name the declarations give is renamed once and never dropped in the same stage.
     static func temporaryNames(in steps: [MigrationStep]) -> [String] {

@@ -167,7 +167,7 @@ public struct MigrationReport: Sendable {
             // The temporary names of the stage's renames, as the migration frees them on this database.
             let freed = try TemporaryNameCollisions.freeing(planned.steps, on: db) + planned.finalizingSteps
             let steps = try zip(planned.allSteps, freed).map { step, freedStep -> Step in
-                let impact = try measurement.measure(step)
+                let impact = try measurement.measure(TemporaryNameCollisions.measured(freedStep, among: freed))
                 var reported = Step(step: freedStep, sql: freedStep.sql, impact: impact.isEmpty ? nil : impact)
                 do {
                     // The SQL as it would run on this database: renames shown applied, the rebuild from the live table.

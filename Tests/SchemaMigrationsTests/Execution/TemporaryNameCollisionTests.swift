@@ -131,6 +131,24 @@ import Testing
         #expect(try migrator.verify(databaseAt: db.url).isUpToDate)
     }
 
+    /// The dry run counts what a dropped table moved aside for a rename holds where it is now
+    /// (Gone, before Stays takes its name), not in a table of the database's own that bears the
+    /// temporary name.
+    @Test(arguments: ["", "CREATE TABLE _sm_drop_0 (z); INSERT INTO _sm_drop_0 VALUES (1), (2), (3)"])
+    func theDryRunCountsTheRowsOfATableMovedAsideToBeDropped(object: String) throws {
+        let db = TemporaryDatabase()
+        try A.migrator([Self.v1]).migrate(databaseAt: db.url)
+        try db.execute(
+            """
+            INSERT INTO Gone (g) VALUES ('gone'), ('gone too'); INSERT INTO Stays (s) VALUES ('stays');
+            \(object);
+            """)
+        let report = try A.migrator([Self.v1, Self.v2]).plan(databaseAt: db.url)
+        let drop = try #require(report.stages.first?.steps.first { $0.step.op == .dropTable })
+        #expect(drop.impact?.rows == 2)
+        #expect(drop.impact?.nonEmptyValues.map(\.count) == [2])
+    }
+
     /// A column a baseline accepted, undeclared, named as the swap's temporary column.
     @Test func aColumnOnlyTheDatabaseHasIsNotTakenByASwap() throws {
         let db = TemporaryDatabase()
