@@ -96,7 +96,7 @@ struct StageExecutor {
     /// and to the setting aside; the renderer follows the steps' own changes. Only a rename, after
     /// which SQLite has rewritten names everywhere, makes the next step that needs it read it again.
     func runSteps(_ planned: [MigrationStep], from: Schema.Version?, to: Schema.Version) throws {
-        let steps = try TemporaryNameCollisions.freeing(planned, on: db)
+        let steps = try TemporaryNameCollisions.freeing(planned, in: LiveSchema.read(from: db))
         let setAside = Set(steps.filter(\.setsAsideDependents).map { $0.table.sqlFolded })
         let dropped = Set(steps.filter { $0.op == .dropTable }.map { $0.table.sqlFolded })
         // The tables read in detail: those rendered from the live table, those dropped (their

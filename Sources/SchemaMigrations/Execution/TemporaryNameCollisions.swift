@@ -4,52 +4,57 @@
 /// view or trigger, or a column, that only the database has (made by hand, kept by a baseline) may
 /// already be called that, and `ALTER TABLE … RENAME` would then fail halfway through the stage.
 /// The migration and the dry run both run the stage's steps through here, so they agree.
+///
+/// Tables and each table's columns are separate namespaces: a name is temporary in its own only.
 enum TemporaryNameCollisions {
     /// `steps` with each temporary name the database already has replaced by the next free one
-    /// (``TemporaryName``), in every step that names it. The database is read only when the steps
-    /// use a temporary name at all.
-    static func freeing(_ steps: [MigrationStep], on db: any SQLQuerying) throws -> [MigrationStep] {
+    /// (``TemporaryName``), in every step that names it in its namespace. `live` is read only
+    /// when the steps use a temporary name at all.
+    static func freeing(_ steps: [MigrationStep], in live: @autoclosure () throws -> LiveSchema) throws
+        -> [MigrationStep]
+    {
         let temporaries = temporaryNames(in: steps)
         guard !temporaries.isEmpty else { return steps }
-        let live = try LiveSchema.read(from: db)
-        let existing = live.objectNames.union(live.tables.flatMap { $0.columns.map(\.name.sqlFolded) })
-        var taken = existing.union(steps.flatMap(\.action.renamedNames).map(\.sqlFolded))
-        var replacements: [String: String] = [:]
-        for name in temporaries where existing.contains(name.sqlFolded) {
-            let free = TemporaryName.free(name, avoiding: taken)
+        let live = try live()
+        let tables = live.objectNames
+        let columns = Set(live.tables.flatMap { $0.columns.map(\.name.sqlFolded) })
+        var taken = tables.union(columns).union(steps.flatMap(\.action.renamedNames).map(\.name.sqlFolded))
+        var replacements: [SlotName: String] = [:]
+        for slot in temporaries where (slot.table == nil ? tables : columns).contains(slot.name.sqlFolded) {
+            let free = TemporaryName.free(slot.name, avoiding: taken)
             taken.insert(free.sqlFolded)
-            replacements[name] = free
+            replacements[slot] = free
         }
         guard !replacements.isEmpty else { return steps }
         return steps.map { MigrationStep(action: $0.action.renaming(replacements)) }
     }
 
-    /// `step` as the dry run measures its impact: a drop of an item moved aside for a rename
+    /// `steps` as the dry run measures their impact: a drop of an item moved aside for a rename
     /// (`_sm_drop_N`) names the item as the database has it before the stage, so that the rows
     /// and values it removes are counted there, not in whatever else may bear the temporary name.
-    static func measured(_ step: MigrationStep, among steps: [MigrationStep]) -> MigrationStep {
-        guard !step.action.droppedNames.isEmpty else { return step }
+    static func measured(_ steps: [MigrationStep]) -> [MigrationStep] {
         let temporaries = Set(temporaryNames(in: steps))
-        var original: [String: String] = [:]
-        for other in steps {
-            guard let given = other.action.renamedTo, let from = other.action.renamedFrom,
-                temporaries.contains(given)
-            else { continue }
-            original[given] = from
+        var original: [SlotName: String] = [:]
+        for step in steps {
+            guard let (from, to) = step.action.renamed, temporaries.contains(to) else { continue }
+            original[to] = from.name
         }
-        return MigrationStep(action: step.action.renaming(original))
+        guard !original.isEmpty else { return steps }
+        return steps.map { step in
+            step.action.droppedNames.isEmpty ? step : MigrationStep(action: step.action.renaming(original))
+        }
     }
 
-    /// The names a rename gives that a later step renames again or drops: the temporary ones. A
-    /// name the declarations give is renamed once and never dropped in the same stage.
-    static func temporaryNames(in steps: [MigrationStep]) -> [String] {
-        var names: [String] = []
+    /// The names a rename gives that a later step renames again or drops, in the same namespace:
+    /// the temporary ones. A name the declarations give is renamed once and never dropped in the
+    /// same stage.
+    private static func temporaryNames(in steps: [MigrationStep]) -> [SlotName] {
+        var names: [SlotName] = []
         for (position, step) in steps.enumerated() {
-            guard let given = step.action.renamedTo else { continue }
-            let later = steps[(position + 1)...]
-            if later.contains(where: { $0.action.renamedFrom == given || $0.action.droppedNames.contains(given) }),
-                !names.contains(given)
-            {
+            guard let given = step.action.renamed?.to, !names.contains(given) else { continue }
+            if steps[(position + 1)...].contains(where: {
+                $0.action.renamed?.from == given || $0.action.droppedNames.contains(given)
+            }) {
                 names.append(given)
             }
         }
@@ -57,47 +62,52 @@ enum TemporaryNameCollisions {
     }
 }
 
-extension StepAction {
-    /// The name a rename of a table or column gives.
-    fileprivate var renamedTo: String? {
-        switch self {
-        case .renameTable(_, let to), .renameColumn(_, _, let to): return to
-        default: return nil
-        }
-    }
+/// A name in its namespace: a table's (`table` nil), or a column's of `table` (as named after the
+/// stage's table renames, as the steps name it).
+private struct SlotName: Hashable {
+    var table: String?
+    var name: String
+}
 
-    /// The name a rename of a table or column takes away.
-    fileprivate var renamedFrom: String? {
+extension StepAction {
+    /// What a rename of a table or column takes away and gives.
+    fileprivate var renamed: (from: SlotName, to: SlotName)? {
         switch self {
-        case .renameTable(let from, _), .renameColumn(_, let from, _): return from
+        case .renameTable(let from, let to):
+            return (SlotName(table: nil, name: from), SlotName(table: nil, name: to))
+        case .renameColumn(let table, let from, let to):
+            return (SlotName(table: table, name: from), SlotName(table: table, name: to))
         default: return nil
         }
     }
 
     /// Both names of a rename.
-    fileprivate var renamedNames: [String] { [renamedFrom, renamedTo].compactMap { $0 } }
+    fileprivate var renamedNames: [SlotName] { renamed.map { [$0.from, $0.to] } ?? [] }
 
     /// The tables or columns the step drops.
-    fileprivate var droppedNames: [String] {
+    fileprivate var droppedNames: [SlotName] {
         switch self {
-        case .dropTable(let table): return [table]
-        case .dropColumn(_, let column): return [column]
-        case .rebuild(let rebuild): return rebuild.droppedColumns
+        case .dropTable(let table): return [SlotName(table: nil, name: table)]
+        case .dropColumn(let table, let column): return [SlotName(table: table, name: column)]
+        case .rebuild(let rebuild): return rebuild.droppedColumns.map { SlotName(table: rebuild.table, name: $0) }
         default: return []
         }
     }
 
     /// The step with each name in `replacements` that it renames to, from, or drops replaced.
-    fileprivate func renaming(_ replacements: [String: String]) -> StepAction {
-        func replaced(_ name: String) -> String { replacements[name] ?? name }
+    fileprivate func renaming(_ replacements: [SlotName: String]) -> StepAction {
+        func table(_ name: String) -> String { replacements[SlotName(table: nil, name: name)] ?? name }
+        func column(_ name: String, of table: String) -> String {
+            replacements[SlotName(table: table, name: name)] ?? name
+        }
         switch self {
-        case .renameTable(let from, let to): return .renameTable(from: replaced(from), to: replaced(to))
-        case .renameColumn(let table, let from, let to):
-            return .renameColumn(table: table, from: replaced(from), to: replaced(to))
-        case .dropTable(let table): return .dropTable(replaced(table))
-        case .dropColumn(let table, let column): return .dropColumn(table: table, column: replaced(column))
+        case .renameTable(let from, let to): return .renameTable(from: table(from), to: table(to))
+        case .renameColumn(let name, let from, let to):
+            return .renameColumn(table: name, from: column(from, of: name), to: column(to, of: name))
+        case .dropTable(let name): return .dropTable(table(name))
+        case .dropColumn(let name, let dropped): return .dropColumn(table: name, column: column(dropped, of: name))
         case .rebuild(var rebuild):
-            rebuild.droppedColumns = rebuild.droppedColumns.map(replaced)
+            rebuild.droppedColumns = rebuild.droppedColumns.map { column($0, of: rebuild.table) }
             return .rebuild(rebuild)
         default: return self
         }

@@ -165,9 +165,11 @@ public struct MigrationReport: Sendable {
             var measurement = ImpactMeasurement(
                 db: db, live: live, source: planned.source, target: planned.target, checks: planned.checks)
             // The temporary names of the stage's renames, as the migration frees them on this database.
-            let freed = try TemporaryNameCollisions.freeing(planned.steps, on: db) + planned.finalizingSteps
-            let steps = try zip(planned.allSteps, freed).map { step, freedStep -> Step in
-                let impact = try measurement.measure(TemporaryNameCollisions.measured(freedStep, among: freed))
+            let freed = try TemporaryNameCollisions.freeing(planned.steps, in: live) + planned.finalizingSteps
+            let measured = TemporaryNameCollisions.measured(freed)
+            let steps = try zip(planned.allSteps, freed).enumerated().map { position, pair -> Step in
+                let (step, freedStep) = pair
+                let impact = try measurement.measure(measured[position])
                 var reported = Step(step: freedStep, sql: freedStep.sql, impact: impact.isEmpty ? nil : impact)
                 do {
                     // The SQL as it would run on this database: renames shown applied, the rebuild from the live table.

@@ -149,6 +149,32 @@ import Testing
         #expect(drop.impact?.nonEmptyValues.map(\.count) == [2])
     }
 
+    /// A table and a column are different namespaces: a table renamed to `title` while another
+    /// table's column `title` is renamed away is no temporary, and keeps its declared name.
+    @Test func aTableRenamedToAColumnsOldNameKeepsItsDeclaredName() throws {
+        let v1 = A.schema(
+            1,
+            [
+                Self.entity("Book", [A.attribute("title", .string, default: "''")]),
+                Self.entity("Label", [A.attribute("x", .string, default: "''")]),
+            ])
+        let v2 = A.schema(
+            2,
+            [
+                Self.entity("Book", [A.attribute("heading", .string, default: "''", originalName: "title")]),
+                Self.entity("title", originalName: "Label", [A.attribute("x", .string, default: "''")]),
+            ])
+        let db = TemporaryDatabase()
+        try A.migrator([v1]).migrate(databaseAt: db.url)
+        try db.execute("INSERT INTO Book (title) VALUES ('Dune'); INSERT INTO Label (x) VALUES ('red');")
+        let migrator = try A.migrator([v1, v2])
+        let sql = try migrator.plan(databaseAt: db.url).stages.flatMap(\.steps).flatMap(\.sql)
+        #expect(sql.contains(#"ALTER TABLE "Label" RENAME TO "title""#), "\(sql)")
+        try migrator.migrate(databaseAt: db.url)
+        #expect(try db.rows("SELECT heading FROM Book") == [["'Dune'"]])
+        #expect(try db.rows("SELECT x FROM title") == [["'red'"]])
+    }
+
     /// A column a baseline accepted, undeclared, named as the swap's temporary column.
     @Test func aColumnOnlyTheDatabaseHasIsNotTakenByASwap() throws {
         let db = TemporaryDatabase()
