@@ -132,6 +132,16 @@ extension SchemaGenerator {
             attributes.append(new)
         }
         swapAttributeNames(&attributes, renamed: &renamed, sources: &sources, stage: &stage)
+        // Now and then the table takes the name one of its columns leaves: tables and columns are
+        // separate namespaces, and a name in one is no temporary of the other.
+        if entity.originalName == nil || entity.originalName == table.entity.name,
+            let left = renamed.keys.sorted().first(where: { renamed[$0] != $0 && !sourceNames.contains($0) }),
+            random.chance(0.2)
+        {
+            entity.originalName = table.entity.name
+            entity.name = left
+            stage.kinds.append("rename entity to a column's old name")
+        }
         for _ in 0..<(random.chance(0.4) ? Int.random(in: 1...2, using: &random) : 0) {
             let withoutDefault = random.chance(0.05)
             var added = attribute(optional: withoutDefault ? false : nil)
