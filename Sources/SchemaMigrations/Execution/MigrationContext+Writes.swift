@@ -192,12 +192,18 @@ extension MigrationContext {
     /// temporary table, dropped when done, which the references are followed through. Its columns
     /// have no type, so they hold the values as read, and `+` strips their affinity in the
     /// comparisons: a referencing column compares with them as with the same values written out.
+    ///
+    /// The table is `_schema_migrations_deleting_N`, N the cascade's depth, unless the temporary
+    /// schema holds something of that name already (the application's own table, index, view or
+    /// trigger on a lent connection, or one the stage's code made): then the next free name.
     private func deleteRows(
         in table: String, where filter: String, arguments: [SQLiteValue],
         references: [(Schema.Entity, Schema.Attribute, Schema.ForeignKey)], reading read: String,
         keyColumns: [String], numbered: Bool
     ) throws -> Int {
-        let scratch = "temp." + SQL.quoteIdentifier("_schema_migrations_deleting_\(deletionDepth)")
+        let taken = Set(try db.rows("SELECT name FROM temp.sqlite_schema").compactMap { $0[0].stringValue?.sqlFolded })
+        let name = TemporaryName.free("_schema_migrations_deleting_\(deletionDepth)", avoiding: taken)
+        let scratch = "temp." + SQL.quoteIdentifier(name)
         let first = numbered ? 1 : 0
         let columns = (0..<(first + keyColumns.count)).map { "c\($0)" }
         try db.execute("CREATE TEMP TABLE \(scratch) (\(columns.joined(separator: ", ")))")
