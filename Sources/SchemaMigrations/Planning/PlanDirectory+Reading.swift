@@ -12,8 +12,9 @@ extension PlanDirectory {
     /// print(plan.schemas.map(\.version))   // [2.0.0, 3.0.0]
     /// ```
     /// - Throws: `MigrationError` naming the file: `invalidPlan` when the directory or `plan.json`
-    ///   is missing or malformed, a snapshot is missing or holds another version, or the plan is
-    ///   inconsistent; `invalidSchema` when a snapshot is malformed or its hash does not match
+    ///   is missing or malformed (a key named twice with different values included), a snapshot is missing or holds another version, or the plan is
+    ///   inconsistent; `invalidSchema` when a snapshot is malformed (a key named twice with
+    ///   different values included) or its hash does not match
     ///   its content.
     public init(contentsOf directory: URL) throws {
         self = try PlanDirectory.read(contentsOf: directory).directory
@@ -45,8 +46,20 @@ extension PlanDirectory {
         }
         let file: PlanFile
         do {
-            // JSONDecoder reads (and refuses, with its own errors) what the reader without Codable does not take.
-            file = try PlanFile(scanning: data) ?? JSONDecoder().decode(PlanFile.self, from: data)
+            if let scanned = PlanFile(scanning: data) {
+                file = scanned
+            } else {
+                // JSONDecoder reads (and refuses, with its own errors) what the reader without
+                // Codable does not take, but for a key named twice, which it reads one way of two.
+                if let duplicate = JSONDuplicateKey.first(in: Array(data)) {
+                    throw MigrationError(
+                        .invalidPlan, "'\(planURL.path)' names \(duplicate)",
+                        remedy: "keep the value you mean and remove the other")
+                }
+                file = try JSONDecoder().decode(PlanFile.self, from: data)
+            }
+        } catch let error as MigrationError {
+            throw error
         } catch {
             throw MigrationError(
                 .invalidPlan, "'\(planURL.path)' is not a valid plan: \(Schema.describe(decodingError: error))",

@@ -17,8 +17,8 @@ extension Schema {
     }
 
     /// Reads a snapshot written by ``snapshotJSON()``.
-    /// - Throws: `MigrationError` with code `invalidSchema` when the JSON is malformed or its
-    ///   recorded hash does not match its content (the snapshot was edited by hand).
+    /// - Throws: `MigrationError` with code `invalidSchema` when the JSON is malformed (a key
+    ///   named twice with different values included) or its recorded hash does not match its content (the snapshot was edited by hand).
     public init(snapshotJSON data: Data) throws {
         self = try Schema.readSnapshot(data).schema
     }
@@ -28,8 +28,21 @@ extension Schema {
     static func readSnapshot(_ data: Data) throws -> (schema: Schema, hash: String) {
         let snapshot: Snapshot
         do {
-            // JSONDecoder reads (and refuses, with its own errors) what the reader without Codable does not take.
-            snapshot = try Snapshot(scanning: data) ?? JSONDecoder().decode(Snapshot.self, from: data)
+            if let scanned = Snapshot(scanning: data) {
+                snapshot = scanned
+            } else {
+                // JSONDecoder reads (and refuses, with its own errors) what the reader without
+                // Codable does not take, but for a key named twice, which it reads one way of two.
+                if let duplicate = JSONDuplicateKey.first(in: Array(data)) {
+                    throw MigrationError(
+                        .invalidSchema, "the schema snapshot names \(duplicate)",
+                        remedy: "keep the value you mean and remove the other, or regenerate it with `migrate snapshot`"
+                    )
+                }
+                snapshot = try JSONDecoder().decode(Snapshot.self, from: data)
+            }
+        } catch let error as MigrationError {
+            throw error
         } catch {
             throw MigrationError(
                 .invalidSchema,

@@ -13,6 +13,30 @@ import Testing
         #expect(result.stderr.contains("  fix: pass the directory holding it: --plan \(Scratch.jsonPlan)\n"))
     }
 
+    /// A database recorded under the plan 'SampleTrips', and a plan.json naming its plan twice,
+    /// first as 'Other': read one way, the database would be unversioned; the file is refused.
+    @Test func aPlanFileNamingAKeyTwiceIsRefusedNamingTheKeyAndBothValues() throws {
+        let scratch = Scratch()
+        let database = try scratch.sampleTrips("named.sqlite", at: Schema.Version(3, 0, 0))
+        let plan = scratch.path("plan")
+        try FileManager.default.copyItem(atPath: Scratch.jsonPlan, toPath: plan)
+        let file = plan + "/plan.json"
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let edited = text.replacingOccurrences(
+            of: #""name": "SampleTrips","#, with: #""name": "Other", "name": "SampleTrips","#)
+        #expect(edited != text)
+        try Data(edited.utf8).write(to: URL(fileURLWithPath: file))
+        let result = try BuiltCommand.migrate(["status", "--plan", plan, "--database", database])
+        #expect(result.status == 2, "\(result)")
+        #expect(
+            result.stderr.contains(
+                #"error: '\#(file)' names the key 'name' twice, with different values: "Other" and "SampleTrips""#
+                    + "\n"),
+            "\(result)")
+        #expect(result.stderr.contains("  fix: keep the value you mean and remove the other\n"))
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test func aDatabaseLockedExclusivelyNamesTheLockAndTheFix() throws {
         let scratch = Scratch()
         let database = try scratch.sampleTrips("locked.sqlite", at: Schema.Version(2, 0, 0))
