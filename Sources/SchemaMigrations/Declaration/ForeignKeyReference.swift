@@ -53,7 +53,7 @@ public struct ForeignKeyReference: Sendable, Hashable {
         _ model: any PersistentModel.Type, column: String? = nil, onDelete: Action = .noAction, onUpdate: Action? = nil,
         deferred: Bool = false
     ) -> ForeignKeyReference {
-        to(model.entityName, column: column, onDelete: onDelete, onUpdate: onUpdate, deferred: deferred)
+        to(model._entityName, column: column, onDelete: onDelete, onUpdate: onUpdate, deferred: deferred)
     }
 
     /// The schema's form; a nil column is resolved to the referenced entity's key when the version is read.

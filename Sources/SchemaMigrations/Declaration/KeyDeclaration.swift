@@ -62,7 +62,7 @@ struct KeyDeclaration {
                 return named
             }
         }
-        for (name, properties) in model.indexNames.sorted(by: { $0.key < $1.key }) {
+        for (name, properties) in model._indexNames.sorted(by: { $0.key < $1.key }) {
             let columns = properties.map(column)
             // (A NamedIndex has its own name: indexNames names the plain indexes.)
             guard
@@ -77,7 +77,7 @@ struct KeyDeclaration {
             entity.indexes[index].name = name
         }
 
-        let declared = model.primaryKey
+        let declared = model._primaryKey
         if let declared, !keyProperties.isEmpty, declared != keyProperties {
             throw fail(
                 "'\(entity.name)' declares its primary key twice: primaryKey (\(declared.joined(separator: ", "))) and @Attribute(.primaryKey) on \(keyProperties.joined(separator: ", "))",

@@ -7,7 +7,7 @@
 /// Reads a model class's declaration into a `Schema.Entity` by reflecting a fresh instance.
 enum ModelReflection {
     static func entity(of model: any PersistentModel.Type, version: Schema.Version) throws -> Schema.Entity {
-        let entityName = model.entityName
+        let entityName = model._entityName
         let instance = model.init()
         var attributes: [Schema.Attribute] = []
         var indexes: [Schema.Index] = []
@@ -31,7 +31,7 @@ enum ModelReflection {
             if let reference = modelReference(valueType) {
                 relationships.append(
                     Schema.Relationship(
-                        name: name, destination: reference.model.entityName, isToMany: reference.isToMany,
+                        name: name, destination: reference.model._entityName, isToMany: reference.isToMany,
                         isOptional: reference.isOptional,
                         deleteRule: declaredRelationship?.declaredDeleteRule ?? .nullify,
                         inverse: declaredRelationship?.declaredInverse,
@@ -89,12 +89,12 @@ enum ModelReflection {
                 dateStorage: declared?.declaredDateStorage, initial: declared.map { $0.declaredDefault } ?? child.value)
             if options.contains("unique") { indexes.append(Schema.Index([name], isUnique: true)) }
         }
-        indexes += model.uniqueness.map { Schema.Index($0, isUnique: true) }
-        indexes += model.indexes.map { Schema.Index($0) }
+        indexes += model._uniqueness.map { Schema.Index($0, isUnique: true) }
+        indexes += model._indexes.map { Schema.Index($0) }
         indexes += model.namedIndexes.map(\.schemaIndex)
         return try keys.applied(
             to: Schema.Entity(
-                name: entityName, originalName: model.originalName, hashModifier: model.hashModifier,
+                name: entityName, originalName: model._originalName, hashModifier: model._hashModifier,
                 attributes: attributes, indexes: deduplicated(indexes), relationships: relationships),
             model: model, version: version)
     }

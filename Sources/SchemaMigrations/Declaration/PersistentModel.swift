@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// final class Trip: PersistentModel {
-///     static let indexes: [[String]] = [["name", "startDate"]]
+///     static let indexes = [["name", "startDate"]]
 ///     @Attribute(.unique) var name = ""
 ///     var destination = ""
 ///     @Attribute(originalName: "start_date") var startDate = Date.distantPast
@@ -17,60 +17,84 @@
 /// a column with no default. The entity is named after the class (`TripsSchemaV2.Trip` is the
 /// entity `Trip`) unless ``entityName`` says otherwise, so `V1.Trip` and `V2.Trip` are two
 /// versions of one entity.
+///
+/// Each static requirement is optional, and may be declared as `let`, `var` or a computed
+/// property, with or without its type written: `static let originalName = "Voyage"` and
+/// `static let originalName: String? = "Voyage"` say the same. A name is a `String` or a
+/// `String?` (``DeclaredName``), a primary key a `[String]` or a `[String]?` (``DeclaredKey``);
+/// a requirement declared with any other type (`static let uniqueness = ["email"]`, a `[String]`
+/// where a list of lists is needed) does not compile, rather than being left at its default.
+/// The associated types say which type each requirement is declared with; Swift infers them.
 public protocol PersistentModel: AnyObject, _SchemaMigrationsSendableMetatype {
     /// Creates an instance with every property at its default; used to read the declaration.
     init()
+
+    /// The type ``entityName`` is declared with: `String`, or `String?` (nil: the class name).
+    associatedtype EntityNameDeclaration = String
     /// The entity and table name. Defaults to the class name.
-    static var entityName: String { get }
+    static var entityName: EntityNameDeclaration { get }
+
+    /// The type ``originalName`` is declared with: `String?` or `String`.
+    associatedtype OriginalNameDeclaration = String?
     /// The entity's name in the previous version, when this version renames it.
-    static var originalName: String? { get }
+    static var originalName: OriginalNameDeclaration { get }
+
+    /// The type ``hashModifier`` is declared with: `String?` or `String`.
+    associatedtype HashModifierDeclaration = String?
     /// Change this to mark the entity as changed, so its table is rebuilt.
-    static var hashModifier: String? { get }
+    static var hashModifier: HashModifierDeclaration { get }
+
+    /// The type ``indexes`` is declared with: `[[String]]`.
+    associatedtype IndexesDeclaration = [[String]]
     /// Indexes, each a list of property names: `[["name"], ["name", "startDate"]]` (SwiftData's `#Index`).
-    static var indexes: [[String]] { get }
+    static var indexes: IndexesDeclaration { get }
+
+    /// The type ``uniqueness`` is declared with: `[[String]]`.
+    associatedtype UniquenessDeclaration = [[String]]
     /// Uniqueness constraints, each a list of property names (SwiftData's `#Unique`).
-    static var uniqueness: [[String]] { get }
+    static var uniqueness: UniquenessDeclaration { get }
+
+    /// The type ``primaryKey`` is declared with: `[String]?` or `[String]`.
+    associatedtype PrimaryKeyDeclaration = [String]?
     /// The primary key's properties, in order, for a composite key (`["playlistID", "trackID"]`);
     /// nil for the properties marked `@Attribute(.primaryKey)`, or, when none is, the default
     /// `"id" INTEGER PRIMARY KEY` column. `[]` declares a table with no primary key, its rows
     /// keyed by SQLite's hidden rowid (a log table, another format's registry): rebuilds keep the
     /// rowids, and the data API's row ids are them. Key properties may be optional where SQLite
     /// allows NULL in a key: not in an `INTEGER PRIMARY KEY` (the rowid) nor `WITHOUT ROWID`.
-    static var primaryKey: [String]? { get }
+    static var primaryKey: PrimaryKeyDeclaration { get }
+
     /// `WITHOUT ROWID`: the table is stored in its primary key's order and has no rowid. Needs a
     /// declared primary key.
     static var withoutRowID: Bool { get }
     /// `STRICT`: SQLite refuses a value that is not of its column's type. Column types must then be
     /// INTEGER, REAL, TEXT, BLOB, INT or ANY.
     static var strict: Bool { get }
+
+    /// The type ``indexNames`` is declared with: `[String: [String]]`.
+    associatedtype IndexNamesDeclaration = [String: [String]]
     /// Names for indexes the model declares (in `indexes`, `uniqueness` or `@Attribute(.unique)`),
     /// each keyed by its name and given by its properties: `["IFK_AlbumArtistId": ["artistID"]]`.
     /// Unnamed indexes are called `Entity_column…` when created, and keep whatever name they have.
-    static var indexNames: [String: [String]] { get }
+    static var indexNames: IndexNamesDeclaration { get }
     /// Indexes declared with their name, over properties and SQL expressions, perhaps partial or
     /// unique: `[.unique("Customer_live_email", [.expression("lower(email)")], where: "deleted_at IS NULL")]`.
     static var namedIndexes: [NamedIndex] { get }
-}
 
-extension PersistentModel {
-    /// The table's name: the type's name unless the model says otherwise.
-    public static var entityName: String { String(describing: self) }
-    /// No earlier name: the entity was not renamed.
-    public static var originalName: String? { nil }
-    /// No hash modifier: the version hash follows the declaration alone.
-    public static var hashModifier: String? { nil }
-    /// No indexes beyond those the attributes declare.
-    public static var indexes: [[String]] { [] }
-    /// No uniqueness constraints beyond those the attributes declare.
-    public static var uniqueness: [[String]] { [] }
-    /// nil: the properties marked `@Attribute(.primaryKey)`, or else the default `"id"` column.
-    public static var primaryKey: [String]? { nil }
-    /// A rowid table.
-    public static var withoutRowID: Bool { false }
-    /// Not a STRICT table.
-    public static var strict: Bool { false }
-    /// No names given: an unnamed index is called `Entity_column…`.
-    public static var indexNames: [String: [String]] { [:] }
-    /// No indexes with expressions, orders, collations or a WHERE clause.
-    public static var namedIndexes: [NamedIndex] { [] }
+    /// ``entityName`` as read, whichever type declares it. Not to be declared: the package's
+    /// extensions give it, and a model without one (its requirement declared with a type the
+    /// package does not take) does not compile.
+    static var _entityName: String { get }
+    /// ``originalName`` as read; not to be declared (see ``_entityName``).
+    static var _originalName: String? { get }
+    /// ``hashModifier`` as read; not to be declared (see ``_entityName``).
+    static var _hashModifier: String? { get }
+    /// ``indexes`` as read; not to be declared (see ``_entityName``).
+    static var _indexes: [[String]] { get }
+    /// ``uniqueness`` as read; not to be declared (see ``_entityName``).
+    static var _uniqueness: [[String]] { get }
+    /// ``primaryKey`` as read; not to be declared (see ``_entityName``).
+    static var _primaryKey: [String]? { get }
+    /// ``indexNames`` as read; not to be declared (see ``_entityName``).
+    static var _indexNames: [String: [String]] { get }
 }

@@ -56,7 +56,7 @@ struct ResolvedPlan: Sendable {
     /// Reads and validates a Swift plan.
     init(_ plan: any SchemaMigrationPlan.Type) throws {
         try self.init(
-            name: plan.name, schemas: plan.schemas.map { try Schema($0) },
+            name: plan._name, schemas: plan.schemas.map { try Schema($0) },
             stages: plan.stages.map(PlannedStage.init(declared:)))
     }
 

@@ -1,0 +1,49 @@
+/// A name a declaration gives, spelled as a `String` or as a `String?` whose nil gives none: the
+/// type of ``PersistentModel/entityName``, ``PersistentModel/originalName``,
+/// ``PersistentModel/hashModifier`` and ``SchemaMigrationPlan/name`` as a declaration writes them.
+///
+/// ```swift
+/// static let originalName = "Voyage"                  // a String
+/// static let originalName: String? = "Voyage"         // the same
+/// static var hashModifier: String? { nil }            // none
+/// ```
+///
+/// Only `String` and `String?` conform, so a requirement spelled with another type (`= 5`)
+/// does not compile, rather than leave the requirement to its default.
+public protocol DeclaredName {
+    /// The name, nil for none.
+    var declaredName: String? { get }
+}
+
+extension String: DeclaredName {
+    /// The string itself.
+    public var declaredName: String? { self }
+}
+
+extension Optional: DeclaredName where Wrapped == String {
+    /// The string, or nil.
+    public var declaredName: String? { self }
+}
+
+/// A primary key a model declares (``PersistentModel/primaryKey``), spelled as `[String]` or as
+/// `[String]?` whose nil leaves the key to `@Attribute(.primaryKey)` or the default `id` column.
+///
+/// ```swift
+/// static let primaryKey = ["playlistID", "trackID"]   // a composite key
+/// static let primaryKey: [String] = []                // no primary key: rows keyed by rowid
+/// static let primaryKey: [String]? = nil              // the default
+/// ```
+public protocol DeclaredKey {
+    /// The key's properties in order, nil for the default.
+    var declaredKey: [String]? { get }
+}
+
+extension Array: DeclaredKey where Element == String {
+    /// The properties themselves; `[]` for no primary key.
+    public var declaredKey: [String]? { self }
+}
+
+extension Optional: DeclaredKey where Wrapped == [String] {
+    /// The properties, or nil for the default key.
+    public var declaredKey: [String]? { self }
+}
