@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// A model or plan requirement declared with a type the package cannot take does not compile,
+/// rather than being left at its default: each snippet is type-checked by `swiftc` against the
+/// module this test was built with, as a user's file would be.
+@Suite struct DeclarationMisspellingTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The directory holding `SchemaMigrations.swiftmodule`: beside the test bundle, or the
+    /// package's own `.build/debug/Modules`.
+    static var modules: URL? {
+        let bundle = Bundle.main.bundleURL
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        return [
+            bundle, bundle.deletingLastPathComponent(), executable.deletingLastPathComponent(),
+            root.appendingPathComponent(".build/debug"),
+        ]
+        .map { $0.appendingPathComponent("Modules") }
+        .first {
+            FileManager.default.fileExists(atPath: $0.appendingPathComponent("SchemaMigrations.swiftmodule").path)
+        }
+    }
+
+    /// `swiftc -typecheck` of `source` (after `import SchemaMigrations`): its exit status and output.
+    static func typecheck(_ source: String) throws -> (status: Int32, output: String) {
+        let modules = try #require(Self.modules, "the built SchemaMigrations module is not found")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "misspelling-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("Declarations.swift")
+        try Data(("import SchemaMigrations\n" + source + "\n").utf8).write(to: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "swiftc", "-swift-version", "6", "-typecheck", "-I", modules.path, "-Xcc",
+            "-fmodule-map-file=" + root.appendingPathComponent("Sources/CSQLite/module.modulemap").path, file.path,
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func theNaturalSpellingsCompile() throws {
+        let result = try Self.typecheck(
+            """
+            final class Trip: PersistentModel {
+                static let entityName = "trips"
+                static let originalName = "Voyage"
+                static let hashModifier: String? = "v2"
+                static let primaryKey = ["name", "day"]
+                static let indexes = [["day"]]
+                static let uniqueness: [[String]] = [["name", "day"]]
+                static let indexNames = ["by_day": ["day"]]
+                var name = ""
+                var day = 0
+                init() {}
+            }
+            enum Plan: SchemaMigrationPlan {
+                static let name: String? = "trips"
+                static let schemas: [any VersionedSchema.Type] = []
+            }
+            let models: [any PersistentModel.Type] = [Trip.self]
+            """)
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test(
+        .timeLimit(.minutes(2)),
+        arguments: [
+            "final class Trip: PersistentModel { static let originalName = 5; init() {} }",
+            "final class Trip: PersistentModel { static let entityName: Substring = \"trips\"; init() {} }",
+            "final class Trip: PersistentModel { static let hashModifier = 2; init() {} }",
+            "final class Trip: PersistentModel { static let primaryKey = \"name\"; var name = \"\"; init() {} }",
+            "final class Trip: PersistentModel { static let uniqueness = [\"email\"]; var email = \"\"; init() {} }",
+            "final class Trip: PersistentModel { static let indexes = [\"email\"]; var email = \"\"; init() {} }",
+            "final class Trip: PersistentModel { static let indexNames = [\"by_a\": \"a\"]; var a = 0; init() {} }",
+            "enum Plan: SchemaMigrationPlan { static let name = 1; static let schemas: [any VersionedSchema.Type] = [] }",
+        ])
+    func aRequirementOfAnotherTypeDoesNotCompile(_ source: String) throws {
+        let result = try Self.typecheck(source)
+        #expect(result.status != 0)
+        #expect(result.output.contains("does not conform to protocol"), "\(result.output)")
+    }
+}
