@@ -71,7 +71,9 @@ extension MigrationReport {
                     "stage \(stage.from) → \(stage.to): online, rebuilding \(stage.tables.joined(separator: ", "))")
                 lines.append(
                     "  1. prepare (one short transaction): "
-                        + stage.tables.map { "the shadow \(TableNames.onlinePrefix)\($0) and triggers on \($0)" }
+                        + stage.tables.map {
+                            "the shadow \(TableNames.onlinePrefix)\($0), triggers and a blob-write guard on \($0)"
+                        }
                         .joined(separator: ", ") + ", carrying the application's writes over")
                 lines.append(
                     "  2. copy in rowid order, \(chunk): "

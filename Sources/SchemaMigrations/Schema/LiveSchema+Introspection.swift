@@ -74,6 +74,9 @@ extension LiveSchema {
             "SELECT name, \"unique\", origin, partial FROM pragma_index_list(\(quoted)) ORDER BY seq DESC")
         {
             let indexName = row[0].stringValue ?? ""
+            // An online copy's guard is the package's, like its triggers: no rebuild, check or
+            // comparison sees it.
+            if TableNames.isBlobGuard(indexName, sql: indexSQL[indexName], on: name) { continue }
             let indexColumns = try db.rows(
                 "SELECT name FROM pragma_index_info(\(SQL.quoteString(indexName))) ORDER BY seqno"
             ).map { $0[0].stringValue ?? "<expr>" }

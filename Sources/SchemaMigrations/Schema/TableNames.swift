@@ -13,4 +13,21 @@ enum TableNames {
     static let releasedPrefix = "_sm_old_"
     /// The online change in progress on this database, if any (at most one row).
     static let onlineState = "_schema_migrations_online"
+
+    /// The index an online copy puts on the table it copies (`_sm_online_Trip_blobguard`), an
+    /// expression index with no entries (`((0)) WHERE 0`). SQLite refuses to open a column of a
+    /// table with an expression index for incremental blob writes (`sqlite3_blob_open`: "cannot
+    /// open indexed column for writing"), the one write no trigger sees; reads still open.
+    static func blobGuard(on table: String) -> String { onlinePrefix + table + "_blobguard" }
+
+    /// The guard's statement on `table`, exactly as the copy writes it.
+    static func blobGuardSQL(on table: String) -> String {
+        "CREATE INDEX \(SQL.quoteIdentifier(blobGuard(on: table))) ON \(SQL.quoteIdentifier(table)) ((0)) WHERE 0"
+    }
+
+    /// Whether an index is an online copy's guard on `table` (its name and its statement both):
+    /// the package's own, never part of the table as the application or a declaration sees it.
+    static func isBlobGuard(_ index: String, sql: String?, on table: String) -> Bool {
+        index == blobGuard(on: table) && sql == blobGuardSQL(on: table)
+    }
 }

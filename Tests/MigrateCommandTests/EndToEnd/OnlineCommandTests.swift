@@ -122,7 +122,7 @@ import Testing
                 "",
                 "online: rebuilds run online in chunks of about 5 ms each, the write lock released between chunks; custom stages are refused",
                 "stage 2.0.0 → 3.0.0: online, rebuilding Trip",
-                "  1. prepare (one short transaction): the shadow _sm_online_Trip and triggers on Trip, carrying the application's writes over",
+                "  1. prepare (one short transaction): the shadow _sm_online_Trip, triggers and a blob-write guard on Trip, carrying the application's writes over",
                 "  2. copy in rowid order, chunks of about 5 ms each: Trip (75 rows)",
                 "     the shadow of Trip builds Trip_name_unique, Trip_name_startDate_endDate as the rows arrive: a random page write per row and index, many times the offline copy for a large table",
                 "  3. cut-over (one short transaction): drop the triggers; Rename column Trip.start_date to startDate; Rename column Trip.end_date to endDate; "

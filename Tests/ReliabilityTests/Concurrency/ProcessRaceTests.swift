@@ -50,6 +50,33 @@ extension Reliability {
             )
         }
 
+        /// Two online migrations started at once: exactly one makes the change; the other is told
+        /// that another online change runs (naming its owner), or waits and finds the database
+        /// current. Never a raw SQLite error from objects the other run made, never a row lost.
+        @Test(.timeLimit(.minutes(5)))
+        func twoOnlineMigrationsAtOnceNeverBothActOnTheChange() throws {
+            let fixture = try RaceFixture(wal: true)
+            for round in 0..<4 {
+                let url = try fixture.copy("online-race-\(round).sqlite")
+                let arguments = ["migrate", "--database", url.path, "--online", "--busy-timeout", "20"]
+                let first = try DriverProcess(arguments)
+                let second = try DriverProcess(arguments)
+                let results = [first.wait(), second.wait()]
+                let migrated = results.filter { $0.status == 0 && $0.output.contains("outcome=migrated") }
+                #expect(migrated.count == 1, "\(results)")
+                for result in results where !(result.status == 0 && result.output.contains("outcome=migrated")) {
+                    let waited = result.status == 0 && result.output.contains("outcome=upToDate")
+                    let refused =
+                        result.output.contains("error code=onlineChangeInProgress")
+                        && result.output.contains("another online change of plan")
+                    #expect(waited || refused, "\(result.output)")
+                }
+                let db = try SQLiteConnection(path: url.path, mode: .readOnly)
+                #expect(try db.scalar("SELECT count(*) FROM Item")?.int64Value == Int64(RaceFixture.rows))
+                #expect(try db.scalar("PRAGMA integrity_check")?.stringValue == "ok")
+            }
+        }
+
         /// In WAL mode a reader keeps the old schema and rows while the migration has written
         /// everything but not committed, and inside a read transaction begun before the commit.
         @Test(.timeLimit(.minutes(5)))

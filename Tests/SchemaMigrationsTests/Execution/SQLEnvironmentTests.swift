@@ -304,6 +304,13 @@ final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
     func increment() { lock.withLock { count += 1 } }
+    /// The count before this call, then one more: for "after the N-th event".
+    func next() -> Int {
+        lock.withLock {
+            defer { count += 1 }
+            return count
+        }
+    }
     var value: Int { lock.withLock { count } }
 }
 

@@ -41,6 +41,7 @@ struct OnlineMigration {
     func run(to target: Schema, started: Date) throws -> MigrationResult {
         try claim()
         var done: MigrationResult?
+        var startsOver = 0
         while true {
             let state = try VersionDetection(plan: plan, db: db).detect(trustCookie: false)
             guard case .recorded(let current) = state, current < target.version,
@@ -59,7 +60,26 @@ struct OnlineMigration {
                 done = result
                 continue
             }
-            let next = try runStage(stage, target: target)
+            let next: MigrationResult
+            do {
+                next = try runStage(stage, target: target)
+            } catch let restart as CopyStartsOver {
+                // The copy's work no longer proves anything: it is released, and the stage is
+                // decided and prepared again against the database as it is now.
+                startsOver += 1
+                guard startsOver <= Self.maximumStartsOver else {
+                    try abandon()
+                    throw MigrationError(
+                        .concurrentChange,
+                        "the online copy of \(stage.from) → \(stage.to) started over \(Self.maximumStartsOver) times and the database's schema changed again (\(restart.reason)); the stage was not applied",
+                        version: stage.to,
+                        remedy:
+                            "run the migration again when the application changes no schema (VACUUM, CREATE or DROP), or without --online"
+                    )
+                }
+                try abandon()
+                continue
+            }
             done = done.map { $0.followed(by: next, started: started) } ?? next
             if next.toVersion == target.version {
                 try finishLeftovers()
@@ -148,9 +168,15 @@ struct OnlineMigration {
         }
         let checked = try QuickCheck.verify(before: stage, db: db)
         var state = try prepare(stage, changes: changes, live: live)
+        let cookie = try db.pragmaInteger("schema_version")
+        if cookie != state.schemaCookie {
+            // Changed since preparing it (another run of this change, or the application), or a
+            // change an earlier run left: looked at before the first chunk.
+            if let reason = try startOverReason(changes, version: stage.to) { throw CopyStartsOver(reason: reason) }
+        }
         try withChunkSettings { wal in
             for (index, change) in changes.enumerated() where index >= state.copied {
-                try copy(change, index: index, of: changes.count, stage: stage, state: &state, wal: wal)
+                try copy(change, index: index, of: changes, stage: stage, state: &state, wal: wal)
             }
         }
         return try cutOver(stage, changes: changes, checked: checked, state: state, started: stageStart)
@@ -159,23 +185,40 @@ struct OnlineMigration {
     /// Phase 1, or the recorded change when it is this stage's and its objects are all there.
     private func prepare(_ stage: PlannedStage, changes: [OnlineTableChange], live: LiveSchema) throws -> OnlineState {
         if let state = try OnlineState.read(from: db), state.phase == .copying, state.plan == plan.name,
+            try {
+                try OnlineState.requireOwnership(state)
+                return true
+            }(),
             state.from == stage.from, state.to == stage.to,
             state.tables == changes.map(\.shadow),
             try changes.allSatisfy({ try isPrepared($0, live: live, version: stage.to) })
         {
             return state
         }
+        // A change left by another stage goes first; its objects were this package's, so the
+        // stage's decision stands, on the schema as it is without them.
+        let leftover = try OnlineState.read(from: db) != nil
         try abandon()
+        let live = leftover ? try LiveSchema.read(from: db) : live
         return try framing.inWriteTransaction(doing: "online change's preparation") {
-            let live = try LiveSchema.read(from: db)
+            // Another run may have prepared a change since this one looked: it is its own.
+            try OnlineState.requireOwnership(try OnlineState.read(from: db))
+            // The stage was decided on `live`: a schema changed since is decided again.
+            guard try db.pragmaInteger("schema_version") == live.schemaCookie else {
+                throw CopyStartsOver(reason: "the schema changed while the online change was being decided")
+            }
             for change in changes {
                 let (table, parts) = try change.parts(in: live, renamesApplied: false, version: stage.to)
-                for sql in try change.prepareStatements(live: table, parts: parts) { try db.execute(sql) }
+                for sql in try change.prepareStatements(live: table, parts: parts) + change.guardStatements {
+                    try db.execute(sql)
+                }
             }
-            let state = OnlineState(
+            var state = OnlineState(
                 plan: plan.name, from: stage.from, to: stage.to, phase: .copying, tables: changes.map(\.shadow),
                 highWater: nil,
                 copied: 0, startedAt: Date(), heartbeat: Date(), owner: OnlineState.thisOwner)
+            try state.write(to: db)
+            state.schemaCookie = try db.pragmaInteger("schema_version")
             try state.write(to: db)
             return state
         }
@@ -192,7 +235,56 @@ struct OnlineMigration {
             "SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND (tbl_name = ? OR (type = 'trigger' AND name IN (\(triggers))))",
             [.text(change.shadow)]
         ).compactMap { $0.first?.stringValue }
-        return !expected.isEmpty && present.count == expected.count && Set(present) == Set(expected)
+        let guarded =
+            try db.scalar(
+                "SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ? AND tbl_name = ? AND sql = ?",
+                [.text(change.blobGuard), .text(change.source), .text(TableNames.blobGuardSQL(on: change.source))])
+            != nil
+        return guarded && !expected.isEmpty && present.count == expected.count && Set(present) == Set(expected)
+    }
+
+    /// Why the copy's work no longer proves what the table holds, nil when it still does. Called
+    /// when `PRAGMA schema_version` moved since the copy last made sure: SQLite changes it for
+    /// every schema change, and a VACUUM, the one thing that renumbers rowids, changes it too.
+    /// - The shadow, its indexes, the triggers and the guard must be there exactly as prepared
+    ///   (a table dropped and made again took its triggers and guard with it; a change to the
+    ///   table's definition changes what the shadow must be).
+    /// - The copy and the triggers key rows by rowid: a table whose rowid is not a column of its
+    ///   own (no `INTEGER PRIMARY KEY`) may have been renumbered by a VACUUM, which nothing else
+    ///   tells apart from another schema change.
+    private func startOverReason(_ changes: [OnlineTableChange], version: Schema.Version) throws -> String? {
+        let live = try LiveSchema.read(from: db)
+        for change in changes {
+            guard let table = live.table(named: change.source) else {
+                return "the table \(change.source) was dropped"
+            }
+            guard try isPrepared(change, live: live, version: version) else {
+                return "the table \(change.source), its shadow or the online change's triggers were changed"
+            }
+            guard table.hasRowidAlias else {
+                return "\(change.source) has no INTEGER PRIMARY KEY, and a VACUUM may have renumbered its rowids"
+            }
+        }
+        return nil
+    }
+
+    /// The copy's own check, inside each of its transactions (a chunk, the cut-over): the change
+    /// is still this run's, and what it copied still stands for the table when the schema moved.
+    /// - Throws: `MigrationError` when another run owns the change now; ``CopyStartsOver`` when
+    ///   the copy must start over.
+    private func recheck(_ changes: [OnlineTableChange], state: inout OnlineState, version: Schema.Version) throws {
+        let recorded = try OnlineState.read(from: db)
+        try OnlineState.requireOwnership(recorded)
+        guard recorded?.tables == state.tables, recorded?.phase == .copying else {
+            throw MigrationError(
+                .concurrentChange,
+                "the online change recorded in the database is no longer the one this run copies; nothing more was done",
+                version: version, remedy: "run the migration again")
+        }
+        let cookie = try db.pragmaInteger("schema_version")
+        guard cookie != state.schemaCookie else { return }
+        if let reason = try startOverReason(changes, version: version) { throw CopyStartsOver(reason: reason) }
+        state.schemaCookie = cookie
     }
 
     private func objectExists(_ name: String, type: String) throws -> Bool {
@@ -201,9 +293,10 @@ struct OnlineMigration {
 
     /// Phase 2: the chunks of one table, sized to the target, with pauses and progress.
     private func copy(
-        _ change: OnlineTableChange, index: Int, of count: Int, stage: PlannedStage, state: inout OnlineState,
-        wal: Bool
+        _ change: OnlineTableChange, index: Int, of changes: [OnlineTableChange], stage: PlannedStage,
+        state: inout OnlineState, wal: Bool
     ) throws {
+        let count = changes.count
         let live = try LiveSchema.read(from: db, onlyTables: [change.source])
         let (table, parts) = try change.parts(in: live, renamesApplied: false, version: stage.to)
         let total = Int(try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(change.source))")?.int64Value ?? 0)
@@ -220,6 +313,7 @@ struct OnlineMigration {
             let rows = chunk.rows
             var rowTime: TimeInterval = 0
             let (end, held) = try inChunkTransaction(doing: "online copy") { () -> Int64? in
+                try recheck(changes, state: &state, version: stage.to)
                 let copyStart = Date()
                 let end = try change.copyChunk(db, live: table, parts: parts, after: state.highWater, rows: rows)
                 rowTime = Date().timeIntervalSince(copyStart)
@@ -268,7 +362,10 @@ struct OnlineMigration {
             if Date().timeIntervalSince(lastHeartbeat) > OnlineState.staleAfter / 3 {
                 var beat = state
                 beat.heartbeat = Date()
-                try framing.inWriteTransaction(doing: "online change's heartbeat") { try beat.write(to: db) }
+                try framing.inWriteTransaction(doing: "online change's heartbeat") {
+                    try OnlineState.requireOwnership(try OnlineState.read(from: db))
+                    try beat.write(to: db)
+                }
                 state = beat
                 lastHeartbeat = Date()
             }
@@ -281,6 +378,7 @@ struct OnlineMigration {
     private func cutOver(
         _ stage: PlannedStage, changes: [OnlineTableChange], checked: [String], state: OnlineState, started: Date
     ) throws -> MigrationResult {
+        var state = state
         options.progress?(
             MigrationProgress(
                 from: stage.from, to: stage.to, stepIndex: 0, stepCount: stage.steps.count,
@@ -296,6 +394,7 @@ struct OnlineMigration {
                     "the database left version \(stage.from) during the online change; the cut-over was rolled back",
                     version: stage.to, remedy: "run the migration again")
             }
+            try recheck(changes, state: &state, version: stage.to)
             for change in changes { for sql in change.dropTriggerStatements { try db.execute(sql) } }
             let online = Dictionary(
                 changes.map { ($0.rebuild.table.sqlFolded, $0) }, uniquingKeysWith: { first, _ in first })
@@ -401,6 +500,13 @@ struct OnlineMigration {
                     let rows = chunk.rows
                     var rowTime: TimeInterval = 0
                     let (changed, held) = try inChunkTransaction(doing: "release of the old table") { () -> Int in
+                        var beat = try OnlineState.read(from: db)
+                        try OnlineState.requireOwnership(beat)
+                        if beat != nil {
+                            beat?.owner = OnlineState.thisOwner
+                            beat?.heartbeat = Date()
+                            try beat?.write(to: db)
+                        }
                         let deleteStart = Date()
                         try db.execute(
                             "DELETE FROM \(quoted) WHERE rowid IN (SELECT rowid FROM \(quoted) LIMIT \(rows))")
@@ -432,16 +538,32 @@ struct OnlineMigration {
     func abandon() throws {
         guard var state = try OnlineState.read(from: db), state.phase == .copying else { return }
         try framing.inWriteTransaction(doing: "online change") {
+            guard let current = try OnlineState.read(from: db), current.phase == .copying else { return }
+            try OnlineState.requireOwnership(current)
+            state = current
             for shadow in state.tables {
                 let table = String(shadow.dropFirst(TableNames.onlinePrefix.count))
                 for sql in OnlineTableChange.dropTriggers(on: table) { try db.execute(sql) }
             }
             state.phase = .releasing
             state.highWater = nil
+            state.owner = OnlineState.thisOwner
+            state.heartbeat = Date()
             try state.write(to: db)
         }
         try release(state)
     }
+
+    /// How often a stage's copy starts over because the schema changed under it before the
+    /// migration gives up (``CopyStartsOver``).
+    static let maximumStartsOver = 5
+}
+
+/// Thrown inside a copy's transaction (rolled back with it) when what the copy did no longer
+/// stands for the table (``OnlineMigration``): the stage's change is abandoned and made again.
+struct CopyStartsOver: Error {
+    /// What was seen, for the message when the copy gives up.
+    let reason: String
 }
 
 /// The rows of the next chunk, adapted after each to the time the last ones held the lock.

@@ -32,8 +32,16 @@ struct OnlineTableChange: Sendable {
     var shadow: String { TableNames.onlinePrefix + rebuild.table }
     /// Where the old table goes at the cut-over, to be emptied in chunks.
     var released: String { TableNames.releasedPrefix + rebuild.table }
-    /// The shadow's `index`-th index, until the cut-over names it.
-    func shadowIndex(_ index: Int) -> String { TableNames.onlinePrefix + "ix\(index + 1)_" + rebuild.table }
+    /// The shadow's `ordinal`-th index it builds, until the cut-over names it.
+    func shadowIndex(_ ordinal: Int) -> String { TableNames.onlinePrefix + "ix\(ordinal + 1)_" + rebuild.table }
+    /// The name in the shadow of the index at `position` of the rebuild's indexes, one the shadow
+    /// builds: numbered among those alone, so that an index the application adds to the table
+    /// during the copy, which moves at the cut-over, renames none of them.
+    func shadowIndex(at position: Int, of parts: TableRebuild.Parts) -> String {
+        shadowIndex(parts.shadowBuiltIndexes.firstIndex(of: position) ?? position)
+    }
+    /// The guard index on the source table (``TableNames/blobGuard(on:)``).
+    var blobGuard: String { TableNames.blobGuard(on: source) }
     /// The triggers on the source table.
     var triggers: [String] { ["insert", "update", "delete"].map { TableNames.onlinePrefix + source + "_" + $0 } }
 
@@ -46,7 +54,7 @@ struct OnlineTableChange: Sendable {
     func takenNames(in live: LiveSchema, indexCount: Int, recorded: Set<String>) -> [String] {
         guard !recorded.contains(shadow.sqlFolded), !recorded.contains(released.sqlFolded) else { return [] }
         let own =
-            [shadow, released] + triggers
+            [shadow, released, blobGuard] + triggers
             + (0..<indexCount).flatMap { [shadowIndex($0), releasedIndex($0)] }
         return own.filter { live.objectNames.contains($0.sqlFolded) }
     }
@@ -156,8 +164,9 @@ struct OnlineTableChange: Sendable {
     func prepareStatements(live: LiveSchema.Table, parts: TableRebuild.Parts) throws -> [String] {
         guard let rowid = rowidName(live: live) else { return [] }
         var statements = [parts.createTable]
-        for index in parts.shadowBuiltIndexes {
-            statements.append(try Self.renamed(indexSQL: parts.indexes[index], to: shadowIndex(index), on: shadow).sql)
+        for (ordinal, index) in parts.shadowBuiltIndexes.enumerated() {
+            statements.append(
+                try Self.renamed(indexSQL: parts.indexes[index], to: shadowIndex(ordinal), on: shadow).sql)
         }
         let quotedSource = SQL.quoteIdentifier(parts.sourceTable)
         let quotedShadow = SQL.quoteIdentifier(shadow)
@@ -184,6 +193,21 @@ struct OnlineTableChange: Sendable {
         return statements
     }
 
+    /// Phase 1 (prepare), after ``prepareStatements(live:parts:)``: the guard index on the source
+    /// (``TableNames/blobGuard(on:)``), made in O(1) of the table's rows. It has no entries on any
+    /// table, so it is created on the empty shadow and handed to the source through
+    /// `writable_schema`, as the cut-over names indexes: `CREATE INDEX` on the source would read
+    /// every row under the lock to find none.
+    var guardStatements: [String] {
+        let onShadow = "CREATE INDEX \(SQL.quoteIdentifier(blobGuard)) ON \(SQL.quoteIdentifier(shadow)) ((0)) WHERE 0"
+        return [
+            onShadow, "PRAGMA writable_schema = ON",
+            "UPDATE sqlite_schema SET tbl_name = \(SQL.quoteString(source)), sql = \(SQL.quoteString(TableNames.blobGuardSQL(on: source))) "
+                + "WHERE type = 'index' AND name = \(SQL.quoteString(blobGuard))",
+            "PRAGMA writable_schema = RESET",
+        ]
+    }
+
     /// Phase 2 (copy): one chunk of at most `rows` rows after `highWater` (from the first row when
     /// nil), inside the caller's transaction.
     /// - Returns: the new high-water mark, nil when the chunk reached the end of the table.
@@ -203,15 +227,15 @@ struct OnlineTableChange: Sendable {
         return end
     }
 
-    /// Dropping the online triggers on `table` (by its name before the stage).
+    /// Dropping the online triggers and the guard index on `table` (by its name before the stage).
     static func dropTriggers(on table: String) -> [String] {
         ["insert", "update", "delete"].map {
             "DROP TRIGGER IF EXISTS \(SQL.quoteIdentifier(TableNames.onlinePrefix + table + "_" + $0))"
-        }
+        } + ["DROP INDEX IF EXISTS \(SQL.quoteIdentifier(TableNames.blobGuard(on: table)))"]
     }
 
-    /// Dropping the triggers (the first thing a cut-over or an abandoned change does).
-    var dropTriggerStatements: [String] { triggers.map { "DROP TRIGGER IF EXISTS \(SQL.quoteIdentifier($0))" } }
+    /// Dropping the triggers and the guard (the first thing a cut-over or an abandoned change does).
+    var dropTriggerStatements: [String] { Self.dropTriggers(on: source) }
 
     /// Where an old index that does not move to the new table goes at the cut-over, to be emptied
     /// with the old table's rows and dropped with it.
@@ -228,7 +252,7 @@ struct OnlineTableChange: Sendable {
     func cutOverStatements(live: LiveSchema, version: Schema.Version) throws -> [String] {
         let (table, parts) = try self.parts(in: live, renamesApplied: true, version: version)
         let shadowIndexes = Set((live.table(named: shadow)?.indexes ?? []).map(\.name))
-        guard parts.shadowBuiltIndexes.allSatisfy({ shadowIndexes.contains(shadowIndex($0)) }) else {
+        guard parts.shadowBuiltIndexes.indices.allSatisfy({ shadowIndexes.contains(shadowIndex($0)) }) else {
             throw MigrationError(
                 .sqlite,
                 "the online shadow of \(rebuild.table) does not have the indexes the rebuild needs; everything was rolled back",
@@ -283,7 +307,7 @@ struct OnlineTableChange: Sendable {
             let name = try Self.renamed(indexSQL: sql, to: "", on: "").name
             statements.append(
                 "UPDATE sqlite_schema SET name = \(SQL.quoteString(name)), sql = \(SQL.quoteString(sql)) "
-                    + "WHERE type = 'index' AND name = \(SQL.quoteString(shadowIndex(index)))")
+                    + "WHERE type = 'index' AND name = \(SQL.quoteString(shadowIndex(at: index, of: parts)))")
         }
         statements.append("PRAGMA writable_schema = RESET")
         return statements

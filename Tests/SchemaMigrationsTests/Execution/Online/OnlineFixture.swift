@@ -4,6 +4,15 @@ import Foundation
 
 /// What online-change tests compare: a database's dump, and an application writing while it migrates.
 enum OnlineFixture {
+    /// The companion table of an online change as releases before the schema cookie made it (11
+    /// columns): a change recorded in it is read, resumed or refused as in the current one.
+    static let earlierStateSQL = """
+        CREATE TABLE IF NOT EXISTS "_schema_migrations_online" ("id" INTEGER PRIMARY KEY CHECK ("id" = 1), \
+        "plan" TEXT NOT NULL, "fromVersion" TEXT NOT NULL, "toVersion" TEXT NOT NULL, "phase" TEXT NOT NULL, \
+        "tables" TEXT NOT NULL, "highWater" INTEGER, "copied" INTEGER NOT NULL, "startedAt" REAL NOT NULL, \
+        "heartbeat" REAL NOT NULL, "owner" TEXT NOT NULL)
+        """
+
     /// The database as `.dump` would show it, minus what legitimately differs (root pages, the
     /// metadata's timestamps): every schema object's type, name, table and SQL, sorted; every row
     /// of every table with its rowid; `sqlite_sequence`.

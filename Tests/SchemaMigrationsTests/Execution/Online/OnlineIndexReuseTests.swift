@@ -193,7 +193,7 @@ import Testing
         try db.execute("CREATE INDEX \"_sm_online_ix9_Person\" ON \"_sm_online_Person\" (name)")
         try db.execute("INSERT INTO \"_sm_online_Person\" SELECT * FROM Person WHERE id <= 300")
         let stale = Date().timeIntervalSince1970 - 600
-        try db.execute(OnlineState.createSQL)
+        try db.execute(OnlineFixture.earlierStateSQL)
         try db.execute(
             "INSERT INTO _schema_migrations_online VALUES (1, 'default', '1.0.0', '2.0.0', 'copying', '_sm_online_Person', 300, 0, \(stale), \(stale), 'elsewhere:1')"
         )

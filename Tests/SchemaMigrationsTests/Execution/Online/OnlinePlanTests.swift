@@ -29,7 +29,7 @@ import Testing
             online.lines == [
                 "online: rebuilds run online in chunks of about 20 ms each, the write lock released between chunks; custom stages are refused",
                 "stage 1.0.0 → 2.0.0: online, rebuilding Person",
-                "  1. prepare (one short transaction): the shadow _sm_online_Person and triggers on Person, carrying the application's writes over",
+                "  1. prepare (one short transaction): the shadow _sm_online_Person, triggers and a blob-write guard on Person, carrying the application's writes over",
                 "  2. copy in rowid order, chunks of about 20 ms each: Person (2000 rows)",
                 "  3. cut-over (one short transaction): drop the triggers; swap Person in (the old table renamed aside to _sm_old_Person, the shadow renamed to Person, the indexes moved or named); check the result against 2.0.0; record version 2.0.0",
                 "  4. release the old Person in chunks of about 20 ms each",
@@ -45,7 +45,7 @@ import Testing
 
                 - online: rebuilds run online in chunks of about 20 ms each, the write lock released between chunks; custom stages are refused
                 - stage 1.0.0 → 2.0.0: online, rebuilding Person
-                  1. prepare (one short transaction): the shadow \\_sm_online_Person and triggers on Person, carrying the application's writes over
+                  1. prepare (one short transaction): the shadow \\_sm_online_Person, triggers and a blob-write guard on Person, carrying the application's writes over
                 """))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(report.json().utf8)) as? [String: Any])
         let stage = try #require(((json["online"] as? [String: Any])?["stages"] as? [[String: Any]])?.first)
@@ -130,7 +130,7 @@ import Testing
         try OnlineRebuildTests.makeV1(db.url, rows: 10)
         try db.execute(
             """
-            \(OnlineState.createSQL);
+            \(OnlineFixture.earlierStateSQL);
             INSERT INTO _schema_migrations_online VALUES (1, 'default', '1.0.0', '2.0.0', 'copying', '_sm_online_Person', NULL, 0, 0, \(Date().timeIntervalSince1970), 'elsewhere:1')
             """)
         for options in [Self.onlineOptions(), MigrationOptions()] {

@@ -79,6 +79,36 @@ import Testing
         #expect(try db.bytes() == before)
     }
 
+    @Test func aRunWhoseChangeAnotherLiveRunTookStopsAtItsNextChunk() throws {
+        let db = TemporaryDatabase()
+        try OnlineRebuildTests.makeV1(db.url, rows: 2_000)
+        let gate = Gate()
+        var online = OnlineRebuildOptions(chunkTargetMilliseconds: 1)
+        online.shouldPause = { gate.isClosed }
+        let url = db.url
+        let migrator = try A.migrator([Self.v1, Self.v2], options: Self.options(online))
+        let first = Thread {
+            gate.result = Result { try migrator.migrate(databaseAt: url) }
+            gate.finished.signal()
+        }
+        first.start()
+        while try db.scalar("SELECT count(*) FROM sqlite_schema WHERE name = '_schema_migrations_online'")?.int64Value
+            != 1
+        { usleep(1_000) }
+        // Another live run (on another host) took the change over while this one was paused.
+        try db.execute(
+            "UPDATE _schema_migrations_online SET owner = 'elsewhere:1', heartbeat = \(Date().timeIntervalSince1970 + 60)"
+        )
+        gate.isClosed = false
+        gate.finished.wait()
+        let error = try #require(throws: MigrationError.self) { try gate.result?.get() }
+        #expect(error.code == .onlineChangeInProgress)
+        #expect(error.message.contains("(owner elsewhere:1, copying, started "))
+        #expect(try db.recordedVersion() == "1.0.0")
+        #expect(try db.rows("SELECT count(*) FROM Person") == [["2000"]])
+        #expect(try db.rows("SELECT owner FROM _schema_migrations_online") == [["'elsewhere:1'"]])
+    }
+
     @Test func aSecondMigrationWhileAnOnlineChangeIsPausedIsRefusedThenTheFirstFinishes() throws {
         let db = TemporaryDatabase()
         try OnlineRebuildTests.makeV1(db.url, rows: 2_000)
@@ -108,10 +138,13 @@ import Testing
             #expect(error.code == .onlineChangeInProgress)
             #expect(
                 error.message.hasPrefix(
-                    "an online change of plan 'default' from 1.0.0 to 2.0.0 is running on this database (elsewhere:1, copying)"
+                    "another online change of plan 'default' from 1.0.0 to 2.0.0 is running on this database (owner elsewhere:1, copying, started "
                 ))
         }
         #expect(try db.recordedVersion() == "1.0.0")
+        // The row given back to its owner: a run whose change another live run holds stops instead
+        // (``aRunWhoseChangeAnotherLiveRunTookStopsAtItsNextChunk``).
+        try connection.execute("UPDATE _schema_migrations_online SET owner = '\(OnlineState.thisOwner)'")
         gate.isClosed = false
         gate.finished.wait()
         #expect(throws: Never.self) { try gate.result?.get() }

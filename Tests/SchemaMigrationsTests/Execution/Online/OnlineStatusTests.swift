@@ -84,7 +84,7 @@ import Testing
         try db.execute(
             """
             CREATE TABLE "_sm_old_Person" (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO "_sm_old_Person" VALUES (4, 'a'), (9, 'b');
-            \(OnlineState.createSQL);
+            \(OnlineFixture.earlierStateSQL);
             INSERT INTO _schema_migrations_online VALUES (1, 'default', '1.0.0', '2.0.0', 'releasing', '_sm_old_Person', NULL, 1, 0, 0, 'elsewhere:1')
             """)
         let status = try A.migrator([Self.v1, Self.v2]).status(databaseAt: db.url)
