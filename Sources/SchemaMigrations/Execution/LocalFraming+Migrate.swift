@@ -62,8 +62,10 @@ extension LocalMigrationFraming {
             }
             if let backupURL = options.backupURL { try backup(to: backupURL, plan: plan, options: options) }
             return try withSettings(version: target.version) {
-                try OnlineMigration(plan: plan, db: db, options: options, online: online, chunkTarget: chunkTarget).run(
-                    to: target, started: started)
+                try connection.withDefensiveModeOff {
+                    try OnlineMigration(plan: plan, db: db, options: options, online: online, chunkTarget: chunkTarget)
+                        .run(to: target, started: started)
+                }
             }
         }
         if let backupURL = options.backupURL { try backup(to: backupURL, plan: plan, options: options) }

@@ -21,8 +21,9 @@ struct FileFraming: LocalMigrationFraming {
     let connection: SQLiteConnection
 
     var lockWait: String { "\(connection.busyTimeout) s" }
-    /// The package's own connections never use a journal that cannot roll back.
-    func requireSafeConnection() throws {}
+    /// The package never sets a journal that cannot roll back, but the SQL environment's hook or an
+    /// extension may have (``JournalCheck``).
+    func requireSafeConnection() throws { try JournalCheck.requireRollback(connection) }
 }
 
 /// The framing of a migration through a connection the app lends (``Migrator/migrate(connection:)``):

@@ -132,6 +132,8 @@ public struct MigrationReport: Sendable {
         let environment = SQLEnvironmentCheck(db: db)
         let missing = try environment.refusal(for: pending, version: targetVersion)
         if let missing { refusals.append(missing) }
+        // A journal that cannot roll back (set by the SQL environment's hook) is refused first.
+        if !pending.isEmpty, let unsafe = try JournalCheck.refusal(db) { refusals.append(unsafe) }
         let keptUnevaluated = try environment.keptUnevaluated(for: pending)
         if let change = try OnlineState.read(from: db), change.ownerIsAlive, change.owner != OnlineState.thisOwner {
             refusals.append(change.inProgressError())
