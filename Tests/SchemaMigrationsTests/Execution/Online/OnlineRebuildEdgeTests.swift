@@ -79,6 +79,36 @@ import Testing
         #expect(try db.bytes() == before)
     }
 
+    /// An owner row naming a process of this host that runs (pid 1 always does) but has not
+    /// beaten its heart for longer than ``OnlineState/staleAfter``: after a container restart its
+    /// pid is another program's. It is taken over; with a fresh heartbeat it is refused.
+    @Test func anOwnerWhosePidLivesButWhoseHeartbeatIsStaleIsTakenOver() throws {
+        let db = TemporaryDatabase()
+        try OnlineRebuildTests.makeV1(db.url, rows: 500)
+        let owner = "\(ProcessInfo.processInfo.hostName):1"
+        func record(heartbeat: Double) throws {
+            try db.execute(
+                """
+                \(OnlineState.createSQL);
+                INSERT OR REPLACE INTO _schema_migrations_online (id, plan, fromVersion, toVersion, phase, tables, highWater, copied, startedAt, heartbeat, owner)
+                VALUES (1, 'default', '1.0.0', '2.0.0', 'copying', '_sm_online_Person', NULL, 0, \(heartbeat), \(heartbeat), '\(owner)')
+                """)
+        }
+        try record(heartbeat: Date().timeIntervalSince1970)
+        let error = try #require(throws: MigrationError.self) {
+            try A.migrator([Self.v1, Self.v2], options: Self.options()).migrate(databaseAt: db.url)
+        }
+        #expect(error.code == .onlineChangeInProgress)
+        #expect(error.message.contains("(owner \(owner), copying, started "))
+        #expect(try db.recordedVersion() == "1.0.0")
+
+        try record(heartbeat: Date().timeIntervalSince1970 - OnlineState.staleAfter - 1)
+        try A.migrator([Self.v1, Self.v2], options: Self.options()).migrate(databaseAt: db.url)
+        #expect(try db.recordedVersion() == "2.0.0")
+        #expect(try db.rows("SELECT count(*) FROM Person") == [["500"]])
+        #expect(try db.rows("SELECT name FROM sqlite_schema WHERE name LIKE '_s%_online%'").isEmpty)
+    }
+
     @Test func aRunWhoseChangeAnotherLiveRunTookStopsAtItsNextChunk() throws {
         let db = TemporaryDatabase()
         try OnlineRebuildTests.makeV1(db.url, rows: 2_000)
