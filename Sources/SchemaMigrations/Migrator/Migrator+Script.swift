@@ -17,6 +17,12 @@ extension Migrator {
         var script = MigrationScript(
             database: url.path, fromVersion: outcome.result.fromVersion, toVersion: outcome.result.toVersion,
             schemaCookie: outcome.schemaCookie, statements: [], notes: [:])
+        let environment = options.sqlEnvironment
+        script.extensions = environment.extensions
+        script.registeredInCode =
+            environment.collations.map { "the collation \($0.name)" }
+            + environment.functions.map { "the function \($0.name)" }
+            + (environment.prepareConnection == nil ? [] : ["what its prepareConnection hook does"])
         var recordingVersion = false
         for entry in outcome.entries {
             switch entry {

@@ -30,6 +30,12 @@ public struct MigrationScript: Sendable {
     public var statements: [String]
     /// What each group of statements does, keyed by the index of its first statement.
     var notes: [Int: [String]]
+    /// The extensions the migration loaded (``SQLEnvironment/extensions``): the script loads them
+    /// too (`.load`), before its first statement.
+    public var extensions: [SQLExtension] = []
+    /// The collations and functions the application registers in code (``SQLEnvironment``), which
+    /// no `sqlite3` shell has: the header names them.
+    public var registeredInCode: [String] = []
 
     /// The script for the `sqlite3` shell: a comment header, `.bail on`, `PRAGMA foreign_keys=OFF`,
     /// `BEGIN IMMEDIATE`, the statements, `COMMIT`.
@@ -44,7 +50,13 @@ public struct MigrationScript: Sendable {
             return (lines + ["-- The database is at \(toVersion) already: nothing to do."]).joined(separator: "\n")
                 + "\n"
         }
+        if !registeredInCode.isEmpty {
+            lines.append(
+                "-- It needs what the application registers in code, which the sqlite3 shell does not have: "
+                    + registeredInCode.joined(separator: ", ") + ".")
+        }
         lines.append(".bail on")
+        lines += extensions.map(\.shellCommand)
         // What a migration sets outside its transaction for correctness (not the sorter's threads).
         lines += ConnectionSettings.pragmas.filter(\.isRequired).map { "PRAGMA \($0.name)=\($0.value);" }
         lines += [
@@ -62,5 +74,30 @@ public struct MigrationScript: Sendable {
         }
         lines.append("COMMIT;")
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension SQLExtension {
+    /// The `sqlite3` shell's `.load` of this extension: the path in double quotes (the shell reads
+    /// backslash escapes inside them), then the entry point when there is one.
+    var shellCommand: String {
+        ".load " + ([path] + (entryPoint.map { [$0] } ?? [])).map(Self.shellArgument).joined(separator: " ")
+    }
+
+    /// `text` as one argument of a `sqlite3` shell dot-command: in double quotes, with the escapes
+    /// the shell resolves inside them for a backslash, a quote and line breaks.
+    private static func shellArgument(_ text: String) -> String {
+        var quoted = "\""
+        for character in text {
+            switch character {
+            case "\\": quoted += "\\\\"
+            case "\"": quoted += "\\\""
+            case "\n": quoted += "\\n"
+            case "\r": quoted += "\\r"
+            case "\t": quoted += "\\t"
+            default: quoted.append(character)
+            }
+        }
+        return quoted + "\""
     }
 }

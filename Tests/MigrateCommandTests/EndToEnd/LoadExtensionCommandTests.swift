@@ -118,6 +118,23 @@ import Testing
             ["plan", "--plan", plan, "--database", database, "--to", "2.0.0", "--format", "json"],
             environment: ["MIGRATE_LOAD_EXTENSION": load])
         #expect(dryRun.status == 0, "\(dryRun)")
+
+        // The SQL script loads the extension as the migration did, and runs in the sqlite3 shell.
+        let script = try BuiltCommand.migrate([
+            "plan", "--plan", plan, "--database", database, "--to", "2.0.0", "--format", "sql", "--load-extension",
+            load,
+        ])
+        #expect(script.status == 0, "\(script)")
+        #expect(script.stdout.contains(".bail on\n.load \"\(library)\" \"sqlite3_appsql_init\"\n"), "\(script.stdout)")
+        let copy = scratch.path("script-copy.sqlite")
+        try FileManager.default.copyItem(atPath: database, toPath: copy)
+        let shell = try BuiltCommand.runProgram("/usr/bin/sqlite3", [copy], input: script.stdout)
+        #expect(shell.status == 0 && shell.stderr.isEmpty, "\(shell)")
+        let scripted = try BuiltCommand.migrate([
+            "status", "--plan", plan, "--database", copy, "--load-extension", load,
+        ])
+        #expect(scripted.status == 0 && scripted.stdout.contains("2.0.0"), "\(scripted)")
+
         let apply = try BuiltCommand.migrate([
             "apply", "--plan", plan, "--database", database, "--no-backup", "--load-extension", load,
         ])

@@ -128,3 +128,46 @@ import Testing
             ])
     }
 }
+
+/// The `.load` lines a script writes for the extensions the migration loaded: the `sqlite3`
+/// shell reads back exactly the path and entry point, whatever characters they hold.
+@Suite struct MigrationScriptExtensionTests {
+    @Test(arguments: [
+        "/tmp/plain/libapp", "/tmp/a dir/with \"quotes\" and \\ back\\slash", "/tmp/line\nbreak\tand tab",
+    ])
+    func theShellLoadsExactlyThePathTheMigrationLoaded(path: String) throws {
+        let command = SQLExtension(path: path, entryPoint: "sqlite3_app_init").shellCommand
+        #expect(!command.contains("\n"), "one line: \(command)")
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [":memory:"]
+        let input = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data((command + "\n").utf8))
+        try input.fileHandleForWriting.close()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        // The file does not exist: the shell names the path it tried (with the platform's suffix).
+        #expect(message.hasPrefix("Error: \(path)"), "\(message)")
+    }
+
+    @Test func aScriptNamesWhatTheApplicationRegistersInCode() throws {
+        let db = TemporaryDatabase()
+        try PlanBuilder.migrator([JournalModeTests.v1]).migrate(databaseAt: db.url)
+        let environment = SQLEnvironment(
+            collations: [SQLCollation("unicase") { $0.lowercased().compare($1.lowercased()) }],
+            functions: [SQLFunction("slug", argumentCount: 1) { _ in .null }])
+        let script = try PlanBuilder.migrator(
+            [JournalModeTests.v1, JournalModeTests.v2], options: MigrationOptions(sqlEnvironment: environment)
+        ).script(databaseAt: db.url)
+        #expect(
+            script.text.contains(
+                "-- It needs what the application registers in code, which the sqlite3 shell does not have: the collation unicase, the function slug.\n.bail on\n"
+            ))
+    }
+}
