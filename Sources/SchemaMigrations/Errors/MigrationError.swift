@@ -128,8 +128,20 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         sqliteError: SQLiteError? = nil, underlying: String? = nil, underlyingError: (any Error)? = nil
     ) {
         self.init(
-            code, message, entity: entity, property: property, version: version, remedy: remedy, details: details,
+            code, message, entity: entity, property: property, version: version,
+            remedy: remedy ?? sqliteError.flatMap(Self.remedy(for:)), details: details,
             cause: underlyingError ?? sqliteError ?? underlying.map(DescribedCause.init))
+    }
+
+    /// What to do about a SQLite error whose code alone says what is missing, whatever was being
+    /// done: `SQLITE_IOERR_GETTEMPPATH` (6410) means no writable directory for the temporary files
+    /// a large statement spills (a sort, a statement journal), as on a read-only root filesystem.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/tempfiles.html#temporary_file_storage_locations>
+    static func remedy(for error: SQLiteError) -> String? {
+        guard error.resultCode.rawValue == 6410 else { return nil }
+        return
+            "SQLite found no writable directory for its temporary files (it tries SQLITE_TMPDIR, TMPDIR, /var/tmp, /usr/tmp, /tmp and the working directory): set SQLITE_TMPDIR to a writable directory, or run PRAGMA temp_store = MEMORY in the SQL environment's prepareConnection hook (the temporary files then take memory)"
     }
 
     /// The SQLite error at the root of the cause: the cause itself, or the one it carries (a
