@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Testing
 
@@ -233,6 +234,9 @@ extension Reliability {
             }
             result.writes = application.log
             if let failure = application.failure { result.problems.append("the application's hook failed: \(failure)") }
+            for write in application.blobWritesThatWentThrough {
+                result.problems.append("an incremental blob write went through during the copy: \(write)")
+            }
             let cutOvers = events.all.filter { $0.activity == .cuttingOver }
             result.stagesOnline = cutOvers.count
             result.chunks = events.all.filter { $0.activity == .copyingOnline }.count
@@ -252,7 +256,7 @@ extension Reliability {
             try offline.execute("PRAGMA foreign_keys = ON")
             var offlineError: (any Error)?
             for stage in stages {
-                for write in application.log where write.from == stage.from {
+                for write in application.log where write.from == stage.from && write.kind != WritingApplication.blobWrite {
                     var error: String?
                     do { try offline.execute(write.sql) } catch let failure as SQLiteError {
                         error = WritingApplication.describe(failure)
@@ -395,15 +399,95 @@ final class WritingApplication: @unchecked Sendable {
             else { return false }
             for _ in 0..<min(budget, Int.random(in: 0...4, using: &random)) {
                 budget -= 1
-                let (kind, sql) = try statement(in: version)
+                let (kind, sql) = try random.chance(0.06) ? schemaAction(in: version) : statement(in: version)
+                if kind == Self.blobWrite {
+                    try attemptBlobWrite(sql, from: from)
+                    continue
+                }
                 var error: String?
-                do { try db.execute(sql) } catch let failure as SQLiteError { error = Self.describe(failure) }
+                do { try db.execute(sql) } catch let failure as SQLiteError {
+                    error = Self.describe(failure)
+                    if !db.isAutocommit { try db.execute("ROLLBACK") }
+                }
                 log.append(Write(from: from, kind: kind, sql: sql, error: error))
             }
         } catch {
             failure = "\(error)"
         }
         return false
+    }
+
+    // MARK: What triggers cannot see
+
+    /// The kind of a write made through incremental blob I/O, which the offline copy does not replay.
+    static let blobWrite = "blob write"
+    /// Blob writes that went through during a copy: each would be lost at the cut-over.
+    private(set) var blobWritesThatWentThrough: [String] = []
+
+    /// Something the application does beside the copy that no trigger sees: a `VACUUM`, an index of
+    /// its own, its table dropped and made again (rows, indexes and triggers as they were), an
+    /// incremental blob write. The schema changes go through `PRAGMA schema_version`, which the
+    /// copy watches; the blob write must fail while the copy runs.
+    private func schemaAction(in version: ModelDatabase) throws -> (kind: String, sql: String) {
+        let table = version.tables[Int.random(in: 0..<version.tables.count, using: &random)].entity.name
+        let columns = try db.rows("SELECT name, type, hidden FROM pragma_table_xinfo(?)", [.text(table)])
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0:
+            return ("vacuum", "VACUUM")
+        case 1:
+            let plain = columns.filter { $0[2].int64Value == 0 }.compactMap { $0[0].stringValue }
+            guard let column = plain.randomElement(using: &random) else { return ("vacuum", "VACUUM") }
+            let index = "app_ix_\(Int.random(in: 0..<1_000_000, using: &random))"
+            return ("index of the application's", "CREATE INDEX \(quoted(index)) ON \(quoted(table)) (\(quoted(column)))")
+        case 2:
+            // Only a table no other table references: dropping a parent deletes through its keys.
+            let referenced = try db.rows(
+                "SELECT 1 FROM sqlite_schema s, pragma_foreign_key_list(s.name) k WHERE s.type = 'table' AND k.\"table\" = ? COLLATE NOCASE",
+                [.text(table)])
+            guard referenced.isEmpty,
+                let create = try db.scalar(
+                    "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(table)])?.stringValue
+            else { return ("vacuum", "VACUUM") }
+            let own = try db.rows(
+                "SELECT sql FROM sqlite_schema WHERE tbl_name = ? AND type IN ('index', 'trigger') AND sql IS NOT NULL AND name NOT LIKE '\\_sm\\_%' ESCAPE '\\' ORDER BY rowid",
+                [.text(table)]
+            ).compactMap { $0[0].stringValue }
+            let stored = columns.filter { $0[2].int64Value == 0 }.compactMap { $0[0].stringValue }.map(quoted)
+                .joined(separator: ", ")
+            let sql =
+                ["BEGIN", "CREATE TEMP TABLE \"app_keep\" AS SELECT \(stored) FROM \(quoted(table))", "DROP TABLE \(quoted(table))", create]
+                + ["INSERT INTO \(quoted(table)) (\(stored)) SELECT \(stored) FROM temp.\"app_keep\""] + own
+                + ["DROP TABLE temp.\"app_keep\"", "COMMIT"]
+            return ("table dropped and made again", sql.joined(separator: ";\n"))
+        default:
+            let text = columns.filter { $0[2].int64Value == 0 && ($0[1].stringValue ?? "").uppercased() == "TEXT" }
+                .compactMap { $0[0].stringValue }
+            guard let column = text.randomElement(using: &random) else { return ("vacuum", "VACUUM") }
+            return (Self.blobWrite, "\(table)\n\(column)")
+        }
+    }
+
+    /// Opens `table.column` of a row holding text for incremental writing and overwrites its first
+    /// byte: refused while the copy runs (the copy's guard index); a write that goes through is
+    /// recorded, and fails the case.
+    private func attemptBlobWrite(_ target: String, from: Schema.Version) throws {
+        let parts = target.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2,
+            let rowid = try db.scalar(
+                "SELECT rowid FROM \(quoted(parts[0])) WHERE typeof(\(quoted(parts[1]))) = 'text' AND length(\(quoted(parts[1]))) > 0 LIMIT 1"
+            )?.int64Value
+        else { return }
+        var blob: OpaquePointer?
+        let code = sqlite3_blob_open(db.handle, "main", parts[0], parts[1], rowid, 1, &blob)
+        defer { if let blob { sqlite3_blob_close(blob) } }
+        let error = code == SQLITE_OK ? nil : String(cString: sqlite3_errmsg(db.handle))
+        log.append(Write(from: from, kind: Self.blobWrite, sql: target, error: error))
+        if code == SQLITE_OK, let blob {
+            var byte: UInt8 = 0x5A
+            if sqlite3_blob_write(blob, &byte, 1, 0) == SQLITE_OK {
+                blobWritesThatWentThrough.append("\(parts[0]).\(parts[1]) rowid \(rowid)")
+            }
+        }
     }
 
     // MARK: Statements
