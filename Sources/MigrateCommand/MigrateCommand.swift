@@ -91,6 +91,14 @@ public struct MigrateCommand: Sendable {
         plan: (any SchemaMigrationPlan.Type)? = nil, sqlEnvironment: SQLEnvironment = .none,
         extraSubcommands: [Subcommand] = []
     ) -> Never {
+        // Swift on Linux reads a process's arguments from /proc/self/cmdline: without /proc there
+        // are none, not even argv[0], and every command would read as a bare `migrate`.
+        guard CommandLine.argc > 0 else {
+            Console.standard.error(
+                "error: cannot read the command line: /proc is not mounted (Swift reads a process's arguments from /proc/self/cmdline on Linux)\n  fix: mount proc in the container (every container runtime does by default)\n"
+            )
+            SystemCalls.exitProcess(MigrateExitCode.usageError.rawValue)
+        }
         let status = MigrateCommand(plan: plan, sqlEnvironment: sqlEnvironment, extraSubcommands: extraSubcommands).run(
             Array(CommandLine.arguments.dropFirst()), environment: processEnvironment())
         SystemCalls.exitProcess(status.rawValue)

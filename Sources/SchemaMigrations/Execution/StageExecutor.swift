@@ -135,7 +135,7 @@ struct StageExecutor {
                 try reportingProgress(
                     of: statement, step: step, stepIndex: index, stepCount: steps.count, from: from, to: to
                 ) {
-                    try execute(statement.sql, step: step)
+                    try execute(statement.sql, step: step, version: to)
                 }
             }
             renderer?.record(step.action)
@@ -143,11 +143,17 @@ struct StageExecutor {
         try AlterTableProcedure(db: db).recreate(parked ?? [], droppedTables: dropped, version: to)
     }
 
-    private func execute(_ sql: String, step: MigrationStep?) throws {
+    private func execute(_ sql: String, step: MigrationStep?, version to: Schema.Version) throws {
         do {
             try db.execute(sql)
         } catch let error as SQLiteError {
             if error.resultCode == .constraintDatatype, let step, let refusal = strictRefusal(error, step: step) {
+                throw refusal
+            }
+            if case .rebuild = step?.action, let step,
+                let refusal = UniqueCollision.refusal(
+                    error, copying: step.table, table: step.table, statement: sql, db: db, version: to)
+            {
                 throw refusal
             }
             throw MigrationError(

@@ -164,6 +164,16 @@ public struct MigrationReport: Sendable {
                     if let refusal = try check.evaluate(on: db, version: planned.to) { refusals.append(refusal) }
                 }
             }
+            // A unique index under the application's collation whose values collide under this
+            // connection's: the rebuild's copy would fail on them (``UniqueCollision``).
+            for step in planned.allSteps {
+                guard case .rebuild(let rebuild) = step.action,
+                    // A table SQLite cannot read here is the environment check's refusal already.
+                    let refusal = try? UniqueCollision.predictedRefusal(
+                        table: rebuild.sourceTable, db: db, version: planned.to)
+                else { continue }
+                refusals.append(refusal)
+            }
             var measurement = ImpactMeasurement(
                 db: db, live: live, source: planned.source, target: planned.target, checks: planned.checks)
             // The temporary names of the stage's renames, as the migration frees them on this database.

@@ -54,6 +54,8 @@ public struct SQLiteResultCode: RawRepresentable, Hashable, Sendable, CustomStri
     public static let ioErrorFsync = SQLiteResultCode(rawValue: 1034)
     /// `SQLITE_CONSTRAINT_DATATYPE`: a STRICT table's column refused a value of another type.
     public static let constraintDatatype = SQLiteResultCode(rawValue: 3091)
+    /// `SQLITE_CONSTRAINT_UNIQUE`: a UNIQUE constraint or unique index met a value twice.
+    public static let constraintUnique = SQLiteResultCode(rawValue: 2067)
 
     /// Whether the code says the file is damaged or not a database at all: what
     /// `PRAGMA quick_check` reports as findings, as opposed to an error reading the file.

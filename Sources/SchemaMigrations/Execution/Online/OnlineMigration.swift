@@ -168,6 +168,21 @@ struct OnlineMigration {
         }
         let checked = try QuickCheck.verify(before: stage, db: db)
         var state = try prepare(stage, changes: changes, live: live)
+        do {
+            return try copyAndCutOver(stage, changes: changes, checked: checked, state: &state, started: stageStart)
+        } catch let refusal as MigrationError where refusal.code == .dataViolation {
+            // The rows themselves refuse the stage (as offline): the change is abandoned, its
+            // triggers first, so that the application's writes stop meeting the shadow's indexes.
+            try abandon()
+            throw refusal
+        }
+    }
+
+    /// Phases 2 and 3 of one stage, after its preparation.
+    private func copyAndCutOver(
+        _ stage: PlannedStage, changes: [OnlineTableChange], checked: [String], state: inout OnlineState,
+        started stageStart: Date
+    ) throws -> MigrationResult {
         let cookie = try db.pragmaInteger("schema_version")
         if cookie != state.schemaCookie {
             // Changed since preparing it (another run of this change, or the application), or a
@@ -315,7 +330,14 @@ struct OnlineMigration {
             let (end, held) = try inChunkTransaction(doing: "online copy") { () -> Int64? in
                 try recheck(changes, state: &state, version: stage.to)
                 let copyStart = Date()
-                let end = try change.copyChunk(db, live: table, parts: parts, after: state.highWater, rows: rows)
+                let end: Int64?
+                do {
+                    end = try change.copyChunk(db, live: table, parts: parts, after: state.highWater, rows: rows)
+                } catch let error as SQLiteError {
+                    throw UniqueCollision.refusal(
+                        error, copying: change.source, table: change.rebuild.table, statement: "", db: db,
+                        version: stage.to) ?? error
+                }
                 rowTime = Date().timeIntervalSince(copyStart)
                 state.heartbeat = Date()
                 if let end {

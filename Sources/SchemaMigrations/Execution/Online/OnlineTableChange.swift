@@ -13,8 +13,9 @@
 ///   keyed by rowid: each deletes the shadow's row, then re-reads the row it touched through the
 ///   rebuild's own `SELECT` and inserts it into the shadow (never `OR REPLACE`: a trigger's
 ///   statements take the conflict policy of the statement that fired them).
-/// - The copy runs in rowid order, `rowid > highWater AND rowid <= end` per chunk, so a row the
-///   triggers already carried over is simply written again with the same values.
+/// - The copy runs in rowid order, `rowid > highWater AND rowid <= end` per chunk: the shadow's
+///   rows of the chunk (those the triggers already carried over) are deleted, then the chunk is
+///   inserted, so a row is written again with the same values, and never with `OR REPLACE`.
 /// - The cut-over renames the old table aside (with `legacy_alter_table` on and foreign keys off,
 ///   so no reference in another table follows it), renames the shadow to the table's name, and
 ///   gives the shadow's indexes their final names and text through `writable_schema` (SQLite has no
@@ -220,10 +221,16 @@ struct OnlineTableChange: Sendable {
         let end = try db.scalar(
             "SELECT \(rowid) FROM \(quotedSource) WHERE \(start) ORDER BY \(rowid) LIMIT 1 OFFSET \(max(0, rows - 1))")?
             .int64Value
+        // The shadow's rows of the chunk (the triggers carried them, current) go first, so that the
+        // copy inserts without `OR REPLACE`: a row that meets another under a unique index of the
+        // shadow (a collation the migration was given that takes two of the table's values for
+        // equal) fails the chunk, as offline, instead of deleting that other row unseen.
+        let range = "\(start)" + (end.map { " AND \(rowid) <= \($0)" } ?? "")
+        try db.execute("DELETE FROM \(SQL.quoteIdentifier(shadow)) WHERE \(range)")
         try db.execute(
-            "INSERT OR REPLACE INTO \(SQL.quoteIdentifier(shadow)) (\(parts.copyTargets.joined(separator: ", "))) "
-                + "SELECT \(parts.copySourcesBeforeRenames.joined(separator: ", ")) FROM \(quotedSource) WHERE \(start)"
-                + (end.map { " AND \(rowid) <= \($0)" } ?? ""))
+            "INSERT INTO \(SQL.quoteIdentifier(shadow)) (\(parts.copyTargets.joined(separator: ", "))) "
+                + "SELECT \(parts.copySourcesBeforeRenames.joined(separator: ", ")) FROM \(quotedSource) WHERE \(range)"
+        )
         return end
     }
 
