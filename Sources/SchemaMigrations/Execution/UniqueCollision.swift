@@ -123,7 +123,8 @@ enum UniqueCollision {
         let sql = try OnlineTableChange.renamed(indexSQL: statement, to: probe, on: table).sql
             .replacing("CREATE UNIQUE INDEX", with: "CREATE INDEX")
         try db.execute(sql)
-        defer { _ = try? db.execute("DROP INDEX IF EXISTS \(SQL.quoteIdentifier(probe))") }  // the transaction rolls back
+        // Ignoring a failed drop is safe: the failed migration's transaction rolls back anyway.
+        defer { _ = try? db.execute("DROP INDEX IF EXISTS \(SQL.quoteIdentifier(probe))") }
         return try db.rows(
             "SELECT coll FROM pragma_index_xinfo(\(SQL.quoteString(probe))) WHERE key = 1 ORDER BY seqno"
         ).map { $0[0].stringValue ?? "BINARY" }
