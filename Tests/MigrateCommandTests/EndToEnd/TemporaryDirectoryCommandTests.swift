@@ -61,3 +61,25 @@ import Testing
         #expect(fixed.status == 0, "\(fixed)")
     }
 }
+
+/// In a container without `/proc`, Swift on Linux has no arguments to give the program (it reads
+/// them from /proc/self/cmdline): `migrate` says so in one line and exits 2, instead of taking
+/// the command for a bare `migrate`. Run in a mount namespace with an empty /proc; skipped where
+/// that cannot be made. (The static binary stops earlier, in Swift's runtime: README, "Shipping
+/// the binary".)
+@Suite struct MissingProcCommandTests {
+    @Test func withoutProcTheCommandSaysItCannotReadItsArguments() throws {
+        let unshare = "/usr/bin/unshare"
+        guard FileManager.default.isExecutableFile(atPath: unshare), getuid() == 0 else { return }
+        let migrate = try BuiltCommand.path(of: "migrate")
+        let result = try BuiltCommand.runProgram(
+            unshare, ["-m", "sh", "-c", "mount -t tmpfs none /proc && exec \"$0\" status --plan x", migrate])
+        guard !result.stderr.contains("mount:") else { return }  // no mount namespace here
+        #expect(result.status == 2, "\(result)")
+        #expect(
+            result.stderr
+                == "error: cannot read the command line: /proc is not mounted (Swift reads a process's arguments from /proc/self/cmdline on Linux)\n  fix: mount proc in the container (every container runtime does by default)\n",
+            "\(result)")
+        #expect(result.stdout.isEmpty)
+    }
+}
