@@ -199,11 +199,9 @@ struct OnlineMigration {
 
     /// Phase 1, or the recorded change when it is this stage's and its objects are all there.
     private func prepare(_ stage: PlannedStage, changes: [OnlineTableChange], live: LiveSchema) throws -> OnlineState {
-        if let state = try OnlineState.read(from: db), state.phase == .copying, state.plan == plan.name,
-            try {
-                try OnlineState.requireOwnership(state)
-                return true
-            }(),
+        let recorded = try OnlineState.read(from: db)
+        try OnlineState.requireOwnership(recorded)
+        if let state = recorded, state.phase == .copying, state.plan == plan.name,
             state.from == stage.from, state.to == stage.to,
             state.tables == changes.map(\.shadow),
             try changes.allSatisfy({ try isPrepared($0, live: live, version: stage.to) })
@@ -212,7 +210,7 @@ struct OnlineMigration {
         }
         // A change left by another stage goes first; its objects were this package's, so the
         // stage's decision stands, on the schema as it is without them.
-        let leftover = try OnlineState.read(from: db) != nil
+        let leftover = recorded != nil
         try abandon()
         let live = leftover ? try LiveSchema.read(from: db) : live
         return try framing.inWriteTransaction(doing: "online change's preparation") {
