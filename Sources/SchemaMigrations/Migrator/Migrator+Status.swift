@@ -96,6 +96,11 @@ extension Migrator {
             if case .recorded = state { status.isRecorded = true }
             guard current <= target else { throw MigrationError.backwards(from: current, to: target) }
             status.pendingStages = plan.stages.filter { $0.from >= current && $0.to <= target }.map(\.header)
+            // A pending stage the planner refuses (an originalName naming nothing, a change a
+            // lightweight stage cannot make) is refused here as `plan` and `apply` refuse it, in
+            // their words, so that a pipeline gating on status never passes a broken plan. Only
+            // when something is pending: the up-to-date check stays O(1).
+            if !status.pendingStages.isEmpty { _ = try plan.plannedStages(from: current, to: target) }
         }
         return status
     }

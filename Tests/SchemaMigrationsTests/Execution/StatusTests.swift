@@ -20,6 +20,33 @@ import Testing
         #expect(try db.bytes() == before)
     }
 
+    /// A pipeline that gates a deploy on `status` must not pass a plan that `plan` and `apply`
+    /// refuse: a pending stage whose `originalName` names nothing is refused by all three, in the
+    /// same words; a database already at the latest version is not planned at all.
+    @Test func aPendingStageThePlannerRefusesIsRefusedByStatusAsByPlanAndApply() throws {
+        let db = TemporaryDatabase()
+        let v1 = PlanBuilder.schema(1, [PersonFixture.person])
+        let v2 = PlanBuilder.schema(
+            2,
+            [
+                PersonFixture.person {
+                    $0.attributes[2] = PlanBuilder.attribute("mail", .string, optional: true, originalName: "emial")
+                }
+            ])
+        try PlanBuilder.migrator([v1]).migrate(databaseAt: db.url)
+        let before = try db.bytes()
+        let migrator = try PlanBuilder.migrator([v1, v2])
+        let refused = try #require(throws: MigrationError.self) { try migrator.status(databaseAt: db.url) }
+        let planned = try #require(throws: MigrationError.self) { try migrator.plan(databaseAt: db.url) }
+        let applied = try #require(throws: MigrationError.self) { try migrator.migrate(databaseAt: db.url) }
+        #expect(refused.code == .unsupportedChange)
+        #expect(refused.message.contains("says it was renamed from 'emial'"))
+        #expect(refused.message == planned.message && refused.message == applied.message)
+        #expect(try db.bytes() == before)
+        // Up to date: nothing is planned, so the check costs nothing.
+        #expect(try PlanBuilder.migrator([v1]).status(databaseAt: db.url).isUpToDate)
+    }
+
     @Test func aTargetVersionLimitsThePendingStages() throws {
         let db = TemporaryDatabase()
         try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0))).migrate(
