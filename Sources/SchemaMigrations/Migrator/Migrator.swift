@@ -84,8 +84,16 @@ public struct Migrator: Sendable {
     }
 
     /// The version the database at `url` is at, nil when it holds none of the plan's tables.
-    /// Read-only.
-    /// - Throws: `MigrationError` when the database is of an unknown or newer version, or has drifted.
+    /// Read-only. A database a newer build migrated reports its version, which is then above the
+    /// plan's latest, so that an old build can say what it meets (``migrate(databaseAt:)`` still
+    /// refuses it, with `newerVersion`):
+    ///
+    /// ```swift
+    /// if let version = try migrator.currentVersion(databaseAt: url), version > TripsSchemaV3.versionIdentifier {
+    ///     print("this database was migrated by a newer release (\(version)); update the app")
+    /// }
+    /// ```
+    /// - Throws: `MigrationError` when the database is of an unknown version, or has drifted.
     public func currentVersion(databaseAt url: URL) throws -> Schema.Version? {
         let plan = try resolvedPlan()
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
@@ -95,6 +103,9 @@ public struct Migrator: Sendable {
                 return try VersionDetection(plan: plan, db: db).detect().version
             } catch let error as SQLiteError {
                 throw MigrationError.wrap(error, message: "cannot read the version of '\(url.path)'")
+            } catch let error as MigrationError where error.code == .newerVersion {
+                guard let newer = error.version else { throw error }
+                return newer
             }
         }
     }

@@ -74,6 +74,18 @@ import Testing
         #expect(try db.bytes() == before)
     }
 
+    /// An old build meeting a database a newer release migrated can say which version it is,
+    /// while migrating it stays refused.
+    @Test func currentVersionReportsANewerVersionInsteadOfThrowing() throws {
+        let db = TemporaryDatabase()
+        try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url)
+        try db.execute("UPDATE _schema_migrations SET version = '4.0.0'")
+        let before = try db.bytes()
+        #expect(try Migrator(plan: TripsPlan.self).currentVersion(databaseAt: db.url) == Schema.Version(4, 0, 0))
+        #expect(throws: MigrationError.self) { try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url) }
+        #expect(try db.bytes() == before)
+    }
+
     @Test func aDatabaseAtAnUndeclaredVersionIsRefused() throws {
         let db = TemporaryDatabase()
         try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url)
