@@ -79,6 +79,26 @@ import Testing
         #expect(try db.bytes() == before)
     }
 
+    /// A V1 database of 2,000 people whose online migration to V2 runs on a thread of its own and
+    /// is paused (holding no lock) once its change is recorded; opening the gate lets it go on.
+    static func startPausedOnlineMigration() throws -> (TemporaryDatabase, Gate) {
+        let db = TemporaryDatabase()
+        try OnlineRebuildTests.makeV1(db.url, rows: 2_000)
+        let gate = Gate()
+        var online = OnlineRebuildOptions(chunkTargetMilliseconds: 1)
+        online.shouldPause = { gate.isClosed }
+        let url = db.url
+        let migrator = try A.migrator([Self.v1, Self.v2], options: Self.options(online))
+        Thread {
+            gate.result = Result { try migrator.migrate(databaseAt: url) }
+            gate.finished.signal()
+        }.start()
+        while try db.scalar("SELECT count(*) FROM sqlite_schema WHERE name = '_schema_migrations_online'")?.int64Value
+            != 1
+        { usleep(1_000) }
+        return (db, gate)
+    }
+
     /// An owner row naming a process of this host that runs (pid 1 always does) but has not
     /// beaten its heart for longer than ``OnlineState/staleAfter``: after a container restart its
     /// pid is another program's. It is taken over; with a fresh heartbeat it is refused.
@@ -110,21 +130,7 @@ import Testing
     }
 
     @Test func aRunWhoseChangeAnotherLiveRunTookStopsAtItsNextChunk() throws {
-        let db = TemporaryDatabase()
-        try OnlineRebuildTests.makeV1(db.url, rows: 2_000)
-        let gate = Gate()
-        var online = OnlineRebuildOptions(chunkTargetMilliseconds: 1)
-        online.shouldPause = { gate.isClosed }
-        let url = db.url
-        let migrator = try A.migrator([Self.v1, Self.v2], options: Self.options(online))
-        let first = Thread {
-            gate.result = Result { try migrator.migrate(databaseAt: url) }
-            gate.finished.signal()
-        }
-        first.start()
-        while try db.scalar("SELECT count(*) FROM sqlite_schema WHERE name = '_schema_migrations_online'")?.int64Value
-            != 1
-        { usleep(1_000) }
+        let (db, gate) = try Self.startPausedOnlineMigration()
         // Another live run (on another host) took the change over while this one was paused.
         try db.execute(
             "UPDATE _schema_migrations_online SET owner = 'elsewhere:1', heartbeat = \(Date().timeIntervalSince1970 + 60)"
@@ -140,22 +146,8 @@ import Testing
     }
 
     @Test func aSecondMigrationWhileAnOnlineChangeIsPausedIsRefusedThenTheFirstFinishes() throws {
-        let db = TemporaryDatabase()
-        try OnlineRebuildTests.makeV1(db.url, rows: 2_000)
-        let gate = Gate()
-        var online = OnlineRebuildOptions(chunkTargetMilliseconds: 1)
-        online.shouldPause = { gate.isClosed }
-        let url = db.url
-        let migrator = try A.migrator([Self.v1, Self.v2], options: Self.options(online))
-        let first = Thread {
-            gate.result = Result { try migrator.migrate(databaseAt: url) }
-            gate.finished.signal()
-        }
-        first.start()
         // While the first is paused (holding no lock), the application writes, and a second change is refused.
-        while try db.scalar("SELECT count(*) FROM sqlite_schema WHERE name = '_schema_migrations_online'")?.int64Value
-            != 1
-        { usleep(1_000) }
+        let (db, gate) = try Self.startPausedOnlineMigration()
         try db.execute("INSERT INTO Person (name) VALUES ('written while paused')")
         // Another process would be told the same; in this process, the owner check sees another owner only through the row.
         let connection = try db.connect()
