@@ -113,7 +113,7 @@ extension MigrationReport.OnlinePlan.Stage {
         indexesBuilt = decision.indexesBuilt
         cutOver = []
         guard decision.runsOnline else { return }
-        cutOver.append("drop the triggers")
+        cutOver.append("drop the triggers and the guard")
         for step in stage.allSteps {
             if case .rebuild(let rebuild) = step.action {
                 cutOver.append(

@@ -125,7 +125,7 @@ import Testing
                 "  1. prepare (one short transaction): the shadow _sm_online_Trip, triggers and a blob-write guard on Trip, carrying the application's writes over",
                 "  2. copy in rowid order, chunks of about 5 ms each: Trip (75 rows)",
                 "     the shadow of Trip builds Trip_name_unique, Trip_name_startDate_endDate as the rows arrive: a random page write per row and index, many times the offline copy for a large table",
-                "  3. cut-over (one short transaction): drop the triggers; Rename column Trip.start_date to startDate; Rename column Trip.end_date to endDate; "
+                "  3. cut-over (one short transaction): drop the triggers and the guard; Rename column Trip.start_date to startDate; Rename column Trip.end_date to endDate; "
                     + "swap Trip in (the old table renamed aside to _sm_old_Trip, the shadow renamed to Trip, the indexes moved or named); check the result against 3.0.0; record version 3.0.0",
                 "  4. release the old Trip in chunks of about 5 ms each",
                 "",

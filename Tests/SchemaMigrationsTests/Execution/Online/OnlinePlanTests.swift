@@ -31,7 +31,7 @@ import Testing
                 "stage 1.0.0 → 2.0.0: online, rebuilding Person",
                 "  1. prepare (one short transaction): the shadow _sm_online_Person, triggers and a blob-write guard on Person, carrying the application's writes over",
                 "  2. copy in rowid order, chunks of about 20 ms each: Person (2000 rows)",
-                "  3. cut-over (one short transaction): drop the triggers; swap Person in (the old table renamed aside to _sm_old_Person, the shadow renamed to Person, the indexes moved or named); check the result against 2.0.0; record version 2.0.0",
+                "  3. cut-over (one short transaction): drop the triggers and the guard; swap Person in (the old table renamed aside to _sm_old_Person, the shadow renamed to Person, the indexes moved or named); check the result against 2.0.0; record version 2.0.0",
                 "  4. release the old Person in chunks of about 20 ms each",
             ])
         #expect(
