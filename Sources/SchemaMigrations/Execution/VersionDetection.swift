@@ -122,13 +122,18 @@ struct VersionDetection {
         }
         let declaredHash = plan.hash(of: record.version)
         if record.hash != declaredHash {
+            // What changed, from the snapshot the database recorded when the version was applied;
+            // a snapshot that cannot be read leaves the two hashes alone to say it.
+            let released = (try? MetadataStore(db: db, plan: plan.name).currentSnapshot()).flatMap { $0 }
+                .flatMap { try? Schema(snapshotJSON: Data($0.utf8)) }
+            let changes = released.map { SchemaChanges.lines(released: $0, declared: schema) } ?? []
             throw MigrationError(
                 .invalidPlan,
                 "version \(record.version) was applied with schema hash \(record.hash.prefix(12))…, but the plan now declares it with hash \(declaredHash.prefix(12))…",
                 version: record.version,
                 remedy:
-                    "a released version must never change: restore its declaration, and put the change in a new version"
-            )
+                    "a released version must never change: restore its declaration, and put the change in a new version",
+                details: changes.isEmpty ? [] : ["changed since it was applied:"] + changes.map { "  " + $0 })
         }
         return schema
     }

@@ -45,8 +45,10 @@ public enum FrozenVersions {
             guard FileManager.default.fileExists(atPath: url.path) else { return nil }
             let frozen = try Schema(snapshotJSON: Data(contentsOf: url))
             guard frozen.versionHash != declared.versionHash else { return nil }
+            let changes = SchemaChanges.lines(released: frozen, declared: declared)
             return
                 "version \(declared.version) changed since its snapshot \(url.lastPathComponent) (hash \(frozen.versionHash.prefix(12))… is now \(declared.versionHash.prefix(12))…); a released version must not change: declare a new version instead"
+                + (changes.isEmpty ? "" : " (" + changes.joined(separator: "; ") + ")")
         }
     }
 }

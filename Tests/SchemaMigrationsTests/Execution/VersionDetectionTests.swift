@@ -110,6 +110,35 @@ import Testing
                 "version 3.0.0 was applied with schema hash abc…, but the plan now declares it with hash"))
     }
 
+    /// A released version edited by mistake: the database holds the snapshot it was applied
+    /// with, so the refusal says what changed, in declaration terms, besides the two hashes.
+    @Test func aReleasedVersionThatChangedIsRefusedSayingWhatChanged() throws {
+        let db = TemporaryDatabase()
+        let released = PlanBuilder.schema(1, [PersonFixture.person])
+        try PlanBuilder.migrator([released]).migrate(databaseAt: db.url)
+        let edited = PlanBuilder.schema(
+            1,
+            [
+                PersonFixture.person {
+                    $0.attributes[1].isOptional = false
+                    $0.attributes[1].defaultValue = "0"
+                    $0.attributes.remove(at: 2)
+                    $0.attributes.append(PlanBuilder.attribute("nickname", .string, optional: true))
+                }
+            ])
+        let before = try db.bytes()
+        let error = try #require(throws: MigrationError.self) {
+            try PlanBuilder.migrator([edited]).migrate(databaseAt: db.url)
+        }
+        #expect(error.code == .invalidPlan)
+        #expect(
+            error.details == [
+                "changed since it was applied:", "  Person.age: isOptional true → false",
+                "  Person.age: defaultValue nil → 0", "  Person.email: removed", "  Person.nickname: added",
+            ])
+        #expect(try db.bytes() == before)
+    }
+
     @Test func driftFromTheRecordedVersionIsRefused() throws {
         let db = TemporaryDatabase()
         try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(2, 0, 0))).migrate(

@@ -26,5 +26,8 @@ import Testing
         let changes = try FrozenVersions.changes(in: TripsMigrationPlan.self, comparedTo: directory)
         #expect(changes.count == 1)
         #expect(changes[0].hasPrefix("version 2.0.0 changed since its snapshot schema-2.0.0.json (hash "))
+        #expect(
+            changes[0].hasSuffix("declare a new version instead (Trip: index added: unique index (name))"),
+            "\(changes[0])")
     }
 }
