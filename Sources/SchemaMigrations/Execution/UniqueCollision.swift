@@ -84,7 +84,8 @@ enum UniqueCollision {
         let values = columns.map { "quote(\(SQL.quoteIdentifier($0)))" }.joined(separator: " || ', ' || ")
         let present = columns.map { "\(SQL.quoteIdentifier($0)) IS NOT NULL" }.joined(separator: " AND ")
         let grouping = "WHERE \(present) GROUP BY \(keys.joined(separator: ", ")) HAVING count(*) > 1"
-        guard try db.scalar("SELECT 1 FROM pragma_table_list WHERE name = ? AND wr = 1", [.text(table)]) == nil else {
+        // A table SQLite reads no rowid of (WITHOUT ROWID) fails to prepare this: no version check needed.
+        guard (try? db.rows("SELECT rowid FROM \(SQL.quoteIdentifier(table)) LIMIT 0")) != nil else {
             // A WITHOUT ROWID table: its rows are their key, shown as the values.
             return try db.rows(
                 "SELECT group_concat(\(values), ' ≡ ') FROM \(SQL.quoteIdentifier(table)) \(grouping) LIMIT 5"

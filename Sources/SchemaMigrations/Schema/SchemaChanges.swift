@@ -67,7 +67,7 @@ enum SchemaChanges {
     /// An index as a declaration writes it: `unique index Trip_name (name, startDate) WHERE …`;
     /// elements with expressions, orders or collations in full.
     private static func describe(index: Schema.Index) -> String {
-        let keys = index.elements.map { "\($0)" } ?? index.columns.joined(separator: ", ")
+        let keys = (index.elements?.map(\.description) ?? index.columns).joined(separator: ", ")
         return (index.isUnique ? "unique index" : "index") + (index.name.map { " " + $0 } ?? "") + " (\(keys))"
             + (index.predicate.map { " WHERE " + $0 } ?? "")
     }

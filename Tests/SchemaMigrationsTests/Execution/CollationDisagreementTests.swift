@@ -70,4 +70,18 @@ import Testing
         #expect(try db.rows("SELECT name FROM sqlite_schema WHERE name LIKE '\\_sm\\_%' ESCAPE '\\'").isEmpty)
         if let before { #expect(try db.bytes() == before) }
     }
+
+    /// A WITHOUT ROWID table has no rowids to name: the refusal names the equal values alone.
+    @Test func aWithoutRowIDTableIsNamedByItsValues() throws {
+        let db = try SQLiteConnection(path: ":memory:", environment: SQLEnvironment(collations: [Self.appCollation]))
+        try db.execute(
+            "CREATE TABLE tag (name TEXT PRIMARY KEY) WITHOUT ROWID; CREATE UNIQUE INDEX tag_name ON tag (name COLLATE appcase); INSERT INTO tag VALUES ('Ada'), ('ADA')"
+        )
+        try db.apply(SQLEnvironment(collations: [Self.migratorCollation]))
+        let refusal = try #require(try UniqueCollision.predictedRefusal(table: "tag", db: db, version: nil))
+        #expect(refusal.details == ["equal: 'ADA' ≡ 'Ada'"] || refusal.details == ["equal: 'Ada' ≡ 'ADA'"])
+        #expect(
+            refusal.message.hasPrefix(
+                "rows of tag that its unique index over (name) holds apart are equal under appcase"))
+    }
 }
