@@ -11,19 +11,11 @@ import Testing
         let consumer = root.appendingPathComponent("Tests/ConsumerPackage")
         // Outside the package's own .build, so the outer `swift test` and this build never share a lock.
         let scratch = stableScratchDirectory("schemamigrations-consumer", for: root.path)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
+        let (status, text) = try ProgramRun.run([
             "swift", "build", "--package-path", consumer.path, "--scratch-path", scratch.path,
             "-Xswiftc", "-warnings-as-errors",
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        ])
+        #expect(status == 0, "\(text)")
         #expect(!text.contains("warning:"), "\(text)")
     }
 }

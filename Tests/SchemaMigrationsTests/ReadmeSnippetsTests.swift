@@ -167,18 +167,10 @@ import Testing
                         + body.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n") + "\n}\n"
                 }.joined(separator: "\n"), "Sources/Snippets/main.swift")
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
+        let (status, text) = try ProgramRun.run([
             "swift", "build", "--package-path", package.path, "--scratch-path",
             directory.appendingPathComponent("build").path,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        ])
+        #expect(status == 0, "\(text)")
     }
 }

@@ -41,20 +41,13 @@ enum UniqueCollision {
         -> MigrationError?
     {
         let builtIn: Set<String> = ["binary", "nocase", "rtrim"]
-        for index in try db.rows(
-            "SELECT name FROM pragma_index_list(\(SQL.quoteString(table))) WHERE \"unique\" = 1 AND partial = 0")
-        {
-            guard let name = index[0].stringValue else { continue }
-            let keys = try db.rows(
-                "SELECT name, coll FROM pragma_index_xinfo(\(SQL.quoteString(name))) WHERE key = 1 ORDER BY seqno")
-            let columns = keys.compactMap { $0[0].stringValue }
-            let collations = keys.map { $0[1].stringValue ?? "BINARY" }
-            guard columns.count == keys.count, collations.contains(where: { !builtIn.contains($0.lowercased()) })
-            else { continue }
-            let groups = try equalGroups(in: table, columns: columns, collations: collations, db: db)
+        for index in try uniqueIndexKeys(on: table, includingPartial: false, db: db)
+        where index.collations.contains(where: { !builtIn.contains($0.lowercased()) }) {
+            let groups = try equalGroups(in: table, columns: index.columns, collations: index.collations, db: db)
             if !groups.isEmpty {
                 return refusal(
-                    table: table, columns: columns, collations: collations, groups: groups, version: version, nil)
+                    table: table, columns: index.columns, collations: index.collations, groups: groups,
+                    version: version, nil)
             }
         }
         return nil
@@ -133,13 +126,26 @@ enum UniqueCollision {
 
     /// The collation of each key column of `table`'s unique index over exactly `columns`.
     private static func indexCollations(on table: String, columns: [String], db: any SQLQuerying) throws -> [String]? {
-        for index in try db.rows("SELECT name FROM pragma_index_list(\(SQL.quoteString(table))) WHERE \"unique\" = 1") {
-            guard let name = index[0].stringValue else { continue }
+        try uniqueIndexKeys(on: table, includingPartial: true, db: db).first { index in
+            index.columns.map(\.sqlFolded) == columns.map(\.sqlFolded)
+        }?.collations
+    }
+
+    /// Each unique index of `table` as its key columns and their collations; an index with an
+    /// expression among its keys is left out (no column to group its rows by).
+    private static func uniqueIndexKeys(on table: String, includingPartial: Bool, db: any SQLQuerying) throws -> [(
+        columns: [String], collations: [String]
+    )] {
+        try db.rows(
+            "SELECT name FROM pragma_index_list(\(SQL.quoteString(table))) WHERE \"unique\" = 1"
+                + (includingPartial ? "" : " AND partial = 0")
+        ).compactMap { index in
+            guard let name = index[0].stringValue else { return nil }
             let keys = try db.rows(
                 "SELECT name, coll FROM pragma_index_xinfo(\(SQL.quoteString(name))) WHERE key = 1 ORDER BY seqno")
-            guard keys.map({ $0[0].stringValue?.sqlFolded }) == columns.map({ $0.sqlFolded }) else { continue }
-            return keys.map { $0[1].stringValue ?? "BINARY" }
+            let columns = keys.compactMap { $0[0].stringValue }
+            guard columns.count == keys.count else { return nil }
+            return (columns, keys.map { $0[1].stringValue ?? "BINARY" })
         }
-        return nil
     }
 }

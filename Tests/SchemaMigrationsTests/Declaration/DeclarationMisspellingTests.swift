@@ -32,19 +32,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("Declarations.swift")
         try Data(("import SchemaMigrations\n" + source + "\n").utf8).write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
+        return try ProgramRun.run([
             "swiftc", "-swift-version", "6", "-typecheck", "-I", modules.path, "-Xcc",
             "-fmodule-map-file=" + root.appendingPathComponent("Sources/CSQLite/module.modulemap").path, file.path,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        ])
     }
 
     @Test(.timeLimit(.minutes(2)))

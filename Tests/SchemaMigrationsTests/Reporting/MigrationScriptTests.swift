@@ -139,19 +139,7 @@ import Testing
         let command = SQLExtension(path: path, entryPoint: "sqlite3_app_init").shellCommand
         #expect(!command.contains("\n"), "one line: \(command)")
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") else { return }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [":memory:"]
-        let input = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        input.fileHandleForWriting.write(Data((command + "\n").utf8))
-        try input.fileHandleForWriting.close()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let message = try ProgramRun.run(["sqlite3", ":memory:"], input: command + "\n").output
         // The file does not exist: the shell names the path it tried (with the platform's suffix).
         #expect(message.hasPrefix("Error: \(path)"), "\(message)")
     }
