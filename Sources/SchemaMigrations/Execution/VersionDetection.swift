@@ -10,7 +10,8 @@
 ///   `PRAGMA schema_version` shows nobody altered the schema since) that the live tables match it.
 /// - No metadata, but tables: the newest declared version whose tables the database matches is
 ///   adopted — preferring one that declares every table of the plan's the file has (a file made at
-///   V1, whose V2 drops a table and changes nothing else, matches V2 too, but is at V1).
+///   V1, whose V2 drops a table and changes nothing else, matches V2 too, but is at V1), then one
+///   whose column defaults match as well (defaults alone never make a file unadoptable).
 /// - None of the plan's tables: empty.
 struct VersionDetection {
     enum State {
@@ -63,8 +64,15 @@ struct VersionDetection {
             if differences.isEmpty { matching.append(schema) }
             if closest == nil || differences.count < closest!.differences.count { closest = (schema, differences) }
         }
-        if let schema = matching.first(where: { present.isSubset(of: Set($0.entityNames.map { $0.sqlFolded })) })
-            ?? matching.first
+        // Newest first, preferring a version that declares every table of the plan's the file has,
+        // then one whose defaults match too: a file made at V1 whose V3 only adds a default
+        // matches V3 as well, but holds V1's rows (V2 may have filled NULLs V3 no longer would).
+        let declaresPresent = { (schema: Schema) in present.isSubset(of: Set(schema.entityNames.map { $0.sqlFolded })) }
+        let defaultsMatch = { (schema: Schema) in
+            SchemaComparison(checksDefaults: true).differences(declared: schema, live: live).isEmpty
+        }
+        if let schema = matching.first(where: { declaresPresent($0) && defaultsMatch($0) })
+            ?? matching.first(where: declaresPresent) ?? matching.first(where: defaultsMatch) ?? matching.first
         {
             return .unversioned(schema.version)
         }

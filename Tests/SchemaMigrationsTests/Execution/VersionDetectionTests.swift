@@ -26,6 +26,32 @@ import Testing
         #expect(history.map(\.kind) == ["adopt", "lightweight"])
     }
 
+    /// A hand-made file at V1 matches V3 too when V3 differs from V1 only by a default (V2 made
+    /// the column required with that default, V3 optional again): it is adopted at V1, so V2's
+    /// stage fills its NULLs, as it would have for a file the plan made at V1.
+    @Test func anUnversionedFileMatchingTwoVersionsButForADefaultIsAdoptedAtTheOneWithoutIt() throws {
+        typealias A = PlanBuilder
+        let db = TemporaryDatabase()
+        try db.execute(
+            "CREATE TABLE Note (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO Note VALUES (1, 'a'), (2, NULL);")
+        let migrator = try A.migrator([
+            A.schema(1, [Schema.Entity(name: "Note", attributes: [A.attribute("body", .string, optional: true)])]),
+            A.schema(2, [Schema.Entity(name: "Note", attributes: [A.attribute("body", .string, default: "'none'")])]),
+            A.schema(
+                3,
+                [
+                    Schema.Entity(
+                        name: "Note", attributes: [A.attribute("body", .string, optional: true, default: "'none'")])
+                ]
+            ),
+        ])
+        let result = try migrator.migrate(databaseAt: db.url)
+        #expect(result.adopted)
+        #expect(result.fromVersion == Schema.Version(1, 0, 0))
+        #expect(result.stages.map(\.to) == [Schema.Version(2, 0, 0), Schema.Version(3, 0, 0)])
+        #expect(try db.rows("SELECT id, body FROM Note ORDER BY id") == [["1", "'a'"], ["2", "'none'"]])
+    }
+
     /// An up-to-date check reads the recorded version, hash and schema cookie, never the schema
     /// snapshot the row keeps beside them (large for a large plan, needed only to explain a refusal).
     @Test func anUpToDateCheckDoesNotReadTheRecordedSnapshot() throws {
