@@ -121,6 +121,15 @@ struct StageExecutor {
                 parked = try AlterTableProcedure(db: db).setAsideDependents(
                     mentioning: setAside, among: live.dependents)
             }
+            if case .rebuild(let rebuild) = step.action, online[rebuild.table.sqlFolded] == nil, let renderer,
+                let table = renderer.live.table(named: rebuild.table),
+                table.columns.contains(where: { $0.hidden == 3 }),
+                let rendering = try renderer.rendering(of: step.action),
+                let refusal = try RecomputedStoredValues.refusal(
+                    rebuild, parts: rendering.parts, live: table, renamesApplied: true, db: db, version: to)
+            {
+                throw refusal
+            }
             let statements: [RenderedStatement]
             if case .rebuild(let rebuild) = step.action, let change = online[rebuild.table.sqlFolded],
                 let live = renderer?.live

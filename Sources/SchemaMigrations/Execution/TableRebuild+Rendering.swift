@@ -44,10 +44,24 @@ extension TableRebuild {
         /// column the index reads (its keys, expressions and `WHERE`) is copied unchanged. An online
         /// change moves these to the new table instead of building them again row by row.
         var unchangedIndexes: [Int: String] = [:]
+        /// The new table's generated columns, each with the column of the source table it reads as
+        /// (for ``RecomputedStoredValues``).
+        var generated: [GeneratedSource] = []
 
         /// The positions in ``indexes`` of those an online change builds in its shadow: all but
         /// the ``unchangedIndexes``.
         var shadowBuiltIndexes: [Int] { indexes.indices.filter { unchangedIndexes[$0] == nil } }
+    }
+
+    /// A generated column of the new table.
+    struct GeneratedSource: Sendable {
+        /// Its name in the new table.
+        var name: String
+        /// Its name in the source table as the copy reads it (``Parts/sourceTable``), nil for a new column.
+        var sourceName: String?
+        /// The expression, in the new table's column names, when the column is `STORED` in both
+        /// tables with the same expression: SQLite computes again the values the copy leaves out.
+        var recomputedExpression: String?
     }
 
     /// Steps 4 to 8 of the procedure for the live table `live`.
@@ -289,11 +303,23 @@ extension TableRebuild {
             }
             statements.append(sql)
         }
+        let changedGenerated = Set(columns.filter(\.changesGenerated).map { $0.attribute.name.sqlFolded })
+        let generated = definition.columns.filter(\.isGenerated).map { column -> GeneratedSource in
+            let folded = column.name.sqlFolded
+            let sourceName = renamesApplied ? column.name : liveNames[folded] ?? column.name
+            let expression = definition.generated(of: column.name)
+            let recomputed =
+                expression?.storage == .stored && !changedGenerated.contains(folded)
+                && live.column(named: sourceName)?.hidden == 3
+            return GeneratedSource(
+                name: column.name, sourceName: live.column(named: sourceName) == nil ? nil : sourceName,
+                recomputedExpression: recomputed ? expression?.expression : nil)
+        }
         let parts = Parts(
             createTable: statements[0], copyTargets: targets, copySources: sources,
             copySourcesBeforeRenames: sourcesBeforeRenames, sourceTable: renamesApplied ? table : sourceTable,
             sequence: sequence, indexes: Array(statements[indexStart...]), withoutRowid: definition.withoutRowid,
-            unchangedIndexes: unchangedIndexes)
+            unchangedIndexes: unchangedIndexes, generated: generated)
         return Rendering(
             statements: statements, copyPosition: copyPosition, indexPositions: indexStart..<statements.count,
             carriedOver: carriedOver, removed: removed, parts: parts)

@@ -139,7 +139,10 @@ extension ResolvedPlan {
     func plannedStages(from current: Schema.Version, to target: Schema.Version, planner: Planner? = nil) throws
         -> [PlannedStage]
     {
-        let planner = planner ?? Planner(environment: environment)
+        // Declared SQL is checked with the application's collations and functions, whichever
+        // planner (an online change has its own capabilities).
+        var planner = planner ?? Planner()
+        planner.environment = environment
         // One stage between each pair of consecutive versions, in order (see `init`).
         return
             try stages

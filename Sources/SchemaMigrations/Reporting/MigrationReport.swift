@@ -174,6 +174,19 @@ public struct MigrationReport: Sendable {
                 else { continue }
                 refusals.append(refusal)
             }
+            // A STORED generated column the rebuild computes again, over a function of the
+            // application's, that this connection computes differently (``RecomputedStoredValues``).
+            for step in planned.steps {
+                guard case .rebuild(let rebuild) = step.action, let table = live.table(named: rebuild.sourceTable),
+                    table.columns.contains(where: { $0.hidden == 3 }),
+                    let rendering = try? StepRenderer(live: live, renamesApplied: false, version: planned.to)
+                        .rendering(of: step.action),
+                    let refusal = try RecomputedStoredValues.refusal(
+                        rebuild, parts: rendering.parts, live: table, renamesApplied: false, db: db,
+                        version: planned.to)
+                else { continue }
+                refusals.append(refusal)
+            }
             var measurement = ImpactMeasurement(
                 db: db, live: live, source: planned.source, target: planned.target, checks: planned.checks)
             // The temporary names of the stage's renames, as the migration frees them on this database.

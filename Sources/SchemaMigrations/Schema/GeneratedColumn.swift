@@ -17,6 +17,12 @@ extension Schema {
     /// computed when its row is written and takes room in the file (adding one rebuilds the table).
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/gencol.html>
+    /// A rebuild of the table (any change SQLite's `ALTER TABLE` cannot make) copies its rows into
+    /// a new table, and SQLite computes every `STORED` value again. Where the expression calls a
+    /// function the application registers, the migration first compares what it would compute
+    /// with what is stored, and refuses the stage naming the rows that differ (a function that
+    /// changed, or one registered as deterministic that is not), unless the declaration accepts
+    /// the recomputation: `.stored("slug(title)", recomputesOnRebuild: true)`.
     public struct GeneratedColumn: Codable, Hashable, Sendable {
         /// Where the values live.
         public enum Storage: String, Codable, Hashable, Sendable {
@@ -30,11 +36,19 @@ extension Schema {
         public var expression: String
         /// `VIRTUAL` or `STORED`.
         public var storage: Storage
+        /// Whether a rebuild into this version may store recomputed values that differ from those
+        /// stored (a `STORED` column whose function the application changed on purpose). Not part
+        /// of the schema's hash: it says how to migrate, not what is stored. `false` for `VIRTUAL`
+        /// columns, which store nothing.
+        public var recomputesOnRebuild: Bool
 
         /// A column computed by `expression`, stored or virtual.
-        public init(expression: String, storage: Storage) {
+        /// - Parameter recomputesOnRebuild: for a `STORED` column only: accept values a rebuild
+        ///   computes differently from those stored, instead of refusing the stage.
+        public init(expression: String, storage: Storage, recomputesOnRebuild: Bool = false) {
             self.expression = expression
             self.storage = storage
+            self.recomputesOnRebuild = recomputesOnRebuild
         }
 
         /// `GENERATED ALWAYS AS (expression) VIRTUAL`.
@@ -43,8 +57,29 @@ extension Schema {
         }
 
         /// `GENERATED ALWAYS AS (expression) STORED`.
-        public static func stored(_ expression: String) -> GeneratedColumn {
-            GeneratedColumn(expression: expression, storage: .stored)
+        /// - Parameter recomputesOnRebuild: accept values a rebuild computes differently from those
+        ///   stored (a function the application changed on purpose) instead of refusing the stage.
+        public static func stored(_ expression: String, recomputesOnRebuild: Bool = false) -> GeneratedColumn {
+            GeneratedColumn(expression: expression, storage: .stored, recomputesOnRebuild: recomputesOnRebuild)
+        }
+
+        private enum CodingKeys: String, CodingKey { case expression, storage, recomputesOnRebuild }
+
+        /// Reads a snapshot's `generated` object; `recomputesOnRebuild` is `false` where absent.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                expression: try container.decode(String.self, forKey: .expression),
+                storage: try container.decode(Storage.self, forKey: .storage),
+                recomputesOnRebuild: try container.decodeIfPresent(Bool.self, forKey: .recomputesOnRebuild) ?? false)
+        }
+
+        /// Writes `recomputesOnRebuild` only when set, so snapshots without it read as before.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(expression, forKey: .expression)
+            try container.encode(storage, forKey: .storage)
+            if recomputesOnRebuild { try container.encode(true, forKey: .recomputesOnRebuild) }
         }
 
         /// The column constraint: `GENERATED ALWAYS AS (price * quantity) VIRTUAL`.
@@ -65,6 +100,7 @@ extension Schema {
             else { return nil }
             expression = tokenizer.text(tokens[open].end, tokens[close].start).trimmingWhitespace()
             storage = tokens[(close + 1)...].contains { tokenizer.isKeyword($0, "STORED") } ? .stored : .virtual
+            recomputesOnRebuild = false
         }
     }
 }

@@ -31,6 +31,14 @@ extension Schema {
                     property: attribute.property,
                     remedy: "key the table on stored columns, or make \(label) an ordinary column")
             }
+            if generated.recomputesOnRebuild, generated.storage == .virtual {
+                throw fail(
+                    "\(label) is VIRTUAL and says recomputesOnRebuild: a VIRTUAL column stores nothing to recompute",
+                    property: attribute.property,
+                    remedy:
+                        "leave recomputesOnRebuild out, or make the column STORED (`.stored(\"…\", recomputesOnRebuild: true)`)"
+                )
+            }
             if attribute.defaultValue != nil {
                 throw fail(
                     "\(label) is generated and has a default, which SQLite does not allow",

@@ -104,10 +104,11 @@ extension Schema.ForeignKey {
 extension Schema.GeneratedColumn {
     /// What the synthesized `init(from:)` reads.
     init(scanning json: StrictJSON) throws {
-        let object = try StrictObject(json, keys: ["expression", "storage"])
+        let object = try StrictObject(json, keys: ["expression", "storage", "recomputesOnRebuild"])
         self.init(
             expression: try object.required("expression", \.string),
-            storage: try object.required("storage") { $0.string.flatMap(Storage.init(rawValue:)) })
+            storage: try object.required("storage") { $0.string.flatMap(Storage.init(rawValue:)) },
+            recomputesOnRebuild: try object.optional("recomputesOnRebuild", \.bool) ?? false)
     }
 }
 

@@ -312,6 +312,12 @@ struct OnlineMigration {
         let count = changes.count
         let live = try LiveSchema.read(from: db, onlyTables: [change.source])
         let (table, parts) = try change.parts(in: live, renamesApplied: false, version: stage.to)
+        if state.highWater == nil,
+            let refusal = try RecomputedStoredValues.refusal(
+                change.rebuild, parts: parts, live: table, renamesApplied: false, db: db, version: stage.to)
+        {
+            throw refusal
+        }
         let total = Int(try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(change.source))")?.int64Value ?? 0)
         var chunk = ChunkSizer(target: chunkTarget)
         var copied = 0
