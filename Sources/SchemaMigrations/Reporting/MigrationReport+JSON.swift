@@ -53,7 +53,7 @@ extension MigrationReport: Encodable {
 
 extension MigrationReport.Step: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case op, table, summary, sql, rewritesRows, destructive, impact, carriedOver, removes
+        case op, table, summary, sql, rewritesRows, destructive, impact, carriedOver, removes, afterDidMigrate
     }
 
     /// Encodes it with the keys of the command's JSON output (MIGRATIONS.md, "The migrate command").
@@ -68,6 +68,7 @@ extension MigrationReport.Step: Encodable {
         try container.encodeIfPresent(impact, forKey: .impact)
         try container.encodeIfPresent(carriedOver.isEmpty ? nil : carriedOver, forKey: .carriedOver)
         try container.encodeIfPresent(removes.isEmpty ? nil : removes, forKey: .removes)
+        try container.encodeIfPresent(runsAfterDidMigrate ? true : nil, forKey: .afterDidMigrate)
     }
 }
 

@@ -81,15 +81,23 @@ extension MigrationReport {
                     "| 0 | `willMigrate` runs (database at \(stage.header.from.map(\.description) ?? "-")) | your code | |"
                 )
             }
+            // Numbered in the order things run: didMigrate between the steps and the finalizing ones.
+            let custom = stage.header.kind == .custom
+            let codeAt = stage.steps.firstIndex(where: \.runsAfterDidMigrate) ?? stage.steps.count
             for (index, step) in stage.steps.enumerated() {
+                if custom && index == codeAt {
+                    lines.append(
+                        "| \(index + 1) | `didMigrate` runs (database at \(stage.header.to)) | your code | |")
+                }
+                let number = index + (custom && index >= codeAt ? 2 : 1)
                 let cost = step.costDescription + (step.step.destructive ? ", **destructive**" : "")
                 let impact = (step.impact?.lines(showingValues: showingValues) ?? []).map(
                     MigrationReport.markdownEscaped
                 ).joined(separator: "<br>")
                 lines.append(
-                    "| \(index + 1) | \(MigrationReport.markdownEscaped(step.step.summary)) | \(cost) | \(impact) |")
+                    "| \(number) | \(MigrationReport.markdownEscaped(step.step.summary)) | \(cost) | \(impact) |")
             }
-            if stage.header.kind == .custom {
+            if custom && codeAt == stage.steps.count {
                 lines.append(
                     "| \(stage.steps.count + 1) | `didMigrate` runs (database at \(stage.header.to)) | your code | |")
             }
@@ -97,7 +105,9 @@ extension MigrationReport {
             lines.append("<details><summary>SQL</summary>")
             lines.append("")
             // A fence longer than any run of backticks in the SQL (a quoted name may hold some).
-            let sql = stage.steps.flatMap(\.sql).map { $0 + ";" }
+            let sql = stage.steps.enumerated().flatMap { index, step in
+                (custom && index == codeAt ? ["-- didMigrate runs"] : []) + step.sql.map { $0 + ";" }
+            }
             let fence = String(
                 repeating: "`", count: max(3, MigrationReport.longestBacktickRun(in: sql.joined(separator: "\n")) + 1))
             lines.append(fence + "sql")

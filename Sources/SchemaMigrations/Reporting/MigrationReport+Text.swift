@@ -31,9 +31,15 @@ extension MigrationReport: CustomStringConvertible {
                     "  0. willMigrate runs (database at \(header.from.map(\.description) ?? "-")); checks on the data run after it"
                 )
             }
+            // Numbered in the order things run: didMigrate between the steps and the finalizing ones.
+            let codeAt = stage.steps.firstIndex(where: \.runsAfterDidMigrate) ?? stage.steps.count
             for (index, step) in stage.steps.enumerated() {
+                if header.kind == .custom && index == codeAt {
+                    lines.append("  \(index + 1). didMigrate runs (database at \(header.to))")
+                }
+                let number = index + (header.kind == .custom && index >= codeAt ? 2 : 1)
                 lines.append(
-                    "  \(index + 1). \(step.step.summary) [\(step.costDescription)\(step.step.destructive ? ", destructive" : "")]"
+                    "  \(number). \(step.step.summary) [\(step.costDescription)\(step.step.destructive ? ", destructive" : "")]"
                 )
                 lines += (step.impact?.lines ?? []).map { "       impact: \($0)" }
                 if !step.carriedOver.isEmpty {
@@ -42,7 +48,7 @@ extension MigrationReport: CustomStringConvertible {
                 lines += step.removes.map { "       removes: \($0)" }
                 lines += step.sql.map { "       \($0);" }
             }
-            if header.kind == .custom {
+            if header.kind == .custom && codeAt == stage.steps.count {
                 lines.append("  \(stage.steps.count + 1). didMigrate runs (database at \(header.to))")
             }
         }

@@ -28,6 +28,9 @@ public struct MigrationReport: Sendable {
         /// Views and triggers that mention a column the step drops, with its table: if one uses it,
         /// the step fails (and everything rolls back) until that view or trigger is rewritten.
         public var mayBreak: [String] = []
+        /// Whether the step runs after the custom stage's `didMigrate` (a finalizing step: the
+        /// rebuild that applies the NOT NULL its code filled, the indexes over what it wrote).
+        public var runsAfterDidMigrate = false
         /// Rows of the table the step rewrites (or drops), when measured.
         public var rowsAffected: Int64? { impact?.rows }
     }
@@ -144,6 +147,11 @@ public struct MigrationReport: Sendable {
                 plan: plan, db: db, from: current, to: targetVersion, options: online, refusals: &refusals,
                 pending: &pending)
         }
+        // The statements each step runs, as the migration's own step loop runs them on a copy of
+        // the schema (``SchemaRehearsal``); a stage it could not walk is rendered step by step.
+        let walked =
+            missing == nil
+            ? (try? SchemaRehearsal.walk(pending, schemaOf: db, environment: plan.environment)) ?? [] : []
         for (index, planned) in pending.enumerated() {
             // Only the first stage meets the live data as it is; later ones are shown as planned,
             // and their refusals predicted from today's data where it tells.
@@ -151,10 +159,15 @@ public struct MigrationReport: Sendable {
                 if missing == nil {
                     refusals += predictedRefusals(of: planned, after: Array(pending.prefix(index)), db: db)
                 }
+                let statements = index < walked.count ? walked[index] : planned.allSteps.map(\.sql)
                 stages.append(
                     Stage(
-                        header: planned.header, steps: planned.allSteps.map { Step(step: $0, sql: $0.sql, impact: nil) }
-                    ))
+                        header: planned.header,
+                        steps: zip(planned.allSteps, statements).enumerated().map { position, pair in
+                            var step = Step(step: pair.0, sql: pair.1, impact: nil)
+                            step.runsAfterDidMigrate = position >= planned.steps.count
+                            return step
+                        }))
                 continue
             }
             let live = try LiveSchema.read(from: db)
@@ -200,7 +213,8 @@ public struct MigrationReport: Sendable {
                     // The SQL as it would run on this database: renames shown applied, the rebuild from the live table.
                     let renderer = StepRenderer(
                         live: live, renamesApplied: false, version: planned.to, freedPagesAreErased: erased)
-                    reported.sql = try renderer.statements(for: freedStep.action)
+                    let rendered = try renderer.statements(for: freedStep.action)
+                    reported.sql = walked.isEmpty ? rendered : walked[0][position]
                     if let rendering = try renderer.rendering(of: freedStep.action) {
                         reported.carriedOver = rendering.carriedOver
                         reported.removes = rendering.removed
@@ -209,6 +223,7 @@ public struct MigrationReport: Sendable {
                     refusals.append(refusal)
                 }
                 reported.mayBreak = MigrationReport.dependents(breakingOn: step, live: live)
+                reported.runsAfterDidMigrate = position >= planned.steps.count
                 return reported
             }
             stages.append(Stage(header: planned.header, steps: steps))

@@ -91,6 +91,21 @@ extension Reliability {
                 resolvedPlan: try ResolvedPlan(
                     name: "property", schemas: testCase.versions.map(\.schema), stages: stages),
                 options: MigrationOptions(sqlEnvironment: environment))
+            // The dry run shows the statements the migration runs, in order: those its rehearsal
+            // records (the version's record and the journal-mode read aside).
+            var dryRunProblems: [String] = []
+            if testCase.expectedRefusal == nil {
+                let shown = try migrator.plan(databaseAt: url).stages.flatMap { $0.steps.flatMap(\.sql) }
+                let ran = try migrator.script(databaseAt: url).statements.filter {
+                    !$0.contains(SQL.quoteIdentifier(TableNames.metadata)) && !$0.hasPrefix("PRAGMA ")
+                }
+                if shown != ran {
+                    let first = zip(shown, ran).prefix { $0 == $1 }.count
+                    dryRunProblems.append(
+                        "the dry run shows other statements than the migration runs, from statement \(first + 1):\nshown: \(shown.dropFirst(first).prefix(3))\nran:   \(ran.dropFirst(first).prefix(3))"
+                    )
+                }
+            }
             do {
                 try migrator.migrate(databaseAt: url)
             } catch let error as MigrationError {
@@ -110,7 +125,7 @@ extension Reliability {
                 return (["the model expects a refusal (\(refusal.reasons)), the migration succeeded"], nil)
             }
             let db = try SQLiteConnection(path: url.path)
-            var problems = try testCase.versions.last!.differences(from: db)
+            var problems = try dryRunProblems + testCase.versions.last!.differences(from: db)
             let version = try MetadataStore(db: db, plan: "property").current()?.version
             if version != testCase.versions.last!.version {
                 problems.append("recorded version \(version?.description ?? "none")")

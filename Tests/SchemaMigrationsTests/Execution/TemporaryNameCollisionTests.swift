@@ -37,7 +37,8 @@ import Testing
         #expect(report.refusals.isEmpty)
         let rebuild = try #require(report.stages.first?.steps.first { $0.step.op == .rebuildTable })
         let free = object.contains("_sm_new_Item_2") ? "_sm_new_Item_3" : "_sm_new_Item_2"
-        #expect(rebuild.sql.first?.hasPrefix(#"CREATE TABLE "\#(free)" ("#) == true)
+        // A view or trigger over Item is set aside first, as the migration does.
+        #expect(rebuild.sql.first { $0.hasPrefix("CREATE TABLE") }?.hasPrefix(#"CREATE TABLE "\#(free)" ("#) == true)
         #expect(rebuild.sql.contains(#"ALTER TABLE "\#(free)" RENAME TO "Item""#))
 
         try migrator.migrate(databaseAt: db.url)
