@@ -38,7 +38,7 @@ static sqlite3_vfs fault_vfs;
 static sqlite3_vfs *real_vfs;
 static char vfs_name[64];
 
-static atomic_long counts[3];
+static atomic_long counts[FAULTVFS_KINDS];
 static atomic_long injected;
 static atomic_int armed_kind = -1;
 static atomic_long armed_n;
@@ -173,8 +173,15 @@ static int fault_file_size(sqlite3_file *file, sqlite3_int64 *size) {
     return REAL(file)->pMethods->xFileSize(REAL(file), size);
 }
 
-static int fault_lock(sqlite3_file *file, int level) { return REAL(file)->pMethods->xLock(REAL(file), level); }
-static int fault_unlock(sqlite3_file *file, int level) { return REAL(file)->pMethods->xUnlock(REAL(file), level); }
+/* Lock calls are counted, never failed. */
+static int fault_lock(sqlite3_file *file, int level) {
+    atomic_fetch_add(&counts[FAULTVFS_LOCK], 1);
+    return REAL(file)->pMethods->xLock(REAL(file), level);
+}
+static int fault_unlock(sqlite3_file *file, int level) {
+    atomic_fetch_add(&counts[FAULTVFS_LOCK], 1);
+    return REAL(file)->pMethods->xUnlock(REAL(file), level);
+}
 
 static int fault_check_reserved_lock(sqlite3_file *file, int *result) {
     return REAL(file)->pMethods->xCheckReservedLock(REAL(file), result);
@@ -199,6 +206,7 @@ static int fault_shm_map(sqlite3_file *file, int page, int size, int extend, voi
 static int fault_shm_lock(sqlite3_file *file, int offset, int n, int flags) {
     sqlite3_file *real = REAL(file);
     if (real->pMethods->iVersion < 2) return SQLITE_IOERR_SHMLOCK;
+    atomic_fetch_add(&counts[FAULTVFS_LOCK], 1);
     return real->pMethods->xShmLock(real, offset, n, flags);
 }
 
@@ -310,7 +318,7 @@ int faultvfs_register(const char *name) {
 
 static void arm(int kind, long n, int errcode, int persistent) {
     atomic_store(&armed_kind, -1);
-    for (int i = 0; i < 3; i++) atomic_store(&counts[i], 0);
+    for (int i = 0; i < FAULTVFS_KINDS; i++) atomic_store(&counts[i], 0);
     atomic_store(&injected, 0);
     atomic_store(&armed_n, n);
     atomic_store(&armed_code, errcode);
@@ -321,13 +329,13 @@ static void arm(int kind, long n, int errcode, int persistent) {
 void faultvfs_arm(int kind, long n, int errcode) { arm(kind, n, errcode, 0); }
 void faultvfs_arm_persistent(int kind, long n, int errcode) { arm(kind, n, errcode, 1); }
 
-long faultvfs_count(int kind) { return (kind >= 0 && kind < 3) ? atomic_load(&counts[kind]) : -1; }
+long faultvfs_count(int kind) { return (kind >= 0 && kind < FAULTVFS_KINDS) ? atomic_load(&counts[kind]) : -1; }
 
 long faultvfs_injected(void) { return atomic_load(&injected); }
 
 void faultvfs_disarm(void) {
     atomic_store(&armed_kind, -1);
-    for (int i = 0; i < 3; i++) atomic_store(&counts[i], 0);
+    for (int i = 0; i < FAULTVFS_KINDS; i++) atomic_store(&counts[i], 0);
     power_armed = 0;
     atomic_store(&power_cut, 0);
     for (int i = 0; i < FAULTVFS_MAX_FILES; i++) if (open_files[i]) forget_unsynced(open_files[i]);

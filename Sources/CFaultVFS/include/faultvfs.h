@@ -23,6 +23,9 @@ enum {
     FAULTVFS_WRITE = 0,
     FAULTVFS_SYNC = 1,
     FAULTVFS_READ = 2,
+    /** xLock, xUnlock and xShmLock calls: counted only, never failed. */
+    FAULTVFS_LOCK = 3,
+    FAULTVFS_KINDS = 4,
 };
 
 /**

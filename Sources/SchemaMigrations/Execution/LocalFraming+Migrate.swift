@@ -31,23 +31,27 @@ extension LocalMigrationFraming {
     private func migrateUnwrapped(_ plan: ResolvedPlan, options: MigrationOptions) throws -> MigrationResult {
         let db = connection
         let started = Date()
-        guard db.isAutocommit else {
+        // A file the package opened may come inside the read transaction of its opening check: the
+        // up-to-date check reads in it (one shared lock in all), then ends it.
+        let heldRead = db.holdsOpeningReadTransaction && !db.isAutocommit
+        db.holdsOpeningReadTransaction = false
+        guard db.isAutocommit || heldRead else {
             throw MigrationError(
                 .unsafeConnection, "the connection is inside a transaction; a migration needs its own",
                 remedy: "call migrate(connection:) outside any transaction")
         }
+        let upToDate: MigrationResult?
+        do {
+            upToDate = try upToDateResult(plan, options: options, started: started)
+        } catch {
+            // Ends a transaction that only read: nothing to undo, and the error says what went wrong.
+            if heldRead { _ = try? db.execute("ROLLBACK") }
+            throw error
+        }
+        if heldRead { try db.execute("COMMIT") }
+        if let upToDate { return upToDate }
         let target = try plan.target(options.targetVersion)
         let chunkTarget = try options.online?.validatedTarget()
-
-        // Fast path, no lock, no write: the recorded version is the target and nobody touched the schema since.
-        // (An online run first finishes releasing what an interrupted online change set aside.)
-        if case .recorded(let version) = try VersionDetection(plan: plan, db: db).detect(), version == target.version,
-            try options.online == nil || db.isReadOnly || OnlineState.read(from: db) == nil
-        {
-            return MigrationResult(
-                outcome: .upToDate, fromVersion: version, toVersion: version, adopted: false, stages: [],
-                duration: Date().timeIntervalSince(started))
-        }
 
         if db.isReadOnly {
             throw MigrationError(
@@ -84,6 +88,24 @@ extension LocalMigrationFraming {
                 return try migrateStageByStage(stages, to: target, started: started)
             }
         }
+    }
+
+    /// The fast path, with no write: the recorded version is the target and nobody touched the
+    /// schema since (an online run first finishes releasing what an interrupted online change set
+    /// aside). Nil when the migration has work to do or a refusal to make.
+    private func upToDateResult(_ plan: ResolvedPlan, options: MigrationOptions, started: Date) throws
+        -> MigrationResult?
+    {
+        let db = connection
+        let target = try plan.target(options.targetVersion)
+        _ = try options.online?.validatedTarget()
+        guard case .recorded(let version) = try VersionDetection(plan: plan, db: db).detect(),
+            version == target.version,
+            try options.online == nil || db.isReadOnly || OnlineState.read(from: db) == nil
+        else { return nil }
+        return MigrationResult(
+            outcome: .upToDate, fromVersion: version, toVersion: version, adopted: false, stages: [],
+            duration: Date().timeIntervalSince(started))
     }
 
     /// One transaction per stage: each commits before the next begins. A failure rolls back its

@@ -60,7 +60,7 @@ public struct Migrator: Sendable {
         let plan = try resolvedPlan()
         _ = try targetVersion(of: plan)  // refused before the file is created
         return try advising(url) {
-            let db = try open(url, mode: .readWriteCreate)
+            let db = try open(url, mode: .readWriteCreate, readTransaction: true)
             return try FileFraming(connection: db).migrate(plan, options: options)
         }
     }
@@ -129,15 +129,21 @@ public struct Migrator: Sendable {
 
     /// Opens the database at `url` as every entry point does: with the options' busy timeout, VFS
     /// and SQL environment.
-    func open(_ url: URL, mode: SQLiteConnection.OpenMode) throws -> SQLiteConnection {
+    /// - Parameter readTransaction: leave the connection inside a read transaction (begun before
+    ///   the opening check where no SQL environment runs in between), so that the up-to-date check
+    ///   reads under the same shared lock (``SQLiteConnection/holdsOpeningReadTransaction``).
+    func open(_ url: URL, mode: SQLiteConnection.OpenMode, readTransaction: Bool = false) throws
+        -> SQLiteConnection
+    {
         try Migrator.open(
-            url, mode: mode, busyTimeout: options.busyTimeout, vfs: options.vfsName, environment: options.sqlEnvironment
-        )
+            url, mode: mode, busyTimeout: options.busyTimeout, vfs: options.vfsName,
+            environment: options.sqlEnvironment,
+            readTransaction: readTransaction)
     }
 
     static func open(
         _ url: URL, mode: SQLiteConnection.OpenMode, busyTimeout: TimeInterval, vfs: String?,
-        environment: SQLEnvironment
+        environment: SQLEnvironment, readTransaction: Bool = false
     ) throws -> SQLiteConnection {
         if SystemCalls.fileKind(atPath: url.path) == .directory {
             throw MigrationError(
@@ -146,9 +152,21 @@ public struct Migrator: Sendable {
         }
         do {
             let db = try SQLiteConnection(path: url.path, mode: mode, busyTimeout: busyTimeout, vfs: vfs)
+            // The environment's hook may change the journal mode, which no transaction may be open for.
+            if readTransaction && environment.isEmpty {
+                // A statement that needs no schema starts the transaction, so that reading the
+                // schema (at the next statement's prepare) takes no shared lock of its own.
+                try db.execute("BEGIN")
+                _ = try db.pragmaInteger("schema_version")
+            }
             // fails now, clearly, for a file that is not a database
             _ = try db.scalar("SELECT count(*) FROM sqlite_schema")
             try db.apply(environment)
+            if readTransaction && !environment.isEmpty {
+                try db.execute("BEGIN")
+                _ = try db.pragmaInteger("schema_version")
+            }
+            db.holdsOpeningReadTransaction = readTransaction
             return db
         } catch let error as SQLiteError {
             if error.resultCode == .readOnlyRollback {  // a hot journal a read-only connection cannot replay

@@ -37,6 +37,9 @@ package final class SQLiteConnection {
     var accessObserver: SQLiteAccessObserver?
     /// Told about every statement run and value bound while recording (``startRecording(into:)``).
     var recorder: StatementRecorder?
+    /// Set by ``Migrator/open(_:mode:readTransaction:)`` when it left the connection inside the
+    /// read transaction its opening check began, for the up-to-date check to read in and end.
+    var holdsOpeningReadTransaction = false
 
     /// Opens the database at `path`.
     /// - Parameters:
