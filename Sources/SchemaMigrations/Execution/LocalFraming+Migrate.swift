@@ -60,20 +60,22 @@ extension LocalMigrationFraming {
             if let current = try VersionDetection(plan: plan, db: db).detect().version {
                 try OnlineMigration.refuseCustomCode(plan: plan, from: current, to: target.version)
             }
-            if let backupURL = options.backupURL { try backup(to: backupURL, plan: plan, options: options) }
-            return try withSettings(version: target.version) {
+            let backupURL = try backup(plan: plan, options: options)
+            var result = try withSettings(version: target.version) {
                 try connection.withDefensiveModeOff {
                     try OnlineMigration(plan: plan, db: db, options: options, online: online, chunkTarget: chunkTarget)
                         .run(to: target, started: started)
                 }
             }
+            result.backupURL = backupURL
+            return result
         }
-        if let backupURL = options.backupURL { try backup(to: backupURL, plan: plan, options: options) }
+        let backupURL = try backup(plan: plan, options: options)
 
         // Steps 1 and 12 of SQLite's procedure (AlterTableProcedure): foreign keys off, read back, and
         // the connection's own settings restored afterwards; steps 2 and 11 around the stages.
         let stages = TransactionalMigration(plan: plan, framing: self, progress: options.progress)
-        return try withSettings(version: target.version) {
+        var result = try withSettings(version: target.version) {
             try OnlineMigration.clearForOffline(plan: plan, db: db, options: options)
             switch options.transactionScope {
             case .wholePlan:
@@ -84,6 +86,8 @@ extension LocalMigrationFraming {
                 return try migrateStageByStage(stages, to: target, started: started)
             }
         }
+        result.backupURL = backupURL
+        return result
     }
 
     /// One transaction per stage: each commits before the next begins. A failure rolls back its
@@ -112,7 +116,14 @@ extension LocalMigrationFraming {
         }
     }
 
-    private func backup(to url: URL, plan: ResolvedPlan, options: MigrationOptions) throws {
+    /// Backs the database up to ``MigrationOptions/backupURL``, when one is set and the database
+    /// holds something: a new or empty file (no table, index, view or trigger, so no row either)
+    /// has nothing a backup could bring back, and the migration only creates its schema.
+    /// - Returns: the backup written, or nil.
+    private func backup(plan: ResolvedPlan, options: MigrationOptions) throws -> URL? {
+        guard let url = options.backupURL,
+            try connection.scalar("SELECT count(*) FROM sqlite_schema")?.int64Value != 0
+        else { return nil }
         do {
             try connection.backup(
                 toPath: url.path,
@@ -123,5 +134,6 @@ extension LocalMigrationFraming {
                 .sqlite, "cannot back up the database to '\(url.path)'; nothing was migrated",
                 remedy: "choose a writable backup path", sqliteError: error)
         }
+        return url
     }
 }
