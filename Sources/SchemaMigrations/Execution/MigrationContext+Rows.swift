@@ -163,8 +163,8 @@ extension MigrationContext {
             done += ids.count
             progress?(
                 MigrationProgress(
-                    from: stage.from, to: stage.to, stepIndex: 0, stepCount: 1,
-                    summary: "\(entity): \(done) / \(total) rows", rowsDone: done, rowsTotal: total))
+                    from: stage.from, to: stage.to, summary: "\(entity): \(done) / \(total) rows", rowsDone: done,
+                    rowsTotal: total))
             guard last < greatest else { break }
             lastID = last
         }
