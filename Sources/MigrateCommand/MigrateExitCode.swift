@@ -18,7 +18,8 @@ public enum MigrateExitCode: Int32, Sendable, CaseIterable, CustomStringConverti
     case drift = 4
     /// 5: refused: the database is newer than the plan, of an unknown version, or not a database;
     /// the plan cannot make a change safely (or not online: a custom stage under `--online`); or
-    /// `--deny-destructive` met a step that can lose data.
+    /// `--deny-destructive` met a step that can lose data; or `snapshot` was asked for a directory
+    /// the command could not load (a plan with a custom stage) or a table it cannot declare.
     case refused = 5
 
     /// The status for an error met while working on a database. The one place codes map to statuses.

@@ -8,6 +8,6 @@ import SampleTripsPlan
 //   swift run sample-trips fixture --database /tmp/trips.sqlite
 //   swift run sample-trips plan --database /tmp/trips.sqlite
 //   swift run sample-trips apply --database /tmp/trips.sqlite
-//   swift run sample-trips snapshot --output Fixtures/SampleTrips     # freezes the released versions
+//   swift run sample-trips snapshot --output Fixtures/SampleTrips --include-custom-stages   # freezes the released versions
 
 MigrateCommand.main(plan: TripsMigrationPlan.self, extraSubcommands: [FixtureSubcommand.make()])

@@ -78,6 +78,7 @@ extension Migrator {
         lap("connect")
         var result: MigrationResult
         var uncommitted: MigrationResult?
+        var backedUp: URL?
         do {
             result = try ClusterFailure.mapping {
                 try migrate(
@@ -86,6 +87,7 @@ extension Migrator {
                         lap("settings, BEGIN")
                         guard let backup = options.backupURL else { return }
                         try ClusterSnapshot.write(from: connection, to: backup)
+                        backedUp = backup
                         lap("DUMP written as the backup")
                     },
                     stagesDone: { done in
@@ -100,6 +102,7 @@ extension Migrator {
         }
         lap("COMMIT, settings restored")
         result.duration = Date().timeIntervalSince(started)
+        result.backupURL = backedUp
         return result
     }
 

@@ -41,7 +41,7 @@ import Testing
     @Test func inALogCountsAreThrottledAndTheLastIsPrinted() {
         #expect(
             Self.printed(terminal: false) == """
-                /tmp/trips.sqlite: backup 10 / 10 pages  100%
+                /tmp/trips.sqlite: [1/1] backup 10 / 10 pages  100%
                 /tmp/trips.sqlite: 2.0.0 → 3.0.0 [1/2] Rename column Trip.a to b
                 /tmp/trips.sqlite: 2.0.0 → 3.0.0 [1/1] Trip: 1000 / 3000 rows   33%, ETA 2.00 s
                 /tmp/trips.sqlite: 2.0.0 → 3.0.0 [1/1] Trip: 3000 / 3000 rows  100%
@@ -52,7 +52,7 @@ import Testing
 
     @Test func onATerminalCountsAreRewrittenInPlaceWithPercentAndETA() {
         #expect(
-            Self.printed(terminal: true) == "\r\u{1B}[K/tmp/trips.sqlite: backup 10 / 10 pages  100%\n"
+            Self.printed(terminal: true) == "\r\u{1B}[K/tmp/trips.sqlite: [1/1] backup 10 / 10 pages  100%\n"
                 + "/tmp/trips.sqlite: 2.0.0 → 3.0.0 [1/2] Rename column Trip.a to b\n"
                 + "\r\u{1B}[K/tmp/trips.sqlite: 2.0.0 → 3.0.0 [1/1] Trip: 1000 / 3000 rows   33%, ETA 2.00 s"
                 + "\r\u{1B}[K/tmp/trips.sqlite: 2.0.0 → 3.0.0 [1/1] Trip: 2000 / 3000 rows   66%, ETA 1.00 s"

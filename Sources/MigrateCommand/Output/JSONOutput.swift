@@ -19,8 +19,8 @@ enum JSONOutput {
     static func version(_ version: Schema.Version?) -> Any { version.map(\.description) ?? JSONNull() }
 
     /// An error as an object: `code`, `message`, `remedy` and `cause` (null when there is none:
-    /// the keys are always there), and the context the error has (`entity`, `property`,
-    /// `version`, `details`, `sqlite`). The cause is what lies underneath: the error a custom
+    /// the keys are always there), and the context the error has (`entity`, `property`, `column`
+    /// when it is not the property's name, `version`, `details`, `sqlite`). The cause is what lies underneath: the error a custom
     /// stage's code threw, or SQLite's.
     static func error(_ error: Error) -> [String: Any] {
         guard let error = error as? MigrationError else {
@@ -33,6 +33,7 @@ enum JSONOutput {
         ]
         object["entity"] = error.entity
         object["property"] = error.property
+        object["column"] = error.column
         object["version"] = error.version?.description
         object["sqlite"] = error.sqliteError.map {
             [

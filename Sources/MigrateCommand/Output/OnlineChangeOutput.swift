@@ -21,7 +21,7 @@ enum OnlineChangeOutput {
                     "maxRowid": table.maxRowid.map { $0 as Any } ?? JSONNull(),
                 ]
             },
-            "owner": change.owner, "ownerAlive": change.ownerIsAlive,
+            "owner": change.owner, "ownerAlive": change.ownerIsAlive, "paused": change.isPaused,
             "startedAt": SystemCalls.iso8601UTC(change.startedAt),
             "heartbeat": SystemCalls.iso8601UTC(change.heartbeat),
             "heartbeatAgeSeconds": (now.timeIntervalSince(change.heartbeat) * 10).rounded() / 10,

@@ -12,11 +12,12 @@ import SchemaMigrations
 /// time left:
 ///
 /// ```
-/// [  0.00 s] /srv/app.sqlite: backup 100% (2270 / 2270 pages)
-/// [  0.02 s] /srv/app.sqlite: 1.0.0 → 2.0.0 [1/1] Rebuild table trip (copies every row): …
-/// [  1.24 s] /srv/app.sqlite: 1.0.0 → 2.0.0 [1/1] trip: 500000 / 1000000 rows copied  50%, ETA 1.2 s
+/// [  0.00 s] /srv/app.sqlite: [1/2] backup 2270 / 2270 pages  100%
+/// [  0.02 s] /srv/app.sqlite: 1.0.0 → 2.0.0 [2/2] Rebuild table trip (copies every row): …
+/// [  1.24 s] /srv/app.sqlite: 1.0.0 → 2.0.0 [2/2] trip: 500000 / 1000000 rows copied  50%, ETA 1.2 s
 /// ```
 ///
+/// `[k/N]` numbers the steps of the whole run, the backup first (``MigrationProgress/stepIndex``).
 /// On a terminal the counting line is rewritten in place; in a log (with `--progress`) it is
 /// printed when an activity starts, every few seconds, and when it is done.
 final class ProgressPrinter: @unchecked Sendable {
@@ -47,10 +48,7 @@ final class ProgressPrinter: @unchecked Sendable {
             let prefix = "[" + now.timeIntervalSince(started).fixedPoint(2).padded(toWidth: 6) + " s] " + "\(name): "
             let starts = progress.activity == .step || (progress.activity == .runningCode && progress.elapsed == 0)
             guard !starts else {
-                let text =
-                    progress.activity == .step
-                    ? "\(progress)" : "\(progress.from.map { "\($0) → " } ?? "")\(progress.to) \(progress.summary)"
-                console.error((countLineOpen ? "\n" : "") + prefix + text + "\n")
+                console.error((countLineOpen ? "\n" : "") + prefix + "\(progress)\n")
                 countLineOpen = false
                 lastActivity = .step
                 return
@@ -75,7 +73,7 @@ final class ProgressPrinter: @unchecked Sendable {
     static func describe(_ progress: MigrationProgress) -> String {
         let head: String
         switch progress.activity {
-        case .backingUp: head = "backup"
+        case .backingUp: head = "[\(progress.stepIndex + 1)/\(progress.stepCount)] backup"
         default:
             head =
                 "\(progress.from.map { "\($0) → " } ?? "")\(progress.to) [\(progress.stepIndex + 1)/\(progress.stepCount)] "

@@ -1,3 +1,5 @@
+import SchemaMigrations
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

@@ -77,13 +77,16 @@ enum ApplySubcommand {
             }
             var migrator = planned
             let exists = FileManager.default.fileExists(atPath: url.path)
-            let backup = exists ? try backups.url(for: url) : nil
+            // Asked of the library even for a file --create makes: it backs up only a database that holds something.
+            let backup = try backups.url(for: url)
             migrator.options.backupURL = backup
             if showsSteps { migrator.options.progress = ProgressPrinter(console: console, database: url.path).callback }
             do {
                 let result = try migrator.migrate(databaseAt: url)
-                if result.outcome == .upToDate, let backup { try? FileManager.default.removeItem(at: backup) }
-                return outcome(of: result, database: url.path, backup: backup)
+                if result.outcome == .upToDate, let written = result.backupURL {
+                    try? FileManager.default.removeItem(at: written)
+                }
+                return outcome(of: result, database: url.path, backupAsked: backups.isExplicit ? backup : nil)
             } catch {
                 // Nothing was written: a backup of the unchanged database is not worth keeping.
                 if let backup { try? FileManager.default.removeItem(at: backup) }
@@ -95,10 +98,15 @@ enum ApplySubcommand {
             outcomes)
     }
 
-    static func outcome(of result: MigrationResult, database: String, backup: URL?) -> DatabaseOutcome {
-        let keptBackup = result.outcome == .upToDate ? nil : backup
+    /// - Parameter backupAsked: the backup `--backup PATH` asked for: when the database held
+    ///   nothing to back up (a new or empty file), the output says that none was written.
+    static func outcome(of result: MigrationResult, database: String, backupAsked: URL?) -> DatabaseOutcome {
+        let keptBackup = result.outcome == .upToDate ? nil : result.backupURL
         var lines = ["database: \(database)", result.description]
         if let keptBackup { lines.append("backup: \(keptBackup.path)") }
+        if let backupAsked, keptBackup == nil, result.outcome == .created {
+            lines.append("backup: none written to \(backupAsked.path): the database was empty, nothing to back up")
+        }
         var json: [String: Any] = [
             "outcome": result.outcome.rawValue, "fromVersion": JSONOutput.version(result.fromVersion),
             "currentVersion": result.toVersion.description, "targetVersion": result.toVersion.description,

@@ -18,6 +18,13 @@ struct BackupLocation {
     }
 
     private let place: Place
+    /// True when `--backup PATH` asked for the backup (rather than the default beside the database).
+    var isExplicit: Bool {
+        switch place {
+        case .file, .directory: return true
+        case .none, .besideDatabase: return false
+        }
+    }
     private let timestamp: String
     /// Names handed out, so that two databases of the same name, backed up at once into one
     /// directory by a fleet's workers, never get the same file.

@@ -202,9 +202,7 @@ enum ClusterSubcommands {
                 outcome = planned
             default:
                 let result = try migrator.migrate(cluster: nodes, database: database)
-                outcome = ApplySubcommand.outcome(
-                    of: result, database: database,
-                    backup: result.outcome == .upToDate ? nil : migrator.options.backupURL)
+                outcome = ApplySubcommand.outcome(of: result, database: database, backupAsked: nil)
             }
         } catch {
             outcome = DatabaseOutcome(database: database, error: error)

@@ -14,8 +14,10 @@ enum SnapshotSubcommand {
             name: "snapshot",
             abstract: "Writes a JSON plan directory: plan.json and one schema snapshot per version",
             discussion: """
-                From the embedded Swift plan (its custom stages are listed, but only the Swift plan can run \
-                them), or from --plan DIR, rewritten in canonical form. Commit the snapshots: a released \
+                From the embedded Swift plan, or from --plan DIR, rewritten in canonical form. A plan with a \
+                custom stage is refused (exit 5, nothing written): the migrate command cannot load a directory \
+                holding one, since only the Swift plan has the stage's code; --from keeps the part after it, and \
+                --include-custom-stages writes the whole plan all the same. Commit the snapshots: a released \
                 version must never change (FrozenVersions.changes(in:comparedTo:) tells when one did). \
                 --from and --through keep a range of versions, for example the lightweight tail of a plan \
                 for the bare migrate command. With --database PATH, a one-version plan (1.0.0) of that \
@@ -41,6 +43,11 @@ enum SnapshotSubcommand {
                 .value("--output", "DIR", required: true, help: "the directory to write (created if needed)"),
                 .value("--from", "VERSION", help: "the first version to keep"),
                 .value("--through", "VERSION", help: "the last version to keep"),
+                .flag(
+                    "--include-custom-stages",
+                    help:
+                        "write a plan with custom stages all the same, to freeze every version (migrate --plan refuses such a directory)"
+                ),
             ],
             alternatives: [["--plan", "--database"]],
             run: run)
@@ -86,9 +93,14 @@ enum SnapshotSubcommand {
             throw UsageError(
                 "--from/--through: \(error.message); \(error.remedy ?? "")", subcommand: arguments.subcommand)
         }
+        let custom = CustomStages(kept, commandName: invocation.commandName)
+        if !custom.stages.isEmpty && !arguments.flag("--include-custom-stages") {
+            throw CommandFailure(status: .refused, message: custom.refusal)
+        }
         for url in try kept.write(to: output) {
             invocation.console.output("wrote \(url.path)\n")
         }
+        if !custom.stages.isEmpty { invocation.console.error(custom.note) }
         return .success
     }
 

@@ -9,6 +9,9 @@
 /// Every error names its context where it has one (plan, version, entity, property, SQL, and
 /// SQLite's extended code and message) and prints as one readable paragraph:
 ///
+/// A property is named by its Swift name, with its column where that differs
+/// (`property: displayName (column display_name)`).
+///
 /// ```
 /// error: cannot add non-optional attribute 'Trip.rating' without a default value to a table with 3 rows
 ///   entity: Trip, property: rating, version: 2.0.0
@@ -85,8 +88,11 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The entity (table) concerned, if any.
     public var entity: String?
-    /// The property (column) concerned, if any.
+    /// The property concerned, if any, by its Swift name.
     public var property: String?
+    /// The column of ``property`` when it is named otherwise (`@Attribute(column: "display_name")`);
+    /// nil when the column bears the property's name.
+    public var column: String?
     /// The schema version concerned, if any.
     public var version: Schema.Version?
     /// What the user can do instead.
@@ -107,13 +113,14 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
 
     /// An error of kind `code`, with its message, what it concerns, the remedy, details and the error that caused it.
     public init(
-        _ code: Code, _ message: String, entity: String? = nil, property: String? = nil,
+        _ code: Code, _ message: String, entity: String? = nil, property: String? = nil, column: String? = nil,
         version: Schema.Version? = nil, remedy: String? = nil, details: [String] = [], cause: (any Error)? = nil
     ) {
         self.code = code
         self.message = message
         self.entity = entity
         self.property = property
+        self.column = column == property ? nil : column
         self.version = version
         self.remedy = remedy
         self.details = details
@@ -123,12 +130,12 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
     /// The library's own form: the cause is `underlyingError` when given, else `sqliteError`, else
     /// `underlying` (a cause known only in words).
     package init(
-        _ code: Code, _ message: String, entity: String? = nil, property: String? = nil,
+        _ code: Code, _ message: String, entity: String? = nil, property: String? = nil, column: String? = nil,
         version: Schema.Version? = nil, remedy: String? = nil, details: [String] = [],
         sqliteError: SQLiteError? = nil, underlying: String? = nil, underlyingError: (any Error)? = nil
     ) {
         self.init(
-            code, message, entity: entity, property: property, version: version,
+            code, message, entity: entity, property: property, column: column, version: version,
             remedy: remedy ?? sqliteError.flatMap(Self.remedy(for:)), details: details,
             cause: underlyingError ?? sqliteError ?? underlying.map(DescribedCause.init))
     }
@@ -161,7 +168,8 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         var lines = ["error: \(message)"]
         var context: [String] = []
         if let entity { context.append("entity: \(entity)") }
-        if let property { context.append("property: \(property)") }
+        if let property { context.append("property: \(property)" + (column.map { " (column \($0))" } ?? "")) }
+        if property == nil, let column { context.append("column: \(column)") }
         if let version { context.append("version: \(version)") }
         if !context.isEmpty { lines.append("  " + context.joined(separator: ", ")) }
         lines += details.map { "  - \($0)" }

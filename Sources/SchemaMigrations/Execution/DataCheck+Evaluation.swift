@@ -9,10 +9,10 @@ extension DataCheck {
             guard rows > 0 else { return nil }
             return MigrationError(
                 .unsupportedChange,
-                "cannot add non-optional attribute '\(entity).\(property)' without a default value to a table with \(counted(rows, "row"))",
-                entity: entity, property: property, version: version,
+                "cannot add non-optional attribute '\(entity).\(property.property)' without a default value to a table with \(counted(rows, "row"))",
+                entity: entity, property: property.property, column: property.column, version: version,
                 remedy:
-                    "give '\(property)' a default value, make it optional, or add it in a custom stage whose didMigrate fills it"
+                    "give '\(property.property)' a default value, make it optional, or add it in a custom stage whose didMigrate fills it"
             )
         case .columnHasNoNulls(let table, let column, let entity, let property, let remedy):
             let quoted = SQL.quoteIdentifier(column)
@@ -23,8 +23,8 @@ extension DataCheck {
             let ids = try DataCheck.keys(of: table, where: "\(quoted) IS NULL", db: db)
             return MigrationError(
                 .dataViolation,
-                "'\(entity).\(property)' cannot become non-optional: \(counted(count, "row")) \(holds(count)) NULL",
-                entity: entity, property: property, version: version, remedy: remedy,
+                "'\(entity).\(property.property)' cannot become non-optional: \(counted(count, "row")) \(holds(count)) NULL",
+                entity: entity, property: property.property, column: property.column, version: version, remedy: remedy,
                 details: ["rows with NULL (id): " + ids.joined(separator: ", ") + (count > 10 ? ", …" : "")])
         case .noDuplicates(let table, let columns, let entity, let properties, let nullsBecome):
             let duplicates = try DataCheck.duplicates(
@@ -49,8 +49,8 @@ extension DataCheck {
             let ids = try DataCheck.keys(of: table, where: condition, db: db)
             return MigrationError(
                 .dataViolation,
-                "'\(entity).\(property)' cannot change \(change): \(count == 1 ? "1 value does" : "\(count) values do") not convert exactly",
-                entity: entity, property: property, version: version,
+                "'\(entity).\(property.property)' cannot change \(change): \(count == 1 ? "1 value does" : "\(count) values do") not convert exactly",
+                entity: entity, property: property.property, column: property.column, version: version,
                 remedy:
                     "convert those values yourself in a custom stage (add a new attribute and fill it in didMigrate), or keep the type",
                 details: ["rows (id): " + ids.joined(separator: ", ") + (count > 10 ? ", …" : "")])

@@ -64,20 +64,29 @@ extension LocalMigrationFraming {
             if let current = try VersionDetection(plan: plan, db: db).detect().version {
                 try OnlineMigration.refuseCustomCode(plan: plan, from: current, to: target.version)
             }
-            if let backupURL = options.backupURL { try backup(to: backupURL, plan: plan, options: options) }
-            return try withSettings(version: target.version) {
+            let backupURL = try backupURL(options)
+            let progress = try runProgress(plan, to: target, options: options, backingUp: backupURL != nil)
+            try backupURL.map { try backup(to: $0, plan: plan, options: options, progress: progress) }
+            var result = try withSettings(version: target.version) {
                 try connection.withDefensiveModeOff {
-                    try OnlineMigration(plan: plan, db: db, options: options, online: online, chunkTarget: chunkTarget)
-                        .run(to: target, started: started)
+                    try OnlineMigration(
+                        plan: plan, db: db, options: options, online: online, chunkTarget: chunkTarget,
+                        progress: progress
+                    )
+                    .run(to: target, started: started)
                 }
             }
+            result.backupURL = backupURL
+            return result
         }
-        if let backupURL = options.backupURL { try backup(to: backupURL, plan: plan, options: options) }
+        let backupURL = try backupURL(options)
+        let progress = try runProgress(plan, to: target, options: options, backingUp: backupURL != nil)
+        try backupURL.map { try backup(to: $0, plan: plan, options: options, progress: progress) }
 
         // Steps 1 and 12 of SQLite's procedure (AlterTableProcedure): foreign keys off, read back, and
         // the connection's own settings restored afterwards; steps 2 and 11 around the stages.
-        let stages = TransactionalMigration(plan: plan, framing: self, progress: options.progress)
-        return try withSettings(version: target.version) {
+        let stages = TransactionalMigration(plan: plan, framing: self, progress: progress)
+        var result = try withSettings(version: target.version) {
             try OnlineMigration.clearForOffline(plan: plan, db: db, options: options)
             switch options.transactionScope {
             case .wholePlan:
@@ -88,6 +97,8 @@ extension LocalMigrationFraming {
                 return try migrateStageByStage(stages, to: target, started: started)
             }
         }
+        result.backupURL = backupURL
+        return result
     }
 
     /// The fast path, with no write: the recorded version is the target and nobody touched the
@@ -134,12 +145,42 @@ extension LocalMigrationFraming {
         }
     }
 
-    private func backup(to url: URL, plan: ResolvedPlan, options: MigrationOptions) throws {
+    /// Where to back the database up: ``MigrationOptions/backupURL``, when one is set and the
+    /// database holds something. A new or empty file (no table, index, view or trigger, so no row
+    /// either) has nothing a backup could bring back, and the migration only creates its schema.
+    private func backupURL(_ options: MigrationOptions) throws -> URL? {
+        guard let url = options.backupURL else { return nil }
+        return try connection.scalar("SELECT count(*) FROM sqlite_schema")?.int64Value == 0 ? nil : url
+    }
+
+    /// The run's progress (nil without a callback), counting the steps it will take as the
+    /// database is now: the backup, then the tables created or each pending stage's steps. The
+    /// migration counts again under the write lock, where the count is final.
+    private func runProgress(_ plan: ResolvedPlan, to target: Schema, options: MigrationOptions, backingUp: Bool)
+        throws -> RunProgress?
+    {
+        guard options.progress != nil else { return nil }
+        var steps = backingUp ? 1 : 0
+        switch try VersionDetection(plan: plan, db: connection).detect() {
+        case .empty:
+            steps += target.entities.count
+        case .recorded(let current), .unversioned(let current):
+            // An estimate only: a stage the planner refuses is refused, in the same words, when the
+            // migration plans it under the lock, so its error is not the estimate's to throw.
+            let pending = try? plan.plannedStages(
+                from: current, to: target.version, planner: options.online == nil ? nil : OnlineMigration.planner)
+            steps += (pending ?? []).map(RunProgress.steps(of:)).reduce(0, +)
+        }
+        return RunProgress(options.progress, total: steps)
+    }
+
+    /// Backs the database up to `url`, the run's first step.
+    private func backup(to url: URL, plan: ResolvedPlan, options: MigrationOptions, progress: RunProgress?) throws {
         do {
             try connection.backup(
                 toPath: url.path,
                 progress: BackupProgress.reporter(
-                    to: options.progress, path: url.path, target: options.targetVersion ?? plan.latest.version))
+                    to: progress, path: url.path, target: options.targetVersion ?? plan.latest.version))
         } catch let error as SQLiteError {
             throw MigrationError(
                 .sqlite, "cannot back up the database to '\(url.path)'; nothing was migrated",

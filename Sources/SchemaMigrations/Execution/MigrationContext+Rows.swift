@@ -163,8 +163,8 @@ extension MigrationContext {
             done += ids.count
             progress?(
                 MigrationProgress(
-                    from: stage.from, to: stage.to, stepIndex: 0, stepCount: 1,
-                    summary: "\(entity): \(done) / \(total) rows", rowsDone: done, rowsTotal: total))
+                    from: stage.from, to: stage.to, summary: "\(entity): \(done) / \(total) rows", rowsDone: done,
+                    rowsTotal: total))
             guard last < greatest else { break }
             lastID = last
         }
@@ -220,7 +220,8 @@ extension MigrationContext {
         MigrationError(
             .invalidSchema, "'\(table.name)' has no property '\(name)' at version \(schema.version)",
             entity: table.name, property: name, version: schema.version,
-            remedy: "use one of: " + table.attributes.map(\.property).joined(separator: ", "))
+            remedy: (Suggestion.remedy(for: name, among: table.attributes.map(\.property)).map { $0 + " " } ?? "")
+                + "use one of: " + table.attributes.map(\.property).joined(separator: ", "))
     }
 
     /// The entity's declaration at this stage's version.
@@ -232,10 +233,12 @@ extension MigrationContext {
             return table
         }
         guard let table = schema.entity(named: entity), !table.isJoinTable else {
+            let names = schema.entities.filter { !$0.isJoinTable }.map(\.name)
             throw MigrationError(
                 .invalidSchema, "version \(schema.version) has no entity '\(entity)'",
                 entity: entity, version: schema.version,
-                remedy: "use one of: " + schema.entities.filter { !$0.isJoinTable }.map(\.name).joined(separator: ", "))
+                remedy: (Suggestion.remedy(for: entity, among: names).map { $0 + " " } ?? "")
+                    + "use one of: " + names.joined(separator: ", "))
         }
         entitiesByName[entity] = table
         return table

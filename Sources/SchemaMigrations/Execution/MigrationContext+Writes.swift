@@ -353,7 +353,8 @@ extension MigrationContext {
         if let number = value as? any BinaryFloatingPoint, number.isNaN {
             throw MigrationError(
                 .typeMismatch, "NaN cannot be stored in '\(table).\(attribute.property)': SQLite stores it as NULL",
-                entity: table, property: attribute.property, version: schema.version, remedy: "store nil, or a number")
+                entity: table, property: attribute.property, column: attribute.name, version: schema.version,
+                remedy: "store nil, or a number")
         }
         if let storage = attribute.dateStorage, let date = value as? Date { return storage.storedValue(date) }
         do {
@@ -361,8 +362,8 @@ extension MigrationContext {
         } catch {
             throw MigrationError(
                 .typeMismatch,
-                "a \(type(of: value)) cannot be stored in '\(table).\(attribute.name)', which holds \(attribute.valueType.rawValue) values",
-                entity: table, property: attribute.name, version: schema.version)
+                "a \(type(of: value)) cannot be stored in '\(table).\(attribute.property)', which holds \(attribute.valueType.rawValue) values",
+                entity: table, property: attribute.property, column: attribute.name, version: schema.version)
         }
     }
 }

@@ -22,7 +22,9 @@ public struct MigrationOptions: Sendable {
     public var busyTimeout: TimeInterval
     /// One transaction for the whole plan, or one per stage.
     public var transactionScope: TransactionScope
-    /// When set, the database is copied here (SQLite's online backup API) before anything is written.
+    /// When set, the database is copied here (SQLite's online backup API) before anything is
+    /// written; not when it holds nothing (a new or empty file, whose schema the migration
+    /// creates): ``MigrationResult/backupURL`` says whether it was.
     public var backupURL: URL?
     /// Called before each step with what is about to run.
     public var progress: (@Sendable (MigrationProgress) -> Void)?

@@ -46,9 +46,11 @@ public struct MigrationProgress: Sendable, CustomStringConvertible {
     public var from: Schema.Version?
     /// The stage's target version.
     public var to: Schema.Version
-    /// The 0-based index of the step within its stage.
+    /// The 0-based index of the step within the run: every step a migration performs is numbered
+    /// once, across its stages (the backup, each stage's `willMigrate`, its steps, its
+    /// `didMigrate` and the steps after it); the events inside a step carry its index.
     public var stepIndex: Int
-    /// The number of steps in the stage.
+    /// The number of steps the run performs, the same in every event of the run.
     public var stepCount: Int
     /// The step, in words.
     public var summary: String
@@ -98,7 +100,7 @@ public struct MigrationProgress: Sendable, CustomStringConvertible {
     /// True for the last event of an activity that counts (all rows or pages done).
     public var isFinished: Bool { fraction == 1 }
 
-    /// The event in one line: `from → to [step/steps] summary`.
+    /// The event in one line: `from → to [step/steps] summary`, numbered across the run.
     public var description: String {
         "\(from.map { "\($0) → " } ?? "")\(to) [\(stepIndex + 1)/\(stepCount)] \(summary)"
     }

@@ -28,6 +28,10 @@ public struct MigrationResult: Sendable, CustomStringConvertible {
     public var stages: [PlannedStage]
     /// How long it took, in seconds.
     public var duration: TimeInterval
+    /// The backup written before anything else (``MigrationOptions/backupURL``); nil when none
+    /// was asked, when the database was already current, or when it held nothing to back up (a
+    /// new or empty file, which the migration creates).
+    public var backupURL: URL? = nil
 }
 
 extension MigrationResult {

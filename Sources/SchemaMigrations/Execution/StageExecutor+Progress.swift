@@ -10,8 +10,8 @@ extension StageExecutor {
     /// or a heartbeat while an index is built. At most ten events a second, then a last one when
     /// the statement is done. Without a progress callback, `body` runs as it is.
     func reportingProgress(
-        of statement: RenderedStatement, step: MigrationStep, stepIndex: Int, stepCount: Int,
-        from: Schema.Version?, to: Schema.Version, _ body: () throws -> Void
+        of statement: RenderedStatement, step: MigrationStep, from: Schema.Version?, to: Schema.Version,
+        _ body: () throws -> Void
     ) throws {
         guard let progress, let activity = Self.activity(of: statement, in: step) else { return try body() }
         let total =
@@ -24,7 +24,7 @@ extension StageExecutor {
                 activity == .copyingRows
                 ? "\(step.table): \(rows ?? 0) / \(total ?? 0) rows copied" : "\(step.table): building an index"
             return MigrationProgress(
-                from: from, to: to, stepIndex: stepIndex, stepCount: stepCount, summary: words,
+                from: from, to: to, summary: words,
                 rowsDone: rows, rowsTotal: rows == nil ? nil : total, activity: activity,
                 elapsed: Double(now - started) / 1e9)
         }
@@ -35,9 +35,9 @@ extension StageExecutor {
                 let now = SystemCalls.monotonicNanoseconds()
                 guard now - lastEvent >= 100_000_000 else { return }
                 lastEvent = now
-                progress(event(rows: total.map { min($0, db.runningStatementFullScanSteps) }, now: now))
+                progress.report(event(rows: total.map { min($0, db.runningStatementFullScanSteps) }, now: now))
             }, body)
-        progress(event(rows: total, now: SystemCalls.monotonicNanoseconds()))
+        progress.report(event(rows: total, now: SystemCalls.monotonicNanoseconds()))
     }
 }
 
@@ -64,22 +64,21 @@ extension StageExecutor {
         let clock = LastEventClock()
         let reported: @Sendable (MigrationProgress) -> Void = { event in
             clock.touch()
-            progress(event)
+            progress.report(event)
         }
         let started = SystemCalls.monotonicNanoseconds()
         // The code's start, as a step of its own: `--simulate` times it, a log shows it.
-        progress(
+        progress.begin(
             MigrationProgress(
-                from: stage.from, to: stage.to, stepIndex: 0, stepCount: 1, summary: "\(name) runs",
-                activity: .runningCode, elapsed: 0))
+                from: stage.from, to: stage.to, summary: "\(name) runs", activity: .runningCode, elapsed: 0))
         let heartbeat = {
             let now = SystemCalls.monotonicNanoseconds()
             guard clock.nanosecondsSinceLast(now) >= 1_000_000_000 else { return }
             clock.touch(now)
-            progress(
+            progress.report(
                 MigrationProgress(
-                    from: stage.from, to: stage.to, stepIndex: 0, stepCount: 1, summary: "\(name) running",
-                    activity: .runningCode, elapsed: Double(now - started) / 1e9))
+                    from: stage.from, to: stage.to, summary: "\(name) running", activity: .runningCode,
+                    elapsed: Double(now - started) / 1e9))
         }
         try db.withProgressHandler(every: 8192, heartbeat) { try body(reported) }
     }

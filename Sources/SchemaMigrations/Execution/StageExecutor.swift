@@ -7,7 +7,8 @@
 /// Runs one stage's closures, checks and steps on a connection already inside the migration's transaction.
 struct StageExecutor {
     let db: any MigrationDatabase
-    let progress: (@Sendable (MigrationProgress) -> Void)?
+    /// The run's progress, which numbers the steps across the whole run.
+    let progress: RunProgress?
     /// The tables an online change built in shadows: their rebuild steps swap the shadow in
     /// instead of copying (see ``OnlineTableChange``).
     var online: [String: OnlineTableChange] = [:]
@@ -106,9 +107,8 @@ struct StageExecutor {
                 + online.values.map(\.shadow))
         var renderer: StepRenderer?
         var parked: [LiveSchema.Dependent]?
-        for (index, step) in steps.enumerated() {
-            progress?(
-                MigrationProgress(from: from, to: to, stepIndex: index, stepCount: steps.count, summary: step.summary))
+        for step in steps {
+            progress?.begin(MigrationProgress(from: from, to: to, summary: step.summary))
             if step.op == .renameTable || step.op == .renameColumn { renderer = nil }
             let needsLive =
                 step.rendersFromLiveTable || step.op == .dropTable || (step.setsAsideDependents && parked == nil)
@@ -141,9 +141,7 @@ struct StageExecutor {
                     try renderer?.renderedStatements(for: step.action) ?? RenderedStatement.planned(step.action)
             }
             for statement in statements {
-                try reportingProgress(
-                    of: statement, step: step, stepIndex: index, stepCount: steps.count, from: from, to: to
-                ) {
+                try reportingProgress(of: statement, step: step, from: from, to: to) {
                     try execute(statement.sql, step: step, version: to)
                 }
             }

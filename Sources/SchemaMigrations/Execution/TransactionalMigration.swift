@@ -15,7 +15,8 @@ struct TransactionalMigration {
     let plan: ResolvedPlan
     let framing: any MigrationFraming
     var db: any MigrationDatabase { framing.database }
-    let progress: (@Sendable (MigrationProgress) -> Void)?
+    /// The run's progress, which numbers the steps across the whole run.
+    let progress: RunProgress?
 
     /// Inside the transaction: detects the version again under the write lock (another process
     /// may have migrated while we waited), then creates the target or runs the pending stages,
@@ -36,6 +37,7 @@ struct TransactionalMigration {
             let stage = PlannedStage(
                 source: target, target: target, kind: .lightweight,
                 steps: target.entities.map { MigrationStep(action: .createTable($0)) })
+            progress?.expect(remaining: stage.steps.count)
             try StageExecutor(db: db, progress: progress).runSteps(stage.steps, from: nil, to: target.version)
             try verify(target, written: WrittenColumns(target.entities.map { .createTable($0) }))
             try store.append(record(of: target.version, kind: "create", from: nil, started: started))
@@ -61,6 +63,8 @@ struct TransactionalMigration {
             if let refusal = try SQLEnvironmentCheck(db: db).refusal(for: pending, version: target.version) {
                 throw refusal
             }
+            // Every stage still pending counts, those a later transaction runs included.
+            progress?.expect(remaining: pending.map(RunProgress.steps(of:)).reduce(0, +))
             if let stageLimit { pending = Array(pending.prefix(stageLimit)) }
             var written = WrittenColumns()
             // Tables an earlier stage checked or wrote anew: checked once per migration, not per stage.

@@ -23,7 +23,7 @@ extension Migrator {
         let plan = try resolvedPlan()
         let target = try plan.target(options.targetVersion)
         let started = Date()
-        let stages = TransactionalMigration(plan: plan, framing: framing, progress: options.progress)
+        let stages = TransactionalMigration(plan: plan, framing: framing, progress: RunProgress(options.progress))
         do {
             return try framing.withSettings(version: target.version) {
                 try framing.inWriteTransaction(doing: "migration", keeping: { !$0.wroteNothing }) {

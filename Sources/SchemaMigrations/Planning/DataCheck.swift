@@ -2,9 +2,9 @@
 /// refused, before any write, when the answer says the change would fail or lose data.
 enum DataCheck: Sendable {
     /// A non-optional column without a default can only be added to an empty table.
-    case tableIsEmpty(table: String, entity: String, property: String)
+    case tableIsEmpty(table: String, entity: String, property: PropertyName)
     /// A column becoming non-optional without a default must hold no NULL.
-    case columnHasNoNulls(table: String, column: String, entity: String, property: String, remedy: String)
+    case columnHasNoNulls(table: String, column: String, entity: String, property: PropertyName, remedy: String)
     /// A new uniqueness constraint must not meet duplicates. `columns` are the columns as they are
     /// named when the check runs; `properties` as the target names them.
     /// `nullsBecome` maps a column that turns non-optional to the default its NULLs take: they are
@@ -13,5 +13,5 @@ enum DataCheck: Sendable {
         table: String, columns: [String], entity: String, properties: [String], nullsBecome: [String: String] = [:])
     /// A type change must carry every value exactly: no row may meet `condition` (SQL over the
     /// table's columns, named as when the check runs).
-    case exactConversion(table: String, condition: String, entity: String, property: String, change: String)
+    case exactConversion(table: String, condition: String, entity: String, property: PropertyName, change: String)
 }

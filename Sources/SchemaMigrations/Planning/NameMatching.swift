@@ -59,12 +59,16 @@ enum NameMatching {
                 continue
             }
             let targetName = name(target)
+            // The previous version's items no other target continues: what the typo most likely meant.
+            let unclaimed = sourceNames.indices.filter { claimedBy[$0] == nil }.map { sourceNames[$0] }
+            let guess = Suggestion.remedy(for: original, among: unclaimed).map { $0 + " " } ?? ""
             throw MigrationError(
                 .unsupportedChange,
                 "\(describe(targetName)) says it was renamed from '\(original)', but version \(version) is preceded by no \(describe(original))",
                 entity: entity ?? targetName, property: entity == nil ? nil : targetName, version: version,
                 remedy:
-                    "correct originalName to the name in the previous version, or remove it to add \(describe(targetName)) as new"
+                    guess
+                    + "correct originalName to the name in the previous version, or remove it to add \(describe(targetName)) as new"
             )
         }
 

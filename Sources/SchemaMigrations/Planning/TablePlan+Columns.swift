@@ -57,7 +57,7 @@ extension TablePlan {
                 adds.append(.addColumn(table: entity, attribute: attribute, forceNullable: true))
                 deferredNotNull.insert(attribute.name)
             } else {
-                checks.append(.tableIsEmpty(table: sourceTable, entity: entity, property: attribute.name))
+                checks.append(.tableIsEmpty(table: sourceTable, entity: entity, property: PropertyName(attribute)))
                 rebuildReasons.append(
                     "add non-optional \(attribute.name) with no default (SQLite's ADD COLUMN needs a default for NOT NULL)"
                 )
@@ -99,11 +99,11 @@ extension TablePlan {
                     let converted = TypeConversion.expression(
                         from: old.valueType, to: attribute.valueType, column: quoted)
                 else {
-                    let rename = old.name != attribute.name ? " while renaming it from '\(old.name)'" : ""
+                    let rename = old.property != attribute.property ? " while renaming it from '\(old.property)'" : ""
                     throw MigrationError(
                         .unsupportedChange,
-                        "a lightweight stage cannot change '\(entity).\(attribute.name)' from \(old.valueType.rawValue) to \(attribute.valueType.rawValue)\(rename): there is no lossless conversion",
-                        entity: entity, property: attribute.name, version: version,
+                        "a lightweight stage cannot change '\(entity).\(attribute.property)' from \(old.valueType.rawValue) to \(attribute.valueType.rawValue)\(rename): there is no lossless conversion",
+                        entity: entity, property: attribute.property, column: attribute.name, version: version,
                         remedy:
                             "add a new attribute of the new type and fill it from the old one in a custom stage's didMigrate, then remove the old one"
                             + (old.name != attribute.name
@@ -114,7 +114,7 @@ extension TablePlan {
                 {
                     checks.append(
                         .exactConversion(
-                            table: sourceTable, condition: inexact, entity: entity, property: attribute.name,
+                            table: sourceTable, condition: inexact, entity: entity, property: PropertyName(attribute),
                             change: "from \(old.valueType.rawValue) to \(attribute.valueType.rawValue)"))
                 }
                 column.expression = converted
@@ -145,9 +145,9 @@ extension TablePlan {
                 } else {
                     checks.append(
                         .columnHasNoNulls(
-                            table: sourceTable, column: old.name, entity: entity, property: attribute.name,
+                            table: sourceTable, column: old.name, entity: entity, property: PropertyName(attribute),
                             remedy:
-                                "give '\(attribute.name)' a default value for the NULLs to take, or fill them in a custom stage"
+                                "give '\(attribute.property)' a default value for the NULLs to take, or fill them in a custom stage"
                         ))
                     rebuildReasons.append("\(attribute.name) becomes non-optional")
                 }
@@ -203,9 +203,12 @@ extension TablePlan {
         /// What didMigrate must have filled, checked after it runs.
         var finalizingChecks: [DataCheck] {
             deferredNotNull.sorted().map { column in
-                .columnHasNoNulls(
-                    table: entity, column: column, entity: entity, property: column,
-                    remedy: "make didMigrate set '\(column)' on every row, or give it a default value")
+                let name =
+                    columns.first { $0.attribute.name == column }.map { PropertyName($0.attribute) }
+                    ?? PropertyName(property: column)
+                return .columnHasNoNulls(
+                    table: entity, column: column, entity: entity, property: name,
+                    remedy: "make didMigrate set '\(name.property)' on every row, or give it a default value")
             }
         }
 

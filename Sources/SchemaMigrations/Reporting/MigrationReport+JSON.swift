@@ -25,7 +25,7 @@ extension MigrationReport: Encodable {
         case database, currentVersion, targetVersion, unversioned, upToDate, stages, warnings, refusals, online
     }
 
-    private enum RefusalKeys: String, CodingKey { case code, message, entity, property, remedy, details }
+    private enum RefusalKeys: String, CodingKey { case code, message, entity, property, column, remedy, details }
 
     /// Encodes it with the keys of the command's JSON output (MIGRATIONS.md, "The migrate command").
     public func encode(to encoder: Encoder) throws {
@@ -44,6 +44,7 @@ extension MigrationReport: Encodable {
             try object.encode(refusal.message, forKey: .message)
             try object.encodeIfPresent(refusal.entity, forKey: .entity)
             try object.encodeIfPresent(refusal.property, forKey: .property)
+            try object.encodeIfPresent(refusal.column, forKey: .column)
             try object.encodeIfPresent(refusal.remedy, forKey: .remedy)
             try object.encode(refusal.details, forKey: .details)
         }

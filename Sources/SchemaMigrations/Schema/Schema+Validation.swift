@@ -28,6 +28,11 @@ extension Schema {
                 MigrationError(
                     .invalidSchema, message, entity: entity.name, property: property, version: version, remedy: remedy)
             }
+            func fail(_ message: String, attribute: Schema.Attribute, remedy: String) -> MigrationError {
+                MigrationError(
+                    .invalidSchema, message, entity: entity.name, property: attribute.property,
+                    column: attribute.name, version: version, remedy: remedy)
+            }
             guard !entity.name.isEmpty else {
                 throw fail("an entity has an empty name", remedy: "give every model a name")
             }
@@ -62,7 +67,7 @@ extension Schema {
                 if lowercased == Schema.primaryKeyColumn && entity.hasImplicitID {
                     throw fail(
                         "'\(entity.name).\(attribute.name)' clashes with the integer primary key column '\(Schema.primaryKeyColumn)' every table has",
-                        property: attribute.name,
+                        attribute: attribute,
                         remedy:
                             "rename the property (for example to '\(entity.name.prefix(1).lowercased() + entity.name.dropFirst())ID'), or mark it @Transient"
                     )
@@ -70,30 +75,30 @@ extension Schema {
                 if let other = attributeNames[lowercased] {
                     throw fail(
                         "'\(entity.name)' declares '\(other)' and '\(attribute.name)', which name the same column (SQLite names ignore case)",
-                        property: attribute.name, remedy: "rename one of them")
+                        attribute: attribute, remedy: "rename one of them")
                 }
                 attributeNames[lowercased] = attribute.name
                 if let defaultValue = attribute.defaultValue, !attribute.isOptional, defaultValue.utf8.count == 4,
                     defaultValue.uppercased() == "NULL"
                 {
                     throw fail(
-                        "non-optional '\(entity.name).\(attribute.name)' has a NULL default", property: attribute.name,
+                        "non-optional '\(entity.name).\(attribute.property)' has a NULL default", attribute: attribute,
                         remedy: "give it a non-NULL default or make it optional")
                 }
                 if let defaultValue = attribute.defaultValue, !SQLLiteral.isLiteral(defaultValue),
                     !SQLExpressionText.isParenthesized(defaultValue)
                 {
                     throw fail(
-                        "the default of '\(entity.name).\(attribute.name)' is not one SQL literal: \(defaultValue)",
-                        property: attribute.name,
+                        "the default of '\(entity.name).\(attribute.property)' is not one SQL literal: \(defaultValue)",
+                        attribute: attribute,
                         remedy:
                             "write a number, a 'quoted string', X'hex', NULL, TRUE, FALSE, CURRENT_TIMESTAMP, or one expression in parentheses"
                     )
                 }
                 if let key = attribute.references, !SQLLiteral.foreignKeyActions.contains(key.onDelete) {
                     throw fail(
-                        "the ON DELETE action of '\(entity.name).\(attribute.name)' is not one of SQLite's: \(key.onDelete)",
-                        property: attribute.name,
+                        "the ON DELETE action of '\(entity.name).\(attribute.property)' is not one of SQLite's: \(key.onDelete)",
+                        attribute: attribute,
                         remedy: "use " + SQLLiteral.foreignKeyActions.sorted().joined(separator: ", "))
                 }
             }

@@ -123,11 +123,12 @@ import Testing
         #expect(result.stdout.contains("migrated 1.0.0 → 2.0.0 in "))
         let progress = result.stderr.split(separator: "\n")
         #expect(progress.count == 2)
-        #expect(progress[0].hasPrefix("[") && progress[0].hasSuffix("] \(database): 1.0.0 → 2.0.0 willMigrate runs"))
+        #expect(
+            progress[0].hasPrefix("[") && progress[0].hasSuffix("] \(database): 1.0.0 → 2.0.0 [1/2] willMigrate runs"))
         #expect(
             progress[1].hasPrefix("[")
                 && progress[1].hasSuffix(
-                    "] \(database): 1.0.0 → 2.0.0 [1/1] Create unique index Trip_name_unique on Trip(name)")
+                    "] \(database): 1.0.0 → 2.0.0 [2/2] Create unique index Trip_name_unique on Trip(name)")
         )
 
         result = try BuiltCommand.sampleTrips(["status", "--database", database])

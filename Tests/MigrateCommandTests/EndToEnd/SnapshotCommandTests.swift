@@ -27,8 +27,12 @@ import Testing
         let scratch = Scratch()
         let whole = scratch.directory.appendingPathComponent("whole")
         let tail = scratch.directory.appendingPathComponent("tail")
-        var result = try BuiltCommand.sampleTrips(["snapshot", "--output", whole.path])
+        var result = try BuiltCommand.sampleTrips(["snapshot", "--output", whole.path, "--include-custom-stages"])
         #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stderr
+                == "note: the stage 1.0.0 → 2.0.0 is custom: `migrate --plan` refuses this directory, the command embedding the Swift plan runs it; --from 2.0.0 writes the versions from 2.0.0 on, which `migrate --plan` runs\n"
+        )
         #expect(
             result.stdout
                 == ["plan.json", "schema-1.0.0.json", "schema-2.0.0.json", "schema-3.0.0.json"].map {
@@ -44,7 +48,39 @@ import Testing
         // json-plan/ is entirely generated: byte for byte what `snapshot --from 2.0.0` writes.
         result = try BuiltCommand.sampleTrips(["snapshot", "--output", tail.path, "--from", "2.0.0"])
         #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.isEmpty)
         try Self.expectSameFiles(tail, Self.fixtures.appendingPathComponent("json-plan"))
+    }
+
+    /// A directory holding a custom stage is one `migrate --plan` refuses to load (even `status`):
+    /// `snapshot` refuses to write it, exit 5, writing nothing, and says how to get one it loads.
+    @Test func aPlanWithACustomStageIsRefusedWithTheRemedyAndNothingWritten() throws {
+        let scratch = Scratch()
+        let output = scratch.directory.appendingPathComponent("plan")
+        let result = try BuiltCommand.sampleTrips(["snapshot", "--output", output.path])
+        #expect(result.status == 5, "\(result)")
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr
+                == """
+                sample-trips: the stage 1.0.0 → 2.0.0 is custom in the plan 'SampleTrips': its code is Swift, which a JSON plan directory cannot hold, so `migrate --plan` would refuse the directory; nothing was written
+                  fix: --from 2.0.0 writes the versions from 2.0.0 on, which `migrate --plan` runs; --include-custom-stages writes the whole plan all the same, to freeze every version's snapshot (the command embedding the Swift plan runs it)
+
+                """)
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+
+        // The bare command rewriting such a directory refuses it the same way.
+        let rewritten = try BuiltCommand.migrate(["snapshot", "--plan", Self.fixtures.path, "--output", output.path])
+        #expect(rewritten.status == 5, "\(rewritten)")
+        #expect(rewritten.stderr.hasPrefix("migrate: the stage 1.0.0 → 2.0.0 is custom in the plan 'SampleTrips'"))
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+
+        // What the remedy says is a directory the bare command loads.
+        let tail = scratch.directory.appendingPathComponent("tail")
+        #expect(try BuiltCommand.sampleTrips(["snapshot", "--output", tail.path, "--from", "2.0.0"]).status == 0)
+        let database = try scratch.sampleTrips("v2.sqlite", at: Schema.Version(2, 0, 0))
+        let status = try BuiltCommand.migrate(["status", "--plan", tail.path, "--database", database])
+        #expect(status.status == 3, "\(status)")
     }
 
     @Test func theBareCommandNormalizesAPlanDirectory() throws {

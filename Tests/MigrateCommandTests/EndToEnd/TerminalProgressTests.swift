@@ -30,7 +30,7 @@ import Testing
         #expect(percents.last == 100)
         #expect(copies.last?.contains("trip: 400000 / 400000 rows copied  100%") == true, "\(copies.last ?? "")")
         #expect(copies.dropLast().contains { $0.contains(", ETA ") }, "an estimate of the time left while it runs")
-        #expect(updates.contains { $0.contains(": backup ") && $0.contains("100%") }, "the backup's pages too")
+        #expect(updates.contains { $0.contains("] backup ") && $0.contains("100%") }, "the backup's pages too")
         #expect(try scratch.rows(database.path, "SELECT count(*) FROM trip") == [["400000"]])
     }
 }

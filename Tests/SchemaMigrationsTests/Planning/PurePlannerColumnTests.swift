@@ -312,7 +312,7 @@ import Testing
         )
         #expect(
             error.remedy
-                == "correct originalName to the name in the previous version, or remove it to add property 'Person.mail' as new"
+                == "did you mean 'email'? correct originalName to the name in the previous version, or remove it to add property 'Person.mail' as new"
         )
     }
 

@@ -67,6 +67,11 @@ public struct OnlineChangeStatus: Sendable, Hashable {
     /// within 30 seconds (elsewhere). A change whose owner is gone is resumed by the next online
     /// migration, and cleared by the next migration without the option.
     public var ownerIsAlive: Bool
+
+    /// True when nothing moves the change on: its run stopped (its process ended, or it has been
+    /// silent for 30 seconds), so the copy or the release waits where it is, holding no lock, for
+    /// the next online migration to resume it.
+    public var isPaused: Bool { !ownerIsAlive }
 }
 
 extension OnlineChangeStatus {

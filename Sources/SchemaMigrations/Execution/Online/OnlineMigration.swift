@@ -25,6 +25,8 @@ struct OnlineMigration {
     let options: MigrationOptions
     let online: OnlineRebuildOptions
     let chunkTarget: TimeInterval
+    /// The run's progress, which numbers the steps across the whole run.
+    var progress: RunProgress? = nil
 
     /// The planner of an online change: dropped columns and added indexes rebuild.
     static let planner = Planner(capabilities: .online)
@@ -33,7 +35,7 @@ struct OnlineMigration {
     private var framing: any MigrationFraming { db.framing }
 
     private var inTransaction: TransactionalMigration {
-        TransactionalMigration(plan: plan, framing: framing, progress: options.progress)
+        TransactionalMigration(plan: plan, framing: framing, progress: progress)
     }
 
     /// Runs every pending stage. - Throws: `MigrationError`; a stage that failed is rolled back,
@@ -359,7 +361,7 @@ struct OnlineMigration {
             let elapsed = Date().timeIntervalSince(began)
             let rate = elapsed > 0 ? Double(min(copied, total)) / elapsed : nil
             var event = MigrationProgress(
-                from: stage.from, to: stage.to, stepIndex: index, stepCount: count,
+                from: stage.from, to: stage.to,
                 summary: "Copy \(change.source) into its shadow online", rowsDone: min(copied, total), rowsTotal: total,
                 activity: .copyingOnline, elapsed: elapsed)
             event.rowsPerSecond = rate
@@ -368,7 +370,7 @@ struct OnlineMigration {
                 event.rowsDone = total
                 event.secondsLeft = 0
             }
-            options.progress?(event)
+            progress?.report(event)
             if end == nil { return }
             try yieldToWriters(afterHolding: held, pause: online.pauseBetweenChunks, checkpoint: wal)
         }
@@ -380,9 +382,9 @@ struct OnlineMigration {
     ) throws {
         let began = Date()
         while shouldPause() {
-            options.progress?(
+            progress?.report(
                 MigrationProgress(
-                    from: stage.from, to: stage.to, stepIndex: index, stepCount: count,
+                    from: stage.from, to: stage.to,
                     summary: "Online copy of \(change.source) paused", activity: .paused,
                     elapsed: Date().timeIntervalSince(began)))
             if Date().timeIntervalSince(lastHeartbeat) > OnlineState.staleAfter / 3 {
@@ -405,9 +407,9 @@ struct OnlineMigration {
         _ stage: PlannedStage, changes: [OnlineTableChange], checked: [String], state: OnlineState, started: Date
     ) throws -> MigrationResult {
         var state = state
-        options.progress?(
+        progress?.report(
             MigrationProgress(
-                from: stage.from, to: stage.to, stepIndex: 0, stepCount: stage.steps.count,
+                from: stage.from, to: stage.to,
                 summary: "Cut over: swap \(changes.map(\.rebuild.table).joined(separator: ", ")) in",
                 activity: .cuttingOver))
         var releasing = state
@@ -424,7 +426,7 @@ struct OnlineMigration {
             for change in changes { for sql in change.dropTriggerStatements { try db.execute(sql) } }
             let online = Dictionary(
                 changes.map { ($0.rebuild.table.sqlFolded, $0) }, uniquingKeysWith: { first, _ in first })
-            try StageExecutor(db: db, progress: options.progress, online: online).run(stage, checked: checked)
+            try StageExecutor(db: db, progress: progress, online: online).run(stage, checked: checked)
             try inTransaction.verify(stage.target, written: WrittenColumns(stage.allSteps.map(\.action)))
             try framing.metadata(plan: plan.name).append(
                 inTransaction.record(of: stage.to, kind: stage.kind.rawValue, from: stage.from, started: started))
@@ -541,9 +543,9 @@ struct OnlineMigration {
                     }
                     chunk.record(rows: rows, rowTime: rowTime, fixedTime: held - rowTime)
                     removed += changed
-                    options.progress?(
+                    progress?.report(
                         MigrationProgress(
-                            from: state.from, to: state.to, stepIndex: 0, stepCount: 1,
+                            from: state.from, to: state.to,
                             summary: "Release the old \(table)",
                             rowsDone: min(removed, total), rowsTotal: total, activity: .releasingOldTable))
                     if changed < rows { break }

@@ -76,6 +76,37 @@ import Testing
         gate.finished.wait()
     }
 
+    /// A change whose run stopped says it is paused, with how far it got and its last heartbeat,
+    /// not that it is copying.
+    @Test func aStoppedChangeIsShownPausedWithHowFarItGot() throws {
+        let db = TemporaryDatabase()
+        try OnlineRebuildTests.makeV1(db.url, rows: 2_000)
+        let (gate, _) = try Self.pausedMigration(db, pauseAfter: 2)
+        let stale = Date().timeIntervalSince1970 - 60
+        try db.execute("UPDATE _schema_migrations_online SET owner = 'elsewhere:1', heartbeat = \(stale)")
+
+        let change = try #require(try A.migrator([Self.v1, Self.v2]).status(databaseAt: db.url).onlineChange)
+        #expect(change.isPaused)
+        let highWater = try #require(change.tables[0].highWater)
+        let share = (Double(highWater) / 6_000 * 100).fixedPoint(1)
+        let lines = change.lines(now: Date(timeIntervalSince1970: stale + 30))
+        #expect(
+            Array(lines.prefix(3)) == [
+                "online change: 1.0.0 → 2.0.0 (plan 'default'), paused: its run stopped; the database stays at 1.0.0 until the next online migration resumes the copy and cuts over",
+                "  Person: paused after copying up to rowid \(highWater) of 6000 (\(share)%)",
+                "  owner: elsewhere:1 (stopped: the next migration picks the change up)",
+            ])
+        #expect(lines[3].hasPrefix("  last heartbeat 30.0 s ago, started "))
+
+        // Before its first chunk: paused, no chunk copied yet.
+        try db.execute("UPDATE _schema_migrations_online SET highWater = NULL")
+        let early = try #require(try A.migrator([Self.v1, Self.v2]).status(databaseAt: db.url).onlineChange)
+        #expect(early.lines(now: Date())[1] == "  Person: paused, no chunk copied yet (largest rowid 6000)")
+
+        gate.isClosed = false
+        gate.finished.wait()
+    }
+
     @Test func aReleasingChangeIsShownAtTheNewVersion() throws {
         let db = TemporaryDatabase()
         try OnlineRebuildTests.makeV1(db.url, rows: 10)

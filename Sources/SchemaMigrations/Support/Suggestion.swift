@@ -1,13 +1,15 @@
 /// "Did you mean": the known word closest to a mistyped one, when it is close enough to be meant.
+/// The one place for it: the command's options and subcommands, and the names a plan refers to
+/// (an `originalName`, an entity or property a custom stage names).
 ///
 /// ```swift
 /// Suggestion.closest(to: "--databse", among: ["--database", "--plan"])   // "--database"
 /// Suggestion.remedy(for: "aply", among: ["apply", "plan"])               // "did you mean 'apply'?"
 /// ```
-enum Suggestion {
+package enum Suggestion {
     /// The candidate at the smallest edit distance from `word`, if at most a third of its length
     /// (at least 1, at most 3) edits away; ties go to the first listed.
-    static func closest(to word: String, among candidates: [String]) -> String? {
+    package static func closest(to word: String, among candidates: [String]) -> String? {
         let limit = min(3, max(1, word.count / 3))
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
@@ -18,13 +20,13 @@ enum Suggestion {
     }
 
     /// `did you mean 'apply'?`, or nil when no candidate is close.
-    static func remedy(for word: String, among candidates: [String]) -> String? {
+    package static func remedy(for word: String, among candidates: [String]) -> String? {
         closest(to: word, among: candidates).map { "did you mean '\($0)'?" }
     }
 
     /// Levenshtein distance, with a transposition of two neighbours counting as one edit.
     /// - Complexity: O(a × b).
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    package static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previousPrevious = [Int](repeating: 0, count: b.count + 1)
