@@ -23,7 +23,7 @@ struct SchemaRehearsal {
         let recorder = StatementRecorder()
         let executor = StageExecutor(
             db: copy,
-            progress: { progress in
+            progress: RunProgress { progress in
                 // A mark where each step starts; its long work reports rows or an activity.
                 if progress.activity == .step { recorder.append(.note("step")) }
             })
