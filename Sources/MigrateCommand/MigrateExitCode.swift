@@ -21,6 +21,9 @@ public enum MigrateExitCode: Int32, Sendable, CaseIterable, CustomStringConverti
     /// `--deny-destructive` met a step that can lose data; or `snapshot` was asked for a directory
     /// the command could not load (a plan with a custom stage) or a table it cannot declare.
     case refused = 5
+    /// 6: another connection held the database's lock longer than the busy timeout
+    /// (`--busy-timeout`): nothing was done; retry later or wait longer.
+    case locked = 6
 
     /// The status for an error met while working on a database. The one place codes map to statuses.
     public init(for error: MigrationError) {
@@ -32,6 +35,8 @@ public enum MigrateExitCode: Int32, Sendable, CaseIterable, CustomStringConverti
             self = .refused
         case .invalidOption:
             self = .usageError
+        case .locked:
+            self = .locked
         // dataViolation, customStageFailed, sqlite (a lock, too), verificationFailed, concurrentChange, readOnly
         default:
             self = .failed
@@ -49,15 +54,16 @@ public enum MigrateExitCode: Int32, Sendable, CaseIterable, CustomStringConverti
     public static let planNotLoaded = MigrateExitCode.usageError
 
     /// How bad a status is, to give a fleet the worst of its databases' statuses:
-    /// success < pending < failed < drift < refused < usage error.
+    /// success < pending < locked (nothing done, retry) < failed < drift < refused < usage error.
     var severity: Int {
         switch self {
         case .success: return 0
         case .pending: return 1
-        case .failed: return 2
-        case .drift: return 3
-        case .refused: return 4
-        case .usageError: return 5
+        case .locked: return 2
+        case .failed: return 3
+        case .drift: return 4
+        case .refused: return 5
+        case .usageError: return 6
         }
     }
 
@@ -75,6 +81,7 @@ public enum MigrateExitCode: Int32, Sendable, CaseIterable, CustomStringConverti
         case .pending: return "pending (3)"
         case .drift: return "drift (4)"
         case .refused: return "refused (5)"
+        case .locked: return "locked (6)"
         }
     }
 }

@@ -80,5 +80,6 @@ struct HelpText {
             .refused,
             "refused: newer or unknown version, not a database, a change the plan cannot make safely, --deny-destructive"
         ),
+        (.locked, "another connection held the lock past --busy-timeout: nothing was done, retry"),
     ]
 }

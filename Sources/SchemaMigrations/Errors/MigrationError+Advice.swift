@@ -24,7 +24,8 @@ extension MigrationError {
             error.remedy = SQLEnvironmentNeed.remedy(for: [need])
             return error
         }
-        guard let sqliteError, remedy == nil || sqliteError.isBusy else { return self }
+        // A lock outlasting the busy timeout has its own code, message and remedy already.
+        guard let sqliteError, code != .locked, remedy == nil || sqliteError.isBusy else { return self }
         var error = self
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         switch sqliteError.resultCode {

@@ -47,6 +47,10 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         public static let drift = Code(rawValue: "drift")
         /// Another process changed the schema between planning and applying.
         public static let concurrentChange = Code(rawValue: "concurrentChange")
+        /// Another connection held the database's lock longer than the busy timeout
+        /// (``MigrationOptions/busyTimeout``): nothing was done. Another migration of the same
+        /// file that finishes within it is waited for, and this one then finds the file current.
+        public static let locked = Code(rawValue: "locked")
         /// The file is not a SQLite database, or is corrupt.
         public static let notADatabase = Code(rawValue: "notADatabase")
         /// A migration is pending but the database can only be read.

@@ -81,7 +81,24 @@ extension LocalMigrationFraming {
         }
         let backupURL = try backupURL(options)
         let progress = try runProgress(plan, to: target, options: options, backingUp: backupURL != nil)
-        try backupURL.map { try backup(to: $0, plan: plan, options: options, progress: progress) }
+        // The backup is taken under the migration's write lock, once the stages are still pending
+        // there: a migration of the same file that took the lock first has finished by then (this
+        // one then finds the database current, backs nothing up and writes nothing), and no long
+        // read of this one's can make the other's commit wait out its busy timeout.
+        // (A database only this connection can reach, in memory, is backed up before the lock.)
+        var backedUp = false
+        let underLock = !db.path.isEmpty && db.path != ":memory:"
+        if let backupURL, !underLock {
+            try backup(to: backupURL, plan: plan, options: options, progress: progress)
+            backedUp = true
+        }
+        let backUpIfPending = {
+            guard let backupURL, underLock,
+                try VersionDetection(plan: plan, db: db).detect(trustCookie: false).version != target.version
+            else { return }
+            try backup(to: backupURL, plan: plan, options: options, progress: progress)
+            backedUp = true
+        }
 
         // Steps 1 and 12 of SQLite's procedure (AlterTableProcedure): foreign keys off, read back, and
         // the connection's own settings restored afterwards; steps 2 and 11 around the stages.
@@ -91,13 +108,14 @@ extension LocalMigrationFraming {
             switch options.transactionScope {
             case .wholePlan:
                 return try inWriteTransaction(doing: "migration") {
-                    try stages.migrate(to: target, started: started, stageLimit: nil)
+                    try backUpIfPending()
+                    return try stages.migrate(to: target, started: started, stageLimit: nil)
                 }
             case .perStage:
-                return try migrateStageByStage(stages, to: target, started: started)
+                return try migrateStageByStage(stages, to: target, started: started, first: backUpIfPending)
             }
         }
-        result.backupURL = backupURL
+        result.backupURL = backedUp ? backupURL : nil
         return result
     }
 
@@ -121,15 +139,17 @@ extension LocalMigrationFraming {
 
     /// One transaction per stage: each commits before the next begins. A failure rolls back its
     /// own stage only, and says which version the database stays at.
-    private func migrateStageByStage(_ stages: TransactionalMigration, to target: Schema, started: Date) throws
-        -> MigrationResult
-    {
+    /// - Parameter first: runs at the start of the first stage's transaction (the backup).
+    private func migrateStageByStage(
+        _ stages: TransactionalMigration, to target: Schema, started: Date, first: () throws -> Void
+    ) throws -> MigrationResult {
         var done: MigrationResult?
         while true {
             let next: MigrationResult
             do {
                 next = try inWriteTransaction(doing: "migration") {
-                    try stages.migrate(to: target, started: started, stageLimit: 1)
+                    if done == nil { try first() }
+                    return try stages.migrate(to: target, started: started, stageLimit: 1)
                 }
             } catch var error as MigrationError {
                 if let done {
@@ -177,7 +197,15 @@ extension LocalMigrationFraming {
     /// Backs the database up to `url`, the run's first step.
     private func backup(to url: URL, plan: ResolvedPlan, options: MigrationOptions, progress: RunProgress?) throws {
         do {
-            try connection.backup(
+            // SQLite refuses a backup whose source connection is in a write transaction: under the
+            // migration's lock, a second connection reads the file, whose committed pages are
+            // exactly what the migration starts from (this one has written nothing yet).
+            let source =
+                connection.isAutocommit
+                ? connection
+                : try SQLiteConnection(
+                    path: connection.path, mode: .readOnly, busyTimeout: connection.busyTimeout, vfs: options.vfsName)
+            try source.backup(
                 toPath: url.path,
                 progress: BackupProgress.reporter(
                     to: progress, path: url.path, target: options.targetVersion ?? plan.latest.version))

@@ -72,11 +72,15 @@ extension MigrationFraming {
         do {
             try beginImmediate()
         } catch let error as SQLiteError {
-            let message =
-                error.isBusy
-                ? "the database is locked by another connection; waited \(lockWait)"
-                : "cannot begin the \(work)'s transaction; nothing was written"
-            throw MigrationError.wrap(error, message: message)
+            guard error.isBusy else {
+                throw MigrationError.wrap(error, message: "cannot begin the \(work)'s transaction; nothing was written")
+            }
+            throw MigrationError(
+                .locked,
+                "another connection held the database's write lock for longer than the busy timeout (waited \(lockWait)); nothing was done",
+                remedy:
+                    "retry when it has finished (another migration of this file that finishes in time is waited for, and this one then finds the file current), or wait longer: --busy-timeout SECONDS (MigrationOptions.busyTimeout)",
+                sqliteError: error)
         }
         do {
             let result = try body()

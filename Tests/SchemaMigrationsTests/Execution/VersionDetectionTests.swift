@@ -208,8 +208,11 @@ import Testing
         let error = try #require(throws: MigrationError.self) {
             try Migrator(plan: TripsPlan.self, options: MigrationOptions(busyTimeout: 0.1)).migrate(databaseAt: db.url)
         }
-        #expect(error.code == .sqlite)
-        #expect(error.message == "the database is locked by another connection; waited 0.1 s")
+        #expect(error.code == .locked)
+        #expect(
+            error.message
+                == "another connection held the database's write lock for longer than the busy timeout (waited 0.1 s); nothing was done"
+        )
         #expect(error.sqliteError?.isBusy == true)
         try holder.execute("ROLLBACK")
         #expect(try db.recordedVersion() == "1.0.0")
