@@ -35,7 +35,7 @@ import Testing
         #expect((outcomes[10]["error"] as? [String: Any])?["code"] as? String == "notADatabase")
         #expect(
             result.stderr == "\(databases[10]): error: '\(databases[10])' is not a SQLite database, or is corrupt\n"
-                + "  SQLite error 26 (SQLITE_NOTADB): file is not a database - while executing `SELECT count(*) FROM sqlite_schema`\n"
+                + "  SQLite error 26 (SQLITE_NOTADB): file is not a database - while executing `PRAGMA schema_version`\n"
                 + "  fix: check the path; restore the file from a backup if it is corrupt\n")
         #expect(try scratch.bytes(databases[10]) == corruptBytes)
     }

@@ -26,7 +26,14 @@ import Testing
                 ], nil
             )
         },
-        Case(description: "1: another connection holds the lock", status: 1, errorCode: "sqlite") { scratch in
+        Case(description: "1: the backup cannot be written", status: 1, errorCode: "sqlite") { scratch in
+            let database = try scratch.sampleTrips("v2.sqlite", at: Schema.Version(2, 0, 0))
+            let backup = scratch.directory.appendingPathComponent("no-such-directory/backup.sqlite").path
+            return (
+                "migrate", ["apply", "--plan", Scratch.jsonPlan, "--database", database, "--backup", backup], database
+            )
+        },
+        Case(description: "6: another connection holds the lock", status: 6, errorCode: "locked") { scratch in
             let database = try scratch.sampleTrips("locked.sqlite", at: Schema.Version(2, 0, 0))
             return (
                 "migrate",
@@ -85,7 +92,7 @@ import Testing
         let (program, arguments, database) = try testCase.setUp(scratch)
         let before = try database.map(scratch.bytes)
         // The lock case holds an exclusive transaction while the command runs.
-        let holder = testCase.status == 1 ? try SQLiteConnection(path: database!, mode: .readWrite) : nil
+        let holder = testCase.status == 6 ? try SQLiteConnection(path: database!, mode: .readWrite) : nil
         try holder?.execute("BEGIN IMMEDIATE")
         let result = try BuiltCommand.run(program, arguments + ["--format", "json"])
         try holder?.execute("ROLLBACK")

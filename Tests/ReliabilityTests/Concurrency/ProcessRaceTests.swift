@@ -38,9 +38,10 @@ extension Reliability {
             let firstResult = first.wait()
             #expect(firstResult.status == 0 && firstResult.output.contains("outcome=migrated"), "\(firstResult.output)")
             #expect(second.status == 1, "\(second.output)")
-            #expect(second.output.contains("error code=sqlite"), "\(second.output)")
+            #expect(second.output.contains("error code=locked"), "\(second.output)")
             #expect(
-                second.output.contains("locked by another connection") && second.output.contains("SQLITE_BUSY"),
+                second.output.contains("another connection held the database's write lock")
+                    && second.output.contains("SQLITE_BUSY"),
                 "\(second.output)")
             #expect(waited < 1.9, "gave up after its own busy timeout, not the other's transaction: \(waited) s")
             #expect(try DatabaseState.read(url, plan: CrashPlan.planName) == fixture.new)
