@@ -46,12 +46,7 @@ def shipped_build(link_map):
         line += part.strip().rstrip("\\") + " "
         if not part.strip().endswith("\\"):
             break
-    words = line.split()
-    # callgrind names the functions that ran by the symbols the shipped build strips.
-    while "--strip-all" in words:
-        at = words.index("--strip-all")
-        del words[at - 1:at + 1]
-    return words + ["-Xlinker", "-Map=" + link_map]
+    return line.split() + ["-Xlinker", "-Map=" + link_map]
 
 
 def functions_run(binary, arguments, output):

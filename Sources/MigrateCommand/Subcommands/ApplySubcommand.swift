@@ -89,6 +89,9 @@ enum ApplySubcommand {
                 return outcome(of: result, database: url.path, backupAsked: backups.isExplicit ? backup : nil)
             } catch {
                 // Nothing was written: a backup of the unchanged database is not worth keeping.
+                // Removing it, or the file --create made, is tidiness only: `error` is what the
+                // user must see, a backup left behind is never read again (each has its own time
+                // stamp), and a file left empty is created anew by the next --create.
                 if let backup { try? FileManager.default.removeItem(at: backup) }
                 if !exists { try? FileManager.default.removeItem(at: url) }  // --create made it; leave nothing behind
                 throw error

@@ -207,6 +207,8 @@ extension MigrationContext {
         let first = numbered ? 1 : 0
         let columns = (0..<(first + keyColumns.count)).map { "c\($0)" }
         try db.execute("CREATE TEMP TABLE \(scratch) (\(columns.joined(separator: ", ")))")
+        // A scratch table left behind (the connection failing) is a TEMP table: it goes with the
+        // connection, and the next deletion takes a free name beside it.
         defer { try? db.execute("DROP TABLE IF EXISTS \(scratch)") }
         try db.execute("INSERT INTO \(scratch) \(read)", arguments)
         let quoted = SQL.quoteIdentifier(table)

@@ -17,7 +17,16 @@ enum DeclaredSQLCheck {
         let declaring = entity.attributes.filter(declaresSQL)
         let indexes = entity.indexes.filter(\.hasExpressions)
         guard !declaring.isEmpty || !indexes.isEmpty else { return }
-        guard let db = try? SQLiteConnection(path: ":memory:") else { return }
+        let db: SQLiteConnection
+        do {
+            db = try SQLiteConnection(path: ":memory:")
+        } catch let error as SQLiteError {
+            // Never skipped: a check that cannot run would let SQL SQLite refuses reach the file.
+            throw MigrationError(
+                .sqlite,
+                "cannot open an in-memory database to check the SQL '\(entity.name)' declares; nothing was changed",
+                entity: entity.name, version: version, remedy: "free memory and run again", sqliteError: error)
+        }
         try db.apply(environment)
         do {
             try db.execute(EntitySQL.createTable(entity))

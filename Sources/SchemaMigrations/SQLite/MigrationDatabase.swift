@@ -89,6 +89,8 @@ extension MigrationDatabase {
             try execute("RELEASE SAVEPOINT \(quoted)")
             return result
         } catch {
+            // The body's error is the one to report. Should undoing the savepoint fail too, the
+            // caller's failure path rolls the whole transaction back (``MigrationFraming``).
             try? execute("ROLLBACK TO SAVEPOINT \(quoted)")
             try? execute("RELEASE SAVEPOINT \(quoted)")
             throw error

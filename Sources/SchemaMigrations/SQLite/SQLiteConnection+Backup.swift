@@ -35,6 +35,8 @@ extension SQLiteConnection {
             unlink(partial)
             throw error
         }
+        // Makes the rename durable where the file system can (some refuse fsync on a directory,
+        // EINVAL); the backup itself was flushed before its rename, and is complete either way.
         try? SQLiteConnection.flush(URL(fileURLWithPath: path).deletingLastPathComponent().path)
     }
 

@@ -32,8 +32,16 @@ extension SQLiteConnection {
     /// statements of an introspection, not one each; ended whether `body` returned or threw.
     func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN")
-        defer { try? execute("COMMIT") }
-        return try body()
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            rollbackQuietly()  // it only read: nothing to undo, and `error` says what went wrong
+            throw error
+        }
+        // A COMMIT that fails would leave the connection inside the transaction: said, not ignored.
+        try execute("COMMIT")
+        return result
     }
 
     /// Rolls back the open transaction, if any, ignoring errors (used on failure paths).

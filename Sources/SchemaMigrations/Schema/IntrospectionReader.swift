@@ -31,6 +31,9 @@ struct IntrospectionReader {
         self.tablesByName = Dictionary(
             live.tables.map { ($0.name.sqlFolded, $0) }, uniquingKeysWith: { first, _ in first })
         var definitions: [String: TableDefinition] = [:]
+        // A definition that cannot be parsed (SQL this reader does not know) is left out: the
+        // table is then read from SQLite's pragmas alone, and the safety net below leaves it out
+        // of the schema, with the reason, unless those match the file exactly.
         for table in live.tables { definitions[table.name.sqlFolded] = try? TableDefinition(parsing: table.sql) }
         self.definitions = definitions
         self.implicitIDTables = Set(

@@ -490,11 +490,30 @@ struct OnlineMigration {
         let autocheckpoint = try db.scalar("PRAGMA wal_autocheckpoint")?.int64Value ?? 1000
         try db.execute("PRAGMA wal_autocheckpoint = 0")
         if synchronous > 1 { try db.execute("PRAGMA synchronous = NORMAL") }
-        defer {
-            try? db.execute("PRAGMA synchronous = \(synchronous)")
-            try? db.execute("PRAGMA wal_autocheckpoint = \(autocheckpoint)")
+        let restore = {
+            try db.execute("PRAGMA synchronous = \(synchronous)")
+            try db.execute("PRAGMA wal_autocheckpoint = \(autocheckpoint)")
         }
-        return try body(true)
+        let result: T
+        do {
+            result = try body(true)
+        } catch {
+            // The copy's error is the one to report; a connection that cannot take a PRAGMA now
+            // is broken, and that error would say less.
+            try? restore()
+            throw error
+        }
+        do {
+            try restore()
+        } catch let error as SQLiteError {
+            // The change is done; the connection (the application's own, when lent) must not go
+            // on with settings it did not choose without saying so.
+            throw MigrationError(
+                .sqlite,
+                "the online change was applied, but the connection's PRAGMA synchronous = \(synchronous) and wal_autocheckpoint = \(autocheckpoint) could not be set back",
+                remedy: "set them again on the connection, or open a new one", sqliteError: error)
+        }
+        return result
     }
 
     /// The gap after a chunk that held the lock `held` seconds: the interval between the retries of
