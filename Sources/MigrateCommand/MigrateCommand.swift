@@ -58,7 +58,8 @@ public struct MigrateCommand: Sendable {
     /// - Parameters:
     ///   - plan: the app's Swift plan; nil to require `--plan DIR`.
     ///   - name: the name in help and messages; by default the executable's file name.
-    ///   - sqlEnvironment: the app's collations, functions and extensions (``SQLEnvironment``).
+    ///   - sqlEnvironment: the app's collations, functions and extensions
+    ///     (`SQLEnvironment`).
     ///   - extraSubcommands: the app's own subcommands, listed after the built-in ones.
     public init(
         plan: (any SchemaMigrationPlan.Type)? = nil, name: String? = nil, sqlEnvironment: SQLEnvironment = .none,
@@ -156,6 +157,7 @@ public struct MigrateCommand: Sendable {
 
     /// Runs the command on `arguments` (without the executable's name).
     /// - Parameters:
+    ///   - arguments: the command line after the executable's name (`["apply", "--database", "app.sqlite"]`).
     ///   - console: where output and errors go.
     ///   - environment: where options not on the command line come from (`MIGRATE_DATABASE`…).
     /// - Returns: the exit status; output and errors went to `console`. With `--format json`

@@ -15,8 +15,12 @@ public struct ParsedArguments: Sendable, Hashable {
     /// The variable each option came from, for the options the environment gave.
     private var variables: [String: String]
 
-    /// - Parameter variables: for each option the environment gave, its variable
-    ///   (`["--jobs": "MIGRATE_JOBS"]`), so that messages name what the user set.
+    /// - Parameters:
+    ///   - subcommand: the subcommand the options are for (`"apply"`).
+    ///   - values: each option's values, in the order given (`["--database": ["a.sqlite", "b.sqlite"]]`).
+    ///   - flags: the flags given (`["--online"]`).
+    ///   - variables: for each option the environment gave, its variable
+    ///     (`["--jobs": "MIGRATE_JOBS"]`), so that messages name what the user set.
     public init(
         subcommand: String, values: [String: [String]] = [:], flags: Set<String> = [], variables: [String: String] = [:]
     ) {

@@ -68,6 +68,12 @@ public struct Attribute<Value> {
     /// An attribute whose initial value is its column's default.
     ///
     /// - Parameters:
+    ///   - wrappedValue: the property's initial value: the column's default where the version
+    ///     adds the column or makes it non-optional.
+    ///   - options: `.unique` for a UNIQUE column.
+    ///   - originalName: the property's name in the previous version, for a rename.
+    ///   - hashModifier: change it to mark the attribute as changed where nothing else says so
+    ///     (a custom stage that rewrites its values).
     ///   - column: the column's name when it is not the property's (`"created_at"`, `"ArtistId"`).
     ///   - sqlType: the column's SQL type as written (`"NVARCHAR(160)"`, `"NUMERIC(10,2)"`,
     ///     `"DATETIME"`, `"BOOLEAN"`); its affinity must agree with the property's type.

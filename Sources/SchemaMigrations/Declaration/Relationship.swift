@@ -18,6 +18,7 @@ public struct Relationship<Value> {
     let hashModifier: String?
 
     /// - Parameters:
+    ///   - wrappedValue: the property's initial value (nil, or an empty array for a to-many).
     ///   - deleteRule: what deleting this row does to the related rows (default `.nullify`).
     ///   - inverse: the related model's property that points back; inferred when unambiguous.
     ///   - originalName: the relationship's name in the previous version.

@@ -5,6 +5,7 @@ extension MigrationContext {
     /// let paris = try context.fetch("Trip", where: "destination = ?", arguments: [.text("Paris")], orderBy: "startDate DESC")
     /// ```
     /// - Parameters:
+    ///   - entity: the entity's name in this closure's version (its table's name).
     ///   - filter: one SQL expression over the table's column names, with a `?` for each of
     ///     `arguments`; nil for every row.
     ///   - arguments: the values of the filter's and ordering's `?` placeholders, in order: as
@@ -75,6 +76,7 @@ extension MigrationContext {
     /// changes to one not reached yet is visited again.
     ///
     /// - Parameters:
+    ///   - entity: the entity's name in this closure's version (its table's name).
     ///   - filter: one SQL expression over the table's column names, with a `?` for each of
     ///     `arguments`; nil for every row.
     ///   - arguments: the values of the filter's `?` placeholders, in order.
@@ -82,6 +84,7 @@ extension MigrationContext {
     ///     a loop uses makes each row cheaper to read on a wide table.
     ///   - batchSize: how many rows to read at a time, 1 or more; above ``maximumBatchSize`` it
     ///     reads that many.
+    ///   - body: called with each row, in the order of `id`.
     /// - Throws: `MigrationError`: `invalidArgument` for a batch size below 1, or a filter or
     ///   arguments ``fetch(_:where:arguments:orderBy:limit:properties:)`` refuses;
     ///   `unsupportedChange` for a WITHOUT ROWID table (its rows have no `id`); whatever `body` throws.

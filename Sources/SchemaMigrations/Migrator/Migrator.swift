@@ -25,7 +25,7 @@ public struct Migrator: Sendable {
     /// A migrator for a plan declared in Swift. A malformed plan is reported by the first call
     /// (every method throws it; ``schemas()`` or ``lint()`` in a unit test catches it before
     /// release). A Swift plan is a declaration compiled into the app, so start-up code stays
-    /// one line; ``init(planDirectory:options:)``, which reads files, throws instead.
+    /// one line; ``init(planDirectory:options:)-(URL,_)``, which reads files, throws instead.
     public init(plan: any SchemaMigrationPlan.Type, options: MigrationOptions = MigrationOptions()) {
         self.options = options
         do {

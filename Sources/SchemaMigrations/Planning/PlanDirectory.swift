@@ -20,7 +20,7 @@
 /// ```
 ///
 /// A directory may describe a custom stage, so that the snapshot of a Swift plan is complete,
-/// but only the Swift plan can run it: ``Migrator/init(planDirectory:options:)`` refuses it.
+/// but only the Swift plan can run it: ``Migrator/init(planDirectory:options:)-(PlanDirectory,_)`` refuses it.
 public struct PlanDirectory: Sendable, Hashable {
     /// The name of the file listing versions and stages.
     public static let planFileName = "plan.json"

@@ -1,7 +1,7 @@
 /// One stage of a migration: its versions and kind, the declaration's custom code, and, once
 /// planned, its steps in the order they run and the schemas on either side. The one value that
-/// carries a stage from the declaration (``ResolvedPlan``) through the planner and the executor
-/// (``StageExecutor``) into the reports and results.
+/// carries a stage from the declaration (the ``SchemaMigrationPlan``) through the planner and the
+/// executor into the reports (``MigrationReport``) and results (``MigrationResult``).
 public struct PlannedStage: Sendable {
     /// The source version.
     public var from: Schema.Version

@@ -43,8 +43,11 @@ extension Schema {
         public var recomputesOnRebuild: Bool
 
         /// A column computed by `expression`, stored or virtual.
-        /// - Parameter recomputesOnRebuild: for a `STORED` column only: accept values a rebuild
-        ///   computes differently from those stored, instead of refusing the stage.
+        /// - Parameters:
+        ///   - expression: SQL over the row's other columns (`price * quantity`).
+        ///   - storage: `.virtual` (computed when read) or `.stored` (computed when written).
+        ///   - recomputesOnRebuild: for a `STORED` column only: accept values a rebuild computes
+        ///     differently from those stored, instead of refusing the stage.
         public init(expression: String, storage: Storage, recomputesOnRebuild: Bool = false) {
             self.expression = expression
             self.storage = storage
@@ -57,8 +60,10 @@ extension Schema {
         }
 
         /// `GENERATED ALWAYS AS (expression) STORED`.
-        /// - Parameter recomputesOnRebuild: accept values a rebuild computes differently from those
-        ///   stored (a function the application changed on purpose) instead of refusing the stage.
+        /// - Parameters:
+        ///   - expression: SQL over the row's other columns (`lower(email)`).
+        ///   - recomputesOnRebuild: accept values a rebuild computes differently from those stored
+        ///     (a function the application changed on purpose) instead of refusing the stage.
         public static func stored(_ expression: String, recomputesOnRebuild: Bool = false) -> GeneratedColumn {
             GeneratedColumn(expression: expression, storage: .stored, recomputesOnRebuild: recomputesOnRebuild)
         }

@@ -19,7 +19,7 @@
 /// column's SQL type text (`NVARCHAR(160)`, `NUMERIC(10,2)`), how a date is stored, CHECKs,
 /// collations, default expressions, foreign keys onto any key column with their actions and
 /// `DEFERRABLE`, index names, partial and expression indexes, and generated columns. Each attribute has an idiomatic Swift property name
-/// (``Schema/Attribute/propertyName``, see ``SwiftNames``); ``SwiftNames/typeNames(of:)`` names
+/// (``Schema/Attribute/propertyName``); ``SwiftDeclarations`` writes the declarations and names
 /// the types. How a column's Swift type and date storage are chosen is written in MIGRATIONS.md.
 ///
 /// Values are declared as stored (a column holding blobs, text or a mix its type text does not
@@ -51,6 +51,7 @@ public struct SchemaIntrospection: Sendable, Hashable {
 
     /// Reads the schema of the database at `url`, read-only.
     /// - Parameters:
+    ///   - url: the database file.
     ///   - version: the version the schema declares (1.0.0 unless given).
     ///   - environment: the application's collations, functions and extensions, for a database
     ///     whose indexes or columns need them to be read (``SQLEnvironment``).
@@ -148,7 +149,10 @@ extension Schema {
     /// let v1 = try Schema(introspecting: URL(fileURLWithPath: "chinook.sqlite"))
     /// try PlanDirectory(name: "Chinook", schemas: [v1], stages: []).write(to: directory)
     /// ```
-    /// - Parameter environment: the application's SQL environment, when the file needs it (``SQLEnvironment``).
+    /// - Parameters:
+    ///   - url: the database file, read-only.
+    ///   - version: the version the schema declares (1.0.0 unless given).
+    ///   - environment: the application's SQL environment, when the file needs it (``SQLEnvironment``).
     /// - Throws: `MigrationError` with code `invalidSchema` listing, per table, what the
     ///   declaration model cannot say yet (use ``SchemaIntrospection`` to get the rest);
     ///   `notADatabase` when the file is missing or not a database.
