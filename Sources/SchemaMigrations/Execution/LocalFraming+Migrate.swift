@@ -41,8 +41,11 @@ extension LocalMigrationFraming {
                 remedy: "call migrate(connection:) outside any transaction")
         }
         let upToDate: MigrationResult?
+        // The version as the fast path found it: what the estimates before the lock start from.
+        let found: VersionDetection.State
         do {
-            upToDate = try upToDateResult(plan, options: options, started: started)
+            found = try VersionDetection(plan: plan, db: db).detect()
+            upToDate = try upToDateResult(found, plan, options: options, started: started)
         } catch {
             // Ends a transaction that only read: nothing to undo, and the error says what went wrong.
             if heldRead { _ = try? db.execute("ROLLBACK") }
@@ -61,11 +64,11 @@ extension LocalMigrationFraming {
         }
         try requireSafeConnection()
         if let online = options.online, let chunkTarget {
-            if let current = try VersionDetection(plan: plan, db: db).detect().version {
+            if let current = found.version {
                 try OnlineMigration.refuseCustomCode(plan: plan, from: current, to: target.version)
             }
             let backupURL = try backupURL(options)
-            let progress = try runProgress(plan, to: target, options: options, backingUp: backupURL != nil)
+            let progress = try runProgress(found, plan, to: target, options: options, backingUp: backupURL != nil)
             try backupURL.map { try backup(to: $0, plan: plan, options: options, progress: progress) }
             var result = try withSettings(version: target.version) {
                 try connection.withDefensiveModeOff {
@@ -80,7 +83,7 @@ extension LocalMigrationFraming {
             return result
         }
         let backupURL = try backupURL(options)
-        let progress = try runProgress(plan, to: target, options: options, backingUp: backupURL != nil)
+        let progress = try runProgress(found, plan, to: target, options: options, backingUp: backupURL != nil)
         // The backup is taken under the migration's write lock, once the stages are still pending
         // there: a migration of the same file that took the lock first has finished by then (this
         // one then finds the database current, backs nothing up and writes nothing), and no long
@@ -92,12 +95,14 @@ extension LocalMigrationFraming {
             try backup(to: backupURL, plan: plan, options: options, progress: progress)
             backedUp = true
         }
-        let backUpIfPending = {
-            guard let backupURL, underLock,
-                try VersionDetection(plan: plan, db: db).detect(trustCookie: false).version != target.version
-            else { return }
+        // Returns the version it detected under the lock, which the stages then take as theirs.
+        let backUpIfPending = { () throws -> VersionDetection.State? in
+            guard let backupURL, underLock else { return nil }
+            let state = try VersionDetection(plan: plan, db: db).detect(trustCookie: false)
+            guard state.version != target.version else { return state }
             try backup(to: backupURL, plan: plan, options: options, progress: progress)
             backedUp = true
+            return state
         }
 
         // Steps 1 and 12 of SQLite's procedure (AlterTableProcedure): foreign keys off, read back, and
@@ -108,8 +113,8 @@ extension LocalMigrationFraming {
             switch options.transactionScope {
             case .wholePlan:
                 return try inWriteTransaction(doing: "migration") {
-                    try backUpIfPending()
-                    return try stages.migrate(to: target, started: started, stageLimit: nil)
+                    let detected = try backUpIfPending()
+                    return try stages.migrate(to: target, started: started, stageLimit: nil, detected: detected)
                 }
             case .perStage:
                 return try migrateStageByStage(stages, to: target, started: started, first: backUpIfPending)
@@ -122,14 +127,13 @@ extension LocalMigrationFraming {
     /// The fast path, with no write: the recorded version is the target and nobody touched the
     /// schema since (an online run first finishes releasing what an interrupted online change set
     /// aside). Nil when the migration has work to do or a refusal to make.
-    private func upToDateResult(_ plan: ResolvedPlan, options: MigrationOptions, started: Date) throws
-        -> MigrationResult?
-    {
+    private func upToDateResult(
+        _ found: VersionDetection.State, _ plan: ResolvedPlan, options: MigrationOptions, started: Date
+    ) throws -> MigrationResult? {
         let db = connection
         let target = try plan.target(options.targetVersion)
         _ = try options.online?.validatedTarget()
-        guard case .recorded(let version) = try VersionDetection(plan: plan, db: db).detect(),
-            version == target.version,
+        guard case .recorded(let version) = found, version == target.version,
             try options.online == nil || db.isReadOnly || OnlineState.read(from: db) == nil
         else { return nil }
         return MigrationResult(
@@ -139,17 +143,19 @@ extension LocalMigrationFraming {
 
     /// One transaction per stage: each commits before the next begins. A failure rolls back its
     /// own stage only, and says which version the database stays at.
-    /// - Parameter first: runs at the start of the first stage's transaction (the backup).
+    /// - Parameter first: runs at the start of the first stage's transaction (the backup), and
+    ///   gives the version it detected there, if it did.
     private func migrateStageByStage(
-        _ stages: TransactionalMigration, to target: Schema, started: Date, first: () throws -> Void
+        _ stages: TransactionalMigration, to target: Schema, started: Date,
+        first: () throws -> VersionDetection.State?
     ) throws -> MigrationResult {
         var done: MigrationResult?
         while true {
             let next: MigrationResult
             do {
                 next = try inWriteTransaction(doing: "migration") {
-                    if done == nil { try first() }
-                    return try stages.migrate(to: target, started: started, stageLimit: 1)
+                    let detected = done == nil ? try first() : nil
+                    return try stages.migrate(to: target, started: started, stageLimit: 1, detected: detected)
                 }
             } catch var error as MigrationError {
                 if let done {
@@ -176,12 +182,13 @@ extension LocalMigrationFraming {
     /// The run's progress (nil without a callback), counting the steps it will take as the
     /// database is now: the backup, then the tables created or each pending stage's steps. The
     /// migration counts again under the write lock, where the count is final.
-    private func runProgress(_ plan: ResolvedPlan, to target: Schema, options: MigrationOptions, backingUp: Bool)
-        throws -> RunProgress?
-    {
+    private func runProgress(
+        _ found: VersionDetection.State, _ plan: ResolvedPlan, to target: Schema, options: MigrationOptions,
+        backingUp: Bool
+    ) throws -> RunProgress? {
         guard options.progress != nil else { return nil }
         var steps = backingUp ? 1 : 0
-        switch try VersionDetection(plan: plan, db: connection).detect() {
+        switch found {
         case .empty:
             steps += target.entities.count
         case .recorded(let current), .unversioned(let current):

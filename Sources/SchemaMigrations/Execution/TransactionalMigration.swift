@@ -21,8 +21,12 @@ struct TransactionalMigration {
     /// Inside the transaction: detects the version again under the write lock (another process
     /// may have migrated while we waited), then creates the target or runs the pending stages,
     /// at most `stageLimit` of them, recording each.
-    func migrate(to target: Schema, started: Date, stageLimit: Int?) throws -> MigrationResult {
-        let state = try VersionDetection(plan: plan, db: db).detect(trustCookie: false)
+    /// - Parameter detected: the version as detected already under this transaction's lock
+    ///   (the backup's check), not detected again.
+    func migrate(
+        to target: Schema, started: Date, stageLimit: Int?, detected: VersionDetection.State? = nil
+    ) throws -> MigrationResult {
+        let state = try detected ?? VersionDetection(plan: plan, db: db).detect(trustCookie: false)
         let store = framing.metadata(plan: plan.name)
         switch state {
         case .empty:
