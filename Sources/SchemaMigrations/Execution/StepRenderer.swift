@@ -78,6 +78,7 @@ struct StepRenderer {
         else { return nil }
         return try rebuild.statements(
             live: table, renamesApplied: renamesApplied, version: version, newName: freeTemporaryName(for: rebuild),
+            statisticsTables: ["sqlite_stat1", "sqlite_stat4"].filter { live.objectNames.contains($0) },
             freedPagesAreErased: freedPagesAreErased)
     }
 

@@ -72,12 +72,15 @@ extension TableRebuild {
     ///   something that stays (a CHECK over other columns too, a generated column, an expression
     ///   or partial index), or the table's definition cannot be read.
     /// - Parameter newName: the name the new table is created under (``temporaryName`` offline).
+    /// - Parameter statisticsTables: the `ANALYZE` statistics tables the database has
+    ///   (`sqlite_stat1`, `sqlite_stat4`): the rows of the table and of each index it keeps as it
+    ///   was move with it (`DROP TABLE` deletes a table's statistics, and a rename leaves them).
     /// - Parameter freedPagesAreErased: whether the connection runs with `PRAGMA secure_delete` on.
     ///   The old table's own indexes are then dropped before the copy, which writes its rows into
     ///   their pages (erased and journaled in any case) instead of growing the file.
     func statements(
         live: LiveSchema.Table, renamesApplied: Bool, version: Schema.Version, newName: String? = nil,
-        freedPagesAreErased: Bool = false
+        statisticsTables: [String] = [], freedPagesAreErased: Bool = false
     ) throws -> Rendering {
         let temporaryName = newName ?? self.temporaryName
         var definition = try live.definition()
@@ -182,7 +185,7 @@ extension TableRebuild {
         }
         let quotedTable = SQL.quoteIdentifier(renamesApplied ? table : sourceTable)
         let quotedTemporary = SQL.quoteIdentifier(temporaryName)
-        let copyPosition = statements.count
+        var copyPosition = statements.count
         statements.append(
             "INSERT INTO \(quotedTemporary) (\(targets.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(quotedTable)"
         )
@@ -303,6 +306,36 @@ extension TableRebuild {
             }
             statements.append(sql)
         }
+        var indexRange = indexStart..<statements.count
+        if !statisticsTables.isEmpty {
+            // The statistics of the rows (a row with no index) and of each index kept as the
+            // database had it, over columns copied unchanged, stay true of the new table. DROP
+            // TABLE deletes a table's rows and DROP INDEX an index's (by name, whatever the
+            // table), so first, before the old indexes may be dropped, they are put under the new
+            // table with their index names prefixed, then given back their names once the indexes
+            // are made again. The rows of other indexes go with the old table: none is better
+            // than a wrong one. They are under the table's name before the stage (a rename leaves them).
+            let kept = live.indexes.filter { index in
+                guard index.origin == .createIndex, let sql = index.sql, !retiring.contains(index.name) else {
+                    return false
+                }
+                let read = SQLTokenizer(sql).indexedColumnNames().filter { live.column(named: $0) != nil }.map {
+                    (substitution[$0] ?? $0).sqlFolded
+                }
+                return !read.isEmpty && read.allSatisfy(copiedUnchanged.contains)
+            }.map { SQL.quoteString($0.name) }
+            let owned = "idx IS NULL" + (kept.isEmpty ? "" : " OR idx IN (\(kept.joined(separator: ", ")))")
+            let prefix = SQL.quoteString(temporaryName + ".")
+            let moveOut = statisticsTables.map {
+                "UPDATE \(SQL.quoteIdentifier($0)) SET tbl = \(SQL.quoteString(temporaryName)), idx = \(prefix) || idx WHERE tbl = \(SQL.quoteString(sourceTable)) AND (\(owned))"
+            }
+            statements.insert(contentsOf: moveOut, at: 1)  // right after CREATE TABLE of the new table
+            copyPosition += moveOut.count
+            indexRange = (indexRange.lowerBound + moveOut.count)..<(indexRange.upperBound + moveOut.count)
+            statements += statisticsTables.map {
+                "UPDATE \(SQL.quoteIdentifier($0)) SET tbl = \(SQL.quoteString(table)), idx = substr(idx, length(\(prefix)) + 1) WHERE tbl = \(SQL.quoteString(temporaryName))"
+            }
+        }
         let changedGenerated = Set(columns.filter(\.changesGenerated).map { $0.attribute.name.sqlFolded })
         let generated = definition.columns.filter(\.isGenerated).map { column -> GeneratedSource in
             let folded = column.name.sqlFolded
@@ -318,10 +351,10 @@ extension TableRebuild {
         let parts = Parts(
             createTable: statements[0], copyTargets: targets, copySources: sources,
             copySourcesBeforeRenames: sourcesBeforeRenames, sourceTable: renamesApplied ? table : sourceTable,
-            sequence: sequence, indexes: Array(statements[indexStart...]), withoutRowid: definition.withoutRowid,
+            sequence: sequence, indexes: Array(statements[indexRange]), withoutRowid: definition.withoutRowid,
             unchangedIndexes: unchangedIndexes, generated: generated)
         return Rendering(
-            statements: statements, copyPosition: copyPosition, indexPositions: indexStart..<statements.count,
+            statements: statements, copyPosition: copyPosition, indexPositions: indexRange,
             carriedOver: carriedOver, removed: removed, parts: parts)
     }
 

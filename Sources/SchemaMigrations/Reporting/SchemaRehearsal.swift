@@ -20,6 +20,10 @@ struct SchemaRehearsal {
         let erasing = try db.pragmaInteger("secure_delete")
         try copy.execute("PRAGMA secure_delete = \(erasing == 2 ? "FAST" : erasing == 1 ? "ON" : "OFF")")
         try copySchema(of: db, into: copy)
+        // ANALYZE's statistics tables, which a rebuild keeps rows of (made by ANALYZE alone).
+        if try db.scalar("SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1'") != nil {
+            try copy.execute("ANALYZE sqlite_schema")
+        }
         let recorder = StatementRecorder()
         let executor = StageExecutor(
             db: copy,
