@@ -93,16 +93,29 @@ extension Reliability {
                 options: MigrationOptions(sqlEnvironment: environment))
             // The dry run shows the statements the migration runs, in order: those its rehearsal
             // records (the version's record and the journal-mode read aside).
+            // The same stages as custom ones whose code does nothing are compared too, wherever
+            // their rehearsal succeeds: a custom stage's steps after didMigrate included.
             var dryRunProblems: [String] = []
-            if testCase.expectedRefusal == nil {
-                let shown = try migrator.plan(databaseAt: url).stages.flatMap { $0.steps.flatMap(\.sql) }
-                let ran = try migrator.script(databaseAt: url).statements.filter {
+            let customStages = stages.map {
+                PlannedStage(from: $0.from, to: $0.to, kind: .custom, didMigrate: { _ in })
+            }
+            let custom = Migrator(
+                resolvedPlan: try ResolvedPlan(
+                    name: "property", schemas: testCase.versions.map(\.schema), stages: customStages),
+                options: MigrationOptions(sqlEnvironment: environment))
+            for (kind, candidate) in [("lightweight", migrator), ("custom", custom)] {
+                guard kind == "custom" || testCase.expectedRefusal == nil,
+                    let script = kind == "custom"
+                        ? try? candidate.script(databaseAt: url) : try candidate.script(databaseAt: url)
+                else { continue }
+                let shown = try candidate.plan(databaseAt: url).stages.flatMap { $0.steps.flatMap(\.sql) }
+                let ran = script.statements.filter {
                     !$0.contains(SQL.quoteIdentifier(TableNames.metadata)) && !$0.hasPrefix("PRAGMA ")
                 }
                 if shown != ran {
                     let first = zip(shown, ran).prefix { $0 == $1 }.count
                     dryRunProblems.append(
-                        "the dry run shows other statements than the migration runs, from statement \(first + 1):\nshown: \(shown.dropFirst(first).prefix(3))\nran:   \(ran.dropFirst(first).prefix(3))"
+                        "the dry run of the \(kind) stages shows other statements than the migration runs, from statement \(first + 1):\nshown: \(shown.dropFirst(first).prefix(3))\nran:   \(ran.dropFirst(first).prefix(3))"
                     )
                 }
             }
