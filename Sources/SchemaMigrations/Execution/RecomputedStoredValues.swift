@@ -102,7 +102,7 @@ enum RecomputedStoredValues {
             key = keys.map { "quote(\(SQL.quoteIdentifier($0.name)))" }.joined(separator: " || ', ' || ")
             labelName = "key (" + keys.map(\.name).joined(separator: ", ") + ")"
         } else {
-            key = ["rowid", "oid", "_rowid_"].first { live.column(named: $0) == nil } ?? "rowid"
+            key = SQL.freeRowidName { live.column(named: $0) != nil } ?? "rowid"
             labelName = "rowid"
         }
         columns.append("\(key) AS \(SQL.quoteIdentifier(alias))")

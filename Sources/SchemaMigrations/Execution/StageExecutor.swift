@@ -121,21 +121,23 @@ struct StageExecutor {
                 parked = try AlterTableProcedure(db: db).setAsideDependents(
                     mentioning: setAside, among: live.dependents)
             }
-            if case .rebuild(let rebuild) = step.action, online[rebuild.table.sqlFolded] == nil, let renderer,
-                let table = renderer.live.table(named: rebuild.table),
-                table.columns.contains(where: { $0.hidden == 3 }),
-                let rendering = try renderer.rendering(of: step.action),
-                let refusal = try RecomputedStoredValues.refusal(
-                    rebuild, parts: rendering.parts, live: table, renamesApplied: true, db: db, version: to)
-            {
-                throw refusal
-            }
             let statements: [RenderedStatement]
             if case .rebuild(let rebuild) = step.action, let change = online[rebuild.table.sqlFolded],
                 let live = renderer?.live
             {
                 // The rows were copied and the indexes built online: the cut-over only renames.
                 statements = try change.cutOverStatements(live: live, version: to).map { RenderedStatement($0) }
+            } else if case .rebuild(let rebuild) = step.action, let renderer,
+                let table = renderer.live.table(named: rebuild.table),
+                let rendering = try renderer.rendering(of: step.action)
+            {
+                // Rendered once: its copy's recomputed STORED values are compared before it runs.
+                if let refusal = try RecomputedStoredValues.refusal(
+                    rebuild, parts: rendering.parts, live: table, renamesApplied: true, db: db, version: to)
+                {
+                    throw refusal
+                }
+                statements = StepRenderer.renderedStatements(of: rendering)
             } else {
                 statements =
                     try renderer?.renderedStatements(for: step.action) ?? RenderedStatement.planned(step.action)

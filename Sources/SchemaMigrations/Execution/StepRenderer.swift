@@ -58,15 +58,19 @@ struct StepRenderer {
             return [RenderedStatement("DROP INDEX \(SQL.quoteIdentifier(liveName(of: index, table: table)))")]
         case .rebuild:
             guard let rendering = try rendering(of: action) else { return RenderedStatement.planned(action) }
-            return rendering.statements.enumerated().map { position, sql in
-                RenderedStatement(
-                    sql,
-                    work: position == rendering.copyPosition
-                        ? .copyingRows
-                        : rendering.indexPositions.contains(position) ? .buildingIndex : nil)
-            }
+            return Self.renderedStatements(of: rendering)
         case .createTable, .dropTable, .renameTable, .addColumn, .renameColumn:
             return RenderedStatement.planned(action)
+        }
+    }
+
+    /// A rebuild's statements, each with the long work it does: its copy, its indexes' builds.
+    static func renderedStatements(of rendering: TableRebuild.Rendering) -> [RenderedStatement] {
+        rendering.statements.enumerated().map { position, sql in
+            RenderedStatement(
+                sql,
+                work: position == rendering.copyPosition
+                    ? .copyingRows : rendering.indexPositions.contains(position) ? .buildingIndex : nil)
         }
     }
 

@@ -167,8 +167,8 @@ extension TableRebuild {
         // referenced: full-text search content, the app's own bookkeeping).
         var keepsRowids = false
         if !definition.withoutRowid, !live.hasRowidAlias,
-            let rowid = ["rowid", "oid", "_rowid_"].first(where: { name in
-                definition.column(named: name) == nil && live.column(named: name) == nil
+            let rowid = SQL.freeRowidName(isColumn: {
+                definition.column(named: $0) != nil || live.column(named: $0) != nil
             })
         {
             targets.insert(rowid, at: 0)
@@ -243,7 +243,12 @@ extension TableRebuild {
         // conflicts with without a delete trigger, and only the shadow's own copy of the index
         // deletes them there.
         func movable(_ index: LiveSchema.Index) -> Bool {
-            guard keepsRowids, !index.isUnique, index.origin == .createIndex, let sql = index.sql else { return false }
+            keepsRowids && !index.isUnique && readsOnlyCopiedColumns(index)
+        }
+        // Whether a live index (made by CREATE INDEX) reads columns, and only columns the copy
+        // keeps as they are.
+        func readsOnlyCopiedColumns(_ index: LiveSchema.Index) -> Bool {
+            guard index.origin == .createIndex, let sql = index.sql else { return false }
             let read = SQLTokenizer(sql).indexedColumnNames().filter { live.column(named: $0) != nil }.map {
                 (substitution[$0] ?? $0).sqlFolded
             }
@@ -315,15 +320,9 @@ extension TableRebuild {
             // table with their index names prefixed, then given back their names once the indexes
             // are made again. The rows of other indexes go with the old table: none is better
             // than a wrong one. They are under the table's name before the stage (a rename leaves them).
-            let kept = live.indexes.filter { index in
-                guard index.origin == .createIndex, let sql = index.sql, !retiring.contains(index.name) else {
-                    return false
-                }
-                let read = SQLTokenizer(sql).indexedColumnNames().filter { live.column(named: $0) != nil }.map {
-                    (substitution[$0] ?? $0).sqlFolded
-                }
-                return !read.isEmpty && read.allSatisfy(copiedUnchanged.contains)
-            }.map { SQL.quoteString($0.name) }
+            let kept = live.indexes.filter { !retiring.contains($0.name) && readsOnlyCopiedColumns($0) }.map {
+                SQL.quoteString($0.name)
+            }
             let owned = "idx IS NULL" + (kept.isEmpty ? "" : " OR idx IN (\(kept.joined(separator: ", ")))")
             let prefix = SQL.quoteString(temporaryName + ".")
             let moveOut = statisticsTables.map {

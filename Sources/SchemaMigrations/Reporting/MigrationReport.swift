@@ -187,19 +187,6 @@ public struct MigrationReport: Sendable {
                 else { continue }
                 refusals.append(refusal)
             }
-            // A STORED generated column the rebuild computes again, over a function of the
-            // application's, that this connection computes differently (``RecomputedStoredValues``).
-            for step in planned.steps {
-                guard case .rebuild(let rebuild) = step.action, let table = live.table(named: rebuild.sourceTable),
-                    table.columns.contains(where: { $0.hidden == 3 }),
-                    let rendering = try? StepRenderer(live: live, renamesApplied: false, version: planned.to)
-                        .rendering(of: step.action),
-                    let refusal = try RecomputedStoredValues.refusal(
-                        rebuild, parts: rendering.parts, live: table, renamesApplied: false, db: db,
-                        version: planned.to)
-                else { continue }
-                refusals.append(refusal)
-            }
             var measurement = ImpactMeasurement(
                 db: db, live: live, source: planned.source, target: planned.target, checks: planned.checks)
             // The temporary names of the stage's renames, as the migration frees them on this database.
@@ -213,11 +200,25 @@ public struct MigrationReport: Sendable {
                     // The SQL as it would run on this database: renames shown applied, the rebuild from the live table.
                     let renderer = StepRenderer(
                         live: live, renamesApplied: false, version: planned.to, freedPagesAreErased: erased)
-                    let rendered = try renderer.statements(for: freedStep.action)
-                    reported.sql = walked.isEmpty ? rendered : walked[0][position]
-                    if let rendering = try renderer.rendering(of: freedStep.action) {
+                    // Rendered once; it throws what the migration would refuse at this step.
+                    let rendering = try renderer.rendering(of: freedStep.action)
+                    reported.sql =
+                        !walked.isEmpty
+                        ? walked[0][position]
+                        : try rendering.map { $0.statements } ?? renderer.statements(for: freedStep.action)
+                    if let rendering {
                         reported.carriedOver = rendering.carriedOver
                         reported.removes = rendering.removed
+                        // A STORED generated column the rebuild computes again, over a function of
+                        // the application's, that this connection computes differently.
+                        if position < planned.steps.count, case .rebuild(let rebuild) = freedStep.action,
+                            let table = live.table(named: rebuild.sourceTable),
+                            let refusal = try RecomputedStoredValues.refusal(
+                                rebuild, parts: rendering.parts, live: table, renamesApplied: false, db: db,
+                                version: planned.to)
+                        {
+                            refusals.append(refusal)
+                        }
                     }
                 } catch let refusal as MigrationError {
                     refusals.append(refusal)

@@ -8,6 +8,13 @@ public enum SQL {
         quote(name, with: UInt8(ascii: "\""))
     }
 
+    /// The first of the names SQLite reads as a rowid table's rowid (`rowid`, `oid`, `_rowid_`)
+    /// that no column takes (`isColumn` says; a column of that name hides the rowid); nil when
+    /// columns take all three.
+    static func freeRowidName(isColumn: (String) -> Bool) -> String? {
+        ["rowid", "oid", "_rowid_"].first { !isColumn($0) }
+    }
+
     /// `text` quoted as an SQL string literal: `'it''s'`.
     public static func quoteString(_ text: String) -> String {
         quote(text, with: UInt8(ascii: "'"))

@@ -105,7 +105,7 @@ extension OnlineChangeStatus {
         let columns = try db.rows("SELECT name FROM pragma_table_xinfo(?)", [.text(table)]).compactMap {
             $0.first?.stringValue?.sqlFolded
         }
-        guard !columns.isEmpty, let rowid = ["rowid", "oid", "_rowid_"].first(where: { !columns.contains($0) }) else {
+        guard !columns.isEmpty, let rowid = SQL.freeRowidName(isColumn: columns.contains) else {
             return nil
         }
         return try db.scalar("SELECT max(\(rowid)) FROM \(SQL.quoteIdentifier(table))")?.int64Value

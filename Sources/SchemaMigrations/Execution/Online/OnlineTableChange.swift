@@ -62,9 +62,9 @@ struct OnlineTableChange: Sendable {
 
     /// The rowid's name free in both the live table and the target (a column may be named `rowid`).
     func rowidName(live: LiveSchema.Table) -> String? {
-        ["rowid", "oid", "_rowid_"].first { name in
-            live.column(named: name) == nil
-                && !rebuild.target.attributes.contains { $0.name.sqlFolded == name.sqlFolded }
+        SQL.freeRowidName { name in
+            live.column(named: name) != nil
+                || rebuild.target.attributes.contains { $0.name.sqlFolded == name.sqlFolded }
         }
     }
 
