@@ -10,10 +10,27 @@
 ///
 /// A released version must never change: ship a new version instead.
 public protocol VersionedSchema: _SchemaMigrationsSendableMetatype {
+    /// The type ``sqlObjects`` is declared with: `[Schema.SQLObject]`. Another type (an optional
+    /// array) leaves the version without ``_sqlObjects``, so it does not compile rather than
+    /// silently declaring none.
+    associatedtype SQLObjectsDeclaration = [Schema.SQLObject]
+
     /// The version, unique within a plan.
     static var versionIdentifier: Schema.Version { get }
     /// The model classes of this version, each one entity (table).
     static var models: [any PersistentModel.Type] { get }
+    /// The views, triggers and virtual tables of this version, created after its tables in this
+    /// order (a view before the views and triggers that read it). None unless declared.
+    static var sqlObjects: SQLObjectsDeclaration { get }
+    /// ``sqlObjects`` as the package reads it.
+    static var _sqlObjects: [Schema.SQLObject] { get }
+}
+
+extension VersionedSchema where SQLObjectsDeclaration == [Schema.SQLObject] {
+    /// No views, triggers or virtual tables.
+    public static var sqlObjects: [Schema.SQLObject] { [] }
+    /// ``VersionedSchema/sqlObjects`` as declared.
+    public static var _sqlObjects: [Schema.SQLObject] { sqlObjects }
 }
 
 extension Schema {
@@ -23,7 +40,7 @@ extension Schema {
     public init(_ versionedSchema: any VersionedSchema.Type) throws {
         let version = versionedSchema.versionIdentifier
         let entities = try versionedSchema.models.map { try ModelReflection.entity(of: $0, version: version) }
-        self.init(version: version, entities: entities)
+        self.init(version: version, entities: entities, sqlObjects: versionedSchema._sqlObjects)
         resolveReferencedColumns()
         try validate()
         _ = try StorageLayout.expand(self)  // checks relationships and their inverses

@@ -121,8 +121,17 @@ struct StageExecutor {
                 parked = try AlterTableProcedure(db: db).setAsideDependents(
                     mentioning: setAside, among: live.dependents)
             }
+            if case .createObject = step.action, let set = parked {
+                // Made after every table change, over the views and triggers set aside made again.
+                try AlterTableProcedure(db: db).recreate(set, droppedTables: dropped, version: to)
+                parked = []
+            }
             let statements: [RenderedStatement]
-            if case .rebuild(let rebuild) = step.action, let change = online[rebuild.table.sqlFolded],
+            if case .rebuildVirtualTable(let from, let next) = step.action {
+                statements = try VirtualTableRebuild(from: from, to: next).statements(on: db).enumerated().map {
+                    RenderedStatement($1, work: $0 == 1 ? .copyingRows : nil)
+                }
+            } else if case .rebuild(let rebuild) = step.action, let change = online[rebuild.table.sqlFolded],
                 let live = renderer?.live
             {
                 // The rows were copied and the indexes built online: the cut-over only renames.

@@ -59,7 +59,8 @@ struct StepRenderer {
         case .rebuild:
             guard let rendering = try rendering(of: action) else { return RenderedStatement.planned(action) }
             return Self.renderedStatements(of: rendering)
-        case .createTable, .dropTable, .renameTable, .addColumn, .renameColumn:
+        case .createTable, .dropTable, .renameTable, .addColumn, .renameColumn, .createObject, .dropObject,
+            .rebuildVirtualTable:
             return RenderedStatement.planned(action)
         }
     }
@@ -120,7 +121,11 @@ struct StepRenderer {
                     live.objectNames.insert(name.sqlFolded)
                 }
             }
-        case .renameTable, .renameColumn, .addColumn:
+        case .createObject(let object, _):
+            live.objectNames.insert(object.name.sqlFolded)
+        case .dropObject(let object, _):
+            live.objectNames.remove(object.name.sqlFolded)
+        case .renameTable, .renameColumn, .addColumn, .rebuildVirtualTable:
             break
         }
     }
@@ -205,7 +210,9 @@ struct RenderedStatement: Equatable {
             }
         case .createIndex:
             return statements.map { RenderedStatement($0, work: .buildingIndex) }
-        case .dropTable, .renameTable, .addColumn, .renameColumn, .dropColumn, .dropIndex:
+        case .rebuildVirtualTable:
+            return statements.enumerated().map { RenderedStatement($1, work: $0 == 1 ? .copyingRows : nil) }
+        case .dropTable, .renameTable, .addColumn, .renameColumn, .dropColumn, .dropIndex, .createObject, .dropObject:
             return statements.map { RenderedStatement($0) }
         }
     }

@@ -33,14 +33,13 @@ struct TransactionalMigration {
             for entity in target.entities {
                 try DeclaredSQLCheck.check(entity, version: target.version, environment: plan.environment)
             }
+            try DeclaredSQLCheck.checkSQLObjects(of: target, environment: plan.environment)
             if let refusal = try SQLEnvironmentCheck(db: db).refusal(
                 for: [], creating: target.entities, version: target.version)
             {
                 throw refusal
             }
-            let stage = PlannedStage(
-                source: target, target: target, kind: .lightweight,
-                steps: target.entities.map { MigrationStep(action: .createTable($0)) })
+            let stage = PlannedStage.creating(target)
             progress?.expect(remaining: stage.steps.count)
             try StageExecutor(db: db, progress: progress).runSteps(stage.steps, from: nil, to: target.version)
             try verify(target, written: WrittenColumns(target.entities.map { .createTable($0) }))

@@ -73,6 +73,100 @@ enum DeclaredSQLCheck {
     static func check(_ schemas: [Schema], environment: SQLEnvironment = .none) throws {
         for schema in schemas {
             for entity in schema.entities { try check(entity, version: schema.version, environment: environment) }
+            try checkSQLObjects(of: schema, environment: environment)
+        }
+    }
+
+    /// Creates the version's tables and then its views, triggers and virtual tables, in the order
+    /// declared, in a private in-memory database; after each one, SQLite re-reads the whole schema
+    /// (as every `ALTER TABLE` of a migration does), so a view or trigger naming a table or column
+    /// that does not exist, or an object declared before one it reads, is refused here, naming it.
+    /// A virtual table whose module the connection lacks is left to ``SQLEnvironmentCheck``.
+    /// - Throws: `MigrationError` (`invalidSchema`) naming the object and SQLite's message.
+    static func checkSQLObjects(of schema: Schema, environment: SQLEnvironment = .none) throws {
+        guard !schema.sqlObjects.isEmpty else { return }
+        let db = try inMemory(checking: "the views and triggers of version \(schema.version)", version: schema.version)
+        try db.apply(environment)
+        var complete = true
+        for entity in try StorageLayout.expand(schema).entities {
+            // A table SQLite cannot make here (a collation only the app's connection has) was
+            // refused already, or is the migration connection's to judge: what reads it is not checked.
+            do { try db.execute(EntitySQL.createTable(entity)) } catch { complete = false }
+        }
+        let modules = Set(
+            try db.rows("SELECT name FROM pragma_module_list").compactMap { $0.first?.stringValue?.sqlFolded })
+        let probe = "schema_migrations_probe"
+        for object in schema.sqlObjects {
+            if object.kind == .virtualTable, let module = SQLObjectStatement(object.sql).module,
+                !modules.contains(module.sqlFolded)
+            {
+                continue
+            }
+            let before = try db.scalar(
+                "SELECT count(*) FROM sqlite_schema WHERE type <> 'table' OR sql LIKE 'CREATE VIRTUAL%'")
+            do {
+                try db.execute(object.sql)
+                try db.execute("CREATE TABLE \(probe) (x)")
+                try db.execute("ALTER TABLE \(probe) RENAME TO \(probe)_renamed")
+                try db.execute("DROP TABLE \(probe)_renamed")
+            } catch let error as SQLiteError {
+                if !complete { return }
+                throw MigrationError(
+                    .invalidSchema, "SQLite rejects the \(object) of version \(schema.version): \(error.message)",
+                    entity: object.name, version: schema.version,
+                    remedy: missingRemedy(error)
+                        ?? "correct its SQL; objects are created after every table, in the order declared: declare a view before the views and triggers that read it",
+                    sqliteError: error)
+            }
+            let after = try db.scalar(
+                "SELECT count(*) FROM sqlite_schema WHERE type <> 'table' OR sql LIKE 'CREATE VIRTUAL%'")
+            if case .integer(let was) = before, case .integer(let now) = after, now != was + 1 {
+                throw MigrationError(
+                    .invalidSchema,
+                    "the SQL of the \(object) of version \(schema.version) holds more than one statement",
+                    entity: object.name, version: schema.version,
+                    remedy: "declare each view, trigger or virtual table on its own, one CREATE statement each")
+            }
+        }
+    }
+
+    /// Of `objects` (a file's, in its order), those a version with `entities` can declare, and
+    /// each of the others with SQLite's reason: a trigger on a table left out, a view reading one.
+    static func declarable(_ objects: [Schema.SQLObject], with entities: [Schema.Entity], version: Schema.Version)
+        -> (kept: [Schema.SQLObject], leftOut: [SchemaIntrospection.TableNotes])
+    {
+        var kept = objects
+        var leftOut: [SchemaIntrospection.TableNotes] = []
+        while !kept.isEmpty {
+            let schema = Schema(version: version, entities: entities, sqlObjects: kept)
+            do {
+                try schema.validateSQLObjects(indexNames: [:])
+                try checkSQLObjects(of: schema)
+                break
+            } catch let error as MigrationError {
+                guard let position = kept.firstIndex(where: { $0.name == error.entity }) else {
+                    leftOut += kept.map { .init(table: $0.name, notes: ["\($0): \(error.message)"]) }
+                    kept = []
+                    break
+                }
+                leftOut.append(.init(table: kept[position].name, notes: ["\(kept[position]): \(error.message)"]))
+                kept.remove(at: position)
+            } catch {
+                leftOut += kept.map { .init(table: $0.name, notes: ["\($0): \(error)"]) }
+                kept = []
+            }
+        }
+        return (kept, leftOut)
+    }
+
+    private static func inMemory(checking what: String, version: Schema.Version) throws -> SQLiteConnection {
+        do {
+            return try SQLiteConnection(path: ":memory:")
+        } catch let error as SQLiteError {
+            // Never skipped: a check that cannot run would let SQL SQLite refuses reach the file.
+            throw MigrationError(
+                .sqlite, "cannot open an in-memory database to check \(what); nothing was changed",
+                version: version, remedy: "free memory and run again", sqliteError: error)
         }
     }
 

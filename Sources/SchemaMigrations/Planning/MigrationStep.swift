@@ -3,7 +3,8 @@ public struct MigrationStep: Sendable, CustomStringConvertible {
     /// What kind of change a step makes. The raw values are the `op` keys of JSON reports.
     public enum Operation: String, Sendable, Codable, CaseIterable {
         case createTable, dropTable, renameTable, addColumn, dropColumn, renameColumn, rebuildTable, createIndex,
-            dropIndex
+            dropIndex, createView, dropView, createTrigger, dropTrigger, createVirtualTable, dropVirtualTable,
+            rebuildVirtualTable
     }
 
     /// What kind of change this is.
@@ -28,7 +29,7 @@ public struct MigrationStep: Sendable, CustomStringConvertible {
     var mayBreakReferences: Bool { op == .rebuildTable || op == .dropTable }
     /// Whether views and triggers naming its table must be set aside while it runs (the table is
     /// briefly missing, and every ALTER re-parses the whole schema).
-    var setsAsideDependents: Bool { op == .rebuildTable || op == .dropTable }
+    var setsAsideDependents: Bool { op == .rebuildTable || op == .dropTable || op == .rebuildVirtualTable }
     /// Whether its SQL is rendered from the live table: indexes named as the database has them,
     /// a rebuild from the table's own definition.
     var rendersFromLiveTable: Bool { [.rebuildTable, .dropColumn, .dropIndex, .createIndex].contains(op) }
@@ -53,6 +54,14 @@ enum StepAction: Sendable {
     case createIndex(table: String, index: Schema.Index)
     case dropIndex(table: String, index: Schema.Index)
     case rebuild(TableRebuild)
+    /// A view, trigger or virtual table the target declares made: new, or made again.
+    case createObject(Schema.SQLObject, reason: SQLObjectChange)
+    /// A view, trigger or virtual table the source declares dropped: gone from the target, or
+    /// dropped to be made again.
+    case dropObject(Schema.SQLObject, reason: SQLObjectChange)
+    /// A virtual table whose declaration changed: made anew beside the old one, the old one's
+    /// rows copied over (the columns both have), the old one dropped and the new one renamed.
+    case rebuildVirtualTable(from: Schema.SQLObject, to: Schema.SQLObject)
 
     var operation: MigrationStep.Operation {
         switch self {
@@ -65,6 +74,19 @@ enum StepAction: Sendable {
         case .createIndex: return .createIndex
         case .dropIndex: return .dropIndex
         case .rebuild: return .rebuildTable
+        case .createObject(let object, _):
+            switch object.kind {
+            case .view: return .createView
+            case .trigger: return .createTrigger
+            case .virtualTable: return .createVirtualTable
+            }
+        case .dropObject(let object, _):
+            switch object.kind {
+            case .view: return .dropView
+            case .trigger: return .dropTrigger
+            case .virtualTable: return .dropVirtualTable
+            }
+        case .rebuildVirtualTable: return .rebuildVirtualTable
         }
     }
 
@@ -77,12 +99,14 @@ enum StepAction: Sendable {
             .createIndex(let table, _), .dropIndex(let table, _):
             return table
         case .rebuild(let rebuild): return rebuild.table
+        case .createObject(let object, _), .dropObject(let object, _), .rebuildVirtualTable(_, let object):
+            return object.name
         }
     }
 
     var rewritesRows: Bool {
         switch self {
-        case .rebuild, .dropColumn: return true
+        case .rebuild, .dropColumn, .rebuildVirtualTable: return true
         default: return false
         }
     }
@@ -90,6 +114,7 @@ enum StepAction: Sendable {
     var destructive: Bool {
         switch self {
         case .dropTable, .dropColumn: return true
+        case .dropObject(let object, .removed): return object.kind == .virtualTable
         case .rebuild(let rebuild): return !rebuild.droppedColumns.isEmpty || !rebuild.replacedByGenerated.isEmpty
         default: return false
         }
@@ -115,6 +140,13 @@ enum StepAction: Sendable {
             return
                 "Drop \(index.isUnique ? "unique index" : "index") \(index.hasExpressions ? index.resolvedName(table: table) + " " : "")on \(table)\(index.termsDescription)"
         case .rebuild(let rebuild): return rebuild.summary
+        case .createObject(let object, .new): return "Create \(object)"
+        case .createObject(let object, let reason): return "Recreate \(object) (\(reason))"
+        case .dropObject(let object, .removed):
+            return "Drop \(object)" + (object.kind == .virtualTable ? " and all its rows" : "")
+        case .dropObject(let object, let reason): return "Drop \(object) to recreate it (\(reason))"
+        case .rebuildVirtualTable(_, let object):
+            return "Rebuild \(object) (\(SQLObjectChange.changed)), copying its rows"
         }
     }
 
@@ -150,6 +182,31 @@ enum StepAction: Sendable {
             return ["DROP INDEX \(SQL.quoteIdentifier(index.resolvedName(table: table)))"]
         case .rebuild(let rebuild):
             return rebuild.declaredStatements
+        case .createObject(let object, _):
+            return [object.sql]
+        case .dropObject(let object, _):
+            return [object.dropStatement]
+        case .rebuildVirtualTable(let from, let to):
+            return VirtualTableRebuild(from: from, to: to).declaredStatements
+        }
+    }
+}
+
+/// Why a stage makes or drops a declared view, trigger or virtual table.
+enum SQLObjectChange: Sendable, Hashable, CustomStringConvertible {
+    /// The target declares it and the source does not (made), or the reverse (dropped).
+    case new, removed
+    /// Both declare it, with different SQL.
+    case changed
+    /// It reads an object the stage drops or changes, so it is made again after it.
+    case reads(String)
+
+    var description: String {
+        switch self {
+        case .new: return "new"
+        case .removed: return "removed"
+        case .changed: return "its SQL changed"
+        case .reads(let name): return "it reads \(name), which changes"
         }
     }
 }

@@ -55,6 +55,16 @@ public struct PlannedStage: Sendable {
         self.didMigrate = didMigrate
     }
 
+    /// What makes an empty database `schema`: its tables with their indexes, then its views,
+    /// triggers and virtual tables in the order declared. What a new install runs, and what the
+    /// dry run of a missing file shows.
+    static func creating(_ schema: Schema) -> PlannedStage {
+        PlannedStage(
+            source: schema, target: schema, kind: .lightweight,
+            steps: schema.entities.map { MigrationStep(action: .createTable($0)) }
+                + schema.sqlObjects.map { MigrationStep(action: .createObject($0, reason: .new)) })
+    }
+
     /// The stage's versions and kind.
     public var header: StageHeader { StageHeader(from: from, to: to, kind: kind) }
 

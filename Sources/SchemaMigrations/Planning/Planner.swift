@@ -15,6 +15,7 @@ struct Planner {
         for entity in target.entities {
             try DeclaredSQLCheck.check(entity, version: target.version, environment: environment)
         }
+        try DeclaredSQLCheck.checkSQLObjects(of: target, environment: environment)
         var stage = PlannedStage(source: source, target: target, kind: kind)
         let matches = try NameMatching.match(
             targets: target.entities, sources: source.entities, name: { $0.name }, originalName: { $0.originalName },
@@ -66,9 +67,10 @@ struct Planner {
         }
         // Every rename runs before anything is rebuilt or dropped, with the whole schema in place, so
         // SQLite's RENAME rewrites every reference (foreign keys, CHECKs, indexes, views, triggers).
-        stage.steps = (dropIndexes + renames + columnRenames + drops + tableChanges + creates + createIndexes).map {
-            MigrationStep(action: $0)
-        }
+        let objects = SQLObjectPlan(source: source, target: target)
+        stage.steps =
+            (objects.drops + dropIndexes + renames + columnRenames + drops + tableChanges + creates
+            + createIndexes + objects.rebuilds + objects.creates).map { MigrationStep(action: $0) }
         return stage
     }
 }

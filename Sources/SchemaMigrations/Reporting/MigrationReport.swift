@@ -106,10 +106,7 @@ public struct MigrationReport: Sendable {
 
     static func forEmptyDatabase(plan: ResolvedPlan, path: String, target: Schema.Version?) throws -> MigrationReport {
         let schema = try plan.target(target)
-        let steps = schema.entities.map { entity -> Step in
-            let step = MigrationStep(action: .createTable(entity))
-            return Step(step: step, sql: step.sql, impact: nil)
-        }
+        let steps = PlannedStage.creating(schema).steps.map { Step(step: $0, sql: $0.sql, impact: nil) }
         return MigrationReport(
             database: path, currentVersion: nil, unversioned: false, targetVersion: schema.version,
             stages: [Stage(header: StageHeader(from: nil, to: schema.version, kind: .lightweight), steps: steps)],

@@ -54,7 +54,9 @@ public struct SwiftDeclarations: Sendable, Hashable {
         self.leftOut = leftOut + cannotSay
         declaredEntities = declarable.map(\.name)
         source = ""
-        let declared = Schema(version: schema.version, entities: declarable)
+        let objects = DeclaredSQLCheck.declarable(schema.sqlObjects, with: declarable, version: schema.version)
+        self.leftOut += objects.leftOut
+        let declared = Schema(version: schema.version, entities: declarable, sqlObjects: objects.kept)
         let names = ScaffoldNames(schema: declared, taken: [schemaTypeName, planTypeName])
         var out = SourceWriter()
         writeHeader(to: &out, schema: schema, origin: origin)
@@ -98,6 +100,15 @@ public struct SwiftDeclarations: Sendable, Hashable {
                 "static let versionIdentifier = Schema.Version(\(version.major), \(version.minor), \(version.patch))")
             let models = schema.entities.map { names.type($0.name) + ".self" }
             $0.line("static let models: [any PersistentModel.Type] = [\(models.joined(separator: ", "))]")
+            if !schema.sqlObjects.isEmpty {
+                $0.line("static let sqlObjects: [Schema.SQLObject] = [")
+                $0.indent { out in
+                    for object in schema.sqlObjects {
+                        out.line(".\(object.kind.rawValue)(\(SwiftInitialValue.stringLiteral(object.sql))),")
+                    }
+                }
+                $0.line("]")
+            }
             for entity in schema.entities {
                 $0.line()
                 ModelRendering(entity: entity, names: names).write(to: &$0)

@@ -14,7 +14,6 @@ struct IntrospectionReader {
     var notCarried: [SchemaIntrospection.TableNotes] = []
     var bookkeeping: [String] = []
     /// Triggers and views: kept by every migration, never in a snapshot.
-    var dependents: [SchemaIntrospection.TableNotes] = []
 
     /// The tables by lower-cased name (SQLite names ignore case): one lookup per foreign key
     /// rather than a scan of every table.
@@ -57,18 +56,9 @@ struct IntrospectionReader {
                 bookkeeping.append(table.name)
                 continue
             }
-            switch kinds[table.name.sqlFolded] {
-            case "virtual"?:
-                undeclarable.append(.init(table: table.name, notes: ["a virtual table: declarations cannot say one"]))
-                continue
-            case "shadow"?:
-                undeclarable.append(
-                    .init(table: table.name, notes: ["a virtual table's shadow table: it belongs to the virtual table"])
-                )
-                continue
-            default:
-                break
-            }
+            // A virtual table is declared as one of the version's SQL objects, its shadow tables
+            // with it (the module makes them).
+            if kinds[table.name.sqlFolded] == "virtual" || kinds[table.name.sqlFolded] == "shadow" { continue }
             var blocking: [String] = []
             var kept: [String] = []
             let entity = try entity(for: table, blocking: &blocking, kept: &kept)
@@ -78,16 +68,6 @@ struct IntrospectionReader {
             } else {
                 undeclarable.append(.init(table: table.name, notes: blocking))
             }
-        }
-        for dependent in live.dependents {
-            dependents.append(
-                .init(
-                    table: dependent.name,
-                    notes: [
-                        dependent.kind == .view
-                            ? "view: kept by every migration, not in the snapshot"
-                            : "trigger on \(dependent.tableName): kept by every migration, not in the snapshot"
-                    ]))
         }
     }
 

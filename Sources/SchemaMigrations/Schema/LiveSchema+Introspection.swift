@@ -27,6 +27,9 @@ extension LiveSchema {
                 let tableName = object[2].stringValue ?? name
                 let sql = object[3].stringValue ?? ""
                 result.objectNames.insert(name.sqlFolded)
+                if let kind = SQLObjectStatement(sql).kind, type != "index" {
+                    result.sqlObjects.append(Schema.SQLObject(kind, sql))
+                }
                 switch type {
                 case "table":
                     if let wanted, !wanted.contains(name.sqlFolded) { continue }

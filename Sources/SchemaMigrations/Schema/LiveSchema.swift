@@ -96,6 +96,8 @@ struct LiveSchema: Sendable, Hashable {
 
     var tables: [Table]
     var dependents: [Dependent]
+    /// Every view, trigger and virtual table, as a version would declare it, in the file's order.
+    var sqlObjects: [Schema.SQLObject] = []
     /// `PRAGMA schema_version` when read: any schema change by anyone bumps it.
     var schemaCookie: Int64
     /// The names of every table, index, trigger and view, lower-cased (SQLite's names share one

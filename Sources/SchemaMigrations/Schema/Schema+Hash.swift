@@ -107,10 +107,22 @@ struct HashedSchema: Encodable {
         var isStrict: Bool?
     }
 
+    struct HashedObject: Encodable {
+        var kind: String
+        var sql: String
+    }
+
     var format = 1
     var entities: [HashedEntity]
+    /// Absent when the version declares none, so schemas without them keep the hash they had.
+    var sqlObjects: [HashedObject]?
 
     init(_ schema: Schema) {
+        sqlObjects =
+            schema.sqlObjects.isEmpty
+            ? nil
+            : schema.sqlObjects.sorted { ($0.kind.rawValue, $0.name.sqlFolded) < ($1.kind.rawValue, $1.name.sqlFolded) }
+                .map { HashedObject(kind: $0.kind.rawValue, sql: $0.normalizedSQL) }
         entities = schema.entities.sorted { $0.name < $1.name }.map { entity in
             HashedEntity(
                 name: entity.name,
@@ -303,7 +315,20 @@ extension HashedSchema {
             }
             out += "}"
         }
-        out += "],\"format\":\(format)}"
+        out += "],\"format\":\(format)"
+        if let objects = sqlObjects {
+            out += ",\"sqlObjects\":["
+            for (position, object) in objects.enumerated() {
+                if position > 0 { out += "," }
+                out += "{\"kind\":"
+                JSONValue.writeString(object.kind, to: &out)
+                out += ",\"sql\":"
+                JSONValue.writeString(object.sql, to: &out)
+                out += "}"
+            }
+            out += "]"
+        }
+        out += "}"
         return out
     }
 }

@@ -82,14 +82,17 @@ struct Snapshot: Codable {
     var version: Schema.Version
     var hash: String?
     var entities: [Schema.Entity]
+    /// Absent when the version declares none, so snapshots without them keep their form.
+    var sqlObjects: [Schema.SQLObject]?
 
     init(schema: Schema, hash: String) {
         self.version = schema.version
         self.hash = hash
         self.entities = schema.entities
+        self.sqlObjects = schema.sqlObjects.isEmpty ? nil : schema.sqlObjects
     }
 
-    var schema: Schema { Schema(version: version, entities: entities) }
+    var schema: Schema { Schema(version: version, entities: entities, sqlObjects: sqlObjects ?? []) }
 
     init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -97,5 +100,6 @@ struct Snapshot: Codable {
         version = try container.decode(Schema.Version.self, forKey: .version)
         hash = try container.decodeIfPresent(String.self, forKey: .hash)
         entities = try container.decode([Schema.Entity].self, forKey: .entities)
+        sqlObjects = try container.decodeIfPresent([Schema.SQLObject].self, forKey: .sqlObjects)
     }
 }

@@ -20,11 +20,21 @@ extension Snapshot {
     }
 
     private init(scanning json: StrictJSON) throws {
-        let object = try StrictObject(json, keys: ["format", "version", "hash", "entities"])
+        let object = try StrictObject(json, keys: ["format", "version", "hash", "entities", "sqlObjects"])
         format = try object.optional("format", \.integer) ?? 1
         version = try object.required("version", Schema.Version.init(scanning:))
         hash = try object.optional("hash", \.string)
         entities = try object.required("entities") { try StrictObject.array($0, Schema.Entity.init(scanning:)) }
+        sqlObjects = try object.optional("sqlObjects") { try StrictObject.array($0, Schema.SQLObject.init(scanning:)) }
+    }
+}
+
+extension Schema.SQLObject {
+    init(scanning json: StrictJSON) throws {
+        let object = try StrictObject(json, keys: ["kind", "sql"])
+        self.init(
+            try object.required("kind") { $0.string.flatMap(Kind.init(rawValue:)) },
+            try object.required("sql", \.string))
     }
 }
 

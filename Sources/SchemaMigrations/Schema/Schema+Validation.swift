@@ -150,5 +150,6 @@ extension Schema {
                 indexNames[name.sqlFolded] = entity.name
             }
         }
+        try validateSQLObjects(indexNames: indexNames)
     }
 }

@@ -21,11 +21,38 @@ public struct Schema: Codable, Hashable, Sendable {
     public var version: Version
     /// The entities (tables), in declaration order.
     public var entities: [Entity]
+    /// The views, triggers and virtual tables, in the order they are created.
+    public var sqlObjects: [SQLObject]
 
-    /// The schema of `version`, with its entities.
-    public init(version: Version, entities: [Entity]) {
+    /// The schema of `version`, with its entities and the views, triggers and virtual tables after them.
+    public init(version: Version, entities: [Entity], sqlObjects: [SQLObject] = []) {
         self.version = version
         self.entities = entities
+        self.sqlObjects = sqlObjects
+    }
+
+    private enum CodingKeys: String, CodingKey { case version, entities, sqlObjects }
+
+    /// Reads a schema; one written before versions could declare SQL objects has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Version.self, forKey: .version)
+        entities = try container.decode([Entity].self, forKey: .entities)
+        sqlObjects = try container.decodeIfPresent([SQLObject].self, forKey: .sqlObjects) ?? []
+    }
+
+    /// Writes the schema; `sqlObjects` only when there are some, so schemas without them keep their form.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(entities, forKey: .entities)
+        if !sqlObjects.isEmpty { try container.encode(sqlObjects, forKey: .sqlObjects) }
+    }
+
+    /// The view, trigger or virtual table so named, ignoring ASCII case as SQLite does.
+    public func sqlObject(named name: String) -> SQLObject? {
+        let folded = name.sqlFolded
+        return sqlObjects.first { $0.name.sqlFolded == folded }
     }
 
     /// The entity named `name`, if any.

@@ -43,6 +43,16 @@ struct SchemaComparison {
             }
             result += differences(entity: entity, table: table)
         }
+        // The views, triggers and virtual tables declared; those only the file has are the app's.
+        for object in declared.sqlObjects {
+            guard let live = live.sqlObjects.first(where: { $0.name.sqlFolded == object.name.sqlFolded }) else {
+                result.append(.sqlObject(name: object.name, declared: object, live: nil))
+                continue
+            }
+            if live.kind != object.kind || live.normalizedSQL != object.normalizedSQL {
+                result.append(.sqlObject(name: object.name, declared: object, live: live.sql))
+            }
+        }
         return result
     }
 

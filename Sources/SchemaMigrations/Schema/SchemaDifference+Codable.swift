@@ -42,6 +42,7 @@ extension SchemaDifference: Codable {
         case .missingIndex: return "missingIndex"
         case .indexName: return "indexName"
         case .undeclaredUniqueIndex: return "undeclaredUniqueIndex"
+        case .sqlObject: return "sqlObject"
         }
     }
 
@@ -98,6 +99,9 @@ extension SchemaDifference: Codable {
             try container.encode(index, forKey: .index)
             try container.encode(columns, forKey: .columns)
             try container.encodeIfPresent(sql, forKey: .sql)
+        case .sqlObject(_, let declared, let live):
+            try container.encode(declared, forKey: .declared)
+            try container.encodeIfPresent(live, forKey: .live)
         }
     }
 
@@ -152,6 +156,9 @@ extension SchemaDifference: Codable {
                 table: table, index: try container.decode(String.self, forKey: .index),
                 columns: try container.decode([String].self, forKey: .columns),
                 sql: try container.decodeIfPresent(String.self, forKey: .sql))
+        case "sqlObject":
+            self = .sqlObject(
+                name: table, declared: try declared(), live: try container.decodeIfPresent(String.self, forKey: .live))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .kind, in: container,

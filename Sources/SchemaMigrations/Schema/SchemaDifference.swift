@@ -53,6 +53,9 @@ enum SchemaDifference: Hashable, Sendable {
     /// A unique index of the table that the entity does not declare: its columns, and its
     /// `CREATE INDEX` text when it has expressions, collations, orders or a `WHERE`.
     case undeclaredUniqueIndex(table: String, index: String, columns: [String], sql: String?)
+    /// A declared view, trigger or virtual table the file lacks (`live` nil), or has with other
+    /// SQL (`live`, as the file stores it). `table` is the object's name.
+    case sqlObject(name: String, declared: Schema.SQLObject, live: String?)
 
     /// A table option a declaration may ask for.
     enum TableOption: String, Hashable, Sendable {
@@ -84,7 +87,7 @@ enum SchemaDifference: Hashable, Sendable {
             .foreignKeyColumn(let table, _, _, _), .foreignKeyOnUpdate(let table, _, _, _),
             .foreignKeyNotDeferred(let table, _), .check(let table, _, _, _), .collation(let table, _, _, _),
             .generated(let table, _, _, _), .defaultValue(let table, _, _, _), .missingIndex(let table, _),
-            .indexName(let table, _, _), .undeclaredUniqueIndex(let table, _, _, _):
+            .indexName(let table, _, _), .undeclaredUniqueIndex(let table, _, _, _), .sqlObject(let table, _, _):
             return table
         }
     }
@@ -101,7 +104,7 @@ enum SchemaDifference: Hashable, Sendable {
             .defaultValue(_, let column, _, _):
             return column
         case .missingTable, .primaryKey, .noIntegerPrimaryKey, .missingTableOption, .missingIndex, .indexName,
-            .undeclaredUniqueIndex:
+            .undeclaredUniqueIndex, .sqlObject:
             return nil
         }
     }
@@ -172,6 +175,10 @@ extension SchemaDifference: CustomStringConvertible {
         case .undeclaredUniqueIndex(let table, let index, let columns, let sql):
             let terms = sql.map { ", `\($0)`," } ?? "(\(columns.joined(separator: ", ")))"
             return "unique index \(index) on \(table)\(terms) is not declared"
+        case .sqlObject(_, let declared, nil):
+            return "\(declared) is missing"
+        case .sqlObject(_, let declared, let live?):
+            return "\(declared) is `\(live)`, declared `\(declared.sql)`"
         }
     }
 }

@@ -118,9 +118,11 @@ public struct SchemaIntrospection: Sendable, Hashable {
             undeclarable.append(TableNotes(table: rejected.table, notes: rejected.reasons))
         }
         let declared = Set(entities.map(\.name))
-        self.schema = Schema(version: version, entities: entities)
+        let objects = DeclaredSQLCheck.declarable(
+            live.sqlObjects.filter { !Schema.isReservedTableName($0.name) }, with: entities, version: version)
+        self.schema = Schema(version: version, entities: entities, sqlObjects: objects.kept)
         self.undeclarable = undeclarable
-        self.notCarried = reader.notCarried.filter { declared.contains($0.table) } + reader.dependents
+        self.notCarried = reader.notCarried.filter { declared.contains($0.table) } + objects.leftOut
         self.bookkeepingTables = reader.bookkeeping
     }
 }

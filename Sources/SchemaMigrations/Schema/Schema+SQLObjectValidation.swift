@@ -1,0 +1,51 @@
+extension Schema {
+    /// Checks the views, triggers and virtual tables are well formed: each a single `CREATE`
+    /// statement of the kind declared, naming a new object of the main database, with a name no
+    /// table, index or other object takes. What SQLite itself accepts is ``DeclaredSQLCheck``'s.
+    /// - Throws: `MigrationError` with code `invalidSchema` naming the object.
+    func validateSQLObjects(indexNames: [String: String]) throws {
+        var taken: [String: String] = [:]
+        for entity in entities { taken[entity.name.sqlFolded] = "the entity '\(entity.name)'" }
+        for (name, entity) in indexNames where taken[name] == nil { taken[name] = "an index of '\(entity)'" }
+        for (position, object) in sqlObjects.enumerated() {
+            let statement = SQLObjectStatement(object.sql)
+            let label =
+                statement.name.map { "the \(object.kind.words) '\($0)'" } ?? "the \(object.kind.words) #\(position + 1)"
+            func fail(_ message: String, remedy: String) -> MigrationError {
+                MigrationError(.invalidSchema, message, entity: statement.name, version: version, remedy: remedy)
+            }
+            let example = "CREATE \(object.kind.keywords.joined(separator: " ")) name …"
+            guard let kind = statement.kind, let name = statement.name, !name.isEmpty else {
+                throw fail(
+                    "\(label) of version \(version) is not a `\(example)` statement: \(object.sql.prefix(80))",
+                    remedy: "write the whole statement as the sqlite3 shell takes it, starting `\(example)`")
+            }
+            guard kind == object.kind else {
+                throw fail(
+                    "\(label) of version \(version) is declared a \(object.kind.words) but its SQL creates a \(kind.words)",
+                    remedy: "declare it with .\(kind.rawValue)(…)")
+            }
+            guard !statement.isTemporary else {
+                throw fail(
+                    "\(label) of version \(version) is TEMP: it would vanish when the connection closes",
+                    remedy: "remove TEMP; the application creates its temporary objects itself")
+            }
+            if let schemaName = statement.schemaName, schemaName.sqlFolded != "main" {
+                throw fail(
+                    "\(label) of version \(version) is created in the database '\(schemaName)', not in the file migrated",
+                    remedy: "remove '\(schemaName).' from its name")
+            }
+            if Schema.isReservedTableName(name) {
+                throw fail(
+                    "'\(name)' is a reserved name (SQLite reserves 'sqlite_…'; SchemaMigrations reserves '\(TableNames.metadata)' and '\(TableNames.temporaryPrefix)…')",
+                    remedy: "rename the \(object.kind.words)")
+            }
+            if let other = taken[name.sqlFolded] {
+                throw fail(
+                    "\(label) of version \(version) has the name of \(other) (SQLite's tables, indexes, views and triggers share one space of names, ignoring case)",
+                    remedy: "rename one of them")
+            }
+            taken[name.sqlFolded] = label
+        }
+    }
+}
