@@ -146,9 +146,10 @@ public struct MigrationReport: Sendable {
         }
         // The statements each step runs, as the migration's own step loop runs them on a copy of
         // the schema (``SchemaRehearsal``); a stage it could not walk is rendered step by step.
-        let walked =
-            missing == nil
-            ? (try? SchemaRehearsal.walk(pending, schemaOf: db, environment: plan.environment)) ?? [] : []
+        let walk =
+            missing == nil ? (try? SchemaRehearsal.walk(pending, schemaOf: db, environment: plan.environment)) : nil
+        let walked = walk?.stages ?? []
+        if let failure = walk?.failure { refusals.append(failure) }
         for (index, planned) in pending.enumerated() {
             // Only the first stage meets the live data as it is; later ones are shown as planned,
             // and their refusals predicted from today's data where it tells.

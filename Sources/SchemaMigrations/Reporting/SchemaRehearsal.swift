@@ -10,10 +10,18 @@
 /// the live data). A schema SQLite cannot copy (a virtual table of a module this connection lacks)
 /// makes ``walk(_:schemaOf:environment:)`` throw, and the dry run then renders each step on its own.
 struct SchemaRehearsal {
-    /// The statements of each stage's steps, ``PlannedStage/allSteps`` in order, for each stage of
-    /// `stages` until the first one a step of which the migration would refuse (the rest are left out).
+    /// What a walk found: the statements of each stage's steps, ``PlannedStage/allSteps`` in
+    /// order, for each stage of `stages` until the first one a step of which the migration would
+    /// refuse (the rest are left out); and, when SQLite itself refused a step's statement on the
+    /// schema alone (a declared view whose name an application's table takes), that error, as the
+    /// migration would throw it.
+    struct Walk {
+        var stages: [[[String]]] = []
+        var failure: MigrationError?
+    }
+
     static func walk(_ stages: [PlannedStage], schemaOf db: SQLiteConnection, environment: SQLEnvironment) throws
-        -> [[[String]]]
+        -> Walk
     {
         let copy = try SQLiteConnection(path: ":memory:", environment: environment)
         // The order of a rebuild's statements depends on it (``FreedPages``): 0, 1 or 2 (FAST).
@@ -35,18 +43,21 @@ struct SchemaRehearsal {
         defer { try? copy.execute("ROLLBACK") }  // an in-memory copy, dropped with the connection
         copy.startRecording(into: recorder)
         defer { copy.stopRecording() }
-        var walked: [[[String]]] = []
+        var walked = Walk()
         for stage in stages {
             let start = recorder.entries.count
             do {
                 try executor.runSteps(stage.steps, from: stage.from, to: stage.to)
                 try executor.runSteps(stage.finalizingSteps, from: stage.from, to: stage.to)
-            } catch is MigrationError {
-                break  // the refusal is the dry run's to report, from the live schema
+            } catch let error as MigrationError {
+                // A statement SQLite refuses without a row to look at fails the migration too;
+                // other refusals are the dry run's to report, from the live data.
+                if error.code == .sqlite { walked.failure = error }
+                break
             }
             let steps = split(MigrationRehearsal.writes(in: Array(recorder.entries[start...])))
             guard steps.count == stage.allSteps.count else { break }
-            walked.append(steps)
+            walked.stages.append(steps)
         }
         return walked
     }

@@ -54,7 +54,7 @@ public struct SwiftDeclarations: Sendable, Hashable {
         self.leftOut = leftOut + cannotSay
         declaredEntities = declarable.map(\.name)
         source = ""
-        let objects = DeclaredSQLCheck.declarable(schema.sqlObjects, with: declarable, version: schema.version)
+        let objects = Schema.SQLObject.declarable(schema.sqlObjects, leftOut: cannotSay.map(\.table))
         self.leftOut += objects.leftOut
         let declared = Schema(version: schema.version, entities: declarable, sqlObjects: objects.kept)
         let names = ScaffoldNames(schema: declared, taken: [schemaTypeName, planTypeName])

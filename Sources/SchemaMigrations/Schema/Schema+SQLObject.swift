@@ -90,6 +90,32 @@ extension Schema {
                 + String(decoding: bytes[range.upperBound...], as: UTF8.self)
         }
 
+        /// Of `objects` (a file's, in its order), those a version can declare when the tables
+        /// `leftOut` are not declared, and each of the others with why: one that names a table
+        /// left out (a trigger on it, a view reading it), or an object left out, goes too. Told by
+        /// the names each statement mentions, so a column called like such a table counts.
+        static func declarable(_ objects: [SQLObject], leftOut tables: [String])
+            -> (kept: [SQLObject], leftOut: [SchemaIntrospection.TableNotes])
+        {
+            var missing = Set(tables.map(\.sqlFolded))
+            var kept: [SQLObject] = []
+            var leftOut: [SchemaIntrospection.TableNotes] = []
+            for object in objects {
+                let read = object.mentionedNames.subtracting([object.name.sqlFolded])
+                if let name = tables.first(where: { read.contains($0.sqlFolded) })
+                    ?? objects.first(where: { missing.contains($0.name.sqlFolded) && read.contains($0.name.sqlFolded) }
+                    )?
+                    .name
+                {
+                    leftOut.append(.init(table: object.name, notes: ["\(object) names \(name), which is left out"]))
+                    missing.insert(object.name.sqlFolded)
+                } else {
+                    kept.append(object)
+                }
+            }
+            return (kept, leftOut)
+        }
+
         private enum CodingKeys: String, CodingKey { case kind, sql }
     }
 }

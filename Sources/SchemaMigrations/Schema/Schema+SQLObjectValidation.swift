@@ -22,8 +22,15 @@ extension Schema {
             }
             guard kind == object.kind else {
                 throw fail(
-                    "\(label) of version \(version) is declared a \(object.kind.words) but its SQL creates a \(kind.words)",
+                    "'\(name)' of version \(version) is declared a \(object.kind.words), but its SQL creates a \(kind.words)",
                     remedy: "declare it with .\(kind.rawValue)(…)")
+            }
+            // Split where SQLite would: a semicolon in a string or a trigger's body ends nothing.
+            let statements = SQL.statements(in: object.sql).count
+            guard statements == 1 else {
+                throw fail(
+                    "the SQL of \(label) of version \(version) holds \(statements) statements; it runs as it is written, so it may hold only its CREATE",
+                    remedy: "declare each view, trigger or virtual table on its own, one CREATE statement each")
             }
             guard !statement.isTemporary else {
                 throw fail(

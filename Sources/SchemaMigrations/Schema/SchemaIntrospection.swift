@@ -118,8 +118,8 @@ public struct SchemaIntrospection: Sendable, Hashable {
             undeclarable.append(TableNotes(table: rejected.table, notes: rejected.reasons))
         }
         let declared = Set(entities.map(\.name))
-        let objects = DeclaredSQLCheck.declarable(
-            live.sqlObjects.filter { !Schema.isReservedTableName($0.name) }, with: entities, version: version)
+        let objects = Schema.SQLObject.declarable(
+            live.sqlObjects.filter { !Schema.isReservedTableName($0.name) }, leftOut: undeclarable.map(\.table))
         self.schema = Schema(version: version, entities: entities, sqlObjects: objects.kept)
         self.undeclarable = undeclarable
         self.notCarried = reader.notCarried.filter { declared.contains($0.table) } + objects.leftOut

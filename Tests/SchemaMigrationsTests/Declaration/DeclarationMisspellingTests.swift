@@ -59,6 +59,16 @@ import Testing
                 static let schemas: [any VersionedSchema.Type] = []
             }
             let models: [any PersistentModel.Type] = [Trip.self]
+            enum V1: VersionedSchema {
+                static let versionIdentifier = Schema.Version(1, 0, 0)
+                static let models: [any PersistentModel.Type] = [Trip.self]
+                static let sqlObjects: [Schema.SQLObject] = [.view("CREATE VIEW v AS SELECT 1")]
+            }
+            enum V2: VersionedSchema {
+                static let versionIdentifier = Schema.Version(2, 0, 0)
+                static let models: [any PersistentModel.Type] = [Trip.self]
+                static let sqlObjects = [Schema.SQLObject.view("CREATE VIEW v AS SELECT 1")]
+            }
             """)
         #expect(result.status == 0, "\(result.output)")
     }
@@ -74,6 +84,8 @@ import Testing
             "final class Trip: PersistentModel { static let indexes = [\"email\"]; var email = \"\"; init() {} }",
             "final class Trip: PersistentModel { static let indexNames = [\"by_a\": \"a\"]; var a = 0; init() {} }",
             "enum Plan: SchemaMigrationPlan { static let name = 1; static let schemas: [any VersionedSchema.Type] = [] }",
+            "enum V: VersionedSchema { static let versionIdentifier = Schema.Version(1, 0, 0); static let models: [any PersistentModel.Type] = []; static let sqlObjects: [Schema.SQLObject]? = [] }",
+            "enum V: VersionedSchema { static let versionIdentifier = Schema.Version(1, 0, 0); static let models: [any PersistentModel.Type] = []; static let sqlObjects = [\"CREATE VIEW v AS SELECT 1\"] }",
         ])
     func aRequirementOfAnotherTypeDoesNotCompile(_ source: String) throws {
         let result = try Self.typecheck(source)
