@@ -200,6 +200,8 @@ enum SQLObjectChange: Sendable, Hashable, CustomStringConvertible {
     case changed
     /// It reads an object the stage drops or changes, so it is made again after it.
     case reads(String)
+    /// It names a table or column (folded) the stage drops or renames.
+    case names(String)
 
     var description: String {
         switch self {
@@ -207,6 +209,7 @@ enum SQLObjectChange: Sendable, Hashable, CustomStringConvertible {
         case .removed: return "removed"
         case .changed: return "its SQL changed"
         case .reads(let name): return "it reads \(name), which changes"
+        case .names(let name): return "it names \(name), which the stage drops or renames"
         }
     }
 }

@@ -67,7 +67,19 @@ struct Planner {
         }
         // Every rename runs before anything is rebuilt or dropped, with the whole schema in place, so
         // SQLite's RENAME rewrites every reference (foreign keys, CHECKs, indexes, views, triggers).
-        let objects = SQLObjectPlan(source: source, target: target)
+        var touched = Set<String>()
+        for action in dropIndexes + renames + columnRenames + drops + tableChanges
+            + stage.finalizingSteps.map(\.action)
+        {
+            switch action {
+            case .dropTable(let table): touched.insert(table.sqlFolded)
+            case .dropColumn(_, let column): touched.insert(column.sqlFolded)
+            case .renameTable(let from, _), .renameColumn(_, let from, _): touched.insert(from.sqlFolded)
+            case .rebuild(let rebuild): touched.formUnion(rebuild.droppedColumns.map(\.sqlFolded))
+            default: break
+            }
+        }
+        let objects = SQLObjectPlan(source: source, target: target, touched: touched)
         stage.steps =
             (objects.drops + dropIndexes + renames + columnRenames + drops + tableChanges + creates
             + createIndexes + objects.rebuilds + objects.creates).map { MigrationStep(action: $0) }

@@ -16,7 +16,11 @@ struct SQLObjectPlan {
     private(set) var rebuilds: [StepAction] = []
     private(set) var creates: [StepAction] = []
 
-    init(source: Schema, target: Schema) {
+    /// - Parameter touched: the names (folded) the stage's other steps drop or rename away from:
+    ///   tables and columns. A view or trigger naming one is remade even when its SQL is the
+    ///   same: SQLite would refuse to drop a column it names, or rewrite it under a rename (a
+    ///   swap of two columns would silently swap what it reads).
+    init(source: Schema, target: Schema, touched: Set<String> = []) {
         let targets = Dictionary(target.sqlObjects.map { ($0.name.sqlFolded, $0) }, uniquingKeysWith: { a, _ in a })
         var reasons: [String: SQLObjectChange] = [:]
         var rebuilt: Set<String> = []
@@ -29,6 +33,13 @@ struct SQLObjectPlan {
             guard next.kind != object.kind || next.normalizedSQL != object.normalizedSQL else { continue }
             reasons[name] = .changed
             if object.kind == .virtualTable && next.kind == .virtualTable { rebuilt.insert(name) }
+        }
+        for object in source.sqlObjects where object.kind != .virtualTable && targets[object.name.sqlFolded] != nil {
+            let name = object.name.sqlFolded
+            guard reasons[name] == nil,
+                let gone = object.mentionedNames.subtracting([name]).intersection(touched).sorted().first
+            else { continue }
+            reasons[name] = .names(gone)
         }
         // What reads a dropped or changed object goes too, as far as the reading reaches.
         var grew = !reasons.isEmpty

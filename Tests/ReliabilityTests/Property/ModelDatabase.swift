@@ -32,8 +32,10 @@ struct ModelDatabase: CustomStringConvertible, Sendable {
 
     var version: Schema.Version
     var tables: [Table]
+    /// The version's views, triggers and virtual tables (``SQLObjectGenerator``).
+    var sqlObjects: [Schema.SQLObject] = []
 
-    var schema: Schema { Schema(version: version, entities: tables.map(\.entity)) }
+    var schema: Schema { Schema(version: version, entities: tables.map(\.entity), sqlObjects: sqlObjects) }
 
     func table(_ name: String) -> Table? { tables.first { $0.entity.name == name } }
 

@@ -45,6 +45,8 @@ extension Reliability {
                 versions.append(stage.target)
                 stages.append(stage)
             }
+            var objectRandom = SeededRandom(seed: seed, family: "property-objects", index: index)
+            SQLObjectGenerator.assign(to: &versions, random: &objectRandom)
             var featureRandom = SeededRandom(seed: seed, family: "property-features", index: index)
             var settingRandom = SeededRandom(seed: seed, family: "property-secure-delete", index: index)
             return Case(
@@ -147,6 +149,19 @@ extension Reliability {
                 problems.append("integrity_check: \(integrity)")
             }
             problems += try testCase.features.problems(after: testCase.versions, in: db)
+            // Create equals migrate: a new install at the last version has the declared tables
+            // and objects the migrated file has.
+            let created = url.deletingPathExtension().appendingPathExtension("created.sqlite")
+            defer { try? FileManager.default.removeItem(at: created) }
+            try migrator.migrate(databaseAt: created)
+            let last = testCase.versions.last!.schema
+            let fresh = try SQLObjectGenerator.declaredShape(of: last, in: SQLiteConnection(path: created.path))
+            let migrated = try SQLObjectGenerator.declaredShape(of: last, in: db)
+            if fresh != migrated {
+                problems.append(
+                    "a new install differs from the migrated file: created only \(fresh.filter { !migrated.contains($0) }), migrated only \(migrated.filter { !fresh.contains($0) })"
+                )
+            }
             return (problems, nil)
         }
     }
@@ -171,6 +186,10 @@ struct PropertyTally {
             for kind in stage.kinds { kinds[kind.hasPrefix("type change") ? "type change" : kind, default: 0] += 1 }
         }
         for feature in testCase.features.kinds { features[feature, default: 0] += 1 }
+        let objects = testCase.versions.flatMap(\.sqlObjects)
+        for kind in Schema.SQLObject.Kind.allCases where objects.contains(where: { $0.kind == kind }) {
+            features["declared \(kind.words)", default: 0] += 1
+        }
     }
 
     var summary: String {

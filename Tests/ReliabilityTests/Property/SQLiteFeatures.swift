@@ -118,6 +118,7 @@ struct SQLiteFeatures {
                         + (strict.contains(name) ? " STRICT" : ""))
                 for index in table.entity.indexes { try db.execute(EntitySQL.createIndex(index, table: name)) }
             }
+            for object in first.sqlObjects { try db.execute(object.sql) }
         } else {
             try Migrator(resolvedPlan: try ResolvedPlan(name: plan, schemas: [first.schema], stages: [])).migrate(
                 databaseAt: url)

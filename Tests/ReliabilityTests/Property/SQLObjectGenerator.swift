@@ -1,0 +1,78 @@
+import Foundation
+
+@testable import SchemaMigrations
+
+/// Views, triggers and an FTS5 table declared on every version of a property case, derived from
+/// the version's own tables so each is valid where it is declared: per table (chosen once, kept
+/// while the table keeps its name) a view over its first columns, sometimes a view over that
+/// view, and sometimes a trigger on it naming a column; per case, sometimes a full-text table
+/// whose columns grow in a later version. A column renamed, dropped or re-added changes the SQL
+/// of what names it, so stages drop, remake, rebuild and keep objects in every combination.
+enum SQLObjectGenerator {
+    struct Choice {
+        var columns: Int
+        var overView: Bool
+        var trigger: Bool
+    }
+
+    static func assign(to versions: inout [ModelDatabase], random: inout SeededRandom) {
+        var chosen: [String: Choice?] = [:]
+        let text = random.chance(0.3)
+        let textGrowsAt = Int.random(in: 1...3, using: &random)
+        for position in versions.indices {
+            var objects: [Schema.SQLObject] = []
+            for table in versions[position].tables {
+                let entity = table.entity
+                if chosen[entity.name] == nil {
+                    chosen[entity.name] =
+                        random.chance(0.6)
+                        ? Choice(
+                            columns: Int.random(in: 1...3, using: &random), overView: random.chance(0.5),
+                            trigger: random.chance(0.5)) : .some(nil)
+                }
+                guard let choice = chosen[entity.name] ?? nil, let first = entity.attributes.first else { continue }
+                let table = SQL.quoteIdentifier(entity.name)
+                let view = SQL.quoteIdentifier("pv_" + entity.name)
+                let columns = (["id"] + entity.attributes.prefix(choice.columns).map(\.name)).map(SQL.quoteIdentifier)
+                objects.append(
+                    .view("CREATE VIEW \(view) AS SELECT \(columns.joined(separator: ", ")) FROM \(table)"))
+                if choice.overView {
+                    objects.append(
+                        .view(
+                            "CREATE VIEW \(SQL.quoteIdentifier("pvv_" + entity.name)) AS SELECT count(*) AS n FROM \(view)"
+                        ))
+                }
+                if choice.trigger {
+                    objects.append(
+                        .trigger(
+                            "CREATE TRIGGER \(SQL.quoteIdentifier("pt_" + entity.name)) AFTER UPDATE ON \(table) BEGIN SELECT NEW.\(SQL.quoteIdentifier(first.name)) WHERE 0; END"
+                        ))
+                }
+            }
+            if text {
+                let grown = position + 1 > textGrowsAt ? ", tags" : ""
+                objects.append(.virtualTable("CREATE VIRTUAL TABLE \"pfts\" USING fts5(title, body\(grown))"))
+            }
+            versions[position].sqlObjects = objects
+        }
+    }
+
+    /// What a new install at `schema` has that the migrated `db` must have alike: each declared
+    /// table's columns (name, type, NOT NULL, default, key position) and the declared objects'
+    /// SQL as SQLite reads it. Undeclared things (the app's own) are not compared.
+    static func declaredShape(of schema: Schema, in db: SQLiteConnection) throws -> [String] {
+        var shape: [String] = []
+        for entity in schema.entities {
+            let table = SQL.quoteString(entity.name)
+            for row in try db.rows("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(\(table))") {
+                shape.append("\(entity.name).\(row.map(\.description).joined(separator: " "))")
+            }
+        }
+        let live = try LiveSchema.read(from: db)
+        for object in schema.sqlObjects {
+            let found = live.sqlObjects.first { $0.name.sqlFolded == object.name.sqlFolded }
+            shape.append("\(object): \(found?.normalizedSQL ?? "missing")")
+        }
+        return shape.sorted()
+    }
+}
