@@ -114,6 +114,9 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
     /// }
     /// ```
     public var cause: (any Error)?
+    /// Whether ``advised(path:)`` gave its advice already (a clause of the message, a remedy):
+    /// advising the error again leaves it as it is.
+    var isAdvised = false
 
     /// An error of kind `code`, with its message, what it concerns, the remedy, details and the error that caused it.
     public init(
