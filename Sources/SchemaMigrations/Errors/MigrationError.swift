@@ -196,8 +196,12 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The error as one paragraph: `error: message`, what it concerns, its details, `fix: remedy`.
-    public var description: String {
-        var lines = ["error: \(message)"]
+    public var description: String { "error: " + explanation }
+
+    /// The paragraph ``description`` writes after `error: `, which a report prints after its own word
+    /// (`REFUSED: message`).
+    var explanation: String {
+        var lines = [message]
         var context: [String] = []
         if let entity { context.append("entity: \(entity)") }
         if let property { context.append("property: \(property)" + (column.map { " (column \($0))" } ?? "")) }
