@@ -9,7 +9,7 @@ import CSQLite
 extension MigrationError {
     /// The error with a remedy for the SQLite failures a deploy meets most, when it has none yet:
     /// another process holding a lock, a directory SQLite cannot create its journal in, a file
-    /// that cannot be written or opened.
+    /// that cannot be written or opened. Advising an error twice changes it once (``isAdvised``).
     ///
     /// ```
     /// error: cannot read the schema of 'app.sqlite': another connection holds a lock on it
@@ -17,22 +17,21 @@ extension MigrationError {
     ///   fix: wait for the other process to finish (a long transaction, an open sqlite3 shell), then retry; or let it wait longer: --busy-timeout SECONDS (MigrationOptions.busyTimeout)
     /// ```
     func advised(path: String) -> MigrationError {
+        guard !isAdvised else { return self }
+        var error = self
+        error.isAdvised = true
         // A collation or function the application registers, met by SQL this package did not
         // foresee (a custom stage's statement firing a trigger): say how to give it to the migrator.
         if let sqliteError, code != .sqlEnvironment, let need = SQLEnvironmentNeed(message: sqliteError.message) {
-            var error = self
             error.remedy = SQLEnvironmentNeed.remedy(for: [need])
             return error
         }
         // A lock outlasting the busy timeout has its own code, message and remedy already.
-        guard let sqliteError, code != .locked, remedy == nil || sqliteError.isBusy else { return self }
-        var error = self
+        guard let sqliteError, code != .locked, remedy == nil || sqliteError.isBusy else { return error }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         switch sqliteError.resultCode {
         case .busy, .locked:
-            if !error.message.contains("another connection") {
-                error.message += ": another connection holds a lock on it"
-            }
+            error.message += ": another connection holds a lock on it"
             error.remedy =
                 "wait for the other process to finish (a long transaction, an open sqlite3 shell), then retry; "
                 + "or let it wait longer: --busy-timeout SECONDS (MigrationOptions.busyTimeout)"

@@ -114,6 +114,14 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
     /// }
     /// ```
     public var cause: (any Error)?
+    /// Whether ``advised(path:)`` gave its advice already (a clause of the message, a remedy):
+    /// advising the error again leaves it as it is.
+    var isAdvised = false
+    /// What the failed transaction undid, which the message ends by saying (`…; everything was
+    /// rolled back`): given with the message, changed by ``say(rolledBack:)``.
+    private(set) var rolledBack: RolledBack?
+    /// The message before what ``rolledBack`` says.
+    private var messageBeforeRollback: String?
 
     /// An error of kind `code`, with its message, what it concerns, the remedy, details and the error that caused it.
     public init(
@@ -133,15 +141,35 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
 
     /// The library's own form: the cause is `underlyingError` when given, else `sqliteError`, else
     /// `underlying` (a cause known only in words).
+    /// - Parameter rolledBack: what the failed transaction undid, said after the message.
     package init(
-        _ code: Code, _ message: String, entity: String? = nil, property: String? = nil, column: String? = nil,
-        version: Schema.Version? = nil, remedy: String? = nil, details: [String] = [],
-        sqliteError: SQLiteError? = nil, underlying: String? = nil, underlyingError: (any Error)? = nil
+        _ code: Code, _ message: String, rolledBack: RolledBack? = nil, entity: String? = nil,
+        property: String? = nil, column: String? = nil, version: Schema.Version? = nil, remedy: String? = nil,
+        details: [String] = [], sqliteError: SQLiteError? = nil, underlying: String? = nil,
+        underlyingError: (any Error)? = nil
     ) {
         self.init(
             code, message, entity: entity, property: property, column: column, version: version,
             remedy: remedy ?? sqliteError.flatMap(Self.remedy(for:)), details: details,
             cause: underlyingError ?? sqliteError ?? underlying.map(DescribedCause.init))
+        if let rolledBack { say(rolledBack: rolledBack) }
+    }
+
+    /// What a failed transaction undid, as the message of its error ends by saying.
+    package enum RolledBack: String, Sendable {
+        /// The migration's one transaction.
+        case everything = "everything was rolled back"
+        /// The failed stage's, in a migration that commits stage by stage.
+        case thisStage = "this stage was rolled back"
+    }
+
+    /// Ends the message by saying that the failed transaction undid `undone`, in place of what it
+    /// said it undid: `step failed: …; this stage was rolled back`.
+    mutating func say(rolledBack undone: RolledBack) {
+        let before = messageBeforeRollback ?? message
+        messageBeforeRollback = before
+        rolledBack = undone
+        message = before + "; " + undone.rawValue
     }
 
     /// What to do about a SQLite error whose code alone says what is missing, whatever was being
@@ -168,8 +196,12 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The error as one paragraph: `error: message`, what it concerns, its details, `fix: remedy`.
-    public var description: String {
-        var lines = ["error: \(message)"]
+    public var description: String { "error: " + explanation }
+
+    /// The paragraph ``description`` writes after `error: `, which a report prints after its own word
+    /// (`REFUSED: message`).
+    var explanation: String {
+        var lines = [message]
         var context: [String] = []
         if let entity { context.append("entity: \(entity)") }
         if let property { context.append("property: \(property)" + (column.map { " (column \($0))" } ?? "")) }

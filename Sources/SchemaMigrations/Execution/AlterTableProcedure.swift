@@ -107,7 +107,8 @@ struct AlterTableProcedure {
     {
         MigrationError(
             .sqlite,
-            "the \(dependent.kind.rawValue) '\(dependent.name)' cannot be recreated after the migration's changes (\(error.message)); everything was rolled back",
+            "the \(dependent.kind.rawValue) '\(dependent.name)' cannot be recreated after the migration's changes (\(error.message))",
+            rolledBack: .everything,
             entity: dependent.tableName, version: version,
             remedy: "drop or rewrite the \(dependent.kind.rawValue) in a custom stage's willMigrate", sqliteError: error
         )
@@ -142,7 +143,7 @@ struct AlterTableProcedure {
             try db.execute(sql)
         } catch let error as SQLiteError {
             throw MigrationError(
-                .sqlite, "cannot set aside a trigger or view before rebuilding: \(sql); everything was rolled back",
+                .sqlite, "cannot set aside a trigger or view before rebuilding: \(sql)", rolledBack: .everything,
                 sqliteError: error)
         }
     }

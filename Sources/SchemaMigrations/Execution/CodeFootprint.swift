@@ -275,9 +275,25 @@ package final class CodeFootprint: CustomCodeWatcher {
             if !columns.isDisjoint(with: keys[name] ?? ["rowid", "oid", "_rowid_"]) { scope.parents.insert(name) }
         }
         // A table declared with `ON CONFLICT REPLACE` deletes conflicting rows on any insert or update.
-        for name in inserted.union(updated.keys) where tables[name]?.sql.uppercased().contains("REPLACE") == true {
+        for name in inserted.union(updated.keys) where tables[name].map({ Self.resolvesByReplacing($0.sql) }) == true {
             scope.parents.insert(name)
         }
         return scope
+    }
+
+    /// True when a `CREATE TABLE` statement declares `ON CONFLICT REPLACE` (on its key, a unique or
+    /// a NOT NULL constraint), read as keywords: a column `replaced_at` or a default `'REPLACE'`
+    /// does not count.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/lang_conflict.html>
+    static func resolvesByReplacing(_ createTable: String) -> Bool {
+        let tokenizer = SQLTokenizer(createTable)
+        // A definition SQLite keeps always tokenizes; one that does not is taken to replace, which
+        // only widens the foreign key check.
+        guard let tokens = try? tokenizer.tokens() else { return true }
+        return tokens.indices.dropLast(2).contains { index in
+            tokenizer.isKeyword(tokens[index], "ON") && tokenizer.isKeyword(tokens[index + 1], "CONFLICT")
+                && tokenizer.isKeyword(tokens[index + 2], "REPLACE")
+        }
     }
 }

@@ -81,35 +81,57 @@ enum CustomCodeLimits {
         }
     }
 
-    /// What one SQL statement is, read from its first words (comments and whitespace skipped).
+    /// What one SQL statement is, read from its first tokens (comments and whitespace skipped).
     static func kind(of sql: String) -> Kind {
-        var words = SQLWords(sql)
-        switch words.next()?.uppercased() {
-        case "BEGIN": return .transaction("BEGIN")
-        case "COMMIT", "END": return .transaction("COMMIT")
-        case "ROLLBACK":
-            var word = words.next()
-            if word?.uppercased() == "TRANSACTION" { word = words.next() }
-            guard word?.uppercased() == "TO" else { return .transaction("ROLLBACK") }
-            word = words.next()
-            if word?.uppercased() == "SAVEPOINT" { word = words.next() }
-            return .savepoint(operation: "ROLLBACK", name: word ?? "")
-        case "RELEASE":
-            var word = words.next()
-            if word?.uppercased() == "SAVEPOINT" { word = words.next() }
-            return .savepoint(operation: "RELEASE", name: word ?? "")
-        case "SAVEPOINT":
-            return .savepoint(operation: "BEGIN", name: words.next() ?? "")
-        case "PRAGMA":
-            var name = words.next() ?? ""
-            if words.peekSymbol() == "." {
-                words.skipSymbol()
-                name = words.next() ?? ""
-            }
-            let symbol = words.peekSymbol()
-            return .pragma(name: name, setsValue: symbol == "=" || symbol == "(")
-        default:
-            return .other
+        let tokenizer = SQLTokenizer(sql)
+        // The longest forms read: ROLLBACK TRANSACTION TO SAVEPOINT name, PRAGMA schema . name =.
+        let tokens = tokenizer.leadingTokens(5)
+        var next = 0
+        /// Whether the next token is the bare keyword `keyword`, moving past it if it is.
+        func skip(_ keyword: String) -> Bool {
+            guard next < tokens.count, tokenizer.isKeyword(tokens[next], keyword) else { return false }
+            next += 1
+            return true
         }
+        /// The name the next token stands for, moving past it; "" when it is no name.
+        func name() -> String {
+            guard next < tokens.count else { return "" }
+            switch tokens[next].kind {
+            case .word, .quotedIdentifier, .string:
+                next += 1
+                return tokenizer.name(of: tokens[next - 1])
+            default:
+                return ""
+            }
+        }
+        /// Whether the next token is the operator `symbol`.
+        func isSymbol(_ symbol: String) -> Bool {
+            next < tokens.count && tokens[next].kind == .symbol && tokenizer.text(of: tokens[next]) == symbol
+        }
+        if skip("BEGIN") { return .transaction("BEGIN") }
+        if skip("COMMIT") || skip("END") { return .transaction("COMMIT") }
+        if skip("ROLLBACK") {
+            _ = skip("TRANSACTION")
+            guard skip("TO") else { return .transaction("ROLLBACK") }
+            _ = skip("SAVEPOINT")
+            return .savepoint(operation: "ROLLBACK", name: name())
+        }
+        if skip("RELEASE") {
+            _ = skip("SAVEPOINT")
+            return .savepoint(operation: "RELEASE", name: name())
+        }
+        if skip("SAVEPOINT") { return .savepoint(operation: "BEGIN", name: name()) }
+        if skip("PRAGMA") {
+            var pragma = name()
+            if isSymbol(".") {
+                next += 1
+                pragma = name()
+            }
+            let setsValue =
+                isSymbol("=") || isSymbol("==")
+                || (next < tokens.count && tokens[next].kind == .leftParenthesis)
+            return .pragma(name: pragma, setsValue: setsValue)
+        }
+        return .other
     }
 }

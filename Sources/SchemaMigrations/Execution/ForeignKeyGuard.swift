@@ -76,7 +76,7 @@ struct ForeignKeyGuard {
         let sorted = first.sorted { ($0.table, $0.rowid ?? 0) < ($1.table, $1.rowid ?? 0) }
         throw MigrationError(
             .dataViolation,
-            "the migration would leave \(count) rows pointing at missing parents; everything was rolled back",
+            "the migration would leave \(count) rows pointing at missing parents", rolledBack: .everything,
             entity: sorted[0].table, version: version,
             remedy: "delete or re-point those rows in a custom stage",
             details: sorted.prefix(10).map {

@@ -159,8 +159,7 @@ extension LocalMigrationFraming {
                 }
             } catch var error as MigrationError {
                 if let done {
-                    error.message = error.message.replacing(
-                        "everything was rolled back", with: "this stage was rolled back")
+                    if error.rolledBack == .everything { error.say(rolledBack: .thisStage) }
                     error.details.append("the stages before it were committed: the database stays at \(done.toVersion)")
                 }
                 throw error

@@ -175,7 +175,7 @@ struct StageExecutor {
                 throw refusal
             }
             throw MigrationError(
-                .sqlite, "step failed: \(step?.summary ?? sql); everything was rolled back",
+                .sqlite, "step failed: \(step?.summary ?? sql)", rolledBack: .everything,
                 entity: step?.table, sqliteError: error)
         }
     }
@@ -204,7 +204,8 @@ struct StageExecutor {
             .map { $0[0].description } ?? []
         return MigrationError(
             .dataViolation,
-            "\(step.table) is STRICT, and \(column) would hold \(storageClass) values its declared type refuses; everything was rolled back",
+            "\(step.table) is STRICT, and \(column) would hold \(storageClass) values its declared type refuses",
+            rolledBack: .everything,
             entity: step.table, property: column,
             remedy:
                 "convert those values in the custom stage's didMigrate (or willMigrate), or make the table non-STRICT first",
@@ -231,7 +232,7 @@ struct StageExecutor {
             if let refusal = footprint.refusal { throw refusal }
             throw MigrationError(
                 .customStageFailed,
-                "\(name) of the stage \(stage.from) → \(stage.to) threw; everything was rolled back",
+                "\(name) of the stage \(stage.from) → \(stage.to) threw", rolledBack: .everything,
                 version: stage.to, sqliteError: error as? SQLiteError, underlyingError: error)
         }
     }

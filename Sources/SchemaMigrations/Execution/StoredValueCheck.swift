@@ -62,7 +62,8 @@ struct StoredValueCheck {
         }
         return MigrationError(
             .dataViolation,
-            "after the custom stage \(stage.from) → \(stage.to), \(label(first)) holds \(counted(first.count, "value")) its declaration cannot read (\(first.classes)); everything was rolled back",
+            "after the custom stage \(stage.from) → \(stage.to), \(label(first)) holds \(counted(first.count, "value")) its declaration cannot read (\(first.classes))",
+            rolledBack: .everything,
             entity: first.entity.name, property: first.attribute.property, version: stage.to,
             remedy:
                 "convert or clear those values in the custom stage (didMigrate sees the target version), or declare a type that reads them",

@@ -111,7 +111,7 @@ struct TransactionalMigration {
         guard differences.isEmpty else {
             throw MigrationError(
                 .verificationFailed,
-                "after the migration the database does not match version \(target.version); everything was rolled back",
+                "after the migration the database does not match version \(target.version)", rolledBack: .everything,
                 version: target.version, remedy: "report this as a bug, with the plan and the database schema",
                 details: differences.map(\.description))
         }

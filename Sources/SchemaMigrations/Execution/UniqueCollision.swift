@@ -62,7 +62,8 @@ enum UniqueCollision {
         let under = named.map { $0.joined(separator: ", ") } ?? "its collations"
         return MigrationError(
             .dataViolation,
-            "rows of \(table) that its unique index over (\(columns.joined(separator: ", "))) holds apart are equal under \(under) as this connection has \(named?.count == 1 ? "it" : "them"); everything was rolled back",
+            "rows of \(table) that its unique index over (\(columns.joined(separator: ", "))) holds apart are equal under \(under) as this connection has \(named?.count == 1 ? "it" : "them")",
+            rolledBack: .everything,
             entity: table, version: version,
             remedy:
                 "give the migrator the collations and functions the application uses (MigrationOptions.sqlEnvironment, --load-extension), exactly as it registers them; or make those values distinct first",

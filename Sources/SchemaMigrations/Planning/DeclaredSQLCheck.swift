@@ -150,11 +150,10 @@ enum DeclaredSQLCheck {
     }
 
     /// An error SQLite raises for the declaration itself; nil for a collation the app's own
-    /// connection may register.
+    /// connection may register (read from SQLite's message by ``SQLEnvironmentNeed``, the one
+    /// place that knows its words).
     private static func rejected(_ error: Error) -> SQLiteError? {
-        guard let error = error as? SQLiteError, !error.message.hasPrefix("no such collation sequence") else {
-            return nil
-        }
+        guard let error = error as? SQLiteError, SQLEnvironmentNeed(error)?.kind != .collation else { return nil }
         return error
     }
 

@@ -6,21 +6,17 @@
 /// its foreign key.
 enum EntitySQL {
     /// `CREATE TABLE "Trip" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL DEFAULT '', …)`.
-    /// A declared single-column key is written on its column (`"AlbumId" INTEGER NOT NULL PRIMARY KEY`,
+    /// A declared single-column key is written on its column (`"AlbumId" INTEGER PRIMARY KEY NOT NULL`,
     /// a rowid alias when INTEGER); a composite one as `PRIMARY KEY ("PlaylistId", "TrackId")`.
     static func createTable(_ entity: Schema.Entity, named name: String? = nil, nullable: Set<String> = []) -> String {
         var columns =
             entity.hasImplicitID ? ["\(SQL.quoteIdentifier(Schema.primaryKeyColumn)) INTEGER PRIMARY KEY"] : []
         let inlineKey = entity.primaryKey.flatMap { $0.count == 1 ? $0[0] : nil }
+        let keyClause = "PRIMARY KEY" + (entity.isAutoincrement ? " AUTOINCREMENT" : "")
         columns += entity.attributes.map { attribute in
-            var definition = columnDefinition(attribute, forceNullable: nullable.contains(attribute.name))
-            if attribute.name == inlineKey {
-                definition = definition.replacingFirst(
-                    SQL.quoteIdentifier(attribute.name) + " " + attribute.declaredType,
-                    with: SQL.quoteIdentifier(attribute.name) + " " + attribute.declaredType + " PRIMARY KEY"
-                        + (entity.isAutoincrement ? " AUTOINCREMENT" : ""))
-            }
-            return definition
+            columnDefinition(
+                attribute, forceNullable: nullable.contains(attribute.name),
+                keyClause: attribute.name == inlineKey ? keyClause : nil)
         }
         if let key = entity.primaryKey, !key.isEmpty, inlineKey == nil {
             columns.append("PRIMARY KEY (\(key.map(SQL.quoteIdentifier).joined(separator: ", ")))")
@@ -35,9 +31,22 @@ enum EntitySQL {
         return options.isEmpty ? "" : " " + options.joined(separator: ", ")
     }
 
-    /// `"name" TEXT NOT NULL DEFAULT ''`.
-    static func columnDefinition(_ attribute: Schema.Attribute, forceNullable: Bool = false) -> String {
-        var definition = "\(SQL.quoteIdentifier(attribute.name)) \(attribute.declaredType)"
+    /// `"name" TEXT NOT NULL DEFAULT ''`: the quoted name, then ``typeAndConstraints(_:forceNullable:keyClause:)``.
+    static func columnDefinition(_ attribute: Schema.Attribute, forceNullable: Bool = false, keyClause: String? = nil)
+        -> String
+    {
+        SQL.quoteIdentifier(attribute.name) + " "
+            + typeAndConstraints(attribute, forceNullable: forceNullable, keyClause: keyClause)
+    }
+
+    /// A column's definition after its name: `TEXT NOT NULL DEFAULT ''`.
+    /// - Parameter keyClause: a key declared on the column, written right after the type
+    ///   (`INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL`).
+    static func typeAndConstraints(_ attribute: Schema.Attribute, forceNullable: Bool = false, keyClause: String? = nil)
+        -> String
+    {
+        var definition = attribute.declaredType
+        if let keyClause { definition += " " + keyClause }
         if !attribute.isOptional && !forceNullable { definition += " NOT NULL" }
         if let defaultValue = attribute.defaultValue, attribute.generated == nil {
             definition += " DEFAULT \(defaultValue)"
@@ -56,12 +65,5 @@ enum EntitySQL {
         return
             "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(SQL.quoteIdentifier(index.resolvedName(table: table))) ON \(SQL.quoteIdentifier(table)) (\(terms))"
             + (index.predicate.map { " WHERE \($0)" } ?? "")
-    }
-}
-
-extension String {
-    /// The string with the first occurrence of `prefix` at its start replaced.
-    fileprivate func replacingFirst(_ prefix: String, with replacement: String) -> String {
-        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
     }
 }

@@ -130,7 +130,7 @@ enum StepAction: Sendable {
         case .addColumn(let table, let attribute, let forceNullable):
             let note = forceNullable ? " (NULL until didMigrate fills it; NOT NULL is enforced after)" : ""
             return
-                "Add column \(table).\(attribute.name) \(EntitySQL.columnDefinition(attribute, forceNullable: forceNullable).dropFirst(attribute.name.count + 3))\(note)"
+                "Add column \(table).\(attribute.name) \(EntitySQL.typeAndConstraints(attribute, forceNullable: forceNullable))\(note)"
         case .dropColumn(let table, let column): return "Drop column \(table).\(column) and its values"
         case .renameColumn(let table, let from, let to): return "Rename column \(table).\(from) to \(to)"
         case .createIndex(let table, let index):

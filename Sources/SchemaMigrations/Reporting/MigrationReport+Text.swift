@@ -13,7 +13,7 @@ extension MigrationReport: CustomStringConvertible {
             return lines.joined(separator: "\n")
         }
         for refusal in refusals {
-            lines.append("REFUSED: " + refusal.description.replacing("error: ", with: ""))
+            lines.append("REFUSED: " + refusal.explanation)
         }
         for warning in warnings {
             lines.append("WARNING: \(warning)")

@@ -78,9 +78,24 @@ struct SQLTokenizer {
     /// - Throws: ``Failure`` for an unterminated quote or comment, or a character SQLite rejects.
     func tokens() throws -> [Token] {
         var tokens: [Token] = []
+        try scan(into: &tokens, limit: .max)
+        return tokens
+    }
+
+    /// The first `limit` tokens of the text, or those before its end or before text SQLite would
+    /// not accept: enough to tell a statement by its first words without reading the rest.
+    func leadingTokens(_ limit: Int) -> [Token] {
+        var tokens: [Token] = []
+        // Ignoring the failure is right: it only ends the tokens, and the ones before it stand.
+        try? scan(into: &tokens, limit: limit)
+        return tokens
+    }
+
+    /// Appends the text's tokens to `tokens` until it holds `limit` of them or the text ends.
+    private func scan(into tokens: inout [Token], limit: Int) throws {
         var index = 0
         let count = bytes.count
-        while index < count {
+        while index < count && tokens.count < limit {
             let byte = bytes[index]
             let start = index
             switch byte {
@@ -151,7 +166,6 @@ struct SQLTokenizer {
                 }
             }
         }
-        return tokens
     }
 
     private func endOfQuoted(from start: Int, close: UInt8, doubled: Bool) throws -> Int {

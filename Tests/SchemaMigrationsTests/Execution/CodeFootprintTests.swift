@@ -186,4 +186,46 @@ import Testing
     func orReplaceIsToldFromTheReplaceFunction(sql: String, mayReplace: Bool) {
         #expect(CodeFootprint.mayReplace(sql) == mayReplace)
     }
+
+    /// An insert into a table declared `ON CONFLICT REPLACE` may delete rows its children
+    /// reference, so they are checked after the code; a column named `replaced_at` with the
+    /// default 'REPLACE' declares no such thing, and its children are not read.
+    @Test(arguments: [
+        ("replaced_at TEXT DEFAULT 'REPLACE'", false), ("replaced_at TEXT, UNIQUE (email) ON CONFLICT REPLACE", true),
+    ])
+    func childrenOfATableThatReplacesOnConflictAreChecked(columns: String, checksChildren: Bool) throws {
+        let (db, schemas) = try Self.database(
+            extra: """
+                CREATE TABLE owner (id INTEGER PRIMARY KEY, email TEXT, \(columns));
+                CREATE TABLE dog (id INTEGER PRIMARY KEY, owner INTEGER REFERENCES owner(id));
+                INSERT INTO owner (id, email) VALUES (1, 'a@example.com');
+                INSERT INTO dog VALUES (1, 1);
+                """)
+        let connection = try db.connect()
+        let recorder = StatementRecorder()
+        connection.startRecording(into: recorder)
+        try A.migrator(
+            schemas, kind: .custom,
+            didMigrate: { context in try context.execute("INSERT INTO owner (id, email) VALUES (2, 'b@example.com')") }
+        ).migrate(using: connection)
+        connection.stopRecording()
+        let checks = recorder.entries.compactMap { entry -> String? in
+            guard case .statement(let sql, _) = entry, sql.contains("pragma_foreign_key_check") else { return nil }
+            return sql
+        }
+        #expect(checks == (checksChildren ? ["SELECT 1 FROM pragma_foreign_key_check('dog') LIMIT 1"] : []))
+    }
+
+    @Test(arguments: [
+        ("CREATE TABLE t (a INTEGER PRIMARY KEY ON CONFLICT REPLACE)", true),
+        ("CREATE TABLE t (a NOT NULL on conflict replace, b)", true),
+        (
+            "CREATE TABLE t (replaced_at, b DEFAULT 'REPLACE', \"on conflict replace\", c REFERENCES p ON DELETE CASCADE)",
+            false
+        ),
+        ("CREATE TABLE t (a UNIQUE ON CONFLICT IGNORE, b CHECK (replace(b, 'x', '') <> ''))", false),
+    ])
+    func onConflictReplaceIsToldByItsKeywords(sql: String, replaces: Bool) {
+        #expect(CodeFootprint.resolvesByReplacing(sql) == replaces)
+    }
 }

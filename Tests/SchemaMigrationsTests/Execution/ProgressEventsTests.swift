@@ -174,6 +174,8 @@ import Testing
         #expect(
             busy.message == "cannot read the schema of '/srv/data/app.sqlite': another connection holds a lock on it")
         #expect(busy.remedy?.contains("--busy-timeout SECONDS") == true)
+        let again = busy.advised(path: "/srv/data/app.sqlite")
+        #expect(again.message == busy.message && again.remedy == busy.remedy, "advising twice says it once")
 
         let unrelated = MigrationError(.dataViolation, "duplicates", remedy: "merge them")
         #expect(unrelated.advised(path: "/x").remedy == "merge them", "an error with its own remedy keeps it")

@@ -117,5 +117,11 @@ import Testing
         #expect(L.kind(of: "SELECT 'COMMIT'") == .other)
         #expect(L.kind(of: "EXPLAIN COMMIT") == .other)
         #expect(L.kind(of: "") == .other)
+        #expect(L.kind(of: "release savepoint 'sp 2'") == .savepoint(operation: "RELEASE", name: "sp 2"))
+        #expect(L.kind(of: "END TRANSACTION") == .transaction("COMMIT"))
+        #expect(L.kind(of: "PRAGMA foreign_keys(0)") == .pragma(name: "foreign_keys", setsValue: true))
+        #expect(L.kind(of: "PRAGMA foreign_keys == 0") == .pragma(name: "foreign_keys", setsValue: true))
+        // Only the first words are read: what SQLite would refuse further on does not hide them.
+        #expect(L.kind(of: "COMMIT; SELECT 'unterminated") == .transaction("COMMIT"))
     }
 }

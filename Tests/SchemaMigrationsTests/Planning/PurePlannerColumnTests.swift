@@ -43,6 +43,17 @@ import Testing
         #expect(stage.checks.isEmpty)
     }
 
+    /// The summary names the column as declared and writes its definition after it: a double
+    /// quote in the name, doubled in the SQL, leaves nothing of the quoted name behind.
+    @Test func anAddedColumnWhoseNameHoldsAQuoteIsSummarizedWithItsDefinition() throws {
+        let stage = try P.stage(
+            from: [P.person()],
+            to: [P.person { $0.attributes.append(A.attribute(#"we"ird"#, .string, default: "''")) }])
+        #expect(stage.shapes == [.inPlace(.addColumn, "Person")])
+        #expect(stage.steps[0].summary == #"Add column Person.we"ird TEXT NOT NULL DEFAULT ''"#)
+        #expect(stage.steps[0].sql == [#"ALTER TABLE "Person" ADD COLUMN "we""ird" TEXT NOT NULL DEFAULT ''"#])
+    }
+
     /// SQLite's `ADD COLUMN` refuses a default that is not a constant: the table is rebuilt, and
     /// every existing row takes the default as the copy inserts it.
     @Test(arguments: ["CURRENT_TIMESTAMP", "(date('now'))"])

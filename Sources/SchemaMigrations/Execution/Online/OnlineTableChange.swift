@@ -262,7 +262,8 @@ struct OnlineTableChange: Sendable {
         guard parts.shadowBuiltIndexes.indices.allSatisfy({ shadowIndexes.contains(shadowIndex($0)) }) else {
             throw MigrationError(
                 .sqlite,
-                "the online shadow of \(rebuild.table) does not have the indexes the rebuild needs; everything was rolled back",
+                "the online shadow of \(rebuild.table) does not have the indexes the rebuild needs",
+                rolledBack: .everything,
                 entity: rebuild.table, version: version,
                 remedy: "run the migration again: the online change starts over")
         }
