@@ -120,6 +120,10 @@ enum ClusterLoad {
         for object in objects where object[0].stringValue == "table" {
             let name = object[1].stringValue ?? ""
             let sql = object[2].stringValue ?? ""
+            // A virtual table's shadow tables come with it, and its rows go through it.
+            let kind = try file.scalar(
+                "SELECT type FROM pragma_table_list WHERE schema = 'main' AND name = ?", [.text(name)])
+            if kind == .text("shadow") { continue }
             try client.exec(sql)
             let columns = try file.rows("SELECT name FROM pragma_table_xinfo(?) WHERE hidden = 0", [.text(name)])
                 .compactMap { $0[0].stringValue }

@@ -71,7 +71,8 @@ struct ModelDatabase: CustomStringConvertible, Sendable {
         var result: [String] = []
         let live = Set(
             try db.rows(
-                "SELECT lower(name) FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_schema_migrations' AND name <> '_probe_log'"
+                // A declared virtual table and its shadow tables are the version's SQL objects, not entities.
+                "SELECT lower(name) FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_schema_migrations' AND name <> '_probe_log'"
             ).compactMap { $0[0].stringValue })
         let expected = Set(tables.map { $0.entity.name.lowercased() })
         if live != expected { result.append("tables are \(live.sorted()), expected \(expected.sorted())") }

@@ -49,9 +49,15 @@ extension Reliability {
                 let columns =
                     name == TableNames.metadata
                     ? "plan, seq, version, hash, kind, fromVersion, schemaCookie, snapshot" : "*"
-                result += try db.rows("SELECT \(columns) FROM \(SQL.quoteIdentifier(name)) ORDER BY rowid").map {
-                    $0.map(\.sqlLiteral)
-                }
+                // A WITHOUT ROWID table (an FTS5 table's shadow tables) has no rowid to order by.
+                let withoutRowID =
+                    try db.scalar("SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?", [.text(name)])
+                    == .integer(1)
+                let rows = try db.rows(
+                    "SELECT \(columns) FROM \(SQL.quoteIdentifier(name))" + (withoutRowID ? "" : " ORDER BY rowid")
+                ).map { $0.map(\.sqlLiteral) }
+                result +=
+                    withoutRowID ? rows.sorted { $0.joined(separator: "\u{1}") < $1.joined(separator: "\u{1}") } : rows
             }
             return result
         }

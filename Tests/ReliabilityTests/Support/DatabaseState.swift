@@ -44,7 +44,11 @@ struct DatabaseState: Equatable, CustomStringConvertible {
                     + ")\n")
             let quoted = columns.map { "quote(\(SQL.quoteIdentifier($0[0].stringValue ?? "")))" }.joined(
                 separator: " || '|' || ")
-            let statement = try db.prepare("SELECT \(quoted) FROM \(SQL.quoteIdentifier(table)) ORDER BY rowid")
+            let withoutRowID =
+                try db.scalar("SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?", [.text(table)])
+                == .integer(1)
+            let statement = try db.prepare(
+                "SELECT \(quoted) FROM \(SQL.quoteIdentifier(table))" + (withoutRowID ? "" : " ORDER BY rowid"))
             while try statement.step() {
                 hasher.add(statement.column(0).stringValue ?? "")
                 hasher.add("\n")

@@ -31,14 +31,18 @@ public enum DumpContent {
         var lines = try rows(
             db,
             "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE tbl_name NOT IN (\(skip)) ORDER BY type, name")
-        let tables = try rows(
-            db,
-            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN (\(skip)) ORDER BY name"
-        )
-        for table in tables {
-            let name = String(table.dropFirst(1).dropLast(1))  // '|name|' → name
+        func tables(withoutRowID: Bool) throws -> Set<String> {
+            Set(
+                try rows(
+                    db,
+                    "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type <> 'view' AND wr = \(withoutRowID ? 1 : 0) AND name NOT LIKE 'sqlite_%' AND name NOT IN (\(skip))"
+                ).map { String($0.dropFirst(1).dropLast(1)) })  // '|name|' → name
+        }
+        // A WITHOUT ROWID table (an FTS5 table's shadow tables) reads in key order, with no rowid.
+        let keyed = try tables(withoutRowID: true)
+        for name in try tables(withoutRowID: false).union(keyed).sorted() {
             lines.append("-- \(name)")
-            lines += try rows(db, "SELECT * FROM \"\(name)\" ORDER BY rowid")
+            lines += try rows(db, "SELECT * FROM \"\(name)\"" + (keyed.contains(name) ? "" : " ORDER BY rowid"))
         }
         return lines.joined(separator: "\n")
     }
