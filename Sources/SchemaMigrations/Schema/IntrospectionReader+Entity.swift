@@ -95,6 +95,9 @@ extension IntrospectionReader {
             if column.notNull && value.uppercased() == "NULL" {
                 kept.append("column \(column.name) is NOT NULL with the default NULL, which a declaration cannot say")
                 defaultValue = nil
+            } else if let literal = SQLExpressionText.legacyStringDefault(value) {
+                // `DEFAULT ""`: SQLite's legacy spelling of the string literal `''`.
+                defaultValue = literal
             } else if !SQLLiteral.isLiteral(value) && !SQLExpressionText.isParenthesized(value) {
                 // `PRAGMA table_info` drops the parentheses of `DEFAULT (1 + 1)`: a declaration writes them.
                 if SQLExpressionText.isParenthesized("(\(value))") {

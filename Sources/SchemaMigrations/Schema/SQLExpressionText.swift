@@ -54,10 +54,24 @@ enum SQLExpressionText {
     static func sameDefault(_ first: String?, _ second: String?) -> Bool {
         guard let first, let second else { return first == nil && second == nil }
         func bare(_ text: String) -> String {
+            let text = legacyStringDefault(text) ?? text
             guard isParenthesized(text), let tokens = try? SQLTokenizer(text).tokens() else { return text }
             return SQLTokenizer(text).text(tokens[0].end, tokens[tokens.count - 1].start)
         }
         return first == second || normalized(bare(first)) == normalized(bare(second))
+    }
+
+    /// A default written in double quotes (`DEFAULT ""`, `DEFAULT "none"`), which SQLite reads as
+    /// the string literal since a default names no column: that literal in single quotes
+    /// (`''`, `'none'`); nil for any other default.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/quirks.html#double_quoted_string_literals_are_accepted>
+    static func legacyStringDefault(_ text: String) -> String? {
+        let tokenizer = SQLTokenizer(text)
+        guard let tokens = try? tokenizer.tokens(), tokens.count == 1, tokens[0].kind == .quotedIdentifier,
+            tokenizer.bytes[tokens[0].start] == UInt8(ascii: "\"")
+        else { return nil }
+        return SQL.quoteString(tokenizer.name(of: tokens[0]))
     }
 
     /// The expression's tokens, words and quoted names folded to lower case, joined by one space;
