@@ -74,6 +74,18 @@ public struct ForeignMigrationHistory: Sendable, Hashable {
 
     static let bookkeepingTables = Set(Tool.allCases.flatMap(\.tables).map { $0.sqlFolded })
 
+    /// Core Data's persistent history (`NSPersistentHistoryTrackingKey`): its transactions, their
+    /// changes and their author and context strings. Core Data's own in a file that has its
+    /// `Z_METADATA`; names an application may give its own tables anywhere else.
+    static let coreDataHistoryTables: Set<String> = ["atransaction", "achange", "atransactionstring"]
+
+    /// Whether `name` is bookkeeping in a file whose tables are `tables` (folded): a recognised
+    /// tool's table, or Core Data's persistent history beside Core Data's metadata.
+    static func isBookkeepingTable(_ name: String, among tables: Set<String>) -> Bool {
+        isBookkeepingTable(name)
+            || (coreDataHistoryTables.contains(name.sqlFolded) && tables.contains("z_metadata"))
+    }
+
     /// The bookkeeping of every recognised tool present in the file, in ``Tool`` order. Read-only.
     static func read(from db: any SQLQuerying) throws -> [ForeignMigrationHistory] {
         let present = try db.rows("SELECT name FROM sqlite_schema WHERE type = 'table'").compactMap {

@@ -51,8 +51,11 @@ struct IntrospectionReader {
                 guard let name = row[0].stringValue, let type = row[1].stringValue else { return nil }
                 return (name.sqlFolded, type)
             } ?? [], uniquingKeysWith: { first, _ in first })
+        let names = Set(live.tables.map(\.name.sqlFolded))
         for table in live.tables {
-            if Schema.isReservedTableName(table.name) || ForeignMigrationHistory.isBookkeepingTable(table.name) {
+            if Schema.isReservedTableName(table.name)
+                || ForeignMigrationHistory.isBookkeepingTable(table.name, among: names)
+            {
                 bookkeeping.append(table.name)
                 continue
             }

@@ -114,4 +114,24 @@ import Testing
         #expect(found.schema.entityNames == ["Trip"])
         #expect(Set(tool.tables).isSubset(of: Set(found.bookkeepingTables)))
     }
+
+    /// Core Data's persistent history tables are its own beside its metadata, and an
+    /// application's tables of those names anywhere else.
+    @Test func coreDatasPersistentHistoryIsBookkeepingOnlyBesideItsMetadata() throws {
+        let history = """
+            CREATE TABLE ATRANSACTION (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAUTHORTS INTEGER, ZTIMESTAMP TIMESTAMP);
+            CREATE TABLE ACHANGE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER, ZENTITY INTEGER);
+            CREATE TABLE ATRANSACTIONSTRING (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR);
+            """
+        let store = TemporaryDatabase()
+        try store.execute(
+            Self.tripsV1 + history
+                + "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);")
+        let found = try SchemaIntrospection(databaseAt: store.url)
+        #expect(found.schema.entityNames == ["Trip"])
+        #expect(Set(found.bookkeepingTables).isSuperset(of: ["ATRANSACTION", "ACHANGE", "ATRANSACTIONSTRING"]))
+        let plain = TemporaryDatabase()
+        try plain.execute(Self.tripsV1 + history)
+        #expect(try SchemaIntrospection(databaseAt: plain.url).schema.entityNames.contains("ACHANGE"))
+    }
 }
