@@ -1,4 +1,6 @@
 /// One entity as a model class: its static members (one function each), its properties, `init() {}`.
+/// The class, its static members and its initializer are `public`, so the plan compiles in a module
+/// of its own (as README lays an app out) and is used from the app's other modules.
 struct ModelRendering {
     let entity: Schema.Entity
     let names: ScaffoldNames
@@ -6,15 +8,15 @@ struct ModelRendering {
     var typeName: String { names.type(entity.name) }
 
     func write(to out: inout SourceWriter) {
-        out.line("final class \(typeName): PersistentModel {")
+        out.line("public final class \(typeName): PersistentModel {")
         out.indent { out in
             let statics = staticMembers()
-            for member in statics { out.line(member) }
+            for member in statics { out.line("public " + member) }
             if !statics.isEmpty { out.line() }
             for attribute in entity.attributes { out.line(declaration(of: attribute)) }
             for relationship in entity.relationships { out.line(declaration(of: relationship)) }
             out.line()
-            out.line("init() {}")
+            out.line("public init() {}")
         }
         out.line("}")
     }

@@ -94,14 +94,15 @@ public struct SwiftDeclarations: Sendable, Hashable {
 
     private func writeVersion(_ schema: Schema, names: ScaffoldNames, to out: inout SourceWriter) {
         let version = schema.version
-        out.line("enum \(schemaTypeName): VersionedSchema {")
+        out.line("public enum \(schemaTypeName): VersionedSchema {")
         out.indent {
             $0.line(
-                "static let versionIdentifier = Schema.Version(\(version.major), \(version.minor), \(version.patch))")
+                "public static let versionIdentifier = Schema.Version(\(version.major), \(version.minor), \(version.patch))"
+            )
             let models = schema.entities.map { names.type($0.name) + ".self" }
-            $0.line("static let models: [any PersistentModel.Type] = [\(models.joined(separator: ", "))]")
+            $0.line("public static let models: [any PersistentModel.Type] = [\(models.joined(separator: ", "))]")
             if !schema.sqlObjects.isEmpty {
-                $0.line("static let sqlObjects: [Schema.SQLObject] = [")
+                $0.line("public static let sqlObjects: [Schema.SQLObject] = [")
                 $0.indent { out in
                     for object in schema.sqlObjects {
                         out.line(".\(object.kind.rawValue)(\(SwiftInitialValue.stringLiteral(object.sql))),")
@@ -118,10 +119,10 @@ public struct SwiftDeclarations: Sendable, Hashable {
     }
 
     private func writePlan(to out: inout SourceWriter) {
-        out.line("enum \(planTypeName): SchemaMigrationPlan {")
+        out.line("public enum \(planTypeName): SchemaMigrationPlan {")
         out.indent {
-            $0.line("static let name = \(SwiftInitialValue.stringLiteral(name))")
-            $0.line("static let schemas: [any VersionedSchema.Type] = [\(schemaTypeName).self]")
+            $0.line("public static let name = \(SwiftInitialValue.stringLiteral(name))")
+            $0.line("public static let schemas: [any VersionedSchema.Type] = [\(schemaTypeName).self]")
         }
         out.line("}")
     }

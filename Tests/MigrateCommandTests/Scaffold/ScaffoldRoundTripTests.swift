@@ -81,14 +81,14 @@ import Testing
         let package = try Self.package()
         let source = try #require(package.caseSources["Reserved"])
         for type in ScaffoldSchemaCases.typeNamesTheFileUses + ["ReservedSchemaV1", "ReservedMigrationPlan"] {
-            #expect(!source.contains("final class \(type): PersistentModel"), "\(type)")
-            #expect(source.contains("static let entityName = \"\(type)\"\n"), "\(type)")
+            #expect(!source.contains("public final class \(type): PersistentModel"), "\(type)")
+            #expect(source.contains("public static let entityName = \"\(type)\"\n"), "\(type)")
         }
-        #expect(source.contains("static let namedIndexes: [NamedIndex] = ["))
+        #expect(source.contains("public static let namedIndexes: [NamedIndex] = ["))
         let strict = try #require(package.caseSources["Strict"])
         #expect(
             strict.contains(
-                "enum StrictPlanNameMigrationPlan: SchemaMigrationPlan {\n    static let name = \"Strict \\\"plan\\\" \\\\ name\"\n"
+                "enum StrictPlanNameMigrationPlan: SchemaMigrationPlan {\n    public static let name = \"Strict \\\"plan\\\" \\\\ name\"\n"
             ), "\(strict)")
     }
 
@@ -97,19 +97,19 @@ import Testing
         let package = try Self.package()
         let names = try #require(package.caseSources["Names"])
         for line in [
-            "final class DateTable: PersistentModel {", "static let entityName = \"Date\"",
-            "final class OrderLines: PersistentModel {", "static let entityName = \"order lines\"",
+            "public final class DateTable: PersistentModel {", "public static let entityName = \"Date\"",
+            "public final class OrderLines: PersistentModel {", "public static let entityName = \"order lines\"",
             "@Attribute(column: \"first name\") var firstName = \"\"",
             "@Attribute(column: \"created_at\") var createdAt = 0",
             "var createdAt2 = 0",
             "@Attribute(column: \"createdAt\") var createdAt3 = 0",
             "@Attribute(column: \"2fa\") var _2fa = false",
             "var café = \"\"",
-            "final class Class: PersistentModel {", "static let entityName = \"class\"",
+            "public final class Class: PersistentModel {", "public static let entityName = \"class\"",
             "var `default` = 1", "var `in` = \"\"",
             "@Attribute(column: \"self\") var selfColumn = \"\"", "@Attribute(column: \"Type\") var type = \"\"",
             "@Attribute(column: \"___\") var column7 = 1",
-            "static let uniqueness: [[String]] = [[\"default\", \"in\"]]",
+            "public static let uniqueness: [[String]] = [[\"default\", \"in\"]]",
         ] {
             #expect(
                 names.contains("\n        " + line + "\n") || names.contains("\n    " + line + "\n"),
@@ -119,7 +119,7 @@ import Testing
         for line in [
             "@Attribute(column: \"first_name\") var firstName: String",
             "@Attribute(column: \"customer_id\", references: .to(Customer.self, onDelete: .cascade)) var customerID: Int",
-            "final class Order: PersistentModel {", "static let entityName = \"order\"",
+            "public final class Order: PersistentModel {", "public static let entityName = \"order\"",
         ] {
             #expect(shop.contains(line), "missing: \(line)\n\(shop)")
         }
@@ -130,7 +130,7 @@ import Testing
         let package = try Self.package()
         let computed = try #require(package.caseSources["Computed"])
         for line in [
-            #"static let namedIndexes: [NamedIndex] = [.unique("customer_live_email", [.expression("lower(email)")], where: "deleted_at IS NULL"), "#
+            #"public static let namedIndexes: [NamedIndex] = [.unique("customer_live_email", [.expression("lower(email)")], where: "deleted_at IS NULL"), "#
                 + #".index("customer_recent", ["fullName", .column("createdAt", descending: true)]), "#
                 + #".index("customer_name_nocase", [.column("fullName", collation: "NOCASE")]), "#
                 + #".index("customer_kind", [.expression("json_extract(data, '$.kind')")])]"#,
@@ -190,8 +190,8 @@ import Testing
         for line in [
             #"@Attribute(sqlType: "POINT") var geom: Data? = nil"#,
             #"@Attribute(sqlType: "INTEGER") var code: SQLiteValue? = nil"#,
-            #"@Attribute(sqlType: "NUMERIC") var size: SQLiteValue? = nil"#, #"static let primaryKey: [String]? = []"#,
-            #"static let primaryKey: [String]? = ["layer", "zoom"]"#, "var layer: String? = nil",
+            #"@Attribute(sqlType: "NUMERIC") var size: SQLiteValue? = nil"#, #"public static let primaryKey: [String]? = []"#,
+            #"public static let primaryKey: [String]? = ["layer", "zoom"]"#, "var layer: String? = nil",
             "var zoom: Int? = nil",
         ] {
             #expect(source.contains(line), "missing: \(line)\n\(source)")

@@ -45,7 +45,7 @@ import Testing
         #expect(try BlogObjects.semanticSchema(created) == BlogObjects.semanticSchema(original))
 
         let swift = SwiftDeclarations(schema: found.schema, name: "Blog", origin: "blog.sqlite")
-        #expect(swift.source.contains("    static let sqlObjects: [Schema.SQLObject] = ["), "\(swift.source)")
+        #expect(swift.source.contains("    public static let sqlObjects: [Schema.SQLObject] = ["), "\(swift.source)")
         #expect(
             swift.source.contains(
                 #"        .view("CREATE VIEW \"Busy Authors\" AS\n    SELECT a.name FROM Author a JOIN PostCount p ON p.author = a.id WHERE p.posts > 1"),"#
@@ -53,6 +53,49 @@ import Testing
         let checked = try DeclarationMisspellingTests.typecheck(
             swift.source.replacingOccurrences(of: "import SchemaMigrations\n", with: ""))
         #expect(checked.status == 0, "\(checked.output)")
+    }
+
+    /// README keeps the plan in a module of its own: the scaffold compiles there, with warnings as
+    /// errors, and the app's other module uses its plan, versions, models and objects.
+    @Test(.timeLimit(.minutes(3)))
+    func theScaffoldCompilesInAModuleOfItsOwnAndIsUsedFromAnother() throws {
+        let original = TemporaryDatabase()
+        try original.execute(Self.made)
+        let found = try SchemaIntrospection(databaseAt: original.url)
+        let source = SwiftDeclarations(schema: found.schema, name: "Blog", origin: "blog.sqlite").source
+        let modules = try #require(
+            DeclarationMisspellingTests.modules, "the built SchemaMigrations module is not found")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scaffold-module-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plans = directory.appendingPathComponent("BlogSchemaV1.swift")
+        try Data(source.utf8).write(to: plans)
+        let map =
+            "-fmodule-map-file="
+            + DeclarationMisspellingTests.root.appendingPathComponent("Sources/CSQLite/module.modulemap").path
+        let library = try ProgramRun.run([
+            "swiftc", "-swift-version", "6", "-parse-as-library", "-module-name", "BlogPlan", "-emit-module",
+            "-emit-module-path", directory.appendingPathComponent("BlogPlan.swiftmodule").path, "-warnings-as-errors",
+            "-I", modules.path, "-Xcc", map, plans.path,
+        ])
+        #expect(library.status == 0, "\(library.output)")
+        let app = directory.appendingPathComponent("App.swift")
+        try Data(
+            """
+            import BlogPlan
+            import SchemaMigrations
+
+            let migrator = Migrator(plan: BlogMigrationPlan.self)
+            let objects: [Schema.SQLObject] = BlogSchemaV1.sqlObjects
+            let post = BlogSchemaV1.Post()
+            print(migrator, objects.count, post)
+            """.utf8
+        ).write(to: app)
+        let user = try ProgramRun.run([
+            "swiftc", "-swift-version", "6", "-typecheck", "-warnings-as-errors", "-I", directory.path, "-I",
+            modules.path, "-Xcc", map, app.path,
+        ])
+        #expect(user.status == 0, "\(user.output)")
     }
 
     @Test func anObjectOverATableLeftOutIsLeftOutSayingWhy() throws {

@@ -111,7 +111,7 @@ import Testing
         )
         #expect(
             swift.source.contains(
-                "final class \(type): PersistentModel {\n        static let entityName = \(SwiftInitialValue.stringLiteral(table))\n"
+                "public final class \(type): PersistentModel {\n        public static let entityName = \(SwiftInitialValue.stringLiteral(table))\n"
             ),
             "\(table) → \(type)\n\(swift.source)")
     }
@@ -129,7 +129,7 @@ import Testing
         let swift = Self.render(Self.everyFeature, name: name)
         #expect(swift.schemaTypeName == schemaType)
         #expect(swift.planTypeName == planType)
-        #expect(swift.source.contains("    static let name = \(SwiftInitialValue.stringLiteral(name))\n"))
+        #expect(swift.source.contains("    public static let name = \(SwiftInitialValue.stringLiteral(name))\n"))
     }
 
     /// A table of more date-named columns than one profiling query can hold used to fail the

@@ -58,7 +58,7 @@ import Testing
                 })
         ]).source
         for line in [
-            "final class ApiCalls: PersistentModel {", "static let entityName = \"api_calls\"",
+            "public final class ApiCalls: PersistentModel {", "public static let entityName = \"api_calls\"",
             "@Attribute(column: \"HTTPStatus\") var httpStatus: String? = nil",
             "@Attribute(column: \"Track2Id\") var track2ID: String? = nil",
             "@Attribute(column: \"NAME\") var name: String? = nil",
@@ -94,7 +94,7 @@ import Testing
             swift.source.contains(
                 "//   - Settings: column payload holds JSON: its Codable type is not in the schema\n//   - Profile: it refers to Settings, which is left out\n"
             ))
-        #expect(swift.source.contains("static let models: [any PersistentModel.Type] = [Note.self]\n"))
+        #expect(swift.source.contains("public static let models: [any PersistentModel.Type] = [Note.self]\n"))
         #expect(!swift.source.contains("class Settings"))
     }
 
@@ -127,10 +127,10 @@ import Testing
         #expect(first == SwiftDeclarations(schema: schema, name: "Orchard").source)
         #expect(
             first.contains(
-                "enum OrchardSchemaV3: VersionedSchema {\n    static let versionIdentifier = Schema.Version(3, 1, 0)\n    static let models: [any PersistentModel.Type] = [Zebra.self, Apple.self]\n"
+                "enum OrchardSchemaV3: VersionedSchema {\n    public static let versionIdentifier = Schema.Version(3, 1, 0)\n    public static let models: [any PersistentModel.Type] = [Zebra.self, Apple.self]\n"
             ))
         #expect(
-            first.contains("static let indexNames: [String: [String]] = [\"a\": [\"id\", \"name\"], \"b\": [\"name\"]]")
+            first.contains("public static let indexNames: [String: [String]] = [\"a\": [\"id\", \"name\"], \"b\": [\"name\"]]")
         )
     }
 }
