@@ -190,7 +190,8 @@ import Testing
         for line in [
             #"@Attribute(sqlType: "POINT") var geom: Data? = nil"#,
             #"@Attribute(sqlType: "INTEGER") var code: SQLiteValue? = nil"#,
-            #"@Attribute(sqlType: "NUMERIC") var size: SQLiteValue? = nil"#, #"public static let primaryKey: [String]? = []"#,
+            #"@Attribute(sqlType: "NUMERIC") var size: SQLiteValue? = nil"#,
+            #"public static let primaryKey: [String]? = []"#,
             #"public static let primaryKey: [String]? = ["layer", "zoom"]"#, "var layer: String? = nil",
             "var zoom: Int? = nil",
         ] {

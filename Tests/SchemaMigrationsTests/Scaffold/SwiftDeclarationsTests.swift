@@ -130,7 +130,9 @@ import Testing
                 "enum OrchardSchemaV3: VersionedSchema {\n    public static let versionIdentifier = Schema.Version(3, 1, 0)\n    public static let models: [any PersistentModel.Type] = [Zebra.self, Apple.self]\n"
             ))
         #expect(
-            first.contains("public static let indexNames: [String: [String]] = [\"a\": [\"id\", \"name\"], \"b\": [\"name\"]]")
+            first.contains(
+                "public static let indexNames: [String: [String]] = [\"a\": [\"id\", \"name\"], \"b\": [\"name\"]]"
+            )
         )
     }
 }
