@@ -51,6 +51,7 @@ enum DatabaseSnapshot {
             console.output(
                 "left out (cannot be declared yet): \(table.table): " + table.notes.joined(separator: "; ") + "\n")
         }
+        for need in found.environmentNeeds { console.output("a migration of this file needs " + need + "\n") }
         if !found.bookkeepingTables.isEmpty {
             console.output("left out (bookkeeping): \(found.bookkeepingTables.joined(separator: ", "))\n")
         }

@@ -54,6 +54,7 @@ enum ScaffoldSubcommand {
             console.error(
                 "left out (cannot be declared yet): \(table.table): " + table.notes.joined(separator: "; ") + "\n")
         }
+        for need in found.environmentNeeds { console.error("a migration of this file needs " + need + "\n") }
         guard !swift.declaredEntities.isEmpty else {
             throw CommandFailure(
                 status: .refused,

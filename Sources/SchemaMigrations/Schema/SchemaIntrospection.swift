@@ -48,6 +48,11 @@ public struct SchemaIntrospection: Sendable, Hashable {
     /// Tables left out because they are bookkeeping: SQLite's, this package's, or another
     /// migration tool's (``ForeignMigrationHistory``).
     public var bookkeepingTables: [String]
+    /// What a migration of the file needs that the environment given did not have: one line per
+    /// collation the schema names (`the collation unicase: register it as the application does
+    /// …`). Reading the schema and sampling values do not depend on a collation's order, so the
+    /// file was read with a stand-in ordering bytes; a migration evaluates, and refuses without it.
+    public var environmentNeeds: [String] = []
 
     /// Reads the schema of the database at `url`, read-only.
     /// - Parameters:
@@ -65,16 +70,26 @@ public struct SchemaIntrospection: Sendable, Hashable {
             throw MigrationError(.notADatabase, "there is no database at '\(url.path)'", remedy: "check the path")
         }
         let db: SQLiteConnection
+        let standIns: StandInCollations
         do {
             db = try SQLiteConnection(path: url.path, mode: .readOnly)
             _ = try db.scalar("SELECT count(*) FROM sqlite_schema")
             try db.apply(environment)
+            standIns = db.standInForMissingCollations()
         } catch let error as SQLiteError {
             throw MigrationError.fromOpening(error, path: url.path)
         }
         do {
             // One read transaction: one shared lock for the thousands of statements, not one each.
-            self = try db.inReadTransaction { try SchemaIntrospection(db: db, version: version) }
+            self = try withExtendedLifetime(standIns) {
+                try db.inReadTransaction { try SchemaIntrospection(db: db, version: version) }
+            }
+            environmentNeeds = standIns.names.map { name in
+                let need = SQLEnvironmentNeed(kind: .collation, name: name)
+                let users = SQLEnvironmentFinding.objects(needing: need, in: db)
+                return "\(need)" + (users.isEmpty ? "" : " (" + users.joined(separator: "; ") + ")") + ": "
+                    + SQLEnvironmentNeed.remedy(for: [need])
+            }
         } catch let error as SQLiteError {
             guard let need = SQLEnvironmentNeed(error) else { throw error }
             throw MigrationError(

@@ -58,6 +58,27 @@ import Testing
         #expect(!result.stdout.contains("search_data"))
     }
 
+    /// A file whose table uses the app's collation scaffolds without it; stderr names what a
+    /// migration of it needs.
+    @Test func aFileUsingTheAppsCollationScaffoldsAndSaysWhatAMigrationNeeds() throws {
+        let scratch = Scratch()
+        let database = scratch.path("words.sqlite")
+        let unicase = SQLCollation("unicase") { lhs, rhs in
+            lhs.lowercased() == rhs.lowercased()
+                ? .orderedSame : lhs.lowercased() < rhs.lowercased() ? .orderedAscending : .orderedDescending
+        }
+        try SQLiteConnection(path: database, environment: SQLEnvironment(collations: [unicase])).execute(
+            "CREATE TABLE word (id INTEGER PRIMARY KEY, text TEXT NOT NULL COLLATE unicase); INSERT INTO word (text) VALUES ('a')"
+        )
+        let result = try BuiltCommand.migrate(["scaffold", "--database", database, "--name", "Words"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains(#"@Attribute(collation: "unicase") var text: String"#), "\(result.stdout)")
+        #expect(
+            result.stderr.contains(
+                "a migration of this file needs the collation unicase (the table word uses the collation unicase): register unicase as the application does"
+            ), "\(result.stderr)")
+    }
+
     /// A wide table of DATETIME readings used to make scaffold exit 1 with SQLite's raw "too many
     /// columns in result set": any table SQLite accepts is scaffolded.
     @Test func aTableOfTheMostColumnsSQLiteAllowsIsScaffolded() throws {
