@@ -82,7 +82,7 @@ struct ModelRendering {
     /// Indexes with expressions, collations, `DESC` or a `WHERE`, each with its name:
     /// `static let namedIndexes: [NamedIndex] = [.unique("name", ["email", .expression("lower(email)")], where: "…")]`.
     func namedIndexes() -> String? {
-        let named = entity.indexes.filter(\.hasExpressions).compactMap { index -> String? in
+        let named = entity.indexes.filter(isNamedIndex).compactMap { index -> String? in
             guard let name = index.name else { return nil }  // ScaffoldLimits leaves such an entity out
             let terms = (index.elements ?? index.columns.map { .column($0) }).map(term)
             return "." + (index.isUnique ? "unique" : "index")
@@ -113,12 +113,21 @@ struct ModelRendering {
     // MARK: Helpers
 
     /// Indexes over plain ascending columns: said by `uniqueness`, `indexes` and `indexNames`.
-    var plainIndexes: [Schema.Index] { entity.indexes.filter { !$0.hasExpressions } }
+    var plainIndexes: [Schema.Index] { entity.indexes.filter { !isNamedIndex($0) } }
+
+    /// Whether `index` is said as a `NamedIndex`: it has expressions, collations, `DESC` or a
+    /// `WHERE`; or it has a name and shares its columns with another plain index (a unique one
+    /// beside a plain one), which `indexNames`, naming indexes by their columns, cannot tell apart.
+    func isNamedIndex(_ index: Schema.Index) -> Bool {
+        index.hasExpressions
+            || (index.name != nil
+                && entity.indexes.contains { $0 != index && !$0.hasExpressions && $0.columns == index.columns })
+    }
 
     /// Whether `index` is said as `@Attribute(.unique)`: unique over one attribute, plainly (a
     /// unique index with an expression or a `WHERE` beside that column is a `NamedIndex`).
     func isUniqueAttribute(_ index: Schema.Index) -> Bool {
-        index.isUnique && !index.hasExpressions && index.columns.count == 1
+        index.isUnique && !isNamedIndex(index) && index.columns.count == 1
             && entity.attribute(named: index.columns[0]) != nil
     }
 

@@ -135,9 +135,9 @@ enum ScaffoldLimits {
         return found
     }
 
-    /// Index names are given by their columns (`indexNames`), and reflection declares each index
-    /// structure once: a named index sharing its columns with another, or a repeated structure,
-    /// would read back otherwise. Every index column must be a property.
+    /// Reflection declares each index structure once: a repeated structure would read back
+    /// otherwise (a named index sharing its columns with another is a `NamedIndex`, which names
+    /// it). Every index column must be a property.
     private static func indexReasons(_ entity: Schema.Entity) -> [String] {
         var found: [String] = []
         var columns = Set(entity.attributes.map(\.name))
@@ -153,13 +153,6 @@ enum ScaffoldLimits {
             if index.hasExpressions && index.name == nil {
                 found.append(
                     "index \(index.structure) has expressions, a collation, DESC or a WHERE but no name: a NamedIndex needs one"
-                )
-            }
-            if index.name != nil, !index.hasExpressions,
-                entity.indexes.contains(where: { $0 != index && !$0.hasExpressions && $0.columns == index.columns })
-            {
-                found.append(
-                    "index \(index.name!) shares its columns with another index, so indexNames cannot tell which one it names"
                 )
             }
         }

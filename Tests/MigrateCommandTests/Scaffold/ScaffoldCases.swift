@@ -193,7 +193,33 @@ enum ScaffoldSchemaCases {
     static let cases: [(name: String, planName: String, schema: Schema)] = [
         ("Reserved", "Reserved", reservedNames),
         ("Strict", "Strict \"plan\" \\ name", strictAny),
+        ("Shared", "Shared", sharedColumnsAndObjects),
     ]
+
+    /// A unique index and a named plain index over the same column (a NamedIndex names the
+    /// latter, which indexNames could not), and the version's view and trigger.
+    static var sharedColumnsAndObjects: Schema {
+        Schema(
+            version: Schema.Version(1, 0, 0),
+            entities: [
+                Schema.Entity(
+                    name: "people",
+                    attributes: [
+                        Schema.Attribute(name: "email", valueType: .string),
+                        Schema.Attribute(name: "age", valueType: .integer, isOptional: true),
+                    ],
+                    indexes: [
+                        Schema.Index(["email"], isUnique: true), Schema.Index(["email"], name: "people_email"),
+                        Schema.Index(["age", "email"], name: "people_age"),
+                    ])
+            ],
+            sqlObjects: [
+                .view("CREATE VIEW adults AS SELECT email FROM people WHERE age >= 18"),
+                .trigger(
+                    "CREATE TRIGGER people_check BEFORE INSERT ON people BEGIN SELECT RAISE(ABORT, 'no email') WHERE NEW.email = ''; END"
+                ),
+            ])
+    }
 
     /// The generated `VersionedSchema` type of each case, by case name.
     static var schemaTypeNames: [String: String] {

@@ -135,4 +135,25 @@ import Testing
             )
         )
     }
+
+    /// A named plain index beside a unique one over the same column is a NamedIndex, which names
+    /// it: indexNames, naming indexes by their columns, could not tell them apart (the scaffold
+    /// used to leave such a table out).
+    @Test func aNamedIndexSharingItsColumnsIsANamedIndex() throws {
+        let schema = Schema(
+            version: Schema.Version(1, 0, 0),
+            entities: [
+                Schema.Entity(
+                    name: "people", attributes: [Self.attribute("email", .string)],
+                    indexes: [Schema.Index(["email"], isUnique: true), Schema.Index(["email"], name: "people_email")])
+            ])
+        let swift = SwiftDeclarations(schema: schema, name: "People")
+        #expect(swift.leftOut.isEmpty, "\(swift.leftOut)")
+        #expect(
+            swift.source.contains(
+                #"public static let namedIndexes: [NamedIndex] = [.index("people_email", ["email"])]"#),
+            "\(swift.source)")
+        #expect(swift.source.contains("@Attribute(.unique) var email: String"), "\(swift.source)")
+        #expect(!swift.source.contains("indexNames"))
+    }
 }
