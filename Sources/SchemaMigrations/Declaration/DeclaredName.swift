@@ -47,3 +47,35 @@ extension Optional: DeclaredKey where Wrapped == [String] {
     /// The properties, or nil for the default key.
     public var declaredKey: [String]? { self }
 }
+
+/// A value of the database header a version declares (``VersionedSchema/applicationID``,
+/// ``VersionedSchema/userVersion``), spelled as an integer, or as an optional one whose nil leaves
+/// the header to the application.
+///
+/// ```swift
+/// static let applicationID = 0x4D4F_4F4E     // an Int
+/// static let userVersion: Int32 = 7          // the same, as SQLite stores it
+/// static let userVersion: Int? = nil         // the application's own: never set
+/// ```
+///
+/// Only `Int`, `Int32` and their optionals conform, so a requirement spelled with another type
+/// does not compile, rather than leave the header to its default.
+public protocol DeclaredHeaderValue {
+    /// The value, nil for none.
+    var declaredHeaderValue: Int? { get }
+}
+
+extension Int: DeclaredHeaderValue {
+    /// The integer itself.
+    public var declaredHeaderValue: Int? { self }
+}
+
+extension Int32: DeclaredHeaderValue {
+    /// The integer, widened.
+    public var declaredHeaderValue: Int? { Int(self) }
+}
+
+extension Optional: DeclaredHeaderValue where Wrapped: DeclaredHeaderValue {
+    /// The value, or nil.
+    public var declaredHeaderValue: Int? { self?.declaredHeaderValue }
+}

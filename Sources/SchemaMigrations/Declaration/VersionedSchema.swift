@@ -14,6 +14,12 @@ public protocol VersionedSchema: _SchemaMigrationsSendableMetatype {
     /// array) leaves the version without ``_sqlObjects``, so it does not compile rather than
     /// silently declaring none.
     associatedtype SQLObjectsDeclaration = [Schema.SQLObject]
+    /// The type ``applicationID`` is declared with: `Int`, `Int32` or their optionals
+    /// (``DeclaredHeaderValue``); another type leaves the version without ``_applicationID``, so
+    /// it does not compile.
+    associatedtype ApplicationIDDeclaration = Int?
+    /// The type ``userVersion`` is declared with, as ``ApplicationIDDeclaration``.
+    associatedtype UserVersionDeclaration = Int?
 
     /// The version, unique within a plan.
     static var versionIdentifier: Schema.Version { get }
@@ -24,6 +30,36 @@ public protocol VersionedSchema: _SchemaMigrationsSendableMetatype {
     static var sqlObjects: SQLObjectsDeclaration { get }
     /// ``sqlObjects`` as the package reads it.
     static var _sqlObjects: [Schema.SQLObject] { get }
+    /// `PRAGMA application_id` when the version owns it (a file format's magic number); nil, the
+    /// default, leaves it to the application.
+    static var applicationID: ApplicationIDDeclaration { get }
+    /// `PRAGMA user_version` when the version owns it; nil, the default, leaves it to the
+    /// application (this package never uses it: versions are recorded in its own table).
+    static var userVersion: UserVersionDeclaration { get }
+    /// ``applicationID`` as the package reads it.
+    static var _applicationID: Int? { get }
+    /// ``userVersion`` as the package reads it.
+    static var _userVersion: Int? { get }
+}
+
+extension VersionedSchema where ApplicationIDDeclaration: DeclaredHeaderValue {
+    /// ``VersionedSchema/applicationID`` as declared.
+    public static var _applicationID: Int? { applicationID.declaredHeaderValue }
+}
+
+extension VersionedSchema where UserVersionDeclaration: DeclaredHeaderValue {
+    /// ``VersionedSchema/userVersion`` as declared.
+    public static var _userVersion: Int? { userVersion.declaredHeaderValue }
+}
+
+extension VersionedSchema where ApplicationIDDeclaration == Int? {
+    /// None: the application's own.
+    public static var applicationID: Int? { nil }
+}
+
+extension VersionedSchema where UserVersionDeclaration == Int? {
+    /// None: the application's own.
+    public static var userVersion: Int? { nil }
 }
 
 extension VersionedSchema where SQLObjectsDeclaration == [Schema.SQLObject] {
@@ -41,6 +77,8 @@ extension Schema {
         let version = versionedSchema.versionIdentifier
         let entities = try versionedSchema.models.map { try ModelReflection.entity(of: $0, version: version) }
         self.init(version: version, entities: entities, sqlObjects: versionedSchema._sqlObjects)
+        applicationID = versionedSchema._applicationID
+        userVersion = versionedSchema._userVersion
         resolveReferencedColumns()
         try validate()
         _ = try StorageLayout.expand(self)  // checks relationships and their inverses

@@ -60,7 +60,7 @@ struct StepRenderer {
             guard let rendering = try rendering(of: action) else { return RenderedStatement.planned(action) }
             return Self.renderedStatements(of: rendering)
         case .createTable, .dropTable, .renameTable, .addColumn, .renameColumn, .createObject, .dropObject,
-            .rebuildVirtualTable:
+            .rebuildVirtualTable, .setHeader:
             return RenderedStatement.planned(action)
         }
     }
@@ -125,7 +125,7 @@ struct StepRenderer {
             live.objectNames.insert(object.name.sqlFolded)
         case .dropObject(let object, _):
             live.objectNames.remove(object.name.sqlFolded)
-        case .renameTable, .renameColumn, .addColumn, .rebuildVirtualTable:
+        case .renameTable, .renameColumn, .addColumn, .rebuildVirtualTable, .setHeader:
             break
         }
     }
@@ -212,7 +212,8 @@ struct RenderedStatement: Equatable {
             return statements.map { RenderedStatement($0, work: .buildingIndex) }
         case .rebuildVirtualTable:
             return statements.enumerated().map { RenderedStatement($1, work: $0 == 1 ? .copyingRows : nil) }
-        case .dropTable, .renameTable, .addColumn, .renameColumn, .dropColumn, .dropIndex, .createObject, .dropObject:
+        case .dropTable, .renameTable, .addColumn, .renameColumn, .dropColumn, .dropIndex, .createObject, .dropObject,
+            .setHeader:
             return statements.map { RenderedStatement($0) }
         }
     }

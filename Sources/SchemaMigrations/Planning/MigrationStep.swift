@@ -4,7 +4,7 @@ public struct MigrationStep: Sendable, CustomStringConvertible {
     public enum Operation: String, Sendable, Codable, CaseIterable {
         case createTable, dropTable, renameTable, addColumn, dropColumn, renameColumn, rebuildTable, createIndex,
             dropIndex, createView, dropView, createTrigger, dropTrigger, createVirtualTable, dropVirtualTable,
-            rebuildVirtualTable
+            rebuildVirtualTable, setHeader
     }
 
     /// What kind of change this is.
@@ -62,6 +62,8 @@ enum StepAction: Sendable {
     /// A virtual table whose declaration changed: made anew beside the old one, the old one's
     /// rows copied over (the columns both have), the old one dropped and the new one renamed.
     case rebuildVirtualTable(from: Schema.SQLObject, to: Schema.SQLObject)
+    /// A header value the target sets: `PRAGMA application_id = N` or `PRAGMA user_version = N`.
+    case setHeader(pragma: String, value: Int)
 
     var operation: MigrationStep.Operation {
         switch self {
@@ -87,6 +89,7 @@ enum StepAction: Sendable {
             case .virtualTable: return .dropVirtualTable
             }
         case .rebuildVirtualTable: return .rebuildVirtualTable
+        case .setHeader: return .setHeader
         }
     }
 
@@ -101,6 +104,7 @@ enum StepAction: Sendable {
         case .rebuild(let rebuild): return rebuild.table
         case .createObject(let object, _), .dropObject(let object, _), .rebuildVirtualTable(_, let object):
             return object.name
+        case .setHeader(let pragma, _): return pragma
         }
     }
 
@@ -147,6 +151,7 @@ enum StepAction: Sendable {
         case .dropObject(let object, let reason): return "Drop \(object) to recreate it (\(reason))"
         case .rebuildVirtualTable(_, let object):
             return "Rebuild \(object) (\(SQLObjectChange.changed)), copying its rows"
+        case .setHeader(let pragma, let value): return "Set \(pragma) to \(value)"
         }
     }
 
@@ -188,6 +193,8 @@ enum StepAction: Sendable {
             return [object.dropStatement]
         case .rebuildVirtualTable(let from, let to):
             return VirtualTableRebuild(from: from, to: to).declaredStatements
+        case .setHeader(let pragma, let value):
+            return ["PRAGMA \(pragma) = \(value)"]
         }
     }
 }

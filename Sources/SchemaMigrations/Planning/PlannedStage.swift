@@ -56,13 +56,14 @@ public struct PlannedStage: Sendable {
     }
 
     /// What makes an empty database `schema`: its tables with their indexes, then its views,
-    /// triggers and virtual tables in the order declared. What a new install runs, and what the
+    /// triggers and virtual tables in the order declared, then the header values it sets. What a new install runs, and what the
     /// dry run of a missing file shows.
     static func creating(_ schema: Schema) -> PlannedStage {
         PlannedStage(
             source: schema, target: schema, kind: .lightweight,
             steps: schema.entities.map { MigrationStep(action: .createTable($0)) }
-                + schema.sqlObjects.map { MigrationStep(action: .createObject($0, reason: .new)) })
+                + schema.sqlObjects.map { MigrationStep(action: .createObject($0, reason: .new)) }
+                + Planner.headerChanges(from: nil, to: schema).map { MigrationStep(action: $0) })
     }
 
     /// The stage's versions and kind.

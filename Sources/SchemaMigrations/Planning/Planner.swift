@@ -82,7 +82,22 @@ struct Planner {
         let objects = SQLObjectPlan(source: source, target: target, touched: touched)
         stage.steps =
             (objects.drops + dropIndexes + renames + columnRenames + drops + tableChanges + creates
-            + createIndexes + objects.rebuilds + objects.creates).map { MigrationStep(action: $0) }
+            + createIndexes + objects.rebuilds + objects.creates + Self.headerChanges(from: source, to: target)).map {
+                MigrationStep(action: $0)
+            }
         return stage
+    }
+
+    /// The header values the target sets that the source did not set alike; a value the target
+    /// leaves nil stays the application's, as the database has it.
+    static func headerChanges(from source: Schema?, to target: Schema) -> [StepAction] {
+        [
+            ("application_id", source?.applicationID, target.applicationID),
+            ("user_version", source?.userVersion, target.userVersion),
+        ]
+        .compactMap { pragma, old, new in
+            guard let new, new != old else { return nil }
+            return .setHeader(pragma: pragma, value: new)
+        }
     }
 }

@@ -56,7 +56,9 @@ public struct SwiftDeclarations: Sendable, Hashable {
         source = ""
         let objects = Schema.SQLObject.declarable(schema.sqlObjects, leftOut: cannotSay.map(\.table))
         self.leftOut += objects.leftOut
-        let declared = Schema(version: schema.version, entities: declarable, sqlObjects: objects.kept)
+        var declared = Schema(version: schema.version, entities: declarable, sqlObjects: objects.kept)
+        declared.applicationID = schema.applicationID
+        declared.userVersion = schema.userVersion
         let names = ScaffoldNames(schema: declared, taken: [schemaTypeName, planTypeName])
         var out = SourceWriter()
         writeHeader(to: &out, schema: schema, origin: origin)
@@ -101,6 +103,8 @@ public struct SwiftDeclarations: Sendable, Hashable {
             )
             let models = schema.entities.map { names.type($0.name) + ".self" }
             $0.line("public static let models: [any PersistentModel.Type] = [\(models.joined(separator: ", "))]")
+            if let value = schema.applicationID { $0.line("public static let applicationID = \(value)") }
+            if let value = schema.userVersion { $0.line("public static let userVersion = \(value)") }
             if !schema.sqlObjects.isEmpty {
                 $0.line("public static let sqlObjects: [Schema.SQLObject] = [")
                 $0.indent { out in

@@ -14,6 +14,8 @@ extension LiveSchema {
             let cookie = try db.pragmaInteger("schema_version")
             let objects = try db.rows("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY rowid")
             var result = LiveSchema(tables: [], dependents: [], schemaCookie: cookie)
+            result.applicationID = Int(try db.pragmaInteger("application_id"))
+            result.userVersion = Int(try db.pragmaInteger("user_version"))
             let wanted = tables.map { Set($0.map { $0.sqlFolded }) }
             // Each index's CREATE INDEX text, from the rows just read rather than a query per index.
             var indexSQL: [String: String] = [:]

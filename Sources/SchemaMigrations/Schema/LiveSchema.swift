@@ -98,6 +98,9 @@ struct LiveSchema: Sendable, Hashable {
     var dependents: [Dependent]
     /// Every view, trigger and virtual table, as a version would declare it, in the file's order.
     var sqlObjects: [Schema.SQLObject] = []
+    /// `PRAGMA application_id` and `PRAGMA user_version`.
+    var applicationID = 0
+    var userVersion = 0
     /// `PRAGMA schema_version` when read: any schema change by anyone bumps it.
     var schemaCookie: Int64
     /// The names of every table, index, trigger and view, lower-cased (SQLite's names share one

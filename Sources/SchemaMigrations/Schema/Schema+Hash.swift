@@ -11,7 +11,8 @@ extension Schema {
     /// attribute (column) names, value types, optionality, defaults, indexes, uniqueness and
     /// `hashModifier`s, and, where declared, SQL types, foreign keys, the primary key,
     /// `AUTOINCREMENT`, `WITHOUT ROWID`, generated columns and index terms and `WHERE`
-    /// conditions (SQL text as SQLite reads it: spacing, case and quoting do not count).
+    /// conditions, views, triggers and virtual tables (SQL text as SQLite reads it: spacing, case
+    /// and quoting do not count), and the header values the version sets.
     /// It does not depend on declaration order, on the version identifier, on `originalName` (a
     /// rename hint, not part of what is stored), nor on options with no storage effect. Two
     /// versions with the same hash store the same thing, and a plan refuses them.
@@ -116,8 +117,13 @@ struct HashedSchema: Encodable {
     var entities: [HashedEntity]
     /// Absent when the version declares none, so schemas without them keep the hash they had.
     var sqlObjects: [HashedObject]?
+    /// Absent unless the version sets them.
+    var applicationID: Int?
+    var userVersion: Int?
 
     init(_ schema: Schema) {
+        applicationID = schema.applicationID
+        userVersion = schema.userVersion
         sqlObjects =
             schema.sqlObjects.isEmpty
             ? nil
@@ -176,7 +182,9 @@ struct HashedSchema: Encodable {
 extension HashedSchema {
     /// The canonical JSON: keys in UTF-16 order, no whitespace, nil members left out.
     var canonicalText: String {
-        var out = "{\"entities\":["
+        var out = "{"
+        if let value = applicationID { out += "\"applicationID\":\(value)," }
+        out += "\"entities\":["
         for (index, entity) in entities.enumerated() {
             if index > 0 { out += "," }
             out += "{\"attributes\":["
@@ -328,6 +336,7 @@ extension HashedSchema {
             }
             out += "]"
         }
+        if let value = userVersion { out += ",\"userVersion\":\(value)" }
         out += "}"
         return out
     }

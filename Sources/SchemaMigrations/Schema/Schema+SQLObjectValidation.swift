@@ -4,6 +4,13 @@ extension Schema {
     /// table, index or other object takes. What SQLite itself accepts is ``DeclaredSQLCheck``'s.
     /// - Throws: `MigrationError` with code `invalidSchema` naming the object.
     func validateSQLObjects(indexNames: [String: String]) throws {
+        for (pragma, value) in [("application_id", applicationID), ("user_version", userVersion)] {
+            guard let value, value < Int(Int32.min) || value > Int(Int32.max) else { continue }
+            throw MigrationError(
+                .invalidSchema,
+                "version \(version) sets \(pragma) to \(value), which SQLite's 32-bit header field cannot hold",
+                version: version, remedy: "give a value from \(Int32.min) to \(Int32.max)")
+        }
         var taken: [String: String] = [:]
         for entity in entities { taken[entity.name.sqlFolded] = "the entity '\(entity.name)'" }
         for (name, entity) in indexNames where taken[name] == nil { taken[name] = "an index of '\(entity)'" }

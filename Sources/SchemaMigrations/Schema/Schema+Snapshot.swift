@@ -84,15 +84,25 @@ struct Snapshot: Codable {
     var entities: [Schema.Entity]
     /// Absent when the version declares none, so snapshots without them keep their form.
     var sqlObjects: [Schema.SQLObject]?
+    /// Absent unless the version sets them.
+    var applicationID: Int?
+    var userVersion: Int?
 
     init(schema: Schema, hash: String) {
         self.version = schema.version
         self.hash = hash
         self.entities = schema.entities
         self.sqlObjects = schema.sqlObjects.isEmpty ? nil : schema.sqlObjects
+        self.applicationID = schema.applicationID
+        self.userVersion = schema.userVersion
     }
 
-    var schema: Schema { Schema(version: version, entities: entities, sqlObjects: sqlObjects ?? []) }
+    var schema: Schema {
+        var schema = Schema(version: version, entities: entities, sqlObjects: sqlObjects ?? [])
+        schema.applicationID = applicationID
+        schema.userVersion = userVersion
+        return schema
+    }
 
     init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -101,5 +111,7 @@ struct Snapshot: Codable {
         hash = try container.decodeIfPresent(String.self, forKey: .hash)
         entities = try container.decode([Schema.Entity].self, forKey: .entities)
         sqlObjects = try container.decodeIfPresent([Schema.SQLObject].self, forKey: .sqlObjects)
+        applicationID = try container.decodeIfPresent(Int.self, forKey: .applicationID)
+        userVersion = try container.decodeIfPresent(Int.self, forKey: .userVersion)
     }
 }

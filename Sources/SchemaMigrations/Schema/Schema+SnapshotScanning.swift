@@ -20,12 +20,15 @@ extension Snapshot {
     }
 
     private init(scanning json: StrictJSON) throws {
-        let object = try StrictObject(json, keys: ["format", "version", "hash", "entities", "sqlObjects"])
+        let object = try StrictObject(
+            json, keys: ["format", "version", "hash", "entities", "sqlObjects", "applicationID", "userVersion"])
         format = try object.optional("format", \.integer) ?? 1
         version = try object.required("version", Schema.Version.init(scanning:))
         hash = try object.optional("hash", \.string)
         entities = try object.required("entities") { try StrictObject.array($0, Schema.Entity.init(scanning:)) }
         sqlObjects = try object.optional("sqlObjects") { try StrictObject.array($0, Schema.SQLObject.init(scanning:)) }
+        applicationID = try object.optional("applicationID", \.integer)
+        userVersion = try object.optional("userVersion", \.integer)
     }
 }
 

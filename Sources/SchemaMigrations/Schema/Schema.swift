@@ -23,6 +23,10 @@ public struct Schema: Codable, Hashable, Sendable {
     public var entities: [Entity]
     /// The views, triggers and virtual tables, in the order they are created.
     public var sqlObjects: [SQLObject]
+    /// `PRAGMA application_id` the version sets; nil leaves it to the application.
+    public var applicationID: Int?
+    /// `PRAGMA user_version` the version sets; nil leaves it to the application.
+    public var userVersion: Int?
 
     /// The schema of `version`, with its entities and the views, triggers and virtual tables after them.
     public init(version: Version, entities: [Entity], sqlObjects: [SQLObject] = []) {
@@ -31,7 +35,7 @@ public struct Schema: Codable, Hashable, Sendable {
         self.sqlObjects = sqlObjects
     }
 
-    private enum CodingKeys: String, CodingKey { case version, entities, sqlObjects }
+    private enum CodingKeys: String, CodingKey { case version, entities, sqlObjects, applicationID, userVersion }
 
     /// Reads a schema; one written before versions could declare SQL objects has none.
     public init(from decoder: any Decoder) throws {
@@ -39,6 +43,8 @@ public struct Schema: Codable, Hashable, Sendable {
         version = try container.decode(Version.self, forKey: .version)
         entities = try container.decode([Entity].self, forKey: .entities)
         sqlObjects = try container.decodeIfPresent([SQLObject].self, forKey: .sqlObjects) ?? []
+        applicationID = try container.decodeIfPresent(Int.self, forKey: .applicationID)
+        userVersion = try container.decodeIfPresent(Int.self, forKey: .userVersion)
     }
 
     /// Writes the schema; `sqlObjects` only when there are some, so schemas without them keep their form.
@@ -47,6 +53,8 @@ public struct Schema: Codable, Hashable, Sendable {
         try container.encode(version, forKey: .version)
         try container.encode(entities, forKey: .entities)
         if !sqlObjects.isEmpty { try container.encode(sqlObjects, forKey: .sqlObjects) }
+        try container.encodeIfPresent(applicationID, forKey: .applicationID)
+        try container.encodeIfPresent(userVersion, forKey: .userVersion)
     }
 
     /// The view, trigger or virtual table so named, ignoring ASCII case as SQLite does.

@@ -43,6 +43,12 @@ struct SchemaComparison {
             }
             result += differences(entity: entity, table: table)
         }
+        for (pragma, live, declared) in [
+            ("application_id", live.applicationID, declared.applicationID),
+            ("user_version", live.userVersion, declared.userVersion),
+        ] {
+            if let declared, declared != live { result.append(.header(pragma: pragma, live: live, declared: declared)) }
+        }
         // The views, triggers and virtual tables declared; those only the file has are the app's.
         for object in declared.sqlObjects {
             guard let live = live.sqlObjects.first(where: { $0.name.sqlFolded == object.name.sqlFolded }) else {

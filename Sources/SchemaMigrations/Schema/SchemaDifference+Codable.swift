@@ -43,6 +43,7 @@ extension SchemaDifference: Codable {
         case .indexName: return "indexName"
         case .undeclaredUniqueIndex: return "undeclaredUniqueIndex"
         case .sqlObject: return "sqlObject"
+        case .header: return "header"
         }
     }
 
@@ -102,6 +103,9 @@ extension SchemaDifference: Codable {
         case .sqlObject(_, let declared, let live):
             try container.encode(declared, forKey: .declared)
             try container.encodeIfPresent(live, forKey: .live)
+        case .header(_, let live, let declared):
+            try container.encode(live, forKey: .live)
+            try container.encode(declared, forKey: .declared)
         }
     }
 
@@ -156,6 +160,7 @@ extension SchemaDifference: Codable {
                 table: table, index: try container.decode(String.self, forKey: .index),
                 columns: try container.decode([String].self, forKey: .columns),
                 sql: try container.decodeIfPresent(String.self, forKey: .sql))
+        case "header": self = .header(pragma: table, live: try live(), declared: try declared())
         case "sqlObject":
             self = .sqlObject(
                 name: table, declared: try declared(), live: try container.decodeIfPresent(String.self, forKey: .live))

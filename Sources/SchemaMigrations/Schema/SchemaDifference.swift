@@ -56,6 +56,8 @@ enum SchemaDifference: Hashable, Sendable {
     /// A declared view, trigger or virtual table the file lacks (`live` nil), or has with other
     /// SQL (`live`, as the file stores it). `table` is the object's name.
     case sqlObject(name: String, declared: Schema.SQLObject, live: String?)
+    /// A header value the version sets (`application_id`, `user_version`) that the file has otherwise.
+    case header(pragma: String, live: Int, declared: Int)
 
     /// A table option a declaration may ask for.
     enum TableOption: String, Hashable, Sendable {
@@ -87,7 +89,8 @@ enum SchemaDifference: Hashable, Sendable {
             .foreignKeyColumn(let table, _, _, _), .foreignKeyOnUpdate(let table, _, _, _),
             .foreignKeyNotDeferred(let table, _), .check(let table, _, _, _), .collation(let table, _, _, _),
             .generated(let table, _, _, _), .defaultValue(let table, _, _, _), .missingIndex(let table, _),
-            .indexName(let table, _, _), .undeclaredUniqueIndex(let table, _, _, _), .sqlObject(let table, _, _):
+            .indexName(let table, _, _), .undeclaredUniqueIndex(let table, _, _, _), .sqlObject(let table, _, _),
+            .header(let table, _, _):
             return table
         }
     }
@@ -104,7 +107,7 @@ enum SchemaDifference: Hashable, Sendable {
             .defaultValue(_, let column, _, _):
             return column
         case .missingTable, .primaryKey, .noIntegerPrimaryKey, .missingTableOption, .missingIndex, .indexName,
-            .undeclaredUniqueIndex, .sqlObject:
+            .undeclaredUniqueIndex, .sqlObject, .header:
             return nil
         }
     }
@@ -179,6 +182,8 @@ extension SchemaDifference: CustomStringConvertible {
             return "\(declared) is missing"
         case .sqlObject(_, let declared, let live?):
             return "\(declared) is `\(live)`, declared `\(declared.sql)`"
+        case .header(let pragma, let live, let declared):
+            return "\(pragma) is \(live), declared \(declared)"
         }
     }
 }

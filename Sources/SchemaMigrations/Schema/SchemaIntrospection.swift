@@ -136,6 +136,9 @@ public struct SchemaIntrospection: Sendable, Hashable {
         let objects = Schema.SQLObject.declarable(
             live.sqlObjects.filter { !Schema.isReservedTableName($0.name) }, leftOut: undeclarable.map(\.table))
         self.schema = Schema(version: version, entities: entities, sqlObjects: objects.kept)
+        // A header value the file has is the application's to keep: declared, so a new install has it too.
+        if live.applicationID != 0 { schema.applicationID = live.applicationID }
+        if live.userVersion != 0 { schema.userVersion = live.userVersion }
         self.undeclarable = undeclarable
         self.notCarried = reader.notCarried.filter { declared.contains($0.table) } + objects.leftOut
         self.bookkeepingTables = reader.bookkeeping

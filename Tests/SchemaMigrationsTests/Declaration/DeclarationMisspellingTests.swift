@@ -68,6 +68,14 @@ import Testing
                 static let versionIdentifier = Schema.Version(2, 0, 0)
                 static let models: [any PersistentModel.Type] = [Trip.self]
                 static let sqlObjects = [Schema.SQLObject.view("CREATE VIEW v AS SELECT 1")]
+                static let applicationID = 0x4D4F_4F4E
+                static let userVersion: Int32 = 7
+            }
+            enum V3: VersionedSchema {
+                static let versionIdentifier = Schema.Version(3, 0, 0)
+                static let models: [any PersistentModel.Type] = [Trip.self]
+                static let applicationID: Int32? = nil
+                static let userVersion: Int? = 8
             }
             """)
         #expect(result.status == 0, "\(result.output)")
@@ -85,6 +93,8 @@ import Testing
             "final class Trip: PersistentModel { static let indexNames = [\"by_a\": \"a\"]; var a = 0; init() {} }",
             "enum Plan: SchemaMigrationPlan { static let name = 1; static let schemas: [any VersionedSchema.Type] = [] }",
             "enum V: VersionedSchema { static let versionIdentifier = Schema.Version(1, 0, 0); static let models: [any PersistentModel.Type] = []; static let sqlObjects: [Schema.SQLObject]? = [] }",
+            "enum V: VersionedSchema { static let versionIdentifier = Schema.Version(1, 0, 0); static let models: [any PersistentModel.Type] = []; static let applicationID: UInt32 = 1 }",
+            "enum V: VersionedSchema { static let versionIdentifier = Schema.Version(1, 0, 0); static let models: [any PersistentModel.Type] = []; static let userVersion = \"7\" }",
             "enum V: VersionedSchema { static let versionIdentifier = Schema.Version(1, 0, 0); static let models: [any PersistentModel.Type] = []; static let sqlObjects = [\"CREATE VIEW v AS SELECT 1\"] }",
         ])
     func aRequirementOfAnotherTypeDoesNotCompile(_ source: String) throws {
