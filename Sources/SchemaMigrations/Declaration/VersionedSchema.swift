@@ -11,11 +11,11 @@
 /// A released version must never change: ship a new version instead.
 public protocol VersionedSchema: _SchemaMigrationsSendableMetatype {
     /// The type ``sqlObjects`` is declared with: `[Schema.SQLObject]`. Another type (an optional
-    /// array) leaves the version without ``_sqlObjects``, so it does not compile rather than
+    /// array) leaves the version without `_sqlObjects`, so it does not compile rather than
     /// silently declaring none.
     associatedtype SQLObjectsDeclaration = [Schema.SQLObject]
     /// The type ``applicationID`` is declared with: `Int`, `Int32` or their optionals
-    /// (``DeclaredHeaderValue``); another type leaves the version without ``_applicationID``, so
+    /// (``DeclaredHeaderValue``); another type leaves the version without `_applicationID`, so
     /// it does not compile.
     associatedtype ApplicationIDDeclaration = Int?
     /// The type ``userVersion`` is declared with, as ``ApplicationIDDeclaration``.
