@@ -43,6 +43,7 @@ enum StatusSubcommand {
         ]
         json["otherTools"] = OtherToolsOutput.json(status.otherTools)
         json["onlineChange"] = OnlineChangeOutput.json(status.onlineChange)
+        json["environmentNeeds"] = status.environmentNeeds
         let online = status.onlineChange.map { "; online change \($0.from) → \($0.to) \($0.phase.rawValue)" } ?? ""
         return DatabaseOutcome(
             database: status.database, status: status.isUpToDate ? .success : .pending,

@@ -25,6 +25,7 @@ extension MigrationStatus: CustomStringConvertible {
                 lines.append("pending: \(counted(pendingStages.count, "stage"))")
                 lines += pendingStages.map { "  \($0)" }
             }
+            lines += environmentNeeds.map { "needs: " + $0 }
         }
         return lines.joined(separator: "\n")
     }

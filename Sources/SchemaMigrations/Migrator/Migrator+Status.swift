@@ -29,6 +29,10 @@ public struct MigrationStatus: Sendable, Hashable {
     /// The online change in progress on the database (``MigrationOptions/online``), nil when none:
     /// its stage, tables, phase, how far its copy is, and whether the run that owns it is alive.
     public var onlineChange: OnlineChangeStatus?
+    /// What the pending migration needs that this connection lacks (a collation or function the
+    /// application registers, an extension's module), one sentence each with its remedy; empty
+    /// when nothing is pending or nothing is missing. Status reads without them; `apply` refuses.
+    public var environmentNeeds: [String] = []
 
     /// True when a migration would write nothing.
     public var isUpToDate: Bool { isRecorded && currentVersion == targetVersion }
@@ -89,9 +93,11 @@ extension Migrator {
                 throw MigrationError.wrap(error, message: "cannot read the online change in progress in '\(db.path)'")
             }
         }
+        var pending: [PlannedStage] = []
         switch state {
         case .empty:
             status.pendingStages = [.init(from: nil, to: target, kind: .lightweight)]
+            if let schema = plan.declaredSchema(for: target) { pending = [PlannedStage.creating(schema)] }
         case .recorded(let current), .unversioned(let current):
             if case .recorded = state { status.isRecorded = true }
             guard current <= target else { throw MigrationError.backwards(from: current, to: target) }
@@ -100,7 +106,15 @@ extension Migrator {
             // lightweight stage cannot make) is refused here as `plan` and `apply` refuse it, in
             // their words, so that a pipeline gating on status never passes a broken plan. Only
             // when something is pending: the up-to-date check stays O(1).
-            if !status.pendingStages.isEmpty { _ = try plan.plannedStages(from: current, to: target) }
+            if !status.pendingStages.isEmpty { pending = try plan.plannedStages(from: current, to: target) }
+        }
+        // What the pending stages will need that the connection lacks: the refusal `apply` would
+        // give first, said here as advice (a cluster's leader, which has no SQL environment to
+        // lend, is not asked).
+        if let db = db as? any MigrationDatabase, !pending.isEmpty,
+            let refusal = try SQLEnvironmentCheck(db: db).refusal(for: pending, version: target)
+        {
+            status.environmentNeeds = [refusal.message + (refusal.remedy.map { "; fix: " + $0 } ?? "")]
         }
         return status
     }

@@ -42,10 +42,19 @@ import Testing
         v2.version = Schema.Version(2, 0, 0)
         v2.entities[0].attributes[1].isOptional = false
         v2.entities[0].attributes[1].defaultValue = "''"
+        // Status reads it without the collation too, and says what the migration will need.
+        let status = try PlanBuilder.migrator([found.schema, v2]).status(databaseAt: db.url)
+        #expect(status.environmentNeeds.count == 1 && status.environmentNeeds[0].contains("unicase"), "\(status)")
+        #expect("\(status)".contains("\nneeds: "), "\(status)")
+        let upToDate = try PlanBuilder.migrator([found.schema]).status(databaseAt: db.url)
+        #expect(upToDate.environmentNeeds.isEmpty, "recording the version needs nothing: \(upToDate)")
         #expect {
             try PlanBuilder.migrator([found.schema, v2]).migrate(databaseAt: db.url)
         } throws: { error in
             (error as? MigrationError)?.code == .sqlEnvironment
+                && status.environmentNeeds == [
+                    "\((error as! MigrationError).message); fix: \((error as! MigrationError).remedy ?? "")"
+                ]
         }
         #expect(try db.bytes() == before)
     }
