@@ -99,7 +99,7 @@ enum DeclaredSQLCheck {
         let probe = SQL.quoteIdentifier(TableNames.temporaryPrefix + "probe")
         let renamed = SQL.quoteIdentifier(TableNames.temporaryPrefix + "probe_renamed")
         for object in schema.sqlObjects {
-            if object.kind == .virtualTable, let module = SQLObjectStatement(object.sql).module,
+            if object.kind == .virtualTable, let module = object.statement.module,
                 !modules.contains(module.sqlFolded)
             {
                 complete = false  // what reads it cannot be checked here either

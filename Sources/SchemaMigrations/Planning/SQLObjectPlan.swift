@@ -22,6 +22,7 @@ struct SQLObjectPlan {
     ///   swap of two columns would silently swap what it reads).
     init(source: Schema, target: Schema, touched: Set<String> = []) {
         let targets = Dictionary(target.sqlObjects.map { ($0.name.sqlFolded, $0) }, uniquingKeysWith: { a, _ in a })
+        let sources = Dictionary(source.sqlObjects.map { ($0.name.sqlFolded, $0) }, uniquingKeysWith: { a, _ in a })
         var reasons: [String: SQLObjectChange] = [:]
         var rebuilt: Set<String> = []
         for object in source.sqlObjects {
@@ -64,9 +65,9 @@ struct SQLObjectPlan {
         }
         for object in target.sqlObjects {
             let name = object.name.sqlFolded
-            if rebuilt.contains(name), let old = source.sqlObject(named: object.name) {
+            if rebuilt.contains(name), let old = sources[name] {
                 rebuilds.append(.rebuildVirtualTable(from: old, to: object))
-            } else if source.sqlObject(named: object.name) == nil {
+            } else if sources[name] == nil {
                 creates.append(.createObject(object, reason: .new))
             } else if let reason = reasons[name] {
                 creates.append(.createObject(object, reason: reason))

@@ -42,9 +42,9 @@ struct VirtualTableRebuild {
     }
 
     private func statements(temporary: String, columns: [String]?) -> [String] {
-        let module = SQLObjectStatement(to.sql).module?.sqlFolded
+        let module = to.statement.module?.sqlFolded
         let rowid =
-            module.map(Self.rowidModules.contains) == true && module == SQLObjectStatement(from.sql).module?.sqlFolded
+            module.map(Self.rowidModules.contains) == true && module == from.statement.module?.sqlFolded
         let names = (rowid ? ["rowid"] : []) + (columns?.map(SQL.quoteIdentifier) ?? [])
         let copy =
             columns == nil

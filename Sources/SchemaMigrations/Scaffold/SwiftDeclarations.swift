@@ -56,9 +56,10 @@ public struct SwiftDeclarations: Sendable, Hashable {
         source = ""
         let objects = Schema.SQLObject.declarable(schema.sqlObjects, leftOut: cannotSay.map(\.table))
         self.leftOut += objects.leftOut
-        var declared = Schema(version: schema.version, entities: declarable, sqlObjects: objects.kept)
-        declared.applicationID = schema.applicationID
-        declared.userVersion = schema.userVersion
+        // The schema as given (its version, header values), less what is left out.
+        var declared = schema
+        declared.entities = declarable
+        declared.sqlObjects = objects.kept
         let names = ScaffoldNames(schema: declared, taken: [schemaTypeName, planTypeName])
         var out = SourceWriter()
         writeHeader(to: &out, schema: schema, origin: origin)

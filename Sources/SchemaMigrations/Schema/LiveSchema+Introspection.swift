@@ -29,15 +29,18 @@ extension LiveSchema {
                 let tableName = object[2].stringValue ?? name
                 let sql = object[3].stringValue ?? ""
                 result.objectNames.insert(name.sqlFolded)
-                if let kind = SQLObjectStatement(sql).kind, type != "index" {
-                    result.sqlObjects.append(Schema.SQLObject(kind, sql))
+                // SQLite stores a virtual table's statement from `CREATE VIRTUAL TABLE` on.
+                let isVirtualTable = type == "table" && sql.prefix(20).uppercased() == "CREATE VIRTUAL TABLE"
+                // Only these are parsed: a table's CREATE TABLE text can be long, and is read apart.
+                if type == "view" || type == "trigger" || isVirtualTable, let stored = Schema.SQLObject(stored: sql) {
+                    result.sqlObjects.append(stored)
                 }
                 switch type {
                 case "table":
                     if let wanted, !wanted.contains(name.sqlFolded) { continue }
                     // An app's virtual table may use a module only the app's connections register:
                     // reading it then fails, yet it holds no foreign key and is no entity's table.
-                    if sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE"),
+                    if isVirtualTable,
                         case nil = try? readTable(name, sql: sql, indexSQL: indexSQL, db: db)
                     {
                         result.tables.append(Table(name: name, sql: sql, columns: [], indexes: [], foreignKeys: []))

@@ -32,17 +32,46 @@ extension Schema {
         }
 
         /// What it is.
-        public var kind: Kind
+        public let kind: Kind
         /// The `CREATE VIEW`, `CREATE TRIGGER` or `CREATE VIRTUAL TABLE` statement, as written.
-        public var sql: String
+        public let sql: String
+        /// What the statement's tokens say, read once: the planner, the comparison and the
+        /// checks ask for the name and the names it mentions many times.
+        let statement: SQLObjectStatement
         /// Its name as the statement spells it (quotes removed); empty when the statement names
         /// nothing a version can hold (``Schema/validate()`` refuses it, saying why).
-        public var name: String { SQLObjectStatement(sql).name ?? "" }
+        public var name: String { statement.name ?? "" }
 
         /// An object of `kind` created by `sql`.
         public init(_ kind: Kind, _ sql: String) {
             self.kind = kind
             self.sql = sql
+            statement = SQLObjectStatement(sql)
+        }
+
+        /// The object a file's `CREATE VIEW | TRIGGER | VIRTUAL TABLE` statement makes, of the
+        /// kind the statement says; nil for any other statement.
+        init?(stored sql: String) {
+            let statement = SQLObjectStatement(sql)
+            guard let kind = statement.kind else { return nil }
+            self.kind = kind
+            self.sql = sql
+            self.statement = statement
+        }
+
+        /// Reads what ``encode(to:)`` writes: the kind and the statement.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(try container.decode(Kind.self, forKey: .kind), try container.decode(String.self, forKey: .sql))
+        }
+
+        /// Equal when the kind and the statement, as written, are.
+        public static func == (lhs: SQLObject, rhs: SQLObject) -> Bool { lhs.kind == rhs.kind && lhs.sql == rhs.sql }
+
+        /// Hashes the kind and the statement, as written.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(kind)
+            hasher.combine(sql)
         }
 
         /// A view: `.view("CREATE VIEW Recent AS SELECT * FROM Post WHERE date > unixepoch() - 86400")`.
@@ -61,7 +90,7 @@ extension Schema {
         /// final semicolon).
         var normalizedSQL: String {
             let bytes = Array(sql.utf8)
-            guard let range = SQLObjectStatement(sql).qualifiedNameRange else {
+            guard let range = statement.qualifiedNameRange else {
                 return SQLExpressionText.normalized(sql)
             }
             var rest = String(decoding: bytes[range.upperBound...], as: UTF8.self)
@@ -73,7 +102,7 @@ extension Schema {
 
         /// The names the statement mentions (lower-cased), its own included: what tells that a
         /// view reads another, or a trigger a view.
-        var mentionedNames: Set<String> { SQLTokenizer(sql).identifierSet() }
+        var mentionedNames: Set<String> { statement.mentionedNames }
 
         /// `DROP VIEW "PostCount"`.
         var dropStatement: String {
@@ -84,7 +113,7 @@ extension Schema {
         /// its own, schema prefix included: a changed virtual table is made beside the old one
         /// before its rows move. The name's tokens are replaced, nothing else.
         func sql(namedSQL name: String) -> String {
-            guard let range = SQLObjectStatement(sql).qualifiedNameRange else { return sql }
+            guard let range = statement.qualifiedNameRange else { return sql }
             let bytes = Array(sql.utf8)
             return String(decoding: bytes[..<range.lowerBound], as: UTF8.self) + name
                 + String(decoding: bytes[range.upperBound...], as: UTF8.self)
@@ -122,7 +151,7 @@ extension Schema {
 
 /// What the head of a `CREATE VIEW | TRIGGER | VIRTUAL TABLE` statement says: the kind, whether it
 /// is `TEMP`, and the name with its byte range. Tokens, never a search of the text.
-struct SQLObjectStatement {
+struct SQLObjectStatement: Sendable {
     var kind: Schema.SQLObject.Kind?
     var isTemporary = false
     var schemaName: String?
@@ -131,11 +160,15 @@ struct SQLObjectStatement {
     var qualifiedNameRange: Range<Int>?
     /// A virtual table's module: `fts5` of `USING fts5(…)`.
     var module: String?
+    /// Every name the statement mentions (lower-cased), its own included; empty when it cannot
+    /// be tokenized.
+    var mentionedNames: Set<String> = []
 
     init(_ sql: String) {
         let tokenizer = SQLTokenizer(sql)
-        guard let tokens = try? tokenizer.tokens(), let first = tokens.first, tokenizer.isKeyword(first, "CREATE")
-        else { return }
+        guard let tokens = try? tokenizer.tokens() else { return }
+        mentionedNames = tokenizer.identifiers(in: tokens[...])
+        guard let first = tokens.first, tokenizer.isKeyword(first, "CREATE") else { return }
         var index = 1
         func keyword(_ word: String) -> Bool {
             guard index < tokens.count, tokenizer.isKeyword(tokens[index], word) else { return false }

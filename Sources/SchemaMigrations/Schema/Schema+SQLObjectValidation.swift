@@ -4,18 +4,11 @@ extension Schema {
     /// table, index or other object takes. What SQLite itself accepts is ``DeclaredSQLCheck``'s.
     /// - Throws: `MigrationError` with code `invalidSchema` naming the object.
     func validateSQLObjects(indexNames: [String: String]) throws {
-        for (pragma, value) in [("application_id", applicationID), ("user_version", userVersion)] {
-            guard let value, value < Int(Int32.min) || value > Int(Int32.max) else { continue }
-            throw MigrationError(
-                .invalidSchema,
-                "version \(version) sets \(pragma) to \(value), which SQLite's 32-bit header field cannot hold",
-                version: version, remedy: "give a value from \(Int32.min) to \(Int32.max)")
-        }
         var taken: [String: String] = [:]
         for entity in entities { taken[entity.name.sqlFolded] = "the entity '\(entity.name)'" }
         for (name, entity) in indexNames where taken[name] == nil { taken[name] = "an index of '\(entity)'" }
         for (position, object) in sqlObjects.enumerated() {
-            let statement = SQLObjectStatement(object.sql)
+            let statement = object.statement
             let label =
                 statement.name.map { "the \(object.kind.words) '\($0)'" } ?? "the \(object.kind.words) #\(position + 1)"
             func fail(_ message: String, remedy: String) -> MigrationError {
@@ -60,6 +53,20 @@ extension Schema {
                     remedy: "rename one of them")
             }
             taken[name.sqlFolded] = label
+        }
+    }
+}
+
+extension Schema {
+    /// Checks the header values the version sets fit SQLite's signed 32-bit fields.
+    /// - Throws: `MigrationError` with code `invalidSchema` naming the pragma and the value.
+    func validateHeader() throws {
+        for (pragma, value) in [("application_id", applicationID), ("user_version", userVersion)] {
+            guard let value, value < Int(Int32.min) || value > Int(Int32.max) else { continue }
+            throw MigrationError(
+                .invalidSchema,
+                "version \(version) sets \(pragma) to \(value), which SQLite's 32-bit header field cannot hold",
+                version: version, remedy: "give a value from \(Int32.min) to \(Int32.max)")
         }
     }
 }

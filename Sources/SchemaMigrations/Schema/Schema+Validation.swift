@@ -151,5 +151,6 @@ extension Schema {
             }
         }
         try validateSQLObjects(indexNames: indexNames)
+        try validateHeader()
     }
 }

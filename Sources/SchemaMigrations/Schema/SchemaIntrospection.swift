@@ -81,14 +81,16 @@ public struct SchemaIntrospection: Sendable, Hashable {
         }
         do {
             // One read transaction: one shared lock for the thousands of statements, not one each.
+            // The stand-ins' record lives as long as the connection may still call for one.
             self = try withExtendedLifetime(standIns) {
-                try db.inReadTransaction { try SchemaIntrospection(db: db, version: version) }
-            }
-            environmentNeeds = standIns.names.map { name in
-                let need = SQLEnvironmentNeed(kind: .collation, name: name)
-                let users = SQLEnvironmentFinding.objects(needing: need, in: db)
-                return "\(need)" + (users.isEmpty ? "" : " (" + users.joined(separator: "; ") + ")") + ": "
-                    + SQLEnvironmentNeed.remedy(for: [need])
+                var found = try db.inReadTransaction { try SchemaIntrospection(db: db, version: version) }
+                found.environmentNeeds = standIns.names.map { name in
+                    let need = SQLEnvironmentNeed(kind: .collation, name: name)
+                    let users = SQLEnvironmentFinding.objects(needing: need, in: db)
+                    return "\(need)" + (users.isEmpty ? "" : " (" + users.joined(separator: "; ") + ")") + ": "
+                        + SQLEnvironmentNeed.remedy(for: [need])
+                }
+                return found
             }
         } catch let error as SQLiteError {
             guard let need = SQLEnvironmentNeed(error) else { throw error }
