@@ -15,7 +15,7 @@
 /// Related SQLite documentation: <https://www.sqlite.org/foreignkeys.html>
 public struct ForeignKeyReference: Sendable, Hashable {
     /// What SQLite does to the referencing rows when the referenced key is deleted or changed.
-    public enum Action: String, Sendable, Hashable, CaseIterable {
+    public enum Action: String, Codable, Sendable, Hashable, CaseIterable {
         /// `NO ACTION`: nothing, but the foreign key check still applies (SQLite's default).
         case noAction = "NO ACTION"
         /// `RESTRICT`: the change is refused at once.

@@ -62,6 +62,7 @@ struct KeyDeclaration {
                 return named
             }
         }
+        entity.constraints = entity.constraints.map { $0.namingColumns(column) }
         for (name, properties) in model._indexNames.sorted(by: { $0.key < $1.key }) {
             let columns = properties.map(column)
             // (A NamedIndex has its own name: indexNames names the plain indexes.)

@@ -95,7 +95,8 @@ enum ModelReflection {
         return try keys.applied(
             to: Schema.Entity(
                 name: entityName, originalName: model._originalName, hashModifier: model._hashModifier,
-                attributes: attributes, indexes: deduplicated(indexes), relationships: relationships),
+                attributes: attributes, indexes: deduplicated(indexes), relationships: relationships,
+                constraints: model._constraints),
             model: model, version: version)
     }
 

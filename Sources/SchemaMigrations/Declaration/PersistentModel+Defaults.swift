@@ -72,3 +72,10 @@ extension PersistentModel {
     /// No indexes with expressions, orders, collations or a WHERE clause.
     public static var namedIndexes: [NamedIndex] { [] }
 }
+
+extension PersistentModel where ConstraintsDeclaration == [Schema.TableConstraint] {
+    /// No table constraints.
+    public static var constraints: [Schema.TableConstraint] { [] }
+    /// ``PersistentModel/constraints`` as declared.
+    public static var _constraints: [Schema.TableConstraint] { constraints }
+}

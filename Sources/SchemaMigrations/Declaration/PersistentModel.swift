@@ -81,6 +81,17 @@ public protocol PersistentModel: AnyObject, _SchemaMigrationsSendableMetatype {
     /// unique: `[.unique("Customer_live_email", [.expression("lower(email)")], where: "deleted_at IS NULL")]`.
     static var namedIndexes: [NamedIndex] { get }
 
+    /// The type ``constraints`` is declared with: `[Schema.TableConstraint]`. Another type (an
+    /// optional array) leaves the model without `_constraints`, so it does not compile rather
+    /// than silently declaring none.
+    associatedtype ConstraintsDeclaration = [Schema.TableConstraint]
+    /// The table's constraints beside its columns, in the order `CREATE TABLE` writes them:
+    /// CHECKs over the row, `UNIQUE` constraints and foreign keys over several columns, each
+    /// perhaps named. Columns are named by their properties (or their column names); a CHECK's
+    /// expression by column names, as an attribute's `check:`.
+    /// `[.check("endDate >= startDate"), .foreignKey(["tripID", "day"], references: "Day", columns: ["tripID", "day"])]`.
+    static var constraints: ConstraintsDeclaration { get }
+
     /// ``entityName`` as read, whichever type declares it. Not to be declared: the package's
     /// extensions give it, and a model without one (its requirement declared with a type the
     /// package does not take) does not compile.
@@ -97,4 +108,6 @@ public protocol PersistentModel: AnyObject, _SchemaMigrationsSendableMetatype {
     static var _primaryKey: [String]? { get }
     /// ``indexNames`` as read; not to be declared (see ``_entityName``).
     static var _indexNames: [String: [String]] { get }
+    /// ``constraints`` as read; not to be declared (see ``_entityName``).
+    static var _constraints: [Schema.TableConstraint] { get }
 }

@@ -93,7 +93,12 @@ extension TableRebuild {
             }
             if !substitution.isEmpty { definition.renameColumns(substitution) }
         }
-        var carriedOver = TableRebuild.features(of: definition)
+        // The declared constraints a stage drops and adds; what it adds is not carried over.
+        let liveConstraints = Set(definition.constraints.map(\.text))
+        try definition.changeConstraints(removing: removedConstraints, adding: addedConstraints)
+        let addedTexts = Set(
+            definition.constraints.map(\.text).filter { !liveConstraints.contains($0) }.map { "`\($0)`" })
+        var carriedOver = TableRebuild.features(of: definition).filter { !addedTexts.contains($0) }
         // 4. "Use CREATE TABLE to construct a new table "new_X" that is in the desired revised format of table X."
         for column in columns {
             let name = column.attribute.name

@@ -16,7 +16,7 @@ enum DeclaredSQLCheck {
     static func check(_ entity: Schema.Entity, version: Schema.Version, environment: SQLEnvironment = .none) throws {
         let declaring = entity.attributes.filter(declaresSQL)
         let indexes = entity.indexes.filter(\.hasExpressions)
-        guard !declaring.isEmpty || !indexes.isEmpty else { return }
+        guard !declaring.isEmpty || !indexes.isEmpty || !entity.constraints.isEmpty else { return }
         let db: SQLiteConnection
         do {
             db = try SQLiteConnection(path: ":memory:")
@@ -36,6 +36,7 @@ enum DeclaredSQLCheck {
             let culprit = declaring.first { attribute in
                 var alone = entity
                 alone.attributes = entity.attributes.map { $0.name == attribute.name ? $0 : plain($0) }
+                alone.constraints = []
                 do {
                     try db.execute(EntitySQL.createTable(alone, named: "probe"))
                     try? db.execute("DROP TABLE probe")
@@ -43,6 +44,15 @@ enum DeclaredSQLCheck {
                 } catch {
                     return rejected(error) != nil
                 }
+            }
+            if culprit == nil, let constraint = culpritConstraint(of: entity, in: db) {
+                throw MigrationError(
+                    .invalidSchema,
+                    "SQLite rejects the constraint `\(constraint.sql)` of '\(entity.name)': \(error.message)",
+                    entity: entity.name, version: version,
+                    remedy: missingRemedy(error)
+                        ?? "correct the constraint (a CHECK names columns as the table spells them)",
+                    sqliteError: error)
             }
             throw MigrationError(
                 .invalidSchema,
@@ -178,5 +188,22 @@ enum DeclaredSQLCheck {
         attribute.generated != nil
             ? "write a deterministic expression over the table's columns (column names as the table spells them), with SQLite's built-in functions and no subquery"
             : "correct the SQL: one expression over the table's columns (column names as the table spells them), as the sqlite3 shell accepts it in CREATE TABLE"
+    }
+
+    /// The first table constraint SQLite refuses on the table without the others.
+    private static func culpritConstraint(of entity: Schema.Entity, in db: SQLiteConnection) -> Schema.TableConstraint?
+    {
+        entity.constraints.first { constraint in
+            var alone = entity
+            alone.attributes = entity.attributes.map(plain)
+            alone.constraints = [constraint]
+            do {
+                try db.execute(EntitySQL.createTable(alone, named: "probe"))
+                try? db.execute("DROP TABLE probe")
+                return false
+            } catch {
+                return rejected(error) != nil
+            }
+        }
     }
 }

@@ -7,7 +7,8 @@
 enum EntitySQL {
     /// `CREATE TABLE "Trip" ("id" INTEGER PRIMARY KEY, "name" TEXT NOT NULL DEFAULT '', …)`.
     /// A declared single-column key is written on its column (`"AlbumId" INTEGER PRIMARY KEY NOT NULL`,
-    /// a rowid alias when INTEGER); a composite one as `PRIMARY KEY ("PlaylistId", "TrackId")`.
+    /// a rowid alias when INTEGER); a composite one as `PRIMARY KEY ("PlaylistId", "TrackId")`,
+    /// then the declared table constraints in their order.
     static func createTable(_ entity: Schema.Entity, named name: String? = nil, nullable: Set<String> = []) -> String {
         var columns =
             entity.hasImplicitID ? ["\(SQL.quoteIdentifier(Schema.primaryKeyColumn)) INTEGER PRIMARY KEY"] : []
@@ -21,6 +22,7 @@ enum EntitySQL {
         if let key = entity.primaryKey, !key.isEmpty, inlineKey == nil {
             columns.append("PRIMARY KEY (\(key.map(SQL.quoteIdentifier).joined(separator: ", ")))")
         }
+        columns += entity.constraints.map(\.sql)
         return "CREATE TABLE \(SQL.quoteIdentifier(name ?? entity.name)) (\(columns.joined(separator: ", ")))"
             + EntitySQL.tableOptions(entity)
     }

@@ -36,3 +36,23 @@ extension TableDefinition {
         return nil
     }
 }
+
+extension TableDefinition {
+    /// Leaves out the table constraints whose meaning one of `removed` has, then writes each of
+    /// `added` after the others unless one with its meaning is there already. A constraint
+    /// neither list speaks of (the application's own) stays as written.
+    mutating func changeConstraints(removing removed: [Schema.TableConstraint], adding added: [Schema.TableConstraint])
+        throws
+    {
+        guard !removed.isEmpty || !added.isEmpty else { return }
+        constraints.removeAll { constraint in
+            guard let live = Schema.TableConstraint(parsing: constraint.text) else { return false }
+            return removed.contains { $0.isSatisfied(by: live) }
+        }
+        var present = constraints.compactMap { Schema.TableConstraint(parsing: $0.text) }
+        for constraint in added where !present.contains(where: constraint.isSatisfied(by:)) {
+            present.append(constraint)
+            constraints += try TableDefinition(parsing: "CREATE TABLE t (x, \(constraint.sql))").constraints
+        }
+    }
+}

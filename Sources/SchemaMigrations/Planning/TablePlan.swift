@@ -65,6 +65,11 @@ struct TablePlan {
         dropIndexes = indexes.retired.map { .dropIndex(table: source.name, index: $0.declared) }
         columns.rebuildReasons += indexes.renamed.map { "index \($0.renamed.termsDescription) named \($0.newName)" }
 
+        let constraints = ConstraintComparison(
+            source: source, target: target, renamedTo: columns.renamedTo, entityRenames: entityRenames)
+        checks += constraints.uniquenessChecks
+        columns.rebuildReasons += constraints.rebuildReasons
+
         finalizingRebuild = columns.finalizingRebuild(target: target)
         finalizingChecks = columns.finalizingChecks
 
@@ -91,6 +96,8 @@ struct TablePlan {
             rebuild.changesStrict = source.isStrict != target.isStrict
             rebuild.replacedByGenerated = columns.replacedByGenerated
             rebuild.addedIndexes = Set(indexes.added.map(\.structure))
+            rebuild.removedConstraints = constraints.removed
+            rebuild.addedConstraints = constraints.added
             changes = [.rebuild(rebuild)]
             // The retired indexes go with the old table; dropping them first would only cost.
             dropIndexes = []

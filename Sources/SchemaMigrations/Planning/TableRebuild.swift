@@ -56,6 +56,12 @@ struct TableRebuild: Sendable {
     /// declared, as `CREATE INDEX` creates it on a table that is not rebuilt, even beside an
     /// index of the same columns the table has without declaring it (made by hand).
     var addedIndexes: Set<IndexStructure> = []
+    /// The table constraints the source version declared and the target does not (in the
+    /// target's names): the live table's constraints with their meaning are left out.
+    var removedConstraints: [Schema.TableConstraint] = []
+    /// The table constraints the target declares anew: written after the live table's own,
+    /// unless it has one with the same meaning already.
+    var addedConstraints: [Schema.TableConstraint] = []
 
     var temporaryName: String { TableNames.temporaryPrefix + table }
 

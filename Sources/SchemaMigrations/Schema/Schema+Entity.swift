@@ -31,17 +31,20 @@ extension Schema {
         public var isWithoutRowID: Bool
         /// `STRICT`: SQLite refuses a value that is not of the column's type.
         public var isStrict: Bool
+        /// The table's constraints beside its columns (table CHECKs, UNIQUE constraints, foreign
+        /// keys over several columns), in declaration order; columns named by their column names.
+        public var constraints: [TableConstraint]
         /// True for a join table the storage layout made for a many-to-many relationship. Not
         /// encoded: declared schemas never hold one.
         public var isJoinTable: Bool
 
-        /// An entity with its name, attributes, relationships, indexes and table options.
+        /// An entity with its name, attributes, relationships, indexes, table options and table constraints.
         public init(
             name: String, originalName: String? = nil, hashModifier: String? = nil,
             attributes: [Attribute], indexes: [Index] = [], relationships: [Relationship] = [],
             primaryKey: [String]? = nil,
             isAutoincrement: Bool = false, isWithoutRowID: Bool = false, isJoinTable: Bool = false,
-            isStrict: Bool = false
+            isStrict: Bool = false, constraints: [TableConstraint] = []
         ) {
             self.name = name
             self.originalName = originalName
@@ -54,6 +57,7 @@ extension Schema {
             self.isWithoutRowID = isWithoutRowID
             self.isJoinTable = isJoinTable
             self.isStrict = isStrict
+            self.constraints = constraints
         }
 
         /// Decodes an entity from a schema snapshot; keys a snapshot leaves out take their defaults.
@@ -70,11 +74,12 @@ extension Schema {
             isWithoutRowID = try container.decodeIfPresent(Bool.self, forKey: .isWithoutRowID) ?? false
             isJoinTable = false
             isStrict = try container.decodeIfPresent(Bool.self, forKey: .isStrict) ?? false
+            constraints = try container.decodeIfPresent([TableConstraint].self, forKey: .constraints) ?? []
         }
 
         private enum CodingKeys: String, CodingKey {
             case name, originalName, hashModifier, attributes, indexes, relationships, primaryKey, isAutoincrement,
-                isWithoutRowID, isStrict
+                isWithoutRowID, isStrict, constraints
         }
 
         /// Writes the entity, leaving out what it does not have (no relationships, no join-table
@@ -91,6 +96,7 @@ extension Schema {
             if isAutoincrement { try container.encode(true, forKey: .isAutoincrement) }
             if isWithoutRowID { try container.encode(true, forKey: .isWithoutRowID) }
             if isStrict { try container.encode(true, forKey: .isStrict) }
+            if !constraints.isEmpty { try container.encode(constraints, forKey: .constraints) }
         }
 
         /// The relationship named `name`, if any.

@@ -11,7 +11,7 @@ extension Schema {
     /// attribute (column) names, value types, optionality, defaults, indexes, uniqueness and
     /// `hashModifier`s, and, where declared, SQL types, foreign keys, the primary key,
     /// `AUTOINCREMENT`, `WITHOUT ROWID`, generated columns and index terms and `WHERE`
-    /// conditions, views, triggers and virtual tables (SQL text as SQLite reads it: spacing, case
+    /// conditions, table constraints (by what they mean, in any order), views, triggers and virtual tables (SQL text as SQLite reads it: spacing, case
     /// and quoting do not count), and the header values the version sets.
     /// It does not depend on declaration order, on the version identifier, on `originalName` (a
     /// rename hint, not part of what is stored), nor on options with no storage effect. Two
@@ -106,6 +106,8 @@ struct HashedSchema: Encodable {
         var isAutoincrement: Bool?
         var isWithoutRowID: Bool?
         var isStrict: Bool?
+        /// Absent when the entity declares none, so schemas without them keep the hash they had.
+        var constraints: [String]?
     }
 
     struct HashedObject: Encodable {
@@ -173,7 +175,9 @@ struct HashedSchema: Encodable {
                 primaryKey: entity.primaryKey,
                 isAutoincrement: entity.isAutoincrement ? true : nil,
                 isWithoutRowID: entity.isWithoutRowID ? true : nil,
-                isStrict: entity.isStrict ? true : nil
+                isStrict: entity.isStrict ? true : nil,
+                // By meaning, in any order: spelling and order change nothing a stage does.
+                constraints: entity.constraints.isEmpty ? nil : entity.constraints.map(\.meaning).sorted()
             )
         }
     }
@@ -251,7 +255,16 @@ extension HashedSchema {
                 JSONValue.writeString(attribute.valueType, to: &out)
                 out += "}"
             }
-            out += "],"
+            out += "]"
+            if let constraints = entity.constraints {
+                out += ",\"constraints\":["
+                for (position, constraint) in constraints.enumerated() {
+                    if position > 0 { out += "," }
+                    JSONValue.writeString(constraint, to: &out)
+                }
+                out += "]"
+            }
+            out += ","
             if let value = entity.hashModifier {
                 out += "\"hashModifier\":"
                 JSONValue.writeString(value, to: &out)

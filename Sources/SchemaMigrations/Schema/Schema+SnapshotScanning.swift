@@ -55,7 +55,7 @@ extension Schema.Entity {
             json,
             keys: [
                 "name", "originalName", "hashModifier", "attributes", "indexes", "relationships", "primaryKey",
-                "isAutoincrement", "isWithoutRowID", "isStrict",
+                "isAutoincrement", "isWithoutRowID", "isStrict", "constraints",
             ])
         self.init(
             name: try object.required("name", \.string),
@@ -72,7 +72,10 @@ extension Schema.Entity {
             isAutoincrement: try object.optional("isAutoincrement", \.bool) ?? false,
             isWithoutRowID: try object.optional("isWithoutRowID", \.bool) ?? false,
             isJoinTable: false,
-            isStrict: try object.optional("isStrict", \.bool) ?? false)
+            isStrict: try object.optional("isStrict", \.bool) ?? false,
+            constraints: try object.optional("constraints") {
+                try StrictObject.array($0, Schema.TableConstraint.init(scanning:))
+            } ?? [])
     }
 }
 

@@ -104,6 +104,7 @@ extension Schema {
             }
             try validateStorage(of: entity)
             try validateExpressions(of: entity)
+            try validateConstraints(of: entity)
             var structures: [IndexStructure] = []  // an entity's few indexes: no Set to instantiate
             for index in entity.indexes {
                 guard !index.columns.isEmpty || index.elements?.isEmpty == false else {

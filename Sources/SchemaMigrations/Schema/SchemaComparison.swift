@@ -81,6 +81,7 @@ struct SchemaComparison {
         // The CREATE TABLE text is parsed only for what the pragmas do not say, and only when declared.
         let needsDefinition =
             entity.primaryKey != nil || entity.isAutoincrement || entity.isWithoutRowID || entity.isStrict
+            || !entity.constraints.isEmpty
             || entity.attributes.contains {
                 $0.check != nil || $0.collation != nil || $0.references?.isDeferred == true || $0.generated != nil
             }
@@ -135,6 +136,16 @@ struct SchemaComparison {
                         table: name, column: attribute.name,
                         declared: .init(table: declared.table, onDelete: declared.onDelete)))
             case (nil, let live?):
+                // Declared as a one-column table constraint instead.
+                if entity.constraints.contains(where: {
+                    if case .foreignKey(let key) = $0.kind {
+                        key.columns.map(\.sqlFolded) == [attribute.name.sqlFolded]
+                    } else {
+                        false
+                    }
+                }) {
+                    break
+                }
                 result.append(
                     .undeclaredForeignKey(table: name, column: attribute.name, live: .init(table: live.table)))
             case (let declared?, let live?):
@@ -189,6 +200,12 @@ struct SchemaComparison {
                         declared: attribute.defaultValue))
             }
         }
+        if !entity.constraints.isEmpty, let definition {
+            let live = definition.declarableConstraints
+            for constraint in entity.constraints where !live.contains(where: constraint.isSatisfied(by:)) {
+                result.append(.missingConstraint(table: name, declared: constraint))
+            }
+        }
         let declaredNames = Set(
             ((entity.hasImplicitID ? [Schema.primaryKeyColumn] : []) + entity.attributes.map(\.name)).map {
                 $0.sqlFolded
@@ -212,7 +229,15 @@ struct SchemaComparison {
             else { continue }
             result.append(.indexName(table: name, index, live: live.name))
         }
-        let declaredStructures = Set(entity.indexes.map(\.structure))
+        let declaredStructures = Set(
+            entity.indexes.map(\.structure)
+                + entity.constraints.compactMap {
+                    if case .unique(let columns) = $0.kind {
+                        Schema.Index(columns, isUnique: true).structure
+                    } else {
+                        nil
+                    }
+                })
         for index in table.indexes
         where undeclaredUniqueIndexesDiffer && index.isUnique && index.origin != .primaryKey
             && !declaredStructures.contains(index.structure)

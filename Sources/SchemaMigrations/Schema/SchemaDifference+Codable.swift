@@ -44,6 +44,7 @@ extension SchemaDifference: Codable {
         case .undeclaredUniqueIndex: return "undeclaredUniqueIndex"
         case .sqlObject: return "sqlObject"
         case .header: return "header"
+        case .missingConstraint: return "missingConstraint"
         }
     }
 
@@ -106,6 +107,8 @@ extension SchemaDifference: Codable {
         case .header(_, let live, let declared):
             try container.encode(live, forKey: .live)
             try container.encode(declared, forKey: .declared)
+        case .missingConstraint(_, let declared):
+            try container.encode(declared, forKey: .declared)
         }
     }
 
@@ -161,6 +164,7 @@ extension SchemaDifference: Codable {
                 columns: try container.decode([String].self, forKey: .columns),
                 sql: try container.decodeIfPresent(String.self, forKey: .sql))
         case "header": self = .header(pragma: table, live: try live(), declared: try declared())
+        case "missingConstraint": self = .missingConstraint(table: table, declared: try declared())
         case "sqlObject":
             self = .sqlObject(
                 name: table, declared: try declared(), live: try container.decodeIfPresent(String.self, forKey: .live))

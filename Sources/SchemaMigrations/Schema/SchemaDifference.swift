@@ -56,6 +56,9 @@ enum SchemaDifference: Hashable, Sendable {
     /// A declared view, trigger or virtual table the file lacks (`live` nil), or has with other
     /// SQL (`live`, as the file stores it). `table` is the object's name.
     case sqlObject(name: String, declared: Schema.SQLObject, live: String?)
+    /// A declared table constraint (a table CHECK, a UNIQUE constraint, a foreign key over
+    /// several columns) that the table does not have, with that meaning, among its constraints.
+    case missingConstraint(table: String, declared: Schema.TableConstraint)
     /// A header value the version sets (`application_id`, `user_version`) that the file has otherwise.
     case header(pragma: String, live: Int, declared: Int)
 
@@ -90,7 +93,7 @@ enum SchemaDifference: Hashable, Sendable {
             .foreignKeyNotDeferred(let table, _), .check(let table, _, _, _), .collation(let table, _, _, _),
             .generated(let table, _, _, _), .defaultValue(let table, _, _, _), .missingIndex(let table, _),
             .indexName(let table, _, _), .undeclaredUniqueIndex(let table, _, _, _), .sqlObject(let table, _, _),
-            .header(let table, _, _):
+            .header(let table, _, _), .missingConstraint(let table, _):
             return table
         }
     }
@@ -107,7 +110,7 @@ enum SchemaDifference: Hashable, Sendable {
             .defaultValue(_, let column, _, _):
             return column
         case .missingTable, .primaryKey, .noIntegerPrimaryKey, .missingTableOption, .missingIndex, .indexName,
-            .undeclaredUniqueIndex, .sqlObject, .header:
+            .undeclaredUniqueIndex, .sqlObject, .header, .missingConstraint:
             return nil
         }
     }
@@ -184,6 +187,8 @@ extension SchemaDifference: CustomStringConvertible {
             return "\(declared) is `\(live)`, declared `\(declared.sql)`"
         case .header(let pragma, let live, let declared):
             return "\(pragma) is \(live), declared \(declared)"
+        case .missingConstraint(let table, let declared):
+            return "table \(table) lacks the declared constraint `\(declared.sql)`"
         }
     }
 }

@@ -50,6 +50,7 @@ import Testing
                 static let indexes = [["day"]]
                 static let uniqueness: [[String]] = [["name", "day"]]
                 static let indexNames = ["by_day": ["day"]]
+                static let constraints: [Schema.TableConstraint] = [.check("day > 0", name: "positive_day")]
                 var name = ""
                 var day = 0
                 init() {}
@@ -58,7 +59,13 @@ import Testing
                 static let name: String? = "trips"
                 static let schemas: [any VersionedSchema.Type] = []
             }
-            let models: [any PersistentModel.Type] = [Trip.self]
+            final class Leg: PersistentModel {
+                static let constraints = [Schema.TableConstraint.foreignKey(["trip", "day"], references: "trips")]
+                var trip = ""
+                var day = 0
+                init() {}
+            }
+            let models: [any PersistentModel.Type] = [Trip.self, Leg.self]
             enum V1: VersionedSchema {
                 static let versionIdentifier = Schema.Version(1, 0, 0)
                 static let models: [any PersistentModel.Type] = [Trip.self]
@@ -96,6 +103,8 @@ import Testing
             "enum V: VersionedSchema { static let versionIdentifier = Schema.Version(1, 0, 0); static let models: [any PersistentModel.Type] = []; static let applicationID: UInt32 = 1 }",
             "enum V: VersionedSchema { static let versionIdentifier = Schema.Version(1, 0, 0); static let models: [any PersistentModel.Type] = []; static let userVersion = \"7\" }",
             "enum V: VersionedSchema { static let versionIdentifier = Schema.Version(1, 0, 0); static let models: [any PersistentModel.Type] = []; static let sqlObjects = [\"CREATE VIEW v AS SELECT 1\"] }",
+            "final class Trip: PersistentModel { static let constraints: [Schema.TableConstraint]? = [.check(\"a > 0\")]; var a = 0; init() {} }",
+            "final class Trip: PersistentModel { static let constraints = [\"CHECK (a > 0)\"]; var a = 0; init() {} }",
         ])
     func aRequirementOfAnotherTypeDoesNotCompile(_ source: String) throws {
         let result = try Self.typecheck(source)

@@ -1,0 +1,101 @@
+import Foundation
+
+@testable import SchemaMigrations
+
+/// What a database's schema means, as an ORM or the app would notice it, read through SQLite's
+/// pragmas rather than its stored text: per table its columns (type, NOT NULL, default,
+/// collation, key position, hidden), foreign keys with every clause, indexes by origin, columns,
+/// order, collation, uniqueness and `WHERE`, CHECKs (with their names), `WITHOUT ROWID`,
+/// `STRICT` and `AUTOINCREMENT`; views, triggers and virtual tables by their SQL as SQLite
+/// reads it. Names SQLite makes (`sqlite_autoindex_…`) and this package's metadata do not count.
+/// Two databases are "the same database" when their lines are equal.
+enum SemanticSchema {
+    static func lines(_ path: String) throws -> [String] {
+        let db = try SQLiteConnection(path: path, mode: .readOnly)
+        var lines: [String] = []
+        let tables = try db.rows(
+            "SELECT name, type, wr, strict FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'virtual')"
+        )
+        for row in tables {
+            guard let table = row[0].stringValue, !table.lowercased().hasPrefix("sqlite_"),
+                !table.lowercased().hasPrefix("_schema_migrations")
+            else { continue }
+            let sql =
+                try db.rows("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(table)]).first?[0]
+                .stringValue ?? ""
+            if row[1].stringValue == "virtual" {
+                lines.append(
+                    "virtual table \(table.lowercased()): \(Schema.SQLObject(.virtualTable, sql).normalizedSQL)")
+                continue
+            }
+            let prefix = "table \(table.lowercased())"
+            let definition = try TableDefinition(parsing: sql)
+            lines.append(
+                "\(prefix): without rowid \(row[2].int64Value == 1), strict \(row[3].int64Value == 1), autoincrement \(definition.hasAutoincrement)"
+            )
+            for column in try db.rows(
+                "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?)", [.text(table)])
+            {
+                let name = column[0].stringValue ?? ""
+                let collation = definition.collation(of: name)?.uppercased() ?? "BINARY"
+                lines.append(
+                    "\(prefix) column \(name.lowercased()): type \(column[1].stringValue?.uppercased() ?? ""), not null \(column[2].int64Value ?? -1), default \(column[3].stringValue.map(SQLExpressionText.normalized) ?? "none"), collate \(collation), key \(column[4].int64Value ?? -1), hidden \(column[5].int64Value ?? -1)"
+                )
+            }
+            for key in try db.rows(
+                "SELECT id, \"from\", \"to\", \"table\", on_update, on_delete, \"match\" FROM pragma_foreign_key_list(?) ORDER BY id, seq",
+                [.text(table)])
+            {
+                lines.append(
+                    "\(prefix) foreign key \(key[0].int64Value ?? -1): \(key[1].stringValue?.lowercased() ?? "") → \(key[3].stringValue?.lowercased() ?? "").\(key[2].stringValue?.lowercased() ?? "(key)") on update \(key[4].stringValue ?? "") on delete \(key[5].stringValue ?? "") match \(key[6].stringValue ?? "")"
+                )
+            }
+            let deferred = definition.declarableConstraints.compactMap { constraint -> String? in
+                guard case .foreignKey(let key) = constraint.kind,
+                    key.deferrable?.rawValue.hasSuffix("DEFERRED") == true
+                else { return nil }
+                return key.columns.map { $0.lowercased() }.joined(separator: ",")
+            }
+            for columns in deferred.sorted() { lines.append("\(prefix) deferred key: \(columns)") }
+            for constraint in definition.declarableConstraints {
+                guard case .check = constraint.kind else { continue }
+                lines.append("\(prefix) \(constraint.meaning)")
+            }
+            for index in try db.rows(
+                "SELECT name, \"unique\", origin, partial FROM pragma_index_list(?)", [.text(table)])
+            {
+                let name = index[0].stringValue ?? ""
+                let columns = try db.rows(
+                    "SELECT coalesce(name, '<expr>'), \"desc\", coll FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno",
+                    [.text(name)]
+                ).map {
+                    "\($0[0].stringValue?.lowercased() ?? "") \($0[1].int64Value == 1 ? "desc" : "asc") \($0[2].stringValue?.uppercased() ?? "")"
+                }
+                let indexSQL =
+                    try db.rows("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?", [.text(name)])
+                    .first?[0]
+                    .stringValue
+                let shownName = name.lowercased().hasPrefix("sqlite_autoindex_") ? "(auto)" : name.lowercased()
+                let terms = indexSQL.flatMap { sql -> String? in
+                    guard let open = sql.firstIndex(of: "(") else { return nil }
+                    return SQLExpressionText.normalized(String(sql[open...]))
+                }
+                lines.append(
+                    "\(prefix) index \(shownName): origin \(index[2].stringValue ?? ""), unique \(index[1].int64Value ?? -1), partial \(index[3].int64Value ?? -1), columns \(columns.joined(separator: ", "))\(terms.map { ", sql \($0)" } ?? "")"
+                )
+            }
+        }
+        for row in try db.rows("SELECT type, name, sql FROM sqlite_schema WHERE type IN ('view', 'trigger')") {
+            let sql = row[2].stringValue ?? ""
+            guard let kind = SQLObjectStatement(sql).kind else { continue }
+            lines.append(
+                "\(kind.words) \(row[1].stringValue?.lowercased() ?? ""): \(Schema.SQLObject(kind, sql).normalizedSQL)")
+        }
+        return lines.sorted()
+    }
+
+    /// What only one side has, for an expectation's message.
+    static func difference(_ first: [String], _ second: [String]) -> String {
+        "only in the first: \(first.filter { !second.contains($0) }); only in the second: \(second.filter { !first.contains($0) })"
+    }
+}
