@@ -26,7 +26,7 @@ struct ModelRendering {
     func staticMembers() -> [String] {
         [
             entityName(), originalName(), hashModifier(), primaryKey(), withoutRowID(), strict(), uniqueness(),
-            indexes(), indexNames(), namedIndexes(),
+            indexes(), indexNames(), namedIndexes(), constraints(),
         ].compactMap { $0 }
     }
 
@@ -91,6 +91,29 @@ struct ModelRendering {
         }
         guard !named.isEmpty else { return nil }
         return "static let namedIndexes: [NamedIndex] = [\(named.joined(separator: ", "))]"
+    }
+
+    /// The table's constraints, each with every clause the file writes, columns named by their
+    /// properties: `static let constraints: [Schema.TableConstraint] = [.check("a < b", name: "ordered")]`.
+    func constraints() -> String? {
+        guard !entity.constraints.isEmpty else { return nil }
+        func text(_ value: String) -> String { SwiftInitialValue.stringLiteral(value) }
+        let items = entity.constraints.map { constraint -> String in
+            let name = constraint.name.map { ", name: \(text($0))" } ?? ""
+            switch constraint.kind {
+            case .check(let expression): return ".check(\(text(expression))\(name))"
+            case .unique(let columns): return ".unique(\(stringArray(columns.map(property)))\(name))"
+            case .foreignKey(let key):
+                var arguments = [stringArray(key.columns.map(property)), "references: \(text(key.table))"]
+                if let referenced = key.referencedColumns { arguments.append("columns: \(stringArray(referenced))") }
+                if let action = key.onDelete { arguments.append("onDelete: .\(action)") }
+                if let action = key.onUpdate { arguments.append("onUpdate: .\(action)") }
+                if let match = key.match { arguments.append("match: \(text(match))") }
+                if let timing = key.deferrable { arguments.append("deferrable: .\(timing)") }
+                return ".foreignKey(\(arguments.joined(separator: ", "))\(name))"
+            }
+        }
+        return "static let constraints: [Schema.TableConstraint] = [\(items.joined(separator: ", "))]"
     }
 
     /// One term of a named index: `"email"`, `.column("name", collation: "NOCASE", descending: true)`,

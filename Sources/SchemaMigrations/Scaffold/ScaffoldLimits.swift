@@ -21,6 +21,9 @@ enum ScaffoldLimits {
             for entity in schema.entities where !excluded.contains(entity.name) {
                 let targets =
                     entity.attributes.compactMap(\.references?.table) + entity.relationships.map(\.destination)
+                    + entity.constraints.compactMap {
+                        if case .foreignKey(let key) = $0.kind { key.table } else { nil }
+                    }
                 if let target = targets.first(where: excluded.contains) {
                     leftOut.append(.init(table: entity.name, notes: ["it refers to \(target), which is left out"]))
                     excluded.insert(entity.name)
@@ -84,7 +87,8 @@ enum ScaffoldLimits {
             attributes: entity.attributes,
             indexes: entity.indexes, relationships: entity.relationships, primaryKey: entity.primaryKey,
             isAutoincrement: entity.isAutoincrement, isWithoutRowID: entity.isWithoutRowID, isJoinTable: false,
-            isStrict: entity.isStrict)
+            isStrict: entity.isStrict,
+            constraints: entity.constraints.map { Schema.TableConstraint($0.kind, name: $0.name) })
         if entity.isJoinTable {
             found.append(
                 "a join table the storage layout makes for a many-to-many relationship: declare the relationship instead"

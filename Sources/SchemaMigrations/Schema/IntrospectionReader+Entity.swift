@@ -27,9 +27,6 @@ extension IntrospectionReader {
                 "its key \(keyColumns[0].name) is INTEGER PRIMARY KEY DESC, which is not an alias of the rowid; a snapshot's table makes it one"
             )
         }
-        for constraint in definition.constraints where constraint.kind == .check {
-            kept.append("table constraint \(constraint.text)")
-        }
 
         let profiles = try valueProfiles(of: table, strict: definition.strict)
         let samples = try storageClasses(of: table)
@@ -54,19 +51,53 @@ extension IntrospectionReader {
         if attributes.isEmpty && blocking.isEmpty {
             blocking.append("it has no column: a declared entity needs at least one attribute")
         }
-        for key in table.foreignKeys where key.from.count > 1 {
-            blocking.append(
-                "FOREIGN KEY (\(key.from.joined(separator: ", "))) REFERENCES \(key.table): a composite foreign key cannot be declared yet"
-            )
-        }
-        let indexes = try self.indexes(of: table, definition: definition, blocking: &blocking, kept: &kept)
+        let constraints = Self.constraints(of: definition, kept: &kept)
+        let indexes = try self.indexes(
+            of: table, definition: definition, declaredUnique: constraints, blocking: &blocking, kept: &kept)
         guard blocking.isEmpty else { return nil }
         Self.nameProperties(&attributes, implicitID: implicitID)
         return Schema.Entity(
             name: table.name, attributes: attributes, indexes: indexes,
             primaryKey: implicitID ? nil : keyColumns.map(\.name),
             isAutoincrement: !implicitID && definition.hasAutoincrement,
-            isWithoutRowID: definition.withoutRowid, isStrict: definition.strict)
+            isWithoutRowID: definition.withoutRowid, isStrict: definition.strict, constraints: constraints)
+    }
+
+    /// The table's constraints a declaration says as ``Schema/TableConstraint``s: its table
+    /// CHECKs, UNIQUE constraints (on a column or the table: SQLite's own index, origin `u`) and
+    /// foreign keys over several columns; a column's CHECK that is named or not its first. A
+    /// column's first unnamed CHECK is its attribute's `check:`, a one-column foreign key its
+    /// attribute's `references:`. A clause none of these can say is listed.
+    static func constraints(of definition: TableDefinition, kept: inout [String]) -> [Schema.TableConstraint] {
+        var result: [Schema.TableConstraint] = []
+        for column in definition.columns {
+            let checks = column.constraints.filter { $0.kind == .check }
+            for (position, check) in checks.enumerated() {
+                guard let constraint = Schema.TableConstraint(parsing: check.text) else { continue }
+                if position > 0 || constraint.name != nil { result.append(constraint) }
+            }
+            for unique in column.constraints where unique.kind == .unique {
+                if let constraint = Schema.TableConstraint(
+                    parsing: unique.text + " (\(SQL.quoteIdentifier(column.name)))")
+                {
+                    result.append(constraint)
+                }
+            }
+        }
+        for constraint in definition.constraints {
+            switch constraint.kind {
+            case .check, .unique, .foreignKey:
+                if case .foreignKey = constraint.kind, constraint.columns.count == 1 { continue }
+                if let declared = Schema.TableConstraint(parsing: constraint.text) {
+                    result.append(declared)
+                } else if constraint.kind != .unique {
+                    kept.append("table constraint \(constraint.text), which a declaration cannot say")
+                }
+            case .primaryKey, .name:
+                continue
+            }
+        }
+        return result
     }
 
     /// Whether a table is declared with the default key: exactly `"id" INTEGER PRIMARY KEY`, an
@@ -126,11 +157,12 @@ extension IntrospectionReader {
         for constraint in columnDefinition?.constraints ?? [] {
             switch constraint.kind {
             case .check:
-                guard let expression = SQLExpressionText.checkExpression(of: constraint.text) else { continue }
-                if check == nil {
+                guard constraint == columnDefinition?.constraints.first(where: { $0.kind == .check }),
+                    let expression = SQLExpressionText.checkExpression(of: constraint.text)
+                else { continue }
+                // A named CHECK, or a second one, is a table constraint (``constraints(of:kept:)``).
+                if check == nil && !constraint.text.uppercased().hasPrefix("CONSTRAINT") {
                     check = expression
-                } else {
-                    kept.append("column \(column.name): a second CHECK (\(expression)); the declaration says the first")
                 }
             case .collate(let name):
                 collation = name.uppercased() == "BINARY" ? nil : name

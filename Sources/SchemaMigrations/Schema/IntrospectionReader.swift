@@ -82,9 +82,16 @@ struct IntrospectionReader {
     /// Declared indexes for plain and unique indexes over columns; a unique one that is partial,
     /// over expressions or with another collation blocks the table (declaring it would be stricter
     /// or looser than the file); a plain one of those kinds is kept, not declared.
+    /// A UNIQUE constraint among `declaredUnique` is said there, not as an index.
     func indexes(
-        of table: LiveSchema.Table, definition: TableDefinition, blocking: inout [String], kept: inout [String]
+        of table: LiveSchema.Table, definition: TableDefinition, declaredUnique: [Schema.TableConstraint],
+        blocking: inout [String], kept: inout [String]
     ) throws -> [Schema.Index] {
+        let constraintColumns = declaredUnique.compactMap { constraint -> [String]? in
+            guard case .unique(let columns) = constraint.kind else { return nil }
+            return columns.map(\.sqlFolded)
+        }
+        var saidAsConstraint = 0
         // A column's own COLLATE is the default of an index on it: only another one counts.
         func columnCollation(_ name: String?) -> String {
             for constraint in name.flatMap({ definition.column(named: $0) })?.constraints ?? [] {
@@ -96,6 +103,12 @@ struct IntrospectionReader {
         let columnsByName = Dictionary(
             table.columns.map { ($0.name.sqlFolded, $0) }, uniquingKeysWith: { first, _ in first })
         for index in table.indexes where index.origin != .primaryKey {  // in creation order, oldest first
+            if index.origin == .uniqueConstraint, saidAsConstraint < constraintColumns.count,
+                constraintColumns.contains(index.columns.map(\.sqlFolded))
+            {
+                saidAsConstraint += 1
+                continue
+            }
             let details = try db.rows(
                 "SELECT name, \"desc\", coll FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno",
                 [.text(index.name)])

@@ -153,11 +153,19 @@ extension SchemaIntrospection {
     static func referenceToLeftOut(in entities: [Schema.Entity]) -> (table: String, reasons: [String])? {
         let declared = Set(entities.map { $0.name.sqlFolded })
         for entity in entities {
-            let reasons = entity.attributes.compactMap { attribute -> String? in
-                guard let key = attribute.references, !declared.contains(key.table.sqlFolded) else { return nil }
-                return
-                    "column \(attribute.name) REFERENCES \(key.table), which is left out: a declared foreign key is onto a declared table"
-            }
+            let reasons =
+                entity.attributes.compactMap { attribute -> String? in
+                    guard let key = attribute.references, !declared.contains(key.table.sqlFolded) else { return nil }
+                    return
+                        "column \(attribute.name) REFERENCES \(key.table), which is left out: a declared foreign key is onto a declared table"
+                }
+                + entity.constraints.compactMap { constraint -> String? in
+                    guard case .foreignKey(let key) = constraint.kind, !declared.contains(key.table.sqlFolded) else {
+                        return nil
+                    }
+                    return
+                        "\(constraint.sql) is onto \(key.table), which is left out: a declared foreign key is onto a declared table"
+                }
             if !reasons.isEmpty { return (entity.name, reasons) }
         }
         return nil

@@ -37,7 +37,7 @@ import Testing
             """
             CREATE TABLE "Note" ("id" INTEGER PRIMARY KEY, "text" TEXT NOT NULL);
             CREATE TABLE "Head" ("a" INTEGER NOT NULL, "b" INTEGER NOT NULL, PRIMARY KEY ("a", "b"));
-            CREATE TABLE "Line" ("id" INTEGER PRIMARY KEY, "a" INTEGER, "b" INTEGER, FOREIGN KEY ("a", "b") REFERENCES "Head" ("a", "b"));
+            CREATE TABLE "Line" ("id" INTEGER PRIMARY KEY, "a" INTEGER, "b" INTEGER, FOREIGN KEY ("a", "b") REFERENCES "Gone" ("a", "b"));
             CREATE VIRTUAL TABLE "search" USING fts5(body);
             """)
         let result = try BuiltCommand.migrate(["scaffold", "--database", database, "--name", "Notes"])

@@ -79,7 +79,7 @@ enum ShopDatabase {
 
             final class OrderLine: PersistentModel {
                 static let entityName = "order_line"
-                static let uniqueness: [[String]] = [["orderID", "sku"]]
+                static let constraints: [Schema.TableConstraint] = [.unique(["orderID", "sku"])]
 
                 @Attribute(column: "order_id", references: .to(Order.self, onDelete: .cascade)) var orderID: Int
                 @Attribute var sku: String

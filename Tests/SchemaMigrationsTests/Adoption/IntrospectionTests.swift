@@ -32,8 +32,10 @@ import Testing
                 == Schema.ForeignKey(table: "Artist", onDelete: "CASCADE", column: "id"))  // Artist's own key
         #expect(
             Set(album.indexes.map(\.structure.description)) == [
-                "UNIQUE (title, artist_id)", "(artist_id)", "UNIQUE (code)", "(title) WHERE artist_id > 10",
+                "(artist_id)", "UNIQUE (code)", "(title) WHERE artist_id > 10",
             ])
+        // The table's UNIQUE constraint stays one (SQLite's own index, origin u), not a CREATE INDEX.
+        #expect(album.constraints == [.unique(["title", "artist_id"])])
         // An untyped column holding text: declared by what it holds, every value kept as stored.
         #expect(found.schema.entity(named: "Artist")?.attribute(named: "notes")?.valueType == .sqliteValue)
         // What a migration keeps but the model does not say is listed, not dropped silently.

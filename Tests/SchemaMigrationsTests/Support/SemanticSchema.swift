@@ -33,22 +33,39 @@ enum SemanticSchema {
             lines.append(
                 "\(prefix): without rowid \(row[2].int64Value == 1), strict \(row[3].int64Value == 1), autoincrement \(definition.hasAutoincrement)"
             )
-            for column in try db.rows(
+            let columns = try db.rows(
                 "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?)", [.text(table)])
-            {
+            let singleIntegerKey =
+                row[2].int64Value != 1 && columns.filter { ($0[4].int64Value ?? 0) > 0 }.count == 1
+            for column in columns {
                 let name = column[0].stringValue ?? ""
+                // The rowid's alias holds no NULL whether or not NOT NULL is written.
+                let notNull =
+                    singleIntegerKey && column[4].int64Value == 1 && column[1].stringValue?.uppercased() == "INTEGER"
+                    ? "rowid" : "\(column[2].int64Value ?? -1)"
                 let collation = definition.collation(of: name)?.uppercased() ?? "BINARY"
                 lines.append(
-                    "\(prefix) column \(name.lowercased()): type \(column[1].stringValue?.uppercased() ?? ""), not null \(column[2].int64Value ?? -1), default \(column[3].stringValue.map(SQLExpressionText.normalized) ?? "none"), collate \(collation), key \(column[4].int64Value ?? -1), hidden \(column[5].int64Value ?? -1)"
+                    "\(prefix) column \(name.lowercased()): type \(column[1].stringValue?.uppercased() ?? ""), not null \(notNull), default \(column[3].stringValue.map(SQLExpressionText.normalized) ?? "none"), collate \(collation), key \(column[4].int64Value ?? -1), hidden \(column[5].int64Value ?? -1)"
                 )
             }
+            // Each key whole (its columns in order), in no particular order: SQLite numbers
+            // them in reverse of how they are written, which no application sees.
+            var keys: [Int64: [String]] = [:]
             for key in try db.rows(
-                "SELECT id, \"from\", \"to\", \"table\", on_update, on_delete, \"match\" FROM pragma_foreign_key_list(?) ORDER BY id, seq",
+                "SELECT id, \"from\", \"to\", \"table\", on_update, on_delete FROM pragma_foreign_key_list(?) ORDER BY id, seq",
                 [.text(table)])
             {
-                lines.append(
-                    "\(prefix) foreign key \(key[0].int64Value ?? -1): \(key[1].stringValue?.lowercased() ?? "") → \(key[3].stringValue?.lowercased() ?? "").\(key[2].stringValue?.lowercased() ?? "(key)") on update \(key[4].stringValue ?? "") on delete \(key[5].stringValue ?? "") match \(key[6].stringValue ?? "")"
-                )
+                let id = key[0].int64Value ?? -1
+                if keys[id] == nil {
+                    keys[id] = [
+                        "→ \(key[3].stringValue?.lowercased() ?? "") on update \(key[4].stringValue ?? "") on delete \(key[5].stringValue ?? "")"
+                    ]
+                }
+                keys[id]!.append(
+                    "\(key[1].stringValue?.lowercased() ?? "")=\(key[2].stringValue?.lowercased() ?? "(key)")")
+            }
+            for key in keys.values.map({ $0.joined(separator: " ") }).sorted() {
+                lines.append("\(prefix) foreign key \(key)")
             }
             let deferred = definition.declarableConstraints.compactMap { constraint -> String? in
                 guard case .foreignKey(let key) = constraint.kind,

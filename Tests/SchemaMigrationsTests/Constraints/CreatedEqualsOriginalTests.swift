@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+@testable import SchemaMigrations
+
+/// Files made by other software, read as a first version: a new install of that version is the
+/// same database as the file (``SemanticSchema``: columns, keys, foreign keys with every clause,
+/// indexes by origin, CHECKs with their names, table options, views, triggers, virtual tables),
+/// for every table the file declares, and the file adopts it with zero differences.
+@Suite struct CreatedEqualsOriginalTests {
+    static var fixtures: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+    }
+
+    /// A blog written by hand the way long-lived apps' schemas end up: table CHECKs (named and
+    /// not, several on one column), a composite key referenced by a composite foreign key with
+    /// every clause, UNIQUE constraints on a column and on the table beside a unique index over
+    /// the same columns, a view, a trigger.
+    static let handMade = """
+        CREATE TABLE author (id INTEGER PRIMARY KEY, handle TEXT NOT NULL UNIQUE, joined INTEGER NOT NULL,
+            left INTEGER CHECK (left IS NULL OR left > 0) CHECK (left < 4102444800),
+            CONSTRAINT stays_a_while CHECK (left IS NULL OR left >= joined));
+        CREATE TABLE issue (volume INTEGER NOT NULL, number INTEGER NOT NULL, title TEXT NOT NULL DEFAULT '',
+            PRIMARY KEY (volume, number)) WITHOUT ROWID;
+        CREATE TABLE article (id INTEGER PRIMARY KEY AUTOINCREMENT, volume INTEGER, number INTEGER, author INTEGER NOT NULL REFERENCES author (id) ON DELETE CASCADE,
+            page INTEGER NOT NULL CONSTRAINT positive_page CHECK (page > 0), slug TEXT NOT NULL COLLATE NOCASE,
+            FOREIGN KEY (volume, number) REFERENCES issue (volume, number) ON DELETE SET NULL ON UPDATE CASCADE DEFERRABLE INITIALLY DEFERRED,
+            CONSTRAINT one_slug_per_issue UNIQUE (volume, number, slug),
+            CHECK ((volume IS NULL) = (number IS NULL)));
+        CREATE UNIQUE INDEX article_slug_in_issue ON article (volume, number, slug);
+        CREATE INDEX article_by_author ON article (author, page DESC);
+        CREATE VIEW article_count AS SELECT author, count(*) AS n FROM article GROUP BY author;
+        CREATE TRIGGER article_page AFTER UPDATE OF page ON article BEGIN UPDATE author SET joined = joined WHERE id = NEW.author; END;
+        INSERT INTO author (handle, joined) VALUES ('ada', 1000), ('bob', 2000);
+        INSERT INTO issue VALUES (1, 1, 'first'), (1, 2, 'second');
+        INSERT INTO article (volume, number, author, page, slug) VALUES (1, 1, 1, 3, 'hello'), (1, 2, 2, 5, 'again'), (NULL, NULL, 1, 1, 'draft');
+        """
+
+    static let files: [(name: String, make: @Sendable (URL) throws -> Void)] = [
+        ("hand-made blog", { try SQLiteConnection(path: $0.path, mode: .readWriteCreate).execute(handMade) }),
+        (
+            "Django 5.1 admin",
+            { try FileManager.default.copyItem(at: fixtures.appendingPathComponent("Django/admin.sqlite"), to: $0) }
+        ),
+        (
+            "sqlite-utils blog",
+            { try FileManager.default.copyItem(at: fixtures.appendingPathComponent("SQLiteUtils/blog.sqlite"), to: $0) }
+        ),
+        (
+            "Chinook",
+            {
+                try SQLiteConnection(path: $0.path, mode: .readWriteCreate).execute(
+                    try String(
+                        contentsOf: fixtures.appendingPathComponent("Chinook/Chinook_Sqlite.sql"), encoding: .utf8))
+            }
+        ),
+    ]
+
+    @Test(arguments: files.map(\.name))
+    func aNewInstallOfTheScaffoldedVersionIsTheFile(_ name: String) throws {
+        let original = TemporaryDatabase()
+        try Self.files.first { $0.name == name }!.make(original.url)
+        let found = try SchemaIntrospection(databaseAt: original.url)
+        #expect(found.undeclarable.isEmpty, "\(found.undeclarable)")
+        let kept = found.notCarried.flatMap(\.notes)
+        // The schema round-trips through its snapshot, as a plan directory keeps it.
+        let schema = try Schema(snapshotJSON: Data(try found.schema.snapshotJSON().utf8))
+        let created = TemporaryDatabase()
+        try PlanBuilder.migrator([schema]).migrate(databaseAt: created.url)
+        let bookkeeping = Set(found.bookkeepingTables.map { $0.lowercased() })
+        let originalLines = try SemanticSchema.lines(original.path).filter { line in
+            !bookkeeping.contains { line.hasPrefix("table \($0):") || line.hasPrefix("table \($0) ") }
+        }
+        let createdLines = try SemanticSchema.lines(created.path)
+        #expect(
+            originalLines == createdLines, "\(SemanticSchema.difference(originalLines, createdLines)); kept: \(kept)")
+        // And the file adopts it, untouched.
+        let migrator = try PlanBuilder.migrator([schema])
+        let result = try migrator.migrate(databaseAt: original.url)
+        #expect(result.adopted)
+        #expect(try migrator.verify(databaseAt: original.url).isUpToDate)
+    }
+}
