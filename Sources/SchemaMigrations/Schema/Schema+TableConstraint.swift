@@ -41,9 +41,9 @@ extension Schema {
             /// The referenced columns, in the order of ``columns``; nil for the referenced table's primary key.
             public var referencedColumns: [String]?
             /// The `ON DELETE` action; nil writes none (SQLite's `NO ACTION`).
-            public var onDelete: ForeignKeyReference.Action?
+            public var onDelete: Schema.ForeignKeyAction?
             /// The `ON UPDATE` action; nil writes none (SQLite's `NO ACTION`).
-            public var onUpdate: ForeignKeyReference.Action?
+            public var onUpdate: Schema.ForeignKeyAction?
             /// A `MATCH` name (SQLite parses it and enforces every key as `MATCH SIMPLE`).
             public var match: String?
             /// When SQLite checks the key; nil writes nothing (at each statement).
@@ -92,7 +92,7 @@ extension Schema {
         /// are a key of a `table` row (its primary key when `referenced` is nil).
         public static func foreignKey(
             _ columns: [String], references table: String, columns referenced: [String]? = nil,
-            onDelete: ForeignKeyReference.Action? = nil, onUpdate: ForeignKeyReference.Action? = nil,
+            onDelete: Schema.ForeignKeyAction? = nil, onUpdate: Schema.ForeignKeyAction? = nil,
             match: String? = nil, deferrable: ForeignKeyTiming? = nil, name: String? = nil
         ) -> TableConstraint {
             TableConstraint(

@@ -29,8 +29,8 @@ extension Schema.TableConstraint {
                         columns: try key.decode([String].self, forKey: .columns),
                         table: try key.decode(String.self, forKey: .table),
                         referencedColumns: try key.decodeIfPresent([String].self, forKey: .referencedColumns),
-                        onDelete: try key.decodeIfPresent(ForeignKeyReference.Action.self, forKey: .onDelete),
-                        onUpdate: try key.decodeIfPresent(ForeignKeyReference.Action.self, forKey: .onUpdate),
+                        onDelete: try key.decodeIfPresent(Schema.ForeignKeyAction.self, forKey: .onDelete),
+                        onUpdate: try key.decodeIfPresent(Schema.ForeignKeyAction.self, forKey: .onUpdate),
                         match: try key.decodeIfPresent(String.self, forKey: .match),
                         deferrable: try key.decodeIfPresent(Schema.ForeignKeyTiming.self, forKey: .deferrable))),
                 name: name)
@@ -75,8 +75,8 @@ extension Schema.TableConstraint {
                     ForeignKey(
                         columns: try key.required("columns", \.strings), table: try key.required("table", \.string),
                         referencedColumns: try key.optional("referencedColumns", \.strings),
-                        onDelete: try key.optional("onDelete") { $0.string.flatMap(ForeignKeyReference.Action.init) },
-                        onUpdate: try key.optional("onUpdate") { $0.string.flatMap(ForeignKeyReference.Action.init) },
+                        onDelete: try key.optional("onDelete") { $0.string.flatMap(Schema.ForeignKeyAction.init) },
+                        onUpdate: try key.optional("onUpdate") { $0.string.flatMap(Schema.ForeignKeyAction.init) },
                         match: try key.optional("match", \.string),
                         deferrable: try key.optional("deferrable") {
                             $0.string.flatMap(Schema.ForeignKeyTiming.init(rawValue:))

@@ -62,7 +62,7 @@ extension Schema.TableConstraint {
                 if accept("ON") {
                     let onDelete = accept("DELETE")
                     guard onDelete || accept("UPDATE") else { return nil }
-                    let action: ForeignKeyReference.Action
+                    let action: Schema.ForeignKeyAction
                     if accept("SET") {
                         if accept("NULL") {
                             action = .setNull

@@ -133,25 +133,35 @@ import Testing
             CREATE TABLE Child (id INTEGER PRIMARY KEY, legacy TEXT REFERENCES Legacy(code));
             CREATE TABLE Pair (x INTEGER NOT NULL, y INTEGER NOT NULL, PRIMARY KEY (x, y));
             CREATE TABLE PairRef (id INTEGER PRIMARY KEY, x INTEGER, y INTEGER, FOREIGN KEY (x, y) REFERENCES Pair(x, y));
+            CREATE TABLE Dangling (id INTEGER PRIMARY KEY, x INTEGER, y INTEGER, FOREIGN KEY (x, y) REFERENCES Pair(y, id));
             """)
         let found = try SchemaIntrospection(databaseAt: db.url)
         // A table keyed by its rowid, a NUMERIC column holding text, a key that may hold NULL: all
-        // declared as SQLite has them; only a composite foreign key is still left out.
-        #expect(found.schema.entityNames == ["Loose", "Ledger", "Legacy", "Child", "Pair"])
+        // declared as SQLite has them, a composite foreign key too; only a key SQLite would refuse
+        // on every write (onto columns that are not a key of the parent) leaves its table out.
+        #expect(found.schema.entityNames == ["Loose", "Ledger", "Legacy", "Child", "Pair", "PairRef"])
+        #expect(
+            found.schema.entity(named: "PairRef")?.constraints == [
+                .foreignKey(["x", "y"], references: "Pair", columns: ["x", "y"])
+            ])
         #expect(found.schema.entity(named: "Loose")?.primaryKey == [])
         let amount = try #require(found.schema.entity(named: "Ledger")?.attribute(named: "amount"))
         #expect(amount.valueType == .sqliteValue && amount.sqlType == "NUMERIC")
         #expect(found.schema.entity(named: "Legacy")?.attribute(named: "code")?.isOptional == true)
         let notes = Dictionary(uniqueKeysWithValues: found.undeclarable.map { ($0.table, $0.notes) })
         #expect(
-            notes == ["PairRef": ["FOREIGN KEY (x, y) REFERENCES Pair: a composite foreign key cannot be declared yet"]]
+            notes == [
+                "Dangling": [
+                    "the constraint `FOREIGN KEY (\"x\", \"y\") REFERENCES \"Pair\" (\"y\", \"id\")` of 'Dangling' references 'Pair.id', which is not a column of 'Pair'"
+                ]
+            ]
         )
         let error = try #require(throws: MigrationError.self) { try Schema(introspecting: db.url) }
         #expect(error.code == .invalidSchema)
         #expect(error.message.hasSuffix("1 table of '\(db.path)' cannot be declared yet"))
         #expect(
             error.details == [
-                "PairRef: FOREIGN KEY (x, y) REFERENCES Pair: a composite foreign key cannot be declared yet"
+                "Dangling: the constraint `FOREIGN KEY (\"x\", \"y\") REFERENCES \"Pair\" (\"y\", \"id\")` of 'Dangling' references 'Pair.id', which is not a column of 'Pair'"
             ])
     }
 }

@@ -180,8 +180,8 @@ import Testing
         #expect(try db.bytes() == before)
     }
 
-    @Test func aTableCheckCallingAnUnregisteredFunctionIsRefusedBeforeWritingNamingTheTable() throws {
-        // A table CHECK is the table's own (not declared): the migration's connection must have its function.
+    @Test func aTableCheckCallingAnUnregisteredFunctionIsRefusedBeforeWritingNamingTheConstraint() throws {
+        // The table CHECK is declared (as the scaffold reads it): the check of declared SQL needs its function.
         let db = TemporaryDatabase()
         try App.make(
             db,
@@ -190,14 +190,18 @@ import Testing
             INSERT INTO shape (geom) VALUES (\(App.point(1, 2)));
             """)
         let (v1, v2) = try App.versions(of: db, table: "shape")
-        try PlanBuilder.migrator([v1]).migrate(databaseAt: db.url)
+        #expect(v1.entity(named: "shape")?.constraints == [.check("geom IS NULL OR NOT st_isempty(geom)")])
+        try PlanBuilder.migrator([v1], options: Self.withApp).migrate(databaseAt: db.url)
         let before = try db.bytes()
         let bare = try PlanBuilder.migrator([v1, v2])
-        let planned = try bare.plan(databaseAt: db.url)
-        let refusal = try #require(planned.refusals.first, "\(planned.description)")
-        #expect(refusal.details == ["the table shape calls the function st_isempty"])
-        let error = #expect(throws: MigrationError.self) { try bare.migrate(databaseAt: db.url) }
-        #expect(error?.description == refusal.description)
+        let error = #expect(throws: MigrationError.self) { try bare.plan(databaseAt: db.url) }
+        #expect(
+            error?.message
+                == "SQLite rejects the constraint `CHECK (geom IS NULL OR NOT st_isempty(geom))` of 'shape': no such function: st_isempty"
+        )
+        #expect("\(String(describing: error))".contains("fix: register st_isempty as the application does"))
+        let applied = #expect(throws: MigrationError.self) { try bare.migrate(databaseAt: db.url) }
+        #expect(applied?.message == error?.message)
         #expect(try db.bytes() == before)
         try PlanBuilder.migrator([v1, v2], options: Self.withApp).migrate(databaseAt: db.url)
         #expect(try db.recordedVersion() == "2.0.0")
