@@ -190,6 +190,9 @@ struct PropertyTally {
         for kind in Schema.SQLObject.Kind.allCases where objects.contains(where: { $0.kind == kind }) {
             features["declared \(kind.words)", default: 0] += 1
         }
+        if testCase.versions.contains(where: { $0.tables.contains { !$0.entity.constraints.isEmpty } }) {
+            features["declared table CHECK", default: 0] += 1
+        }
     }
 
     var summary: String {

@@ -6,7 +6,7 @@ import Foundation
 /// the version's own tables so each is valid where it is declared: per table (chosen once, kept
 /// while the table keeps its name) a view over its first columns, sometimes a view over that
 /// view, and sometimes a trigger on it naming a column; per case, sometimes a full-text table
-/// whose columns grow in a later version. A column renamed, dropped or re-added changes the SQL
+/// whose columns grow in a later version; and on some tables a named table CHECK over the first column. A column renamed, dropped or re-added changes the SQL
 /// of what names it, so stages drop, remake, rebuild and keep objects in every combination.
 enum SQLObjectGenerator {
     struct Choice {
@@ -17,12 +17,23 @@ enum SQLObjectGenerator {
 
     static func assign(to versions: inout [ModelDatabase], random: inout SeededRandom) {
         var chosen: [String: Choice?] = [:]
+        var constrained = Set<String>()
+        for table in versions.flatMap(\.tables) where random.chance(0.4) { constrained.insert(table.entity.name) }
         let text = random.chance(0.3)
         let textGrowsAt = Int.random(in: 1...3, using: &random)
         for position in versions.indices {
             var objects: [Schema.SQLObject] = []
-            for table in versions[position].tables {
-                let entity = table.entity
+            for index in versions[position].tables.indices {
+                let entity = versions[position].tables[index].entity
+                // A table CHECK over its first column, always true: its text follows the column's
+                // renames, goes with it when it is dropped, and comes back when another column
+                // takes the first place.
+                if let first = entity.attributes.first, constrained.contains(entity.name) {
+                    let column = SQL.quoteIdentifier(first.name)
+                    versions[position].tables[index].entity.constraints = [
+                        .check("\(column) IS NULL OR \(column) IS NOT NULL", name: "pc_" + entity.name)
+                    ]
+                }
                 if chosen[entity.name] == nil {
                     chosen[entity.name] =
                         random.chance(0.6)
@@ -59,13 +70,20 @@ enum SQLObjectGenerator {
 
     /// What a new install at `schema` has that the migrated `db` must have alike: each declared
     /// table's columns (name, type, NOT NULL, default, key position) and the declared objects'
-    /// SQL as SQLite reads it. Undeclared things (the app's own) are not compared.
+    /// SQL as SQLite reads it, and whether each declared table constraint is there. Undeclared
+    /// things (the app's own) are not compared.
     static func declaredShape(of schema: Schema, in db: SQLiteConnection) throws -> [String] {
         var shape: [String] = []
         for entity in schema.entities {
             let table = SQL.quoteString(entity.name)
             for row in try db.rows("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(\(table))") {
                 shape.append("\(entity.name).\(row.map(\.description).joined(separator: " "))")
+            }
+            let sql = try db.scalar("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = \(table)")?
+                .stringValue
+            let live = try sql.map { try TableDefinition(parsing: $0).declarableConstraints } ?? []
+            shape += entity.constraints.map { declared in
+                "\(entity.name) \(declared.meaning): \(live.contains(where: declared.isSatisfied(by:)) ? "present" : "missing")"
             }
         }
         let live = try LiveSchema.read(from: db)

@@ -113,6 +113,7 @@ struct SQLiteFeatures {
                         + (checks.contains { $0.table == name && $0.column == attribute.name }
                             ? " CHECK (\(SQL.quoteIdentifier(attribute.name)) <> '\(Self.forbidden)')" : "")
                 }
+                columns += table.entity.constraints.map(\.sql)
                 try db.execute(
                     "CREATE TABLE \(SQL.quoteIdentifier(name)) (\(columns.joined(separator: ", ")))"
                         + (strict.contains(name) ? " STRICT" : ""))
