@@ -76,7 +76,8 @@ public struct Attribute<Value> {
     ///     (a custom stage that rewrites its values).
     ///   - column: the column's name when it is not the property's (`"created_at"`, `"ArtistId"`).
     ///   - sqlType: the column's SQL type as written (`"NVARCHAR(160)"`, `"NUMERIC(10,2)"`,
-    ///     `"DATETIME"`, `"BOOLEAN"`); its affinity must agree with the property's type.
+    ///     `"DATETIME"`, `"BOOLEAN"`), or `""` for a column with no declared type (BLOB
+    ///     affinity, as `CREATE TABLE t (notes)` writes it); its affinity must agree with the property's type.
     ///   - references: a foreign key onto another entity's key column.
     ///   - dateStorage: for a `Date`: `.iso8601Text` (`'YYYY-MM-DD HH:MM:SS.SSS'`, as GRDB stores
     ///     it) or `.julianDay`; seconds since 1970 when nil.

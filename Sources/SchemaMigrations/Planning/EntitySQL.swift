@@ -37,8 +37,11 @@ enum EntitySQL {
     static func columnDefinition(_ attribute: Schema.Attribute, forceNullable: Bool = false, keyClause: String? = nil)
         -> String
     {
-        SQL.quoteIdentifier(attribute.name) + " "
-            + typeAndConstraints(attribute, forceNullable: forceNullable, keyClause: keyClause)
+        [
+            SQL.quoteIdentifier(attribute.name),
+            typeAndConstraints(attribute, forceNullable: forceNullable, keyClause: keyClause),
+        ]
+        .filter { !$0.isEmpty }.joined(separator: " ")
     }
 
     /// A column's definition after its name: `TEXT NOT NULL DEFAULT ''`.
@@ -47,17 +50,18 @@ enum EntitySQL {
     static func typeAndConstraints(_ attribute: Schema.Attribute, forceNullable: Bool = false, keyClause: String? = nil)
         -> String
     {
-        var definition = attribute.declaredType
-        if let keyClause { definition += " " + keyClause }
-        if !attribute.isOptional && !forceNullable { definition += " NOT NULL" }
+        // An untyped column (`sqlType: ""`) writes no type: its constraints come first.
+        var parts = [attribute.declaredType]
+        if let keyClause { parts.append(keyClause) }
+        if !attribute.isOptional && !forceNullable { parts.append("NOT NULL") }
         if let defaultValue = attribute.defaultValue, attribute.generated == nil {
-            definition += " DEFAULT \(defaultValue)"
+            parts.append("DEFAULT \(defaultValue)")
         }
-        if let collation = attribute.collation { definition += " COLLATE \(collation)" }
-        if let check = attribute.check { definition += " CHECK (\(check))" }
-        if let key = attribute.references { definition += " " + key.clause }
-        if let generated = attribute.generated { definition += " " + generated.clause }
-        return definition
+        if let collation = attribute.collation { parts.append("COLLATE \(collation)") }
+        if let check = attribute.check { parts.append("CHECK (\(check))") }
+        if let key = attribute.references { parts.append(key.clause) }
+        if let generated = attribute.generated { parts.append(generated.clause) }
+        return parts.filter { !$0.isEmpty }.joined(separator: " ")
     }
 
     /// `CREATE UNIQUE INDEX "Trip_name_unique" ON "Trip" ("name")`; with expressions and a

@@ -95,7 +95,6 @@ struct ColumnTypeInference {
             }
         case .blob:
             valueType = .data
-            if declared.isEmpty { kept.append("column \(column.name) is untyped; a snapshot's table declares it BLOB") }
         case .real:
             valueType = .double
             if Self.isDateName(declared) {
@@ -114,16 +113,16 @@ struct ColumnTypeInference {
         }
         if dateStorage == nil, let kept = keptAsStored(valueType) {
             // What the column holds is not what its type text implies: declared so as to keep it.
-            let sqlType =
-                SchemaComparison.normalizedType(declared) == Schema.StorageType.blob.rawValue || declared.isEmpty
-                ? nil : declared
+            // An untyped column is declared untyped (`sqlType: ""`): BLOB affinity as well, but
+            // `PRAGMA table_info` and an ORM reading it tell the two apart.
+            let sqlType = SchemaComparison.normalizedType(declared) == Schema.StorageType.blob.rawValue ? nil : declared
             return Inferred(valueType: kept, sqlType: sqlType, dateStorage: nil)
         }
         // Only the ISO-8601 text form is a storage a TEXT-affinity date column accepts.
         if column.affinity == .text && dateStorage != nil && dateStorage != .iso8601Text { dateStorage = .iso8601Text }
         if column.affinity == .real && dateStorage == .iso8601Text { dateStorage = .secondsSince1970 }
         let storage = dateStorage?.storageType ?? valueType.storageType
-        let sqlType = SchemaComparison.normalizedType(declared) == storage.rawValue || declared.isEmpty ? nil : declared
+        let sqlType = SchemaComparison.normalizedType(declared) == storage.rawValue ? nil : declared
         return Inferred(
             valueType: valueType, sqlType: sqlType, dateStorage: dateStorage == .secondsSince1970 ? nil : dateStorage)
     }

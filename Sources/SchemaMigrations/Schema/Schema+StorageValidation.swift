@@ -31,12 +31,15 @@ extension Schema {
             if let sqlType = attribute.sqlType {
                 // A type name is words, then at most one parenthesised pair of numbers: `NUMERIC(10, 2)`.
                 let tokens = (try? SQLTokenizer(sqlType).tokens()) ?? []
+                // Empty: no declared type at all (BLOB affinity), as `CREATE TABLE t (notes)` writes it.
                 let isTypeName =
-                    tokens.first?.kind == .word
-                    && tokens.allSatisfy { token in
-                        [.word, .number, .leftParenthesis, .rightParenthesis, .comma].contains(token.kind)
-                            || (token.kind == .symbol && ["+", "-"].contains(SQLTokenizer(sqlType).text(of: token)))
-                    }
+                    sqlType.isEmpty
+                    || tokens.first?.kind == .word
+                        && tokens.allSatisfy { token in
+                            [.word, .number, .leftParenthesis, .rightParenthesis, .comma].contains(token.kind)
+                                || (token.kind == .symbol
+                                    && ["+", "-"].contains(SQLTokenizer(sqlType).text(of: token)))
+                        }
                 guard isTypeName else {
                     throw fail(
                         "the SQL type of \(label) is not a type name: \(sqlType)", property: attribute.property,

@@ -16,9 +16,9 @@ import Testing
     /// A blog written by hand the way long-lived apps' schemas end up: table CHECKs (named and
     /// not, several on one column), a composite key referenced by a composite foreign key with
     /// every clause, UNIQUE constraints on a column and on the table beside a unique index over
-    /// the same columns, a view, a trigger.
+    /// the same columns, untyped columns (one holding a mix of values, one nothing yet), a view, a trigger.
     static let handMade = """
-        CREATE TABLE author (id INTEGER PRIMARY KEY, handle TEXT NOT NULL UNIQUE, joined INTEGER NOT NULL,
+        CREATE TABLE author (id INTEGER PRIMARY KEY, handle TEXT NOT NULL UNIQUE, joined INTEGER NOT NULL, notes, avatar,
             left INTEGER CHECK (left IS NULL OR left > 0) CHECK (left < 4102444800),
             CONSTRAINT stays_a_while CHECK (left IS NULL OR left >= joined));
         CREATE TABLE issue (volume INTEGER NOT NULL, number INTEGER NOT NULL, title TEXT NOT NULL DEFAULT '',
@@ -32,7 +32,7 @@ import Testing
         CREATE INDEX article_by_author ON article (author, page DESC);
         CREATE VIEW article_count AS SELECT author, count(*) AS n FROM article GROUP BY author;
         CREATE TRIGGER article_page AFTER UPDATE OF page ON article BEGIN UPDATE author SET joined = joined WHERE id = NEW.author; END;
-        INSERT INTO author (handle, joined) VALUES ('ada', 1000), ('bob', 2000);
+        INSERT INTO author (handle, joined, notes) VALUES ('ada', 1000, 'likes tea'), ('bob', 2000, 42);
         INSERT INTO issue VALUES (1, 1, 'first'), (1, 2, 'second');
         INSERT INTO article (volume, number, author, page, slug) VALUES (1, 1, 1, 3, 'hello'), (1, 2, 2, 5, 'again'), (NULL, NULL, 1, 1, 'draft');
         """
