@@ -120,10 +120,12 @@ enum ModelReflection {
     }
 
     /// Keeps the first declaration of each index structure (`@Attribute(.unique)` and a
-    /// `uniqueness` entry for the same property are one constraint).
+    /// `uniqueness` entry for the same property are one constraint), but for indexes of that
+    /// structure each named otherwise: a table may hold several over the same columns.
     private static func deduplicated(_ indexes: [Schema.Index]) -> [Schema.Index] {
-        var seen = Set<IndexStructure>()
-        return indexes.filter { seen.insert($0.structure).inserted }
+        var kept: [Schema.Index] = []
+        for index in indexes where !kept.contains(where: { $0.isSameDeclaration(as: index) }) { kept.append(index) }
+        return kept
     }
 
     /// `FileHandle?` rather than `Optional<FileHandle>`.

@@ -22,19 +22,35 @@ extension TablePlan {
 
         init(source: Schema.Entity, target: Schema.Entity, renamedTo: [String: String]) {
             let sourceIndexes = source.indexes.map { ($0, $0.renamingColumns(renamedTo)) }
-            let targetStructures = Set(target.indexes.map(\.structure))
             sourceStructures = Set(sourceIndexes.map(\.1.structure))
-            retired = sourceIndexes.filter { !targetStructures.contains($0.1.structure) }
-            added = target.indexes.filter { [sourceStructures] in !sourceStructures.contains($0.structure) }
+            // Each target index continues at most one source index of its structure: first one of
+            // the same name, then any (a table may hold several indexes over the same columns,
+            // each under its own name).
+            var unmatched = Array(sourceIndexes.indices)
+            var pairs: [(source: Int, target: Schema.Index)] = []
+            var unpaired: [Schema.Index] = []
+            for index in target.indexes {
+                let position =
+                    unmatched.firstIndex {
+                        sourceIndexes[$0].1.structure == index.structure
+                            && sourceIndexes[$0].1.resolvedName(table: target.name).sqlFolded
+                                == index.resolvedName(table: target.name).sqlFolded
+                    } ?? unmatched.firstIndex { sourceIndexes[$0].1.structure == index.structure }
+                if let position {
+                    pairs.append((unmatched.remove(at: position), index))
+                } else {
+                    unpaired.append(index)
+                }
+            }
+            retired = unmatched.map { sourceIndexes[$0] }
+            added = unpaired
             // A join table's index names follow its own name (the layout's, not a declaration).
             renamed =
                 target.isJoinTable
                 ? []
-                : sourceIndexes.compactMap { declared, renamed in
-                    guard let kept = target.indexes.first(where: { $0.structure == renamed.structure }),
-                        let name = kept.name,
-                        name.sqlFolded != renamed.name?.sqlFolded
-                    else { return nil }
+                : pairs.compactMap { position, kept in
+                    let (declared, renamed) = sourceIndexes[position]
+                    guard let name = kept.name, name.sqlFolded != renamed.name?.sqlFolded else { return nil }
                     return (declared, renamed, name)
                 }
             self.target = target

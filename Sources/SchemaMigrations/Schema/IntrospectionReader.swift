@@ -135,10 +135,11 @@ struct IntrospectionReader {
             }
             if descending { kept.append("\(what) has DESC columns; a snapshot's index is ascending") }
             let columns = index.columns.map { name in columnsByName[name.sqlFolded]?.name ?? name }
-            if let same = result.first(where: { $0.columns == columns && $0.isUnique == index.isUnique }) {
-                // A declaration says each index once: the file's second one is kept as it is.
+            if result.contains(where: { $0.columns == columns && $0.isUnique == index.isUnique && $0.name == nil }) {
+                // Beside an unnamed one (a constraint's index, as a ON CONFLICT UNIQUE is read):
+                // a declaration names each index it keeps twice, so this one stays the file's.
                 kept.append(
-                    "\(what) has the columns of \(same.name ?? "a UNIQUE constraint") (\(columns.joined(separator: ", "))); only one is in the snapshot"
+                    "\(what) has the columns of a UNIQUE constraint (\(columns.joined(separator: ", "))); only one is in the snapshot"
                 )
                 continue
             }

@@ -153,7 +153,9 @@ struct HashedSchema: Encodable {
                         },
                         sqlType: $0.sqlType)
                 },
-                indexes: IndexStructure.distinct(entity.indexes.map(\.structure))
+                // A second index of a structure, named otherwise, counts once more (absent
+                // otherwise, so released hashes stay).
+                indexes: Self.hashedStructures(entity.indexes)
                     .sorted { ($0.isUnique ? 1 : 0, $0.sortKey) < ($1.isUnique ? 1 : 0, $1.sortKey) }
                     // An index's name is not hashed: snapshots written before names could be declared
                     // recorded them, and their released hashes must not change.
@@ -184,6 +186,20 @@ struct HashedSchema: Encodable {
 }
 
 extension HashedSchema {
+    /// Each index structure once, then once more for each further index of it that is not the
+    /// same declaration (``Schema/Index/isSameDeclaration(as:)``): two named otherwise.
+    static func hashedStructures(_ indexes: [Schema.Index]) -> [IndexStructure] {
+        var declared: [Schema.Index] = []
+        for index in indexes where !declared.contains(where: { $0.isSameDeclaration(as: index) }) {
+            declared.append(index)
+        }
+        let distinct = IndexStructure.distinct(declared.map(\.structure))
+        return distinct
+            + declared.enumerated().filter { position, index in
+                declared.prefix(position).contains { $0.structure == index.structure }
+            }.map(\.element.structure)
+    }
+
     /// The canonical JSON: keys in UTF-16 order, no whitespace, nil members left out.
     var canonicalText: String {
         var out = "{"

@@ -66,6 +66,14 @@ extension Schema {
         /// The name the index is created with.
         public func resolvedName(table: String) -> String { name ?? defaultName(table: table) }
 
+        /// Whether `other` declares this index again: the same structure, and no two names
+        /// that tell them apart (an unnamed one, or the same name). Two indexes of one structure
+        /// named otherwise are two indexes, as SQLite holds them.
+        func isSameDeclaration(as other: Index) -> Bool {
+            structure == other.structure
+                && (name == nil || other.name == nil || name?.sqlFolded == other.name?.sqlFolded)
+        }
+
         /// Whether the index is more than plain ascending columns: it has an expression, a
         /// `COLLATE` or `DESC` term, or a `WHERE`; it is then compared by its terms and condition.
         public var hasExpressions: Bool { elements?.contains { !$0.isPlainColumn } == true || predicate != nil }

@@ -105,7 +105,7 @@ extension Schema {
             try validateStorage(of: entity)
             try validateExpressions(of: entity)
             try validateConstraints(of: entity)
-            var structures: [IndexStructure] = []  // an entity's few indexes: no Set to instantiate
+            var declaredIndexes: [Schema.Index] = []
             for index in entity.indexes {
                 guard !index.columns.isEmpty || index.elements?.isEmpty == false else {
                     throw fail(
@@ -135,13 +135,12 @@ extension Schema {
                         "an index of '\(entity.name)' lists a property twice: (\(index.columns.joined(separator: ", ")))",
                         remedy: "list each property once")
                 }
-                let structure = index.structure
-                if structures.contains(structure) {
+                if declaredIndexes.contains(where: { $0.isSameDeclaration(as: index) }) {
                     throw fail(
                         "'\(entity.name)' declares the \(index.isUnique ? "uniqueness constraint" : "index") \(index.structure) twice",
-                        remedy: "remove the duplicate declaration")
+                        remedy: "remove the duplicate declaration, or name each (a NamedIndex) to keep two")
                 }
-                structures.append(structure)
+                declaredIndexes.append(index)
                 let name = index.resolvedName(table: entity.name)
                 if let other = indexNames[name.sqlFolded] {
                     throw fail(

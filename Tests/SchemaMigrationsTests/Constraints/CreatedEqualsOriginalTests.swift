@@ -16,7 +16,7 @@ import Testing
     /// A blog written by hand the way long-lived apps' schemas end up: table CHECKs (named and
     /// not, several on one column), a composite key referenced by a composite foreign key with
     /// every clause, UNIQUE constraints on a column and on the table beside a unique index over
-    /// the same columns, untyped columns (one holding a mix of values, one nothing yet), a view, a trigger.
+    /// the same columns, two indexes over one column, untyped columns (one holding a mix of values, one nothing yet), a view, a trigger.
     static let handMade = """
         CREATE TABLE author (id INTEGER PRIMARY KEY, handle TEXT NOT NULL UNIQUE, joined INTEGER NOT NULL, notes, avatar,
             left INTEGER CHECK (left IS NULL OR left > 0) CHECK (left < 4102444800),
@@ -30,6 +30,8 @@ import Testing
             CHECK ((volume IS NULL) = (number IS NULL)));
         CREATE UNIQUE INDEX article_slug_in_issue ON article (volume, number, slug);
         CREATE INDEX article_by_author ON article (author, page DESC);
+        CREATE INDEX article_author ON article (author);
+        CREATE INDEX article_author_again ON article (author);
         CREATE VIEW article_count AS SELECT author, count(*) AS n FROM article GROUP BY author;
         CREATE TRIGGER article_page AFTER UPDATE OF page ON article BEGIN UPDATE author SET joined = joined WHERE id = NEW.author; END;
         INSERT INTO author (handle, joined, notes) VALUES ('ada', 1000, 'likes tea'), ('bob', 2000, 42);

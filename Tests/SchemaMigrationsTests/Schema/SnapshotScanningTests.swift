@@ -218,4 +218,26 @@ import Testing
         #expect(
             IndexStructure.distinct(repeated.indexes.map(\.structure)) == entity.indexes.map(\.structure))
     }
+
+    /// Two indexes over one column, each named otherwise, are two indexes: a version adding the
+    /// second is another version, and both are created.
+    @Test func twoIndexesOfOneStructureNamedOtherwiseHashAsTwo() throws {
+        let one = Schema.Entity(
+            name: "Note", attributes: [PlanBuilder.attribute("text", .string)],
+            indexes: [Schema.Index(["text"], name: "note_text")])
+        var two = one
+        two.indexes.append(Schema.Index(["text"], name: "note_text_again"))
+        let (v1, v2) = (PlanBuilder.schema(1, [one]), PlanBuilder.schema(2, [two]))
+        #expect(v1.versionHash != v2.versionHash)
+        let db = TemporaryDatabase()
+        try PlanBuilder.migrator([v1]).migrate(databaseAt: db.url)
+        try PlanBuilder.migrator([v1, v2]).migrate(databaseAt: db.url)
+        let created = TemporaryDatabase()
+        try PlanBuilder.migrator([v1, v2]).migrate(databaseAt: created.url)
+        for file in [db, created] {
+            #expect(
+                try file.rows("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'Note' ORDER BY name")
+                    == [["'note_text'"], ["'note_text_again'"]])
+        }
+    }
 }
