@@ -17,9 +17,20 @@ package protocol SQLQuerying: AnyObject {
     /// Runs one statement with arguments bound in order, and returns every row.
     /// - Throws: `SQLiteError`, with SQLite's extended code and message.
     func rows(_ sql: String, _ arguments: [SQLiteValue]) throws -> [[SQLiteValue]]
+    /// What the reader of the live schema (Schema's `LiveSchema`) keeps of its last read on this
+    /// connection, so that reading the same schema again reads no table in detail twice. The
+    /// reader checks it against the schema before every use; a connection that keeps nothing (the
+    /// default) is read in full every time.
+    var schemaCache: AnyObject? { get set }
 }
 
 extension SQLQuerying {
+    /// Nothing kept: every read of the schema reads it in full.
+    package var schemaCache: AnyObject? {
+        get { nil }
+        set {}
+    }
+
     /// Every row of a statement with no arguments.
     package func rows(_ sql: String) throws -> [[SQLiteValue]] { try rows(sql, []) }
 

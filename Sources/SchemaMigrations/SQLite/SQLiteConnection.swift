@@ -40,6 +40,8 @@ package final class SQLiteConnection {
     /// Set by ``Migrator/open(_:mode:readTransaction:)`` when it left the connection inside the
     /// read transaction its opening check began, for the up-to-date check to read in and end.
     var holdsOpeningReadTransaction = false
+    /// The live schema's last read on this connection (``SQLQuerying/schemaCache``).
+    package var schemaCache: AnyObject?
 
     /// Opens the database at `path`.
     /// - Parameters:
