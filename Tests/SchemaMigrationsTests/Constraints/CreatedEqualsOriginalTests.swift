@@ -83,4 +83,57 @@ import Testing
         #expect(result.adopted)
         #expect(try migrator.verify(databaseAt: original.url).isUpToDate)
     }
+
+    /// The hand-made file adopted as its scaffolded V1, then a V2 written against it: the view
+    /// and the trigger change, and `article` is rebuilt for a new column, a tightened table
+    /// CHECK and a composite foreign key that now cascades. Migrated, it is the database a new
+    /// install of V2 is, every row kept.
+    @Test func aHandWrittenV2OfTheScaffoldedFileIsTheSameCreatedOrMigrated() throws {
+        let original = TemporaryDatabase()
+        try Self.files[0].make(original.url)
+        let v1 = try Schema(
+            snapshotJSON: Data(try SchemaIntrospection(databaseAt: original.url).schema.snapshotJSON().utf8))
+        var v2 = v1
+        v2.version = Schema.Version(2, 0, 0)
+        let article = try #require(v2.entities.firstIndex { $0.name == "article" })
+        v2.entities[article].attributes.append(PlanBuilder.attribute("words", .integer, default: "0"))
+        v2.entities[article].constraints = v2.entities[article].constraints.map { constraint in
+            switch constraint.kind {
+            case .check(let expression) where constraint.name == nil:
+                return .check("(\(expression)) AND words >= 0")
+            case .foreignKey(var key):
+                key.onDelete = .cascade
+                return Schema.TableConstraint(.foreignKey(key), name: constraint.name)
+            default:
+                return constraint
+            }
+        }
+        v2.sqlObjects = v2.sqlObjects.map { object in
+            switch object.kind {
+            case .view:
+                return .view(
+                    "CREATE VIEW article_count AS SELECT author, count(*) AS n, sum(page) AS pages FROM article GROUP BY author"
+                )
+            case .trigger:
+                return .trigger(
+                    "CREATE TRIGGER article_page AFTER UPDATE OF page, words ON article BEGIN UPDATE author SET joined = joined WHERE id = NEW.author; END"
+                )
+            case .virtualTable: return object
+            }
+        }
+        try PlanBuilder.migrator([v1]).migrate(databaseAt: original.url)
+        let rowsBefore = try original.rows("SELECT id, volume, number, author, page, slug FROM article ORDER BY id")
+        let report = try PlanBuilder.migrator([v1, v2]).plan(databaseAt: original.url)
+        #expect(
+            report.stages.flatMap { $0.steps.map(\.step.summary) }.contains { $0.hasPrefix("Rebuild table article") })
+        try PlanBuilder.migrator([v1, v2]).migrate(databaseAt: original.url)
+        let created = TemporaryDatabase()
+        try PlanBuilder.migrator([v1, v2]).migrate(databaseAt: created.url)
+        let (fresh, migrated) = (try SemanticSchema.lines(created.path), try SemanticSchema.lines(original.path))
+        #expect(fresh == migrated, "\(SemanticSchema.difference(fresh, migrated))")
+        #expect(
+            try original.rows("SELECT id, volume, number, author, page, slug FROM article ORDER BY id") == rowsBefore)
+        #expect(try original.rows("PRAGMA foreign_key_check").isEmpty)
+        #expect(try PlanBuilder.migrator([v1, v2]).verify(databaseAt: original.url).isUpToDate)
+    }
 }
