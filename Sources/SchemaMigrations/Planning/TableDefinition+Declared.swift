@@ -38,18 +38,35 @@ extension TableDefinition {
 }
 
 extension TableDefinition {
-    /// Leaves out the table constraints whose meaning one of `removed` has, then writes each of
-    /// `added` after the others unless one with its meaning is there already. A constraint
-    /// neither list speaks of (the application's own) stays as written.
+    /// Leaves out the constraints whose meaning one of `removed` has (written on the table, or
+    /// on a column: a column's CHECK, UNIQUE or REFERENCES is that constraint to SQLite), then
+    /// writes each of `added` after the others unless one with its meaning is there already. A
+    /// constraint neither list speaks of (the application's own) stays as written.
     mutating func changeConstraints(removing removed: [Schema.TableConstraint], adding added: [Schema.TableConstraint])
         throws
     {
         guard !removed.isEmpty || !added.isEmpty else { return }
-        constraints.removeAll { constraint in
-            guard let live = Schema.TableConstraint(parsing: constraint.text) else { return false }
-            return removed.contains { $0.isSatisfied(by: live) }
+        func isRemoved(_ live: Schema.TableConstraint?) -> Bool {
+            live.map { live in removed.contains { $0.isSatisfied(by: live) } } ?? false
         }
-        var present = constraints.compactMap { Schema.TableConstraint(parsing: $0.text) }
+        for index in columns.indices {
+            let name = columns[index].name
+            var kept: [ColumnConstraint] = []
+            var droppedReference = false
+            for constraint in columns[index].constraints {
+                // A DEFERRABLE written apart from its REFERENCES goes with it.
+                if constraint.kind == .deferrable && droppedReference { continue }
+                droppedReference = false
+                if isRemoved(Self.tableConstraint(of: constraint, on: name)) {
+                    if case .references = constraint.kind { droppedReference = true }
+                    continue
+                }
+                kept.append(constraint)
+            }
+            columns[index].constraints = kept
+        }
+        constraints.removeAll { isRemoved(Schema.TableConstraint(parsing: $0.text)) }
+        var present = declarableConstraints
         for constraint in added where !present.contains(where: constraint.isSatisfied(by:)) {
             present.append(constraint)
             constraints += try TableDefinition(parsing: "CREATE TABLE t (x, \(constraint.sql))").constraints

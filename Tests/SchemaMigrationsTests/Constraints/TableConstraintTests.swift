@@ -276,4 +276,38 @@ import Testing
         #expect(key.isSatisfied(by: .foreignKey(["A"], references: "P", columns: ["X"])))
         #expect(!key.isSatisfied(by: .foreignKey(["a"], references: "p", columns: ["x"], onDelete: .cascade)))
     }
+
+    /// A constraint the file writes on a column (a named CHECK, a UNIQUE, a REFERENCES with its
+    /// DEFERRABLE apart) is the table constraint a scaffold declares; a version that no longer
+    /// declares it drops it from the column, so the migrated file is what a new install is.
+    @Test func aConstraintWrittenOnAColumnGoesWhenTheNextVersionDropsIt() throws {
+        let db = TemporaryDatabase()
+        try db.execute(
+            """
+            CREATE TABLE parent (id INTEGER PRIMARY KEY, code TEXT NOT NULL);
+            CREATE TABLE child (id INTEGER PRIMARY KEY,
+                qty INTEGER NOT NULL CONSTRAINT positive CHECK (qty > 0),
+                tag TEXT UNIQUE,
+                parent INTEGER CONSTRAINT up REFERENCES parent (id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED);
+            INSERT INTO parent (code) VALUES ('a');
+            INSERT INTO child (qty, tag, parent) VALUES (2, 'x', 1), (3, 'y', 1);
+            """)
+        let v1 = try Schema(introspecting: db.url)
+        let child = try #require(v1.entity(named: "child"))
+        #expect(child.constraints.map(\.sql) == [#"CONSTRAINT "positive" CHECK (qty > 0)"#, #"UNIQUE ("tag")"#])
+        try PlanBuilder.migrator([v1]).migrate(databaseAt: db.url)
+        var v2 = v1
+        v2.version = Schema.Version(2, 0, 0)
+        let position = try #require(v2.entities.firstIndex { $0.name == "child" })
+        v2.entities[position].constraints = []
+        try PlanBuilder.migrator([v1, v2]).migrate(databaseAt: db.url)
+        let sql = try db.rows("SELECT sql FROM sqlite_schema WHERE name = 'child'")[0][0]
+        #expect(!sql.contains("CHECK") && !sql.contains("UNIQUE"), "\(sql)")
+        #expect(sql.contains("DEFERRABLE INITIALLY DEFERRED"), "the key is the attribute's, kept: \(sql)")
+        let created = TemporaryDatabase()
+        try PlanBuilder.migrator([v1, v2]).migrate(databaseAt: created.url)
+        let (fresh, migrated) = (try SemanticSchema.lines(created.path), try SemanticSchema.lines(db.path))
+        #expect(fresh == migrated, "\(SemanticSchema.difference(fresh, migrated))")
+        try db.execute("INSERT INTO child (qty, tag, parent) VALUES (0, 'x', 1)")
+    }
 }
