@@ -34,6 +34,8 @@ struct Planner {
             }
         }
         let matchedSources = Set(matches.compactMap { $0.source?.name })
+        let declaredIndexNames = Set(
+            target.entities.flatMap { entity in entity.indexes.map { $0.resolvedName(table: entity.name).sqlFolded } })
         // Renames are a permutation (swaps, case-only renames, a dropped table's name taken): see RenameOrder.
         let tableOrder = RenameOrder(
             entityRenames.map { ($0.key, $0.value) }.sorted { $0.0 < $1.0 },
@@ -54,7 +56,7 @@ struct Planner {
                 sourceSchema: source, targetSchema: target)
             let table = try TablePlan(
                 source: sourceEntity, target: match.target, kind: kind, version: target.version,
-                capabilities: capabilities, entityRenames: entityRenames)
+                capabilities: capabilities, entityRenames: entityRenames, declaredIndexNames: declaredIndexNames)
             stage.checks += table.checks
             stage.finalizingChecks += table.finalizingChecks
             dropIndexes += table.dropIndexes

@@ -13,10 +13,11 @@ struct TablePlan {
 
     /// - Parameter entityRenames: source entity name → target entity name, for the entities this stage renames
     ///   (a reference to a renamed table is not a change: SQLite's RENAME TABLE rewrites it).
+    /// - Parameter declaredIndexNames: every index name the target version declares (lower-cased).
     init(
         source: Schema.Entity, target: Schema.Entity, kind: StageKind, version: Schema.Version,
         capabilities: SQLiteCapabilities,
-        entityRenames: [String: String] = [:]
+        entityRenames: [String: String] = [:], declaredIndexNames: Set<String> = []
     ) throws {
         let table = target.name
         // Attributes continue by property, never by column: `column:` mappings may move, swap or
@@ -99,8 +100,15 @@ struct TablePlan {
             rebuild.removedConstraints = constraints.removed
             rebuild.addedConstraints = constraints.added
             changes = [.rebuild(rebuild)]
-            // The retired indexes go with the old table; dropping them first would only cost.
-            dropIndexes = []
+            // The retired indexes go with the old table; dropping them first would only cost, but
+            // for one whose name the version gives an index of another table, which may be made
+            // before this table is rebuilt (index names are the whole database's).
+            let sourceName = source.name
+            dropIndexes = (indexes.retired.map(\.declared) + indexes.renamed.map(\.declared)).filter { index in
+                let name = index.resolvedName(table: sourceName).sqlFolded
+                return declaredIndexNames.contains(name)
+                    && !target.indexes.contains { $0.resolvedName(table: table).sqlFolded == name }
+            }.map { .dropIndex(table: sourceName, index: $0) }
         }
     }
 
