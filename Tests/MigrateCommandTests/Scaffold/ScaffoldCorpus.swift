@@ -3,8 +3,9 @@ import SchemaMigrations
 
 /// Databases made without SchemaMigrations, each scaffolded by the built `migrate scaffold` into
 /// the round-trip package, compiled, and adopted by the generated plan with zero differences:
-/// the public Chinook sample (`Fixtures/Chinook`), a GRDB-shaped file, and one using the SQLite
-/// features a declaration can say.
+/// the public Chinook sample (`Fixtures/Chinook`), a GRDB-shaped file, one using the SQLite
+/// features a declaration can say, a GIS-style file, and Django 5.1's admin tables as its own
+/// `migrate` made them (`Fixtures/Django`).
 enum ScaffoldCorpus {
     struct Database {
         /// The `--name` given to scaffold: the generated types are `<name>SchemaV1` and `<name>MigrationPlan`.
@@ -28,6 +29,12 @@ enum ScaffoldCorpus {
             name: "Features",
             create: { url in try SQLiteConnection(path: url.path, mode: .readWriteCreate).execute(features) }),
         Database(name: "Geo", create: { url in try GeoDatabase.create(at: url) }),
+        Database(
+            name: "Django",
+            create: { url in
+                try FileManager.default.copyItem(
+                    at: BuiltCommand.repositoryRoot.appendingPathComponent("Fixtures/Django/admin.sqlite"), to: url)
+            }),
     ]
 
     /// What GRDB's `DatabaseMigrator` and record types make: UUID text keys, dates as

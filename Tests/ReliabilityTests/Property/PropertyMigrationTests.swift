@@ -193,6 +193,11 @@ struct PropertyTally {
         if testCase.versions.contains(where: { $0.tables.contains { !$0.entity.constraints.isEmpty } }) {
             features["declared table CHECK", default: 0] += 1
         }
+        if testCase.versions.contains(where: {
+            $0.tables.contains { $0.entity.indexes.contains { $0.name?.hasPrefix("pd2_") == true } }
+        }) {
+            features["two indexes over one column", default: 0] += 1
+        }
     }
 
     var summary: String {

@@ -6,7 +6,8 @@ import Foundation
 /// the version's own tables so each is valid where it is declared: per table (chosen once, kept
 /// while the table keeps its name) a view over its first columns, sometimes a view over that
 /// view, and sometimes a trigger on it naming a column; per case, sometimes a full-text table
-/// whose columns grow in a later version; and on some tables a named table CHECK over the first column. A column renamed, dropped or re-added changes the SQL
+/// whose columns grow in a later version; and on some tables a named table CHECK over the first
+/// column, on some two indexes over it, each named. A column renamed, dropped or re-added changes the SQL
 /// of what names it, so stages drop, remake, rebuild and keep objects in every combination.
 enum SQLObjectGenerator {
     struct Choice {
@@ -19,6 +20,8 @@ enum SQLObjectGenerator {
         var chosen: [String: Choice?] = [:]
         var constrained = Set<String>()
         for table in versions.flatMap(\.tables) where random.chance(0.4) { constrained.insert(table.entity.name) }
+        var doubled = Set<String>()
+        for table in versions.flatMap(\.tables) where random.chance(0.3) { doubled.insert(table.entity.name) }
         let text = random.chance(0.3)
         let textGrowsAt = Int.random(in: 1...3, using: &random)
         for position in versions.indices {
@@ -28,6 +31,16 @@ enum SQLObjectGenerator {
                 // A table CHECK over its first column, always true: its text follows the column's
                 // renames, goes with it when it is dropped, and comes back when another column
                 // takes the first place.
+                // Two indexes over the first column, each under its own name: they follow its
+                // renames, retire with it, and are made again over the next first column.
+                if let first = entity.attributes.first, doubled.contains(entity.name),
+                    !entity.indexes.contains(where: { $0.columns == [first.name] }), first.generated == nil
+                {
+                    versions[position].tables[index].entity.indexes += [
+                        Schema.Index([first.name], name: "pd_" + entity.name),
+                        Schema.Index([first.name], name: "pd2_" + entity.name),
+                    ]
+                }
                 if let first = entity.attributes.first, constrained.contains(entity.name) {
                     let column = SQL.quoteIdentifier(first.name)
                     versions[position].tables[index].entity.constraints = [
