@@ -37,13 +37,7 @@ enum DeclaredSQLCheck {
                 var alone = entity
                 alone.attributes = entity.attributes.map { $0.name == attribute.name ? $0 : plain($0) }
                 alone.constraints = []
-                do {
-                    try db.execute(EntitySQL.createTable(alone, named: "probe"))
-                    try? db.execute("DROP TABLE probe")
-                    return false
-                } catch {
-                    return rejected(error) != nil
-                }
+                return rejects(alone, in: db)
             }
             if culprit == nil, let constraint = culpritConstraint(of: entity, in: db) {
                 throw MigrationError(
@@ -197,13 +191,18 @@ enum DeclaredSQLCheck {
             var alone = entity
             alone.attributes = entity.attributes.map(plain)
             alone.constraints = [constraint]
-            do {
-                try db.execute(EntitySQL.createTable(alone, named: "probe"))
-                try? db.execute("DROP TABLE probe")
-                return false
-            } catch {
-                return rejected(error) != nil
-            }
+            return rejects(alone, in: db)
+        }
+    }
+
+    /// Whether SQLite refuses `entity`'s table (made as `probe`, then dropped) for its SQL.
+    private static func rejects(_ entity: Schema.Entity, in db: SQLiteConnection) -> Bool {
+        do {
+            try db.execute(EntitySQL.createTable(entity, named: "probe"))
+            try? db.execute("DROP TABLE probe")
+            return false
+        } catch {
+            return rejected(error) != nil
         }
     }
 }

@@ -273,12 +273,8 @@ extension HashedSchema {
             }
             out += "]"
             if let constraints = entity.constraints {
-                out += ",\"constraints\":["
-                for (position, constraint) in constraints.enumerated() {
-                    if position > 0 { out += "," }
-                    JSONValue.writeString(constraint, to: &out)
-                }
-                out += "]"
+                out += ",\"constraints\":"
+                JSONValue.writeStrings(constraints, to: &out)
             }
             out += ","
             if let value = entity.hashModifier {
@@ -289,19 +285,11 @@ extension HashedSchema {
             out += "\"indexes\":["
             for (position, index) in entity.indexes.enumerated() {
                 if position > 0 { out += "," }
-                out += "{\"columns\":["
-                for (offset, column) in index.columns.enumerated() {
-                    if offset > 0 { out += "," }
-                    JSONValue.writeString(column, to: &out)
-                }
-                out += "]"
+                out += "{\"columns\":"
+                JSONValue.writeStrings(index.columns, to: &out)
                 if let elements = index.elements {
-                    out += ",\"elements\":["
-                    for (offset, element) in elements.enumerated() {
-                        if offset > 0 { out += "," }
-                        JSONValue.writeString(element, to: &out)
-                    }
-                    out += "]"
+                    out += ",\"elements\":"
+                    JSONValue.writeStrings(elements, to: &out)
                 }
                 out += ",\"isUnique\":\(index.isUnique)"
                 if let name = index.name {
@@ -321,12 +309,8 @@ extension HashedSchema {
             out += "\"name\":"
             JSONValue.writeString(entity.name, to: &out)
             if let key = entity.primaryKey {
-                out += ",\"primaryKey\":["
-                for (offset, column) in key.enumerated() {
-                    if offset > 0 { out += "," }
-                    JSONValue.writeString(column, to: &out)
-                }
-                out += "]"
+                out += ",\"primaryKey\":"
+                JSONValue.writeStrings(key, to: &out)
             }
             if let relationships = entity.relationships {
                 out += ",\"relationships\":["

@@ -150,6 +150,16 @@ enum JSONValue: Equatable, Sendable {
         return value.description
     }
 
+    /// `["a","b"]`: each string written as ``writeString(_:to:)`` writes it.
+    static func writeStrings(_ strings: [String], to out: inout String) {
+        out += "["
+        for (position, string) in strings.enumerated() {
+            if position > 0 { out += "," }
+            writeString(string, to: &out)
+        }
+        out += "]"
+    }
+
     static func writeString(_ string: String, to out: inout String) {
         if !string.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
             // Nothing to escape: one append instead of one per scalar.
