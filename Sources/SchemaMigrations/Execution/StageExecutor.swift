@@ -12,6 +12,9 @@ struct StageExecutor {
     /// The tables an online change built in shadows: their rebuild steps swap the shadow in
     /// instead of copying (see ``OnlineTableChange``).
     var online: [String: OnlineTableChange] = [:]
+    /// Told of each rebuild's rendering as it runs: how a dry run's walk learns what each rebuild
+    /// keeps and removes from the table it really reads (``SchemaRehearsal``).
+    var renderedRebuild: ((TableRebuild.Rendering) -> Void)?
 
     /// Runs the stage inside a savepoint. `PRAGMA foreign_key_check` runs once, after the steps;
     /// only if it finds violations is the stage undone and the check run on the data as it was,
@@ -147,6 +150,7 @@ struct StageExecutor {
                     throw refusal
                 }
                 statements = StepRenderer.renderedStatements(of: rendering)
+                renderedRebuild?(rendering)
             } else {
                 statements =
                     try renderer?.renderedStatements(for: step.action) ?? RenderedStatement.planned(step.action)

@@ -34,6 +34,7 @@ struct Planner {
             }
         }
         let matchedSources = Set(matches.compactMap { $0.source?.name })
+        let renamedColumns = TablePlan.columnRenames(matches: matches, version: target.version)
         let declaredIndexNames = Set(
             target.entities.flatMap { entity in entity.indexes.map { $0.resolvedName(table: entity.name).sqlFolded } })
         // Renames are a permutation (swaps, case-only renames, a dropped table's name taken): see RenameOrder.
@@ -56,7 +57,8 @@ struct Planner {
                 sourceSchema: source, targetSchema: target)
             let table = try TablePlan(
                 source: sourceEntity, target: match.target, kind: kind, version: target.version,
-                capabilities: capabilities, entityRenames: entityRenames, declaredIndexNames: declaredIndexNames)
+                capabilities: capabilities, entityRenames: entityRenames, declaredIndexNames: declaredIndexNames,
+                columnRenames: renamedColumns)
             stage.checks += table.checks
             stage.finalizingChecks += table.finalizingChecks
             dropIndexes += table.dropIndexes

@@ -15,17 +15,27 @@ extension TablePlan {
         /// - Parameters:
         ///   - renamedTo: source column → target column, for the stage's column renames.
         ///   - entityRenames: source entity → target entity, for foreign keys onto renamed tables.
+        ///   - columnRenames: each entity's column renames by its target name (folded), source
+        ///     column (folded) → target column: a foreign key's referenced columns are the
+        ///     referenced entity's, this one's when it references itself
+        ///     (``TablePlan/columnRenames(matches:version:)``).
         init(
-            source: Schema.Entity, target: Schema.Entity, renamedTo: [String: String], entityRenames: [String: String]
+            source: Schema.Entity, target: Schema.Entity, renamedTo: [String: String], entityRenames: [String: String],
+            columnRenames: [String: [String: String]] = [:]
         ) {
             let substitution = Dictionary(
                 renamedTo.map { ($0.key.sqlFolded, $0.value) }, uniquingKeysWith: { first, _ in first })
             let renamedSource = source.constraints.map { constraint in
                 var renamed = constraint.renamingColumns(substitution)
-                if case .foreignKey(var key) = renamed.kind,
-                    let table = entityRenames.first(where: { $0.key.sqlFolded == key.table.sqlFolded })?.value
-                {
-                    key.table = table
+                if case .foreignKey(var key) = renamed.kind {
+                    if let table = entityRenames.first(where: { $0.key.sqlFolded == key.table.sqlFolded })?.value {
+                        key.table = table
+                    }
+                    let referenced =
+                        key.table.sqlFolded == target.name.sqlFolded ? substitution : columnRenames[key.table.sqlFolded]
+                    if let referenced, let columns = key.referencedColumns {
+                        key.referencedColumns = columns.map { referenced[$0.sqlFolded] ?? $0 }
+                    }
                     renamed.kind = .foreignKey(key)
                 }
                 return renamed

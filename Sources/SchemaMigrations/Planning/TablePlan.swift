@@ -17,16 +17,11 @@ struct TablePlan {
     init(
         source: Schema.Entity, target: Schema.Entity, kind: StageKind, version: Schema.Version,
         capabilities: SQLiteCapabilities,
-        entityRenames: [String: String] = [:], declaredIndexNames: Set<String> = []
+        entityRenames: [String: String] = [:], declaredIndexNames: Set<String> = [],
+        columnRenames: [String: [String: String]] = [:]
     ) throws {
         let table = target.name
-        // Attributes continue by property, never by column: `column:` mappings may move, swap or
-        // be permuted between versions while each property keeps its values.
-        let originalProperties = TablePlan.originalProperties(source: source, target: target)
-        let matches = try NameMatching.match(
-            targets: target.attributes, sources: source.attributes, name: { $0.property },
-            originalName: { originalProperties[$0.name] },
-            describe: { "property '\(table).\($0)'" }, version: version, entity: table)
+        let matches = try TablePlan.attributeMatches(source: source, target: target, version: version)
 
         // Column by column: what can be ALTERed, what needs the rebuild, what the data must allow.
         var columns = ColumnComparison(
@@ -67,7 +62,8 @@ struct TablePlan {
         columns.rebuildReasons += indexes.renamed.map { "index \($0.renamed.termsDescription) named \($0.newName)" }
 
         let constraints = ConstraintComparison(
-            source: source, target: target, renamedTo: columns.renamedTo, entityRenames: entityRenames)
+            source: source, target: target, renamedTo: columns.renamedTo, entityRenames: entityRenames,
+            columnRenames: columnRenames)
         checks += constraints.uniquenessChecks
         columns.rebuildReasons += constraints.rebuildReasons
 
@@ -133,5 +129,41 @@ struct TablePlan {
     private static func unique(_ reasons: [String]) -> [String] {
         var seen = Set<String>()
         return reasons.filter { seen.insert($0).inserted }
+    }
+}
+
+extension TablePlan {
+    /// The target's attributes, each with the source attribute it continues (nil for a new one).
+    /// Attributes continue by property, never by column: `column:` mappings may move, swap or be
+    /// permuted between versions while each property keeps its values.
+    /// - Throws: `MigrationError` for an `originalName` that names nothing or is claimed twice.
+    static func attributeMatches(
+        source: Schema.Entity, target: Schema.Entity, version: Schema.Version
+    ) throws -> [NameMatching.Match<Schema.Attribute>] {
+        let originalProperties = TablePlan.originalProperties(source: source, target: target)
+        return try NameMatching.match(
+            targets: target.attributes, sources: source.attributes, name: { $0.property },
+            originalName: { originalProperties[$0.name] },
+            describe: { "property '\(target.name).\($0)'" }, version: version, entity: target.name)
+    }
+
+    /// Each entity's column renames in a stage, source column → target column, keyed by the
+    /// target entity's folded name: what a foreign key onto that entity reads in the target's
+    /// names. An entity whose attributes do not match has none here; its own plan says why.
+    static func columnRenames(
+        matches: [NameMatching.Match<Schema.Entity>], version: Schema.Version
+    ) -> [String: [String: String]] {
+        var renames: [String: [String: String]] = [:]
+        for match in matches {
+            guard let source = match.source,
+                let attributes = try? attributeMatches(source: source, target: match.target, version: version)
+            else { continue }
+            for attribute in attributes {
+                if let old = attribute.source, old.name != attribute.target.name {
+                    renames[match.target.name.sqlFolded, default: [:]][old.name.sqlFolded] = attribute.target.name
+                }
+            }
+        }
+        return renames
     }
 }

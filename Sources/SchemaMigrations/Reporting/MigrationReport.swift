@@ -194,19 +194,30 @@ public struct MigrationReport: Sendable {
                 let (step, freedStep) = pair
                 let impact = try measurement.measure(measured[position])
                 var reported = Step(step: freedStep, sql: freedStep.sql, impact: impact.isEmpty ? nil : impact)
+                // The walk ran the stage's steps as the migration does, on the schema as it is:
+                // its statements, and what its rebuilds kept and removed, are what runs.
+                let ranInWalk = walked.first.map { $0[position] }
+                if let ranInWalk { reported.sql = ranInWalk }
+                if let rebuilt = walk?.rebuilds.first?[position] {
+                    reported.carriedOver = rebuilt.carriedOver
+                    reported.removes = rebuilt.removed
+                }
                 do {
                     // The SQL as it would run on this database: renames shown applied, the rebuild from the live table.
                     let renderer = StepRenderer(
                         live: live, renamesApplied: false, version: planned.to, freedPagesAreErased: erased)
-                    // Rendered once; it throws what the migration would refuse at this step.
+                    // Rendered once; it throws what the migration would refuse at this step. After
+                    // a walk of the stage it only serves the check of the live data below: a
+                    // refusal the renderer would make, the walk made.
                     let rendering = try renderer.rendering(of: freedStep.action)
-                    reported.sql =
-                        !walked.isEmpty
-                        ? walked[0][position]
-                        : try rendering.map { $0.statements } ?? renderer.statements(for: freedStep.action)
+                    if ranInWalk == nil {
+                        reported.sql = try rendering.map { $0.statements } ?? renderer.statements(for: freedStep.action)
+                    }
                     if let rendering {
-                        reported.carriedOver = rendering.carriedOver
-                        reported.removes = rendering.removed
+                        if ranInWalk == nil {
+                            reported.carriedOver = rendering.carriedOver
+                            reported.removes = rendering.removed
+                        }
                         // A STORED generated column the rebuild computes again, over a function of
                         // the application's, that this connection computes differently.
                         if position < planned.steps.count, case .rebuild(let rebuild) = freedStep.action,
@@ -219,7 +230,10 @@ public struct MigrationReport: Sendable {
                         }
                     }
                 } catch let refusal as MigrationError {
-                    refusals.append(refusal)
+                    // The text rendering shows the renames applied to the table's own SQL, not to
+                    // what SQLite rewrites elsewhere (a foreign key onto a renamed table): after a
+                    // walk that ran the step, its refusal is the text's, not the migration's.
+                    if ranInWalk == nil { refusals.append(refusal) }
                 }
                 reported.mayBreak = MigrationReport.dependents(breakingOn: step, live: live)
                 reported.runsAfterDidMigrate = position >= planned.steps.count

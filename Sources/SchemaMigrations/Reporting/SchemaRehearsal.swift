@@ -17,7 +17,16 @@ struct SchemaRehearsal {
     /// migration would throw it.
     struct Walk {
         var stages: [[[String]]] = []
+        /// For each walked stage, what each rebuild step kept and removed, by the step's position
+        /// in ``PlannedStage/allSteps``.
+        var rebuilds: [[Int: Rebuilt]] = []
         var failure: MigrationError?
+    }
+
+    /// What a rebuild wrote back from the live table and what it removed, as it ran.
+    struct Rebuilt: Sendable, Equatable {
+        var carriedOver: [String]
+        var removed: [String]
     }
 
     static func walk(_ stages: [PlannedStage], schemaOf db: SQLiteConnection, environment: SQLEnvironment) throws
@@ -33,12 +42,18 @@ struct SchemaRehearsal {
             try copy.execute("ANALYZE sqlite_schema")
         }
         let recorder = StatementRecorder()
-        let executor = StageExecutor(
+        // The rebuilds rendered since the stage began, each with the number of steps begun before it.
+        let rendered = RenderedRebuilds()
+        var executor = StageExecutor(
             db: copy,
             progress: RunProgress { progress in
                 // A mark where each step starts; its long work reports rows or an activity.
-                if progress.activity == .step { recorder.append(.note("step")) }
+                if progress.activity == .step {
+                    recorder.append(.note("step"))
+                    rendered.stepBegan()
+                }
             })
+        executor.renderedRebuild = { rendered.record($0) }
         try copy.execute("BEGIN")
         defer { try? copy.execute("ROLLBACK") }  // an in-memory copy, dropped with the connection
         copy.startRecording(into: recorder)
@@ -46,6 +61,7 @@ struct SchemaRehearsal {
         var walked = Walk()
         for stage in stages {
             let start = recorder.entries.count
+            rendered.reset()
             do {
                 try executor.runSteps(stage.steps, from: stage.from, to: stage.to)
                 try executor.runSteps(stage.finalizingSteps, from: stage.from, to: stage.to)
@@ -58,8 +74,26 @@ struct SchemaRehearsal {
             let steps = split(MigrationRehearsal.writes(in: Array(recorder.entries[start...])))
             guard steps.count == stage.allSteps.count else { break }
             walked.stages.append(steps)
+            walked.rebuilds.append(rendered.byStep)
         }
         return walked
+    }
+
+    /// The rebuilds a stage's walk rendered, by step position (the progress callback and the
+    /// executor's observer both run on the walking thread; the lock makes it Sendable).
+    private final class RenderedRebuilds: @unchecked Sendable {
+        private let lock = Lock()
+        private var begun = 0
+        private var rebuilt: [Int: Rebuilt] = [:]
+
+        func stepBegan() { lock.withLock { begun += 1 } }
+        func record(_ rendering: TableRebuild.Rendering) {
+            lock.withLock {
+                rebuilt[begun - 1] = Rebuilt(carriedOver: rendering.carriedOver, removed: rendering.removed)
+            }
+        }
+        func reset() { lock.withLock { (begun, rebuilt) = (0, [:]) } }
+        var byStep: [Int: Rebuilt] { lock.withLock { rebuilt } }
     }
 
     /// The statements between one step's mark and the next; the views and triggers recreated after

@@ -7,7 +7,8 @@ import Foundation
 /// while the table keeps its name) a view over its first columns, sometimes a view over that
 /// view, and sometimes a trigger on it naming a column; per case, sometimes a full-text table
 /// whose columns grow in a later version; and on some tables a named table CHECK over the first
-/// column, on some two indexes over it, each named. A column renamed, dropped or re-added changes the SQL
+/// column, on some two indexes over it, each named, on some a composite foreign key onto itself
+/// (key and first column) with random clauses. A column renamed, dropped or re-added changes the SQL
 /// of what names it, so stages drop, remake, rebuild and keep objects in every combination.
 enum SQLObjectGenerator {
     struct Choice {
@@ -16,12 +17,36 @@ enum SQLObjectGenerator {
         var trigger: Bool
     }
 
+    /// The clauses of a table's composite foreign key onto itself.
+    struct SelfReference {
+        var onDelete: Schema.ForeignKeyAction?
+        var onUpdate: Schema.ForeignKeyAction?
+        var match: String?
+        var timing: Schema.ForeignKeyTiming?
+        var named: Bool
+
+        init(random: inout SeededRandom) {
+            onDelete = [nil, .cascade, .noAction, .restrict][Int.random(in: 0..<4, using: &random)]
+            onUpdate = [nil, .cascade, .noAction][Int.random(in: 0..<3, using: &random)]
+            match = random.chance(0.3) ? "SIMPLE" : nil
+            timing = random.chance(0.5) ? nil : Schema.ForeignKeyTiming.allCases.randomElement(using: &random)
+            named = random.chance(0.5)
+        }
+    }
+
     static func assign(to versions: inout [ModelDatabase], random: inout SeededRandom) {
         var chosen: [String: Choice?] = [:]
         var constrained = Set<String>()
         for table in versions.flatMap(\.tables) where random.chance(0.4) { constrained.insert(table.entity.name) }
         var doubled = Set<String>()
         for table in versions.flatMap(\.tables) where random.chance(0.3) { doubled.insert(table.entity.name) }
+        // Tables whose rows each reference themselves through a composite foreign key over the
+        // key and the first column, onto a unique index over the same: always satisfied, so the
+        // model's rows stand, while its clauses (chosen once per table) ride every rebuild.
+        var linked: [String: SelfReference] = [:]
+        for table in versions.flatMap(\.tables) where linked[table.entity.name] == nil && random.chance(0.3) {
+            linked[table.entity.name] = SelfReference(random: &random)
+        }
         let text = random.chance(0.3)
         let textGrowsAt = Int.random(in: 1...3, using: &random)
         for position in versions.indices {
@@ -46,6 +71,18 @@ enum SQLObjectGenerator {
                     versions[position].tables[index].entity.constraints = [
                         .check("\(column) IS NULL OR \(column) IS NOT NULL", name: "pc_" + entity.name)
                     ]
+                }
+                if let reference = linked[entity.name], let first = entity.attributes.first, first.generated == nil,
+                    !entity.keyColumns.contains(first.name)
+                {
+                    let columns = entity.keyColumns + [first.name]
+                    versions[position].tables[index].entity.indexes.append(
+                        Schema.Index(columns, isUnique: true, name: "pu_" + entity.name))
+                    versions[position].tables[index].entity.constraints.append(
+                        .foreignKey(
+                            columns, references: entity.name, columns: columns, onDelete: reference.onDelete,
+                            onUpdate: reference.onUpdate, match: reference.match, deferrable: reference.timing,
+                            name: reference.named ? "pf_" + entity.name : nil))
                 }
                 if chosen[entity.name] == nil {
                     chosen[entity.name] =
