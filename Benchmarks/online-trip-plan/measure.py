@@ -3,7 +3,7 @@
 
 Usage (from the repository's root, after `swift build -c release --product migrate`):
 
-    python3 Benchmarks/online-trip-plan/measure.py [TRIPS] [ROUNDS]
+    python3 Benchmarks/online-trip-plan/measure.py [TRIPS] [ROUNDS] [CHUNK_TARGET_MS]
 
 Builds the peers harness's V1 database (Benchmarks/peers/scripts/gen-v1.sh, TRIPS trips and twice
 as many bucket items, 1,000,000 by default) in WAL mode, then, ROUNDS times (1 by default), on
@@ -13,6 +13,9 @@ fresh copies:
 - online: `migrate apply --online` while an application connection of its own (Python's sqlite3:
   SQLite's default busy handler, busy timeout 60 s) writes every 5 ms, in terms valid before and
   after the migration: it renames a trip, adds a bucket item to a trip, deletes a bucket item.
+
+CHUNK_TARGET_MS, when given, is passed to the online run as `--chunk-target` (the default
+otherwise).
 
 It prints, per round, the migration's time, the offline time, their ratio, and the application's
 write latencies (count, median, p99, longest), and checks that every write the application made is
@@ -73,16 +76,19 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
-def apply(database, online):
+def apply(database, online, chunk_target=None):
     arguments = [MIGRATE, "apply", "--plan", PLAN, "--database", database, "--no-backup"]
+    if online:
+        arguments += ["--online"] + (["--chunk-target", chunk_target] if chunk_target else [])
     began = time.perf_counter()
-    subprocess.run(arguments + (["--online"] if online else []), check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(arguments, check=True, stdout=subprocess.DEVNULL)
     return time.perf_counter() - began
 
 
 def main():
     trips = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    chunk_target = sys.argv[3] if len(sys.argv) > 3 else None
     with tempfile.TemporaryDirectory() as scratch:
         pristine = os.path.join(scratch, "v1.db")
         subprocess.run([GENERATE_V1, str(trips), pristine], check=True, stdout=subprocess.DEVNULL)
@@ -98,7 +104,7 @@ def main():
             application = Application(online, trips)
             application.start()
             time.sleep(0.2)
-            online_time = apply(online, online=True)
+            online_time = apply(online, online=True, chunk_target=chunk_target)
             application.stopped.set()
             application.join()
             check = sqlite3.connect(online)

@@ -50,7 +50,7 @@ enum SharedOptions {
         "--online", help: "rebuild tables online: the application keeps writing; each stage commits on its own")
     static let chunkTarget = CommandOption.value(
         "--chunk-target", "MS",
-        help: "with --online: milliseconds each copy chunk may hold the write lock (default 8, at most 10000)")
+        help: "with --online: milliseconds each copy chunk may hold the write lock (default 6, at most 10000)")
     static let pauseFile = CommandOption.value(
         "--pause-file", "PATH", help: "with --online: the copy pauses, holding no lock, while this file exists")
     /// The largest `--chunk-target`, in milliseconds: what the library honours.

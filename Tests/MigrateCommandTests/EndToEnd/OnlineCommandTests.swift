@@ -141,7 +141,7 @@ import Testing
             "plan", "--plan", Scratch.jsonPlan, "--database", database, "--online", "--format", "json",
         ])
         let online = try #require((try json.json() as? [String: Any])?["online"] as? [String: Any])
-        #expect(online["chunkTargetMs"] as? Int == 8, "the default target")
+        #expect(online["chunkTargetMs"] as? Int == 6, "the default target")
         let stage = try #require((online["stages"] as? [[String: Any]])?.first)
         #expect(
             stage["runsOnline"] as? Bool == true && stage["tables"] as? [String] == ["Trip"]

@@ -9,7 +9,7 @@
 ///
 /// ```swift
 /// var options = MigrationOptions()
-/// options.online = OnlineRebuildOptions(chunkTargetMilliseconds: 8)
+/// options.online = OnlineRebuildOptions(chunkTargetMilliseconds: 6)
 /// options.online?.shouldPause = { FileManager.default.fileExists(atPath: "/run/app/pause-migration") }
 /// try Migrator(plan: TripsMigrationPlan.self, options: options).migrate(databaseAt: url)
 /// ```
@@ -27,8 +27,9 @@ public struct OnlineRebuildOptions: Sendable {
     ///
     /// An application writer that finds the lock taken waits for the chunk and then for its busy
     /// handler's next retry; SQLite's default handler retries 1, 3, 8, 18 and 33 ms after the first
-    /// try. The default, 8 ms, lets such a writer in by its third retry: no write waits much
-    /// more than 8 ms for the copy. A larger target copies faster and makes writers wait longer.
+    /// try. The default, 6 ms, lets such a writer in by its third retry, at 8 ms, with 2 ms to
+    /// spare for a chunk that runs over its target: no write waits much more than 8 ms for the
+    /// copy. A target of 8 ms or more lets a writer miss that retry and wait for the next, at 18 ms.
     public var chunkTargetMilliseconds: Double
     /// Asked between chunks (no lock is held): while it returns true the copy waits, holding
     /// nothing, and reports ``MigrationProgress/Activity/paused`` about once a second. A pause
@@ -39,11 +40,11 @@ public struct OnlineRebuildOptions: Sendable {
     public var pauseBetweenChunks: TimeInterval
 
     /// - Parameters:
-    ///   - chunkTargetMilliseconds: the write lock each chunk may hold; 8 ms by default.
+    ///   - chunkTargetMilliseconds: the write lock each chunk may hold; 6 ms by default.
     ///   - shouldPause: asked between chunks; true pauses the copy.
     ///   - pauseBetweenChunks: seconds to rest after each chunk.
     public init(
-        chunkTargetMilliseconds: Double = 8, shouldPause: (@Sendable () -> Bool)? = nil,
+        chunkTargetMilliseconds: Double = 6, shouldPause: (@Sendable () -> Bool)? = nil,
         pauseBetweenChunks: TimeInterval = 0
     ) {
         self.chunkTargetMilliseconds = chunkTargetMilliseconds
