@@ -35,7 +35,8 @@ import time
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 PLAN = os.path.join(ROOT, "Fixtures", "bench", "trip-plan")
 GENERATE_V1 = os.path.join(ROOT, "Benchmarks", "peers", "scripts", "gen-v1.sh")
-MIGRATE = os.path.join(ROOT, ".build", "release", "migrate")
+# Another build to measure (two builds alternated on one machine): MIGRATE_BINARY=path.
+MIGRATE = os.environ.get("MIGRATE_BINARY") or os.path.join(ROOT, ".build", "release", "migrate")
 
 
 class Application(threading.Thread):

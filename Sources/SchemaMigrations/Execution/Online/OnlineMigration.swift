@@ -333,7 +333,7 @@ struct OnlineMigration {
             }
             let rows = chunk.rows
             var rowTime: TimeInterval = 0
-            let (end, held) = try inChunkTransaction(doing: "online copy") { () -> Int64? in
+            let (end, held, commit) = try inChunkTransaction(doing: "online copy") { () -> Int64? in
                 try recheck(changes, state: &state, version: stage.to)
                 let copyStart = Date()
                 let end: Int64?
@@ -355,7 +355,7 @@ struct OnlineMigration {
                 try state.write(to: db)
                 return end
             }
-            chunk.record(rows: rows, rowTime: rowTime, fixedTime: held - rowTime)
+            chunk.record(rows: rows, rowTime: rowTime + commit, fixedTime: held - rowTime - commit)
             copied += rows
             lastHeartbeat = Date()
             let elapsed = Date().timeIntervalSince(began)
@@ -442,16 +442,24 @@ struct OnlineMigration {
             duration: Date().timeIntervalSince(started))
     }
 
-    /// One chunk's short write transaction, and how long it held the write lock: from the moment
-    /// `BEGIN IMMEDIATE` got it (a wait for the application's lock is not the chunk's cost) to the
-    /// commit's return.
-    private func inChunkTransaction<T>(doing work: String, _ body: () throws -> T) throws -> (T, held: TimeInterval) {
+    /// One chunk's short write transaction, how long it held the write lock (from the moment
+    /// `BEGIN IMMEDIATE` got it: a wait for the application's lock is not the chunk's cost, to
+    /// the commit's return), and how long of that the commit took. The commit writes the pages
+    /// the chunk dirtied (to the WAL, or the journal and the file), so its time grows with the
+    /// chunk's rows, most of all when they land in pages all over an index: the chunk's sizing
+    /// counts it as row work, not as a fixed cost.
+    private func inChunkTransaction<T>(
+        doing work: String, _ body: () throws -> T
+    ) throws -> (T, held: TimeInterval, commit: TimeInterval) {
         var locked = Date()
+        var bodyEnded = Date()
         let result = try framing.inWriteTransaction(doing: work) { () throws -> T in
             locked = Date()
+            defer { bodyEnded = Date() }
             return try body()
         }
-        return (result, Date().timeIntervalSince(locked))
+        let ended = Date()
+        return (result, ended.timeIntervalSince(locked), max(0, ended.timeIntervalSince(bodyEnded)))
     }
 
     /// Leaves the write lock free after a chunk long enough for every writer that waited on it to
@@ -546,7 +554,8 @@ struct OnlineMigration {
                 while true {
                     let rows = chunk.rows
                     var rowTime: TimeInterval = 0
-                    let (changed, held) = try inChunkTransaction(doing: "release of the old table") { () -> Int in
+                    let (changed, held, commit) = try inChunkTransaction(doing: "release of the old table") {
+                        () -> Int in
                         var beat = try OnlineState.read(from: db)
                         try OnlineState.requireOwnership(beat)
                         if beat != nil {
@@ -560,7 +569,7 @@ struct OnlineMigration {
                         rowTime = Date().timeIntervalSince(deleteStart)
                         return db.changes
                     }
-                    chunk.record(rows: rows, rowTime: rowTime, fixedTime: held - rowTime)
+                    chunk.record(rows: rows, rowTime: rowTime + commit, fixedTime: held - rowTime - commit)
                     removed += changed
                     progress?.report(
                         MigrationProgress(
