@@ -65,12 +65,30 @@ extension IntrospectionReader {
 
     /// The table's constraints a declaration says as ``Schema/TableConstraint``s: its table
     /// CHECKs, UNIQUE constraints (on a column or the table: SQLite's own index, origin `u`) and
-    /// foreign keys over several columns; a column's CHECK that is named or not its first. A
-    /// column's first unnamed CHECK is its attribute's `check:`, a one-column foreign key its
-    /// attribute's `references:`. A clause none of these can say is listed.
+    /// foreign keys over several columns, or over one column written without the referenced
+    /// column (`REFERENCES blob`: the parent's key, which `PRAGMA foreign_key_list` reports as no
+    /// column, unlike `REFERENCES blob (rid)`); a column's CHECK that is named or not its first. A
+    /// column's first unnamed CHECK is its attribute's `check:`, another one-column foreign key
+    /// its attribute's `references:`. A clause none of these can say is listed.
     static func constraints(of definition: TableDefinition, kept: inout [String]) -> [Schema.TableConstraint] {
         var result: [Schema.TableConstraint] = []
         for column in definition.columns {
+            for (position, reference) in column.constraints.enumerated() {
+                guard case .references = reference.kind,
+                    var key = TableDefinition.tableConstraint(of: reference, on: column.name),
+                    case .foreignKey(let clause) = key.kind, clause.referencedColumns == nil
+                else { continue }
+                // A DEFERRABLE written apart from its REFERENCES belongs to it.
+                if position + 1 < column.constraints.count, column.constraints[position + 1].kind == .deferrable,
+                    let deferred = TableDefinition.tableConstraint(
+                        of: TableDefinition.ColumnConstraint(
+                            kind: reference.kind, text: reference.text + " " + column.constraints[position + 1].text,
+                            identifiers: []), on: column.name)
+                {
+                    key = deferred
+                }
+                result.append(key)
+            }
             let checks = column.constraints.filter { $0.kind == .check }
             for (position, check) in checks.enumerated() {
                 guard let constraint = Schema.TableConstraint(parsing: check.text) else { continue }
@@ -87,8 +105,13 @@ extension IntrospectionReader {
         for constraint in definition.constraints {
             switch constraint.kind {
             case .check, .unique, .foreignKey:
-                if case .foreignKey = constraint.kind, constraint.columns.count == 1 { continue }
-                if let declared = Schema.TableConstraint(parsing: constraint.text) {
+                let declared = Schema.TableConstraint(parsing: constraint.text)
+                if case .foreignKey = constraint.kind, constraint.columns.count == 1,
+                    case .foreignKey(let clause)? = declared?.kind, clause.referencedColumns != nil
+                {
+                    continue
+                }
+                if let declared {
                     result.append(declared)
                 } else if constraint.kind != .unique {
                     kept.append("table constraint \(constraint.text), which a declaration cannot say")
@@ -202,7 +225,8 @@ extension IntrospectionReader {
         if let to = key.to[0] {
             referenced = target.column(named: to)?.name ?? to
         } else if targetKey.count == 1 {
-            referenced = targetKey[0].name
+            // Written without the column: declared as a table constraint (``constraints(of:kept:)``).
+            return nil
         } else {
             blocking.append(
                 "column \(column.name) REFERENCES \(target.name) without a column, whose key is (\(targetKey.map(\.name).joined(separator: ", "))): a declared foreign key names one column"

@@ -4,8 +4,8 @@ import SchemaMigrations
 /// Databases made without SchemaMigrations, each scaffolded by the built `migrate scaffold` into
 /// the round-trip package, compiled, and adopted by the generated plan with zero differences:
 /// the public Chinook sample (`Fixtures/Chinook`), a GRDB-shaped file, one using the SQLite
-/// features a declaration can say, a GIS-style file, and Django 5.1's admin tables as its own
-/// `migrate` made them (`Fixtures/Django`).
+/// features a declaration can say, a GIS-style file, Django 5.1's admin tables as its own
+/// `migrate` made them (`Fixtures/Django`), and a Fossil 2.21 repository (`Fixtures/Fossil`).
 enum ScaffoldCorpus {
     struct Database {
         /// The `--name` given to scaffold: the generated types are `<name>SchemaV1` and `<name>MigrationPlan`.
@@ -34,6 +34,12 @@ enum ScaffoldCorpus {
             create: { url in
                 try FileManager.default.copyItem(
                     at: BuiltCommand.repositoryRoot.appendingPathComponent("Fixtures/Django/admin.sqlite"), to: url)
+            }),
+        Database(
+            name: "Fossil",
+            create: { url in
+                try FileManager.default.copyItem(
+                    at: BuiltCommand.repositoryRoot.appendingPathComponent("Fixtures/Fossil/repo.fossil"), to: url)
             }),
     ]
 

@@ -155,6 +155,9 @@ import Testing
         let url = scratch.directory.appendingPathComponent("\(name).sqlite")
         try ScaffoldCorpus.databases.first { $0.name == name }!.create(url)
         let before = try ScaffoldCorpus.contents(of: url)
+        // Some applications write with foreign keys off (Fossil's file has rows pointing at
+        // missing parents): adopting adds no violation.
+        let violationsBefore = try scratch.rows(url.path, "PRAGMA foreign_key_check")
         let dependents = "SELECT type, name, sql FROM sqlite_schema WHERE type IN ('view', 'trigger') ORDER BY name"
         let dependentsBefore = try scratch.rows(url.path, dependents)
         if name == "Features" { #expect(dependentsBefore.count == 2) }
@@ -169,7 +172,8 @@ import Testing
                 """, "\(adopt)")
         #expect(try ScaffoldCorpus.contents(of: url) == before, "adopting touched no row")
         #expect(try scratch.rows(url.path, "PRAGMA integrity_check") == [["'ok'"]])
-        #expect(try scratch.rows(url.path, "PRAGMA foreign_key_check").isEmpty)
+        #expect(try scratch.rows(url.path, "PRAGMA foreign_key_check") == violationsBefore)
+        if name != "Fossil" { #expect(violationsBefore.isEmpty) }
         // What no declaration speaks of (views, triggers) is there as it was.
         #expect(try scratch.rows(url.path, dependents) == dependentsBefore, "\(name)")
     }

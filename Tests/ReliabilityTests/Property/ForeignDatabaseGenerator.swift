@@ -22,6 +22,9 @@ struct ForeignDatabase: CustomStringConvertible {
         var check: String?
         var collation: String?
         var references: Schema.ForeignKey?
+        /// A key written without the referenced column (`REFERENCES parent`), which is declared
+        /// as a table constraint with no columns rather than as ``references``.
+        var unlistedKey: Schema.TableConstraint?
         /// The values of the rows, as SQL literals.
         var values: [String]
         /// False for a date column whose storage neither its values nor its default show.
@@ -182,9 +185,17 @@ struct ForeignDatabase: CustomStringConvertible {
             table.columns.append(
                 Column(
                     name: column, sql: sql, valueType: isText ? .string : .integer, isOptional: true,
-                    references: Schema.ForeignKey(
-                        table: parent.name, onDelete: onDelete, column: parent.primaryKey == nil ? nil : parentKey,
-                        onUpdate: onUpdate == "NO ACTION" ? nil : onUpdate, isDeferred: deferred ? true : nil),
+                    references: named
+                        ? Schema.ForeignKey(
+                            table: parent.name, onDelete: onDelete, column: parent.primaryKey == nil ? nil : parentKey,
+                            onUpdate: onUpdate == "NO ACTION" ? nil : onUpdate, isDeferred: deferred ? true : nil)
+                        : nil,
+                    unlistedKey: named
+                        ? nil
+                        : .foreignKey(
+                            [column], references: parent.name, onDelete: Schema.ForeignKeyAction(rawValue: onDelete),
+                            onUpdate: Schema.ForeignKeyAction(rawValue: onUpdate),
+                            deferrable: deferred ? .initiallyDeferred : nil),
                     values: (0..<rows).map { _ in
                         keyValues.isEmpty || random.chance(0.3) ? "NULL" : keyValues.randomElement(using: &random)!
                     }))
@@ -196,7 +207,9 @@ struct ForeignDatabase: CustomStringConvertible {
             table.columns.append(column(named: name, strict: strict, rows: rows, random: &random))
         }
         // Named indexes: a plain one on a value column, a unique one on a text column (its values differ row by row).
-        let values = table.columns.filter { !(table.primaryKey ?? []).contains($0.name) && $0.references == nil }
+        let values = table.columns.filter {
+            !(table.primaryKey ?? []).contains($0.name) && $0.references == nil && $0.unlistedKey == nil
+        }
         if let column = values.randomElement(using: &random), random.chance(0.6) {
             table.indexes.append(
                 ("ix_\(table.name.filter(\.isLetter))_\(column.name.filter(\.isLetter))", [column.name], false))

@@ -81,6 +81,12 @@ extension Reliability {
                     if attribute != expected {
                         problems.append("\(table.name).\(column.name): declared \(attribute), made \(expected)")
                     }
+                    if let key = column.unlistedKey, !entity.constraints.contains(where: { $0.meaning == key.meaning })
+                    {
+                        problems.append(
+                            "\(table.name).\(column.name): \(key.sql) is not among the declared constraints \(entity.constraints.map(\.sql))"
+                        )
+                    }
                     if !Self.isIdentifier(attribute.property) {
                         problems.append(
                             "\(table.name).\(column.name): property name \(attribute.property) is not a Swift identifier"

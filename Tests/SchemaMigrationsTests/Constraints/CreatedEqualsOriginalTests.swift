@@ -50,6 +50,14 @@ import Testing
             { try FileManager.default.copyItem(at: fixtures.appendingPathComponent("SQLiteUtils/blog.sqlite"), to: $0) }
         ),
         (
+            "Fossil 2.21 repository",
+            { try FileManager.default.copyItem(at: fixtures.appendingPathComponent("Fossil/repo.fossil"), to: $0) }
+        ),
+        (
+            "Anki 25.02 collection",
+            { try FileManager.default.copyItem(at: fixtures.appendingPathComponent("Anki/collection.anki2"), to: $0) }
+        ),
+        (
             "Chinook",
             {
                 try SQLiteConnection(path: $0.path, mode: .readWriteCreate).execute(
@@ -58,6 +66,13 @@ import Testing
             }
         ),
     ]
+
+    /// The applications' SQL environment: Anki's collation (Unicode, case folded), which its
+    /// tables name, as an app embedding the collection registers it.
+    static let options = MigrationOptions(
+        sqlEnvironment: SQLEnvironment(collations: [
+            SQLCollation("unicase") { $0.compare($1, options: .caseInsensitive) }
+        ]))
 
     @Test(arguments: files.map(\.name))
     func aNewInstallOfTheScaffoldedVersionIsTheFile(_ name: String) throws {
@@ -69,7 +84,7 @@ import Testing
         // The schema round-trips through its snapshot, as a plan directory keeps it.
         let schema = try Schema(snapshotJSON: Data(try found.schema.snapshotJSON().utf8))
         let created = TemporaryDatabase()
-        try PlanBuilder.migrator([schema]).migrate(databaseAt: created.url)
+        try PlanBuilder.migrator([schema], options: Self.options).migrate(databaseAt: created.url)
         let bookkeeping = Set(found.bookkeepingTables.map { $0.lowercased() })
         let originalLines = try SemanticSchema.lines(original.path).filter { line in
             !bookkeeping.contains { line.hasPrefix("table \($0):") || line.hasPrefix("table \($0) ") }
@@ -78,7 +93,7 @@ import Testing
         #expect(
             originalLines == createdLines, "\(SemanticSchema.difference(originalLines, createdLines)); kept: \(kept)")
         // And the file adopts it, untouched.
-        let migrator = try PlanBuilder.migrator([schema])
+        let migrator = try PlanBuilder.migrator([schema], options: Self.options)
         let result = try migrator.migrate(databaseAt: original.url)
         #expect(result.adopted)
         #expect(try migrator.verify(databaseAt: original.url).isUpToDate)
