@@ -107,12 +107,15 @@ extension Reliability {
 /// Copies a local SQLite file into a (new) database of a dqlite cluster, statement by statement
 /// in one transaction: the tables as their SQL says, every row with its rowid and exact values
 /// (bound, not printed), `sqlite_sequence`, then the indexes, views and triggers in the order
-/// the file created them.
+/// the file created them. Foreign keys are off for the load, as in a `.dump` script: a key onto
+/// columns whose unique index comes after the rows would fail every insert ("foreign key
+/// mismatch"), and the file's rows are what they are.
 enum ClusterLoad {
     static func copy(fileAt url: URL, to database: String, on nodes: [String]) throws {
         let file = try SQLiteConnection(path: url.path, mode: .readOnly)
         let client = try DqliteClient(nodes: nodes, database: database)
         defer { client.close() }
+        try client.exec("PRAGMA foreign_keys = OFF")
         try client.exec("BEGIN")
         let objects = try file.rows(
             "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid"
