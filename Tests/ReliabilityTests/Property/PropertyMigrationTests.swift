@@ -103,11 +103,15 @@ extension Reliability {
                 try FileManager.default.copyItem(at: url, to: stem.appendingPathExtension("sqlite"))
             }
             let secureDelete = testCase.secureDelete
-            let environment = SQLEnvironment(prepareConnection: { handle in
-                guard sqlite3_exec(handle, "PRAGMA secure_delete = \(secureDelete)", nil, nil, nil) == SQLITE_OK else {
-                    throw SQLiteError(extendedCode: sqlite3_extended_errcode(handle), message: "PRAGMA secure_delete")
-                }
-            })
+            let environment = SQLEnvironment(
+                functions: [SQLObjectGenerator.function],
+                prepareConnection: { handle in
+                    guard sqlite3_exec(handle, "PRAGMA secure_delete = \(secureDelete)", nil, nil, nil) == SQLITE_OK
+                    else {
+                        throw SQLiteError(
+                            extendedCode: sqlite3_extended_errcode(handle), message: "PRAGMA secure_delete")
+                    }
+                })
             let migrator = Migrator(
                 resolvedPlan: try ResolvedPlan(
                     name: "property", schemas: testCase.versions.map(\.schema), stages: stages),
@@ -168,7 +172,8 @@ extension Reliability {
             if let refusal = testCase.expectedRefusal {
                 return (["the model expects a refusal (\(refusal.reasons)), the migration succeeded"], nil)
             }
-            let db = try SQLiteConnection(path: url.path)
+            // The application's connection: its function registered, as its triggers call it.
+            let db = try SQLiteConnection(path: url.path, environment: environment)
             var problems = try dryRunProblems + testCase.versions.last!.differences(from: db)
             let version = try MetadataStore(db: db, plan: "property").current()?.version
             if version != testCase.versions.last!.version {

@@ -5,7 +5,8 @@ import Foundation
 /// Views, triggers and an FTS5 table declared on every version of a property case, derived from
 /// the version's own tables so each is valid where it is declared: per table (chosen once, kept
 /// while the table keeps its name) a view over its first columns, sometimes a view over that
-/// view, and sometimes a trigger on it naming a column; per case, sometimes a full-text table
+/// view, and sometimes a trigger on it naming a column (half of them calling the application's
+/// function, ``function``, on every update); per case, sometimes a full-text table
 /// whose columns grow in a later version; and on some tables a named table CHECK over the first
 /// column, on some two indexes over it, each named, on some a composite foreign key onto itself
 /// (key and first column) with random clauses. A column renamed, dropped or re-added changes the SQL
@@ -15,7 +16,13 @@ enum SQLObjectGenerator {
         var columns: Int
         var overView: Bool
         var trigger: Bool
+        /// The trigger calls the application's function (``function``) on the row it sees.
+        var callsFunction: Bool
     }
+
+    /// The application's function a trigger may call: registered on every connection of the
+    /// cases (the migrator's, the rehearsal's, the script's), as an app registers its own.
+    static let function = SQLFunction("pm_tag", argumentCount: 1) { $0[0] }
 
     /// The clauses of a table's composite foreign key onto itself.
     struct SelfReference {
@@ -89,7 +96,7 @@ enum SQLObjectGenerator {
                         random.chance(0.6)
                         ? Choice(
                             columns: Int.random(in: 1...3, using: &random), overView: random.chance(0.5),
-                            trigger: random.chance(0.5)) : .some(nil)
+                            trigger: random.chance(0.5), callsFunction: random.chance(0.5)) : .some(nil)
                 }
                 guard let choice = chosen[entity.name] ?? nil, let first = entity.attributes.first else { continue }
                 let table = SQL.quoteIdentifier(entity.name)
@@ -106,7 +113,10 @@ enum SQLObjectGenerator {
                 if choice.trigger {
                     objects.append(
                         .trigger(
-                            "CREATE TRIGGER \(SQL.quoteIdentifier("pt_" + entity.name)) AFTER UPDATE ON \(table) BEGIN SELECT NEW.\(SQL.quoteIdentifier(first.name)) WHERE 0; END"
+                            "CREATE TRIGGER \(SQL.quoteIdentifier("pt_" + entity.name)) AFTER UPDATE ON \(table) BEGIN SELECT "
+                                + (choice.callsFunction
+                                    ? "\(function.name)(NEW.\(SQL.quoteIdentifier(first.name)))"
+                                    : "NEW.\(SQL.quoteIdentifier(first.name)) WHERE 0") + "; END"
                         ))
                 }
             }

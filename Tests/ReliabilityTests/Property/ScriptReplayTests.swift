@@ -77,10 +77,14 @@ extension Reliability {
                     resolvedPlan: try ResolvedPlan(name: "property", schemas: [testCase.versions[0].schema], stages: [])
                 ).migrate(databaseAt: original)
                 try testCase.versions[0].insertRows(into: SQLiteConnection(path: original.path))
+                // The application's function its triggers call, on the migrator's connections and
+                // on the one that runs the script, as the script's header asks.
+                let environment = SQLEnvironment(functions: [SQLObjectGenerator.function])
                 let migrator = Migrator(
                     resolvedPlan: try ResolvedPlan(
                         name: "property", schemas: testCase.versions.map(\.schema),
-                        stages: Self.customStages(of: testCase, seed: config.seed, index: index)))
+                        stages: Self.customStages(of: testCase, seed: config.seed, index: index)),
+                    options: MigrationOptions(sqlEnvironment: environment))
                 let script: MigrationScript
                 do {
                     script = try migrator.script(databaseAt: original)
@@ -100,7 +104,7 @@ extension Reliability {
                 let sql = script.text.split(separator: "\n", omittingEmptySubsequences: false).filter {
                     !$0.hasPrefix(".")
                 }.joined(separator: "\n")
-                try SQLiteConnection(path: scripted.path).execute(sql)
+                try SQLiteConnection(path: scripted.path, environment: environment).execute(sql)
                 try migrator.migrate(databaseAt: applied)
                 let (scriptDump, applyDump) = (try Self.dump(scripted), try Self.dump(applied))
                 let firstDifference =
