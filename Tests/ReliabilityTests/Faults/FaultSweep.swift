@@ -61,19 +61,28 @@ struct FaultSweep {
     let old: DatabaseState
     let new: DatabaseState
     let scratch: Scratch
+    /// The plan's migrator with the options given; ``FaultFixture``'s by default.
+    let migrator: (MigrationOptions) throws -> Migrator
+    let planName: String
 
     /// Registers the VFS, and learns the old and new states of `pristine`.
-    init(pristine: URL, mode: FaultMode, scratch: Scratch) throws {
+    init(
+        pristine: URL, mode: FaultMode, scratch: Scratch,
+        migrator: @escaping (MigrationOptions) throws -> Migrator = { try FaultFixture.migrator(options: $0) },
+        planName: String = FaultFixture.planName
+    ) throws {
         guard faultvfs_register(FaultSweep.vfsName) == SQLITE_OK else {
             throw CrashPlanError(message: "cannot register the fault VFS")
         }
         self.pristine = pristine
         self.mode = mode
         self.scratch = scratch
-        old = try DatabaseState.read(pristine, plan: FaultFixture.planName)
+        self.migrator = migrator
+        self.planName = planName
+        old = try DatabaseState.read(pristine, plan: planName)
         let copy = try scratch.copyDatabase(pristine, to: "fault-reference.sqlite")
-        try FaultFixture.migrator().migrate(databaseAt: copy)
-        new = try DatabaseState.read(copy, plan: FaultFixture.planName)
+        try migrator(MigrationOptions()).migrate(databaseAt: copy)
+        new = try DatabaseState.read(copy, plan: planName)
         scratch.removeDatabase(copy)
     }
 
@@ -90,7 +99,7 @@ struct FaultSweep {
     private func migrate(_ url: URL) throws {
         let options = MigrationOptions(vfsName: FaultSweep.vfsName)
         guard mode == .spilling else {
-            try FaultFixture.migrator(options: options).migrate(databaseAt: url)
+            try migrator(options).migrate(databaseAt: url)
             return
         }
         let db: SQLiteConnection
@@ -100,7 +109,7 @@ struct FaultSweep {
         } catch let error as SQLiteError {
             throw MigrationError(.sqlite, "the test could not open the database", sqliteError: error)
         }
-        try FaultFixture.migrator(options: options).migrate(connection: db.handle)
+        try migrator(options).migrate(connection: db.handle)
     }
 
     /// Migrates a copy with the `n`th call of `fault` failing, then reopens it with the default VFS.
@@ -127,7 +136,7 @@ struct FaultSweep {
         }
         let injected = Int(faultvfs_injected())
         faultvfs_disarm()
-        let state = try DatabaseState.read(url, plan: FaultFixture.planName)
+        let state = try DatabaseState.read(url, plan: planName)
         if state.integrity != "ok" { problems.append("integrity_check: \(state.integrity)") }
         if errorCode == nil {
             if state != new { problems.append("succeeded, but the database is \(state), not the migrated \(new)") }
