@@ -5,7 +5,8 @@ import SchemaMigrations
 /// the round-trip package, compiled, and adopted by the generated plan with zero differences:
 /// the public Chinook sample (`Fixtures/Chinook`), a GRDB-shaped file, one using the SQLite
 /// features a declaration can say, a GIS-style file, Django 5.1's admin tables as its own
-/// `migrate` made them (`Fixtures/Django`), and a Fossil 2.21 repository (`Fixtures/Fossil`).
+/// `migrate` made them (`Fixtures/Django`), a Fossil 2.21 repository (`Fixtures/Fossil`) and a
+/// GeoPackage GDAL 3.6 wrote (`Fixtures/GeoPackage`).
 enum ScaffoldCorpus {
     struct Database {
         /// The `--name` given to scaffold: the generated types are `<name>SchemaV1` and `<name>MigrationPlan`.
@@ -40,6 +41,12 @@ enum ScaffoldCorpus {
             create: { url in
                 try FileManager.default.copyItem(
                     at: BuiltCommand.repositoryRoot.appendingPathComponent("Fixtures/Fossil/repo.fossil"), to: url)
+            }),
+        Database(
+            name: "GeoPackage",
+            create: { url in
+                try FileManager.default.copyItem(
+                    at: BuiltCommand.repositoryRoot.appendingPathComponent("Fixtures/GeoPackage/places.gpkg"), to: url)
             }),
     ]
 

@@ -58,6 +58,10 @@ import Testing
             { try FileManager.default.copyItem(at: fixtures.appendingPathComponent("Anki/collection.anki2"), to: $0) }
         ),
         (
+            "GDAL 3.6 GeoPackage",
+            { try FileManager.default.copyItem(at: fixtures.appendingPathComponent("GeoPackage/places.gpkg"), to: $0) }
+        ),
+        (
             "Chinook",
             {
                 try SQLiteConnection(path: $0.path, mode: .readWriteCreate).execute(
