@@ -6,7 +6,8 @@ import SchemaMigrations
 /// the public Chinook sample (`Fixtures/Chinook`), a GRDB-shaped file, one using the SQLite
 /// features a declaration can say, a GIS-style file, Django 5.1's admin tables as its own
 /// `migrate` made them (`Fixtures/Django`), a Fossil 2.21 repository (`Fixtures/Fossil`) and a
-/// GeoPackage GDAL 3.6 wrote (`Fixtures/GeoPackage`).
+/// GeoPackage GDAL 3.6 wrote (`Fixtures/GeoPackage`), and an Optuna 5.0 study store
+/// (`Fixtures/Optuna`, made through SQLAlchemy and Alembic).
 enum ScaffoldCorpus {
     struct Database {
         /// The `--name` given to scaffold: the generated types are `<name>SchemaV1` and `<name>MigrationPlan`.
@@ -47,6 +48,12 @@ enum ScaffoldCorpus {
             create: { url in
                 try FileManager.default.copyItem(
                     at: BuiltCommand.repositoryRoot.appendingPathComponent("Fixtures/GeoPackage/places.gpkg"), to: url)
+            }),
+        Database(
+            name: "Optuna",
+            create: { url in
+                try FileManager.default.copyItem(
+                    at: BuiltCommand.repositoryRoot.appendingPathComponent("Fixtures/Optuna/study.db"), to: url)
             }),
     ]
 

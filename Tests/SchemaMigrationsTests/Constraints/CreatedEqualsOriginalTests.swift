@@ -62,6 +62,10 @@ import Testing
             { try FileManager.default.copyItem(at: fixtures.appendingPathComponent("GeoPackage/places.gpkg"), to: $0) }
         ),
         (
+            "Optuna 5.0 study",
+            { try FileManager.default.copyItem(at: fixtures.appendingPathComponent("Optuna/study.db"), to: $0) }
+        ),
+        (
             "Chinook",
             {
                 try SQLiteConnection(path: $0.path, mode: .readWriteCreate).execute(
