@@ -20,7 +20,14 @@ extension TablePlan {
         private let sourceStructures: Set<IndexStructure>
         private let targetToSource: [String: String]
 
-        init(source: Schema.Entity, target: Schema.Entity, renamedTo: [String: String]) {
+        /// - Parameter claimedElsewhere: index names (folded) the target version declares for
+        ///   other tables. A source index the target keeps without naming it keeps its live name,
+        ///   unless another table's declaration takes that name (index names are the whole
+        ///   database's): it is then renamed to its default name.
+        init(
+            source: Schema.Entity, target: Schema.Entity, renamedTo: [String: String],
+            claimedElsewhere: Set<String> = []
+        ) {
             let sourceIndexes = source.indexes.map { ($0, $0.renamingColumns(renamedTo)) }
             sourceStructures = Set(sourceIndexes.map(\.1.structure))
             // Each target index continues at most one source index of its structure: first one of
@@ -50,7 +57,12 @@ extension TablePlan {
                 ? []
                 : pairs.compactMap { position, kept in
                     let (declared, renamed) = sourceIndexes[position]
-                    guard let name = kept.name, name.sqlFolded != renamed.name?.sqlFolded else { return nil }
+                    guard let name = kept.name else {
+                        let live = declared.resolvedName(table: source.name).sqlFolded
+                        guard claimedElsewhere.contains(live) else { return nil }
+                        return (declared, renamed, kept.resolvedName(table: target.name))
+                    }
+                    guard name.sqlFolded != renamed.name?.sqlFolded else { return nil }
                     return (declared, renamed, name)
                 }
             self.target = target

@@ -55,7 +55,10 @@ struct TablePlan {
             columns.rebuildReasons.append("drop " + dropped.joined(separator: ", "))
         }
 
-        let indexes = IndexComparison(source: source, target: target, renamedTo: columns.renamedTo)
+        let indexes = IndexComparison(
+            source: source, target: target, renamedTo: columns.renamedTo,
+            claimedElsewhere: declaredIndexNames.subtracting(
+                target.indexes.map { $0.resolvedName(table: target.name).sqlFolded }))
         checks += indexes.uniquenessChecks(nullsBecome: columns.nullsBecome)
         // Index drops run before the renames: name the index by its source columns, as the live table has it.
         dropIndexes = indexes.retired.map { .dropIndex(table: source.name, index: $0.declared) }
@@ -92,7 +95,9 @@ struct TablePlan {
                 reasons: TablePlan.unique(reasons))
             rebuild.changesStrict = source.isStrict != target.isStrict
             rebuild.replacedByGenerated = columns.replacedByGenerated
-            rebuild.addedIndexes = Set(indexes.added.map(\.structure))
+            // A renamed index is made again under its new name, as an added one is: beside an
+            // application's index of the same columns, which would otherwise stand for it.
+            rebuild.addedIndexes = Set(indexes.added.map(\.structure) + indexes.renamed.map(\.renamed.structure))
             rebuild.removedConstraints = constraints.removed
             rebuild.addedConstraints = constraints.added
             changes = [.rebuild(rebuild)]

@@ -52,7 +52,8 @@ struct TableRebuild: Sendable {
     /// Target columns that held stored values and become generated: SQLite computes them anew,
     /// replacing what was stored (destructive).
     var replacedByGenerated: [String] = []
-    /// The indexes the stage declares anew (the source version did not): each is created as
+    /// The indexes the stage declares anew (the source version did not) or under a new name
+    /// (SQLite has no RENAME INDEX): each is created as
     /// declared, as `CREATE INDEX` creates it on a table that is not rebuilt, even beside an
     /// index of the same columns the table has without declaring it (made by hand).
     var addedIndexes: Set<IndexStructure> = []
