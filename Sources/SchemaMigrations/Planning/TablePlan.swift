@@ -55,10 +55,11 @@ struct TablePlan {
             columns.rebuildReasons.append("drop " + dropped.joined(separator: ", "))
         }
 
+        // Index names are the whole database's: those the version gives other tables' indexes.
+        let claimedElsewhere = declaredIndexNames.subtracting(
+            target.indexes.map { $0.resolvedName(table: table).sqlFolded })
         let indexes = IndexComparison(
-            source: source, target: target, renamedTo: columns.renamedTo,
-            claimedElsewhere: declaredIndexNames.subtracting(
-                target.indexes.map { $0.resolvedName(table: target.name).sqlFolded }))
+            source: source, target: target, renamedTo: columns.renamedTo, claimedElsewhere: claimedElsewhere)
         checks += indexes.uniquenessChecks(nullsBecome: columns.nullsBecome)
         // Index drops run before the renames: name the index by its source columns, as the live table has it.
         dropIndexes = indexes.retired.map { .dropIndex(table: source.name, index: $0.declared) }
@@ -105,10 +106,8 @@ struct TablePlan {
             // for one whose name the version gives an index of another table, which may be made
             // before this table is rebuilt (index names are the whole database's).
             let sourceName = source.name
-            dropIndexes = (indexes.retired.map(\.declared) + indexes.renamed.map(\.declared)).filter { index in
-                let name = index.resolvedName(table: sourceName).sqlFolded
-                return declaredIndexNames.contains(name)
-                    && !target.indexes.contains { $0.resolvedName(table: table).sqlFolded == name }
+            dropIndexes = (indexes.retired.map(\.declared) + indexes.renamed.map(\.declared)).filter {
+                claimedElsewhere.contains($0.resolvedName(table: sourceName).sqlFolded)
             }.map { .dropIndex(table: sourceName, index: $0) }
         }
     }

@@ -73,20 +73,12 @@ extension IntrospectionReader {
     static func constraints(of definition: TableDefinition, kept: inout [String]) -> [Schema.TableConstraint] {
         var result: [Schema.TableConstraint] = []
         for column in definition.columns {
-            for (position, reference) in column.constraints.enumerated() {
+            // A DEFERRABLE right after REFERENCES is part of its text (the parser reads it so).
+            for reference in column.constraints {
                 guard case .references = reference.kind,
-                    var key = TableDefinition.tableConstraint(of: reference, on: column.name),
+                    let key = TableDefinition.tableConstraint(of: reference, on: column.name),
                     case .foreignKey(let clause) = key.kind, clause.referencedColumns == nil
                 else { continue }
-                // A DEFERRABLE written apart from its REFERENCES belongs to it.
-                if position + 1 < column.constraints.count, column.constraints[position + 1].kind == .deferrable,
-                    let deferred = TableDefinition.tableConstraint(
-                        of: TableDefinition.ColumnConstraint(
-                            kind: reference.kind, text: reference.text + " " + column.constraints[position + 1].text,
-                            identifiers: []), on: column.name)
-                {
-                    key = deferred
-                }
                 result.append(key)
             }
             let checks = column.constraints.filter { $0.kind == .check }
