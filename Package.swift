@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "SchemaMigrations", targets: ["SchemaMigrations"]),
+        .library(name: "SchemaMigrationsTesting", targets: ["SchemaMigrationsTesting"]),
         .library(name: "MigrateCommand", targets: ["MigrateCommand"]),
         .library(name: "SchemaMigrationsCluster", targets: ["SchemaMigrationsCluster"]),
         .executable(name: "migrate", targets: ["migrate"]),
@@ -20,9 +21,14 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .target(name: "SchemaMigrations", dependencies: ["CSQLite"]),
+        // The testing library: databases created at any declared version, migrated, validated
+        // against a new install, read back; fixtures of released versions tested on every release.
+        .target(name: "SchemaMigrationsTesting", dependencies: ["SchemaMigrations"]),
         // The `migrate` command as a library (an app embeds it with its Swift plan), and the bare
         // executable that reads JSON plan directories.
-        .target(name: "MigrateCommand", dependencies: ["SchemaMigrations", "SchemaMigrationsCluster"]),
+        .target(
+            name: "MigrateCommand",
+            dependencies: ["SchemaMigrations", "SchemaMigrationsCluster", "SchemaMigrationsTesting"]),
         // hot-functions.order is the shipped build's link order (README, "Shipping the binary").
         .executableTarget(name: "migrate", dependencies: ["MigrateCommand"], exclude: ["hot-functions.order"]),
         // The bundled example: the SampleTrips plan (Fixtures/SampleTrips/Plan) and its command.
@@ -35,7 +41,9 @@ let package = Package(
         .executableTarget(name: "schemamigrations-bench", dependencies: ["MigrationBenchmarks"]),
         .testTarget(
             name: "SchemaMigrationsTests",
-            dependencies: ["SchemaMigrations", "MigrationBenchmarks", "SampleTripsPlan", "CSQLite"]),
+            dependencies: [
+                "SchemaMigrations", "SchemaMigrationsTesting", "MigrationBenchmarks", "SampleTripsPlan", "CSQLite",
+            ]),
         // Runs the built `migrate` and `sample-trips` executables end to end, so it depends on them.
         .testTarget(
             name: "MigrateCommandTests",

@@ -2,7 +2,8 @@
 enum BuiltInSubcommands {
     /// Their names, in the order help lists them.
     static let names = [
-        "status", "plan", "apply", "verify", "snapshot", "history", "lint", "baseline", "scaffold",
+        "status", "plan", "apply", "verify", "snapshot", "history", "lint", "baseline", "scaffold", "capture",
+        "test",
     ]
 
     /// - Parameter hasSwiftPlan: whether the command embeds a Swift plan (then `--plan` is optional).
@@ -24,6 +25,8 @@ enum BuiltInSubcommands {
         case "lint": made = LintSubcommand.make(hasSwiftPlan: hasSwiftPlan)
         case "baseline": made = BaselineSubcommand.make(hasSwiftPlan: hasSwiftPlan)
         case "scaffold": made = ScaffoldSubcommand.make(hasSwiftPlan: hasSwiftPlan)
+        case "capture": made = CaptureSubcommand.make(hasSwiftPlan: hasSwiftPlan)
+        case "test": made = TestSubcommand.make(hasSwiftPlan: hasSwiftPlan)
         default: return nil
         }
         return SharedOptions.addingLoadExtension(to: [made])[0]

@@ -67,7 +67,7 @@ enum SharedOptions {
     /// The subcommands that open a database (or check declared SQL), each with `--load-extension`
     /// after its own options; `history` reads only the metadata table and needs none.
     static let openingDatabases: Set<String> = [
-        "status", "plan", "apply", "verify", "snapshot", "baseline", "scaffold", "lint",
+        "status", "plan", "apply", "verify", "snapshot", "baseline", "scaffold", "lint", "capture", "test",
     ]
 
     static func addingLoadExtension(to subcommands: [Subcommand]) -> [Subcommand] {

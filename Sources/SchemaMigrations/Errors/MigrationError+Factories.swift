@@ -36,7 +36,7 @@ extension MigrationError {
     }
 
     /// A SQLite error met while migrating, as a migration error.
-    static func wrap(_ error: SQLiteError, message: String) -> MigrationError {
+    package static func wrap(_ error: SQLiteError, message: String) -> MigrationError {
         MigrationError(
             .sqlite, message,
             remedy: error.isBusy ? "retry when the other connection has finished, or raise the busy timeout" : nil,

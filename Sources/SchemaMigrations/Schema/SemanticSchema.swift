@@ -1,17 +1,23 @@
-import Foundation
-
-@testable import SchemaMigrations
-
 /// What a database's schema means, as an ORM or the app would notice it, read through SQLite's
 /// pragmas rather than its stored text: per table its columns (type, NOT NULL, default,
 /// collation, key position, hidden), foreign keys with every clause, indexes by origin, columns,
 /// order, collation, uniqueness and `WHERE`, CHECKs (with their names), `WITHOUT ROWID`,
 /// `STRICT` and `AUTOINCREMENT`; views, triggers and virtual tables by their SQL as SQLite
 /// reads it. Names SQLite makes (`sqlite_autoindex_…`) and this package's metadata do not count.
-/// Two databases are "the same database" when their lines are equal.
-enum SemanticSchema {
-    static func lines(_ path: String) throws -> [String] {
-        let db = try SQLiteConnection(path: path, mode: .readOnly)
+/// Two databases are "the same database" when their lines are equal: what "create equals
+/// migrate" means, and what the testing library's validation checks.
+package enum SemanticSchema {
+    /// The lines of the database file at `path`, opened read-only.
+    /// - Parameter indexNames: whether an index's name counts. A rename keeps the name the
+    ///   package generated for an undeclared-name index (`Note_title_unique` after `title` became
+    ///   `heading`: an `ALTER` is O(1), recreating the index is not), where a new install names it
+    ///   after the new names: the testing library compares indexes by what they are, not by name.
+    package static func lines(_ path: String, indexNames: Bool = true) throws -> [String] {
+        try lines(of: SQLiteConnection(path: path, mode: .readOnly), indexNames: indexNames)
+    }
+
+    /// The lines of the database `db` is connected to.
+    package static func lines(of db: SQLiteConnection, indexNames: Bool = true) throws -> [String] {
         var lines: [String] = []
         let tables = try db.rows(
             "SELECT name, type, wr, strict FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'virtual')"
@@ -92,13 +98,15 @@ enum SemanticSchema {
                     try db.rows("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?", [.text(name)])
                     .first?[0]
                     .stringValue
-                let shownName = name.lowercased().hasPrefix("sqlite_autoindex_") ? "(auto)" : name.lowercased()
+                let shownName =
+                    name.lowercased().hasPrefix("sqlite_autoindex_")
+                    ? " (auto)" : indexNames ? " " + name.lowercased() : ""
                 let terms = indexSQL.flatMap { sql -> String? in
                     guard let open = sql.firstIndex(of: "(") else { return nil }
                     return SQLExpressionText.normalized(String(sql[open...]))
                 }
                 lines.append(
-                    "\(prefix) index \(shownName): origin \(index[2].stringValue ?? ""), unique \(index[1].int64Value ?? -1), partial \(index[3].int64Value ?? -1), columns \(columns.joined(separator: ", "))\(terms.map { ", sql \($0)" } ?? "")"
+                    "\(prefix) index\(shownName): origin \(index[2].stringValue ?? ""), unique \(index[1].int64Value ?? -1), partial \(index[3].int64Value ?? -1), columns \(columns.joined(separator: ", "))\(terms.map { ", sql \($0)" } ?? "")"
                 )
             }
         }
@@ -112,7 +120,7 @@ enum SemanticSchema {
     }
 
     /// What only one side has, for an expectation's message.
-    static func difference(_ first: [String], _ second: [String]) -> String {
+    package static func difference(_ first: [String], _ second: [String]) -> String {
         "only in the first: \(first.filter { !second.contains($0) }); only in the second: \(second.filter { !first.contains($0) })"
     }
 }
