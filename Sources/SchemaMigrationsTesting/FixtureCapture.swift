@@ -56,11 +56,17 @@ extension MigrationTester {
                 throw MigrationError.wrap(
                     error, message: "the preparing SQL failed on the copy; no fixture was written")
             }
-            let after = try migrator.verify(databaseAt: copy)
-            guard after.currentVersion == version, after.isRecorded else {
-                throw MigrationError(
+            let changed = { (details: [String]) in
+                MigrationError(
                     .drift, "the preparing SQL changed the schema: the copy no longer matches version \(version)",
-                    version: version, remedy: "prepare rows only (UPDATE, DELETE, INSERT), never the schema")
+                    version: version, remedy: "prepare rows only (UPDATE, DELETE, INSERT), never the schema",
+                    details: details)
+            }
+            do {
+                let after = try migrator.verify(databaseAt: copy)
+                guard after.currentVersion == version, after.isRecorded else { throw changed([]) }
+            } catch let error as MigrationError where error.code == .drift && error.message != changed([]).message {
+                throw changed(error.details)
             }
         }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

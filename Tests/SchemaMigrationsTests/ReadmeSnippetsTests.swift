@@ -5,8 +5,10 @@ import Testing
 /// out of the page and built in a package of their own, against this checkout, the way
 /// `Tests/ConsumerPackage` is. Declarations (a snippet starting with `import`) are a module,
 /// `TripsModel`; the `.package(…)` and `.executableTarget(…)` lines go into its `Package.swift`
-/// as they are; the embedding `main.swift` is that executable's; any other snippet is the body
-/// of a function (or, starting with `.`, a `MigrationStage` expression) in a third target.
+/// as they are; the embedding `main.swift` is that executable's; a snippet importing
+/// `SchemaMigrationsTesting` is a test of a test target, which runs and must pass; any other
+/// snippet is the body of a function (or, starting with `.`, a `MigrationStage` expression) in a
+/// third target.
 @Suite struct ReadmeSnippetsTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -114,10 +116,13 @@ import Testing
         var models: [String] = []
         var mains: [String] = []
         var bodies: [String] = []
+        var tests: [String] = []
         for snippet in snippets {
             let trimmed = snippet.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.hasPrefix(".package(") || trimmed.hasPrefix(".executableTarget(") {
                 manifestLines += trimmed.split(separator: "\n").map(String.init)
+            } else if trimmed.hasPrefix("import") && trimmed.contains("import SchemaMigrationsTesting") {
+                tests.append(trimmed)
             } else if trimmed.hasPrefix("import") {
                 if trimmed.contains("MigrateCommand.main(") { mains.append(trimmed) } else { models.append(trimmed) }
             } else if trimmed.hasPrefix(".") {
@@ -128,7 +133,7 @@ import Testing
         }
         let dependencies = manifestLines.filter { $0.hasPrefix(".package(") }
         let targets = manifestLines.filter { $0.hasPrefix(".executableTarget(") }
-        #expect(dependencies.count == 1 && targets.count == 1 && mains.count == 1 && !models.isEmpty)
+        #expect(dependencies.count == 1 && targets.count == 1 && mains.count == 1 && !models.isEmpty && !tests.isEmpty)
         let executable = try #require(targets.first?.firstMatch(of: /name: "([^"]+)"/)).1
 
         func write(_ text: String, _ path: String) throws {
@@ -152,6 +157,7 @@ import Testing
                     .target(name: "TripsModel", dependencies: [.product(name: "SchemaMigrations", package: "SchemaMigrations"), .product(name: "SchemaMigrationsCluster", package: "SchemaMigrations")]),
                     \(targets.joined(separator: "\n        "))
                     .executableTarget(name: "Snippets", dependencies: ["TripsModel", .product(name: "SchemaMigrations", package: "SchemaMigrations")]),
+                    .testTarget(name: "AppTests", dependencies: ["TripsModel", .product(name: "SchemaMigrationsTesting", package: "SchemaMigrations")]),
                 ],
                 swiftLanguageModes: [.v6]
             )
@@ -160,6 +166,9 @@ import Testing
             try write(model + "\n", "Sources/TripsModel/Snippet\(index).swift")
         }
         try write(mains[0] + "\n", "Sources/\(executable)/main.swift")
+        for (index, test) in tests.enumerated() {
+            try write(test + "\n", "Tests/AppTests/Snippet\(index).swift")
+        }
         try write(
             "import Foundation\nimport SchemaMigrations\nimport TripsModel\n\n"
                 + bodies.enumerated().map { index, body in
@@ -167,10 +176,12 @@ import Testing
                         + body.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n") + "\n}\n"
                 }.joined(separator: "\n"), "Sources/Snippets/main.swift")
 
+        // Builds every snippet, then runs the tests README shows.
         let (status, text) = try ProgramRun.run([
-            "swift", "build", "--package-path", package.path, "--scratch-path",
+            "swift", "test", "--package-path", package.path, "--scratch-path",
             directory.appendingPathComponent("build").path,
         ])
         #expect(status == 0, "\(text)")
+        #expect(text.contains("Test everyUpgradePath() passed"), "\(text)")
     }
 }
