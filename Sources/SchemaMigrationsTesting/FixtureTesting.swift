@@ -84,9 +84,8 @@ extension MigrationTester {
             } catch let error as MigrationError {
                 throw MigrationTestFailure(
                     .migrationFailed, error.message, database: fixture.path, version: version,
-                    details: error.description.split(separator: "\n").dropFirst().map {
-                        String($0.drop { $0 == " " })
-                    }, underlyingError: error)
+                    details: error.details.map { "- " + $0 } + (error.remedy.map { ["fix: " + $0] } ?? []),
+                    underlyingError: error)
             }
             result.rowsAfter = try Self.rowCount(database)
         } catch var failure as MigrationTestFailure {

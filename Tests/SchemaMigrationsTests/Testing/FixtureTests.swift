@@ -72,6 +72,9 @@ import Testing
         #expect(failure.message.contains("1.0.0"), "\(failure)")
         #expect(failure.details.contains { $0.contains("pinned") }, "the change is named: \(failure)")
         #expect(results[0].description.hasPrefix("FAIL  1.0.0.sqlite\n  error: "))
+        #expect(
+            results[0].description.contains(
+                "\n    -   Note.pinned: added\n    fix: a released version must never change"))
     }
 
     @Test func aVersionThePlanNoLongerDeclaresIsSaidSo() throws {
