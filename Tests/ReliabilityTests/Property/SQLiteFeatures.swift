@@ -35,6 +35,25 @@ struct SQLiteFeatures {
             + (triggers.isEmpty ? [] : ["trigger"]) + (views.isEmpty ? [] : ["view"])
     }
 
+    /// `SemanticSchema` lines without the objects the app added (its indexes, triggers, views
+    /// and their log table), with the other indexes' names left out: a rename keeps the name the
+    /// package generated, a new install names the index after the new names.
+    func withoutAppObjects(_ lines: [String]) -> [String] {
+        let appIndexes = Set(indexes.map { $0.name.lowercased() })
+        let appObjects = Set(
+            triggers.map { "trigger \($0.name.lowercased()):" } + views.map { "view \($0.name.lowercased()):" })
+        return lines.compactMap { line in
+            if line.hasPrefix("table _probe_log") || appObjects.contains(where: line.hasPrefix) { return nil }
+            guard let marker = line.range(of: " index "),
+                let colon = line.range(of: ": ", range: marker.upperBound..<line.endIndex)
+            else { return line }
+            let name = String(line[marker.upperBound..<colon.lowerBound])
+            if appIndexes.contains(name) { return nil }
+            return name == "(auto)"
+                ? line : line.replacingCharacters(in: marker.upperBound..<colon.lowerBound, with: "(named)")
+        }.sorted()
+    }
+
     /// Chooses features for a case, where every stage keeps what they stand on.
     static func generate(for versions: [ModelDatabase], random: inout SeededRandom) -> SQLiteFeatures {
         var features = SQLiteFeatures(madeByHand: random.chance(0.5))
