@@ -262,7 +262,9 @@ struct SchemaComparison {
     }
 
     /// Whether the foreign key on `column` alone is `DEFERRABLE INITIALLY DEFERRED` (SQLite's
-    /// pragmas do not say; the table's definition does).
+    /// pragmas do not say; the table's definition does). As SQLite reads it, a `[NOT] DEFERRABLE
+    /// …` written apart from its `REFERENCES` (after a `NOT NULL`, or on a later column) sets the
+    /// timing of the last foreign key declared before it, and the last timing written wins.
     static func isDeferred(column: String, in definition: TableDefinition) -> Bool {
         func deferred(_ text: String) -> Bool {
             let tokenizer = SQLTokenizer(text)
@@ -275,11 +277,19 @@ struct SchemaComparison {
             return words.dropFirst(position).starts(with: ["deferrable", "initially", "deferred"])
         }
         let folded = column.sqlFolded
-        if let constraint = definition.column(named: column)?.constraints.first(where: {
-            if case .references = $0.kind { return true } else { return false }
-        }) {
-            return deferred(constraint.text)
+        var timing: [String: Bool] = [:]
+        var lastKey: String?
+        for defined in definition.columns {
+            for constraint in defined.constraints {
+                if case .references = constraint.kind {
+                    lastKey = defined.name.sqlFolded
+                    timing[defined.name.sqlFolded] = deferred(constraint.text)
+                } else if constraint.kind == .deferrable, let lastKey {
+                    timing[lastKey] = deferred(constraint.text)
+                }
+            }
         }
+        if let deferred = timing[folded] { return deferred }
         if let constraint = definition.constraints.first(where: {
             if case .foreignKey = $0.kind { return $0.columns == [folded] } else { return false }
         }) {

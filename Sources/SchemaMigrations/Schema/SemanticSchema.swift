@@ -79,7 +79,15 @@ package enum SemanticSchema {
                 else { return nil }
                 return key.columns.map { $0.lowercased() }.joined(separator: ",")
             }
-            for columns in deferred.sorted() { lines.append("\(prefix) deferred key: \(columns)") }
+            // A column's own key, its timing written with its REFERENCES or apart.
+            let deferredColumns = definition.columns.filter { column in
+                column.constraints.contains { if case .references = $0.kind { true } else { false } }
+                    && SchemaComparison.isDeferred(column: column.name, in: definition)
+            }.map { $0.name.lowercased() }
+            // (declarableConstraints lists a column's key whose timing is written in its REFERENCES too.)
+            for columns in Set(deferred + deferredColumns).sorted() {
+                lines.append("\(prefix) deferred key: \(columns)")
+            }
             for constraint in definition.declarableConstraints {
                 guard case .check = constraint.kind else { continue }
                 lines.append("\(prefix) \(constraint.meaning)")
