@@ -137,7 +137,10 @@ extension Reliability {
                     let script = kind == "custom"
                         ? try? candidate.script(databaseAt: url) : try candidate.script(databaseAt: url)
                 else { continue }
-                let shown = try candidate.plan(databaseAt: url).stages.flatMap { $0.steps.flatMap(\.sql) }
+                let report = try candidate.plan(databaseAt: url)
+                let shown = report.stages.flatMap { $0.steps.flatMap(\.sql) }
+                // Every format a reviewer reads shows those statements, in that order.
+                dryRunProblems += try Self.formatProblems(of: report, showing: shown, kind: kind)
                 let ran = script.statements.filter {
                     !$0.contains(SQL.quoteIdentifier(TableNames.metadata)) && !$0.hasPrefix("PRAGMA ")
                         && !$0.hasPrefix(Self.applicationCode)
@@ -209,6 +212,34 @@ extension Reliability {
                 }
             }
             return (problems, nil)
+        }
+
+        /// Where the text, Markdown or JSON form of a dry run does not show `statements` in order.
+        static func formatProblems(of report: MigrationReport, showing statements: [String], kind: String) throws
+            -> [String]
+        {
+            var problems: [String] = []
+            for (format, rendered) in [("text", report.text), ("markdown", report.markdown)] {
+                var from = rendered.startIndex
+                for (position, statement) in statements.enumerated() {
+                    guard let found = rendered.range(of: statement + ";", range: from..<rendered.endIndex) else {
+                        problems.append(
+                            "the \(format) dry run of the \(kind) stages does not show statement \(position + 1) after the ones before it: \(statement)"
+                        )
+                        break
+                    }
+                    from = found.upperBound
+                }
+            }
+            let object = try JSONSerialization.jsonObject(with: Data(try report.json().utf8)) as? [String: Any]
+            let stages = object?["stages"] as? [[String: Any]] ?? []
+            let json = stages.flatMap {
+                ($0["steps"] as? [[String: Any]] ?? []).flatMap { $0["sql"] as? [String] ?? [] }
+            }
+            if json != statements {
+                problems.append("the JSON dry run of the \(kind) stages lists other statements: \(json.prefix(3))")
+            }
+            return problems
         }
 
         /// What marks a statement a custom stage's code ran in the property's plans.
