@@ -140,6 +140,9 @@ extension TableRebuild {
         }
 
         // 5. "Transfer content from X into new_X using a statement like: INSERT INTO new_X SELECT ... FROM X."
+        // `OR ABORT`: a constraint the table keeps may say `ON CONFLICT REPLACE` or `IGNORE`, which
+        // would settle a collision the copy meets (under a new collation, say) by dropping a row;
+        // the statement's own policy overrides it, so the copy fails and everything rolls back.
         let expressions = Dictionary(
             columns.compactMap { column in column.expression.map { (column.attribute.name.sqlFolded, $0) } },
             uniquingKeysWith: { first, _ in first })
@@ -192,7 +195,7 @@ extension TableRebuild {
         let quotedTemporary = SQL.quoteIdentifier(temporaryName)
         var copyPosition = statements.count
         statements.append(
-            "INSERT INTO \(quotedTemporary) (\(targets.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(quotedTable)"
+            "INSERT OR ABORT INTO \(quotedTemporary) (\(targets.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(quotedTable)"
         )
         let sequenceStart = statements.count
         if definition.hasAutoincrement {

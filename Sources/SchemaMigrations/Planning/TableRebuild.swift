@@ -88,7 +88,7 @@ struct TableRebuild: Sendable {
         let sources = (keepsRowid ? [SQL.quoteIdentifier(Schema.primaryKeyColumn)] : []) + copied.map { $0.expression! }
         return [
             EntitySQL.createTable(target, named: temporaryName, nullable: nullableColumns),
-            "INSERT INTO \(quotedTemporary) (\(targetColumns.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(SQL.quoteIdentifier(table))",
+            "INSERT OR ABORT INTO \(quotedTemporary) (\(targetColumns.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(SQL.quoteIdentifier(table))",
             "DROP TABLE \(SQL.quoteIdentifier(table))",
             "ALTER TABLE \(quotedTemporary) RENAME TO \(SQL.quoteIdentifier(table))",
         ]

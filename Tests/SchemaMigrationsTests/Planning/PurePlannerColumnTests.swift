@@ -19,7 +19,8 @@ import Testing
     ) -> [String] {
         [
             create,
-            #"INSERT INTO "_sm_new_Person" ("# + copied + ") SELECT " + (sources ?? copied) + #" FROM "Person""#,
+            #"INSERT OR ABORT INTO "_sm_new_Person" ("# + copied + ") SELECT " + (sources ?? copied)
+                + #" FROM "Person""#,
             #"DROP TABLE "Person""#,
             #"ALTER TABLE "_sm_new_Person" RENAME TO "Person""#,
         ] + indexes
@@ -167,7 +168,7 @@ import Testing
             ])
         #expect(stage.shapes == [.copies(.rebuildTable, "Code", destructive: true)])
         #expect(stage.steps[0].sql[0] == #"CREATE TABLE "_sm_new_Code" ("code" TEXT PRIMARY KEY NOT NULL)"#)
-        #expect(stage.steps[0].sql[1] == #"INSERT INTO "_sm_new_Code" ("code") SELECT "code" FROM "Code""#)
+        #expect(stage.steps[0].sql[1] == #"INSERT OR ABORT INTO "_sm_new_Code" ("code") SELECT "code" FROM "Code""#)
     }
 
     @Test func renamingAnAttributeIsOneRenameColumnAndItsIndexFollows() throws {

@@ -52,7 +52,7 @@ import Testing
         #expect(
             stage.steps[0].sql == [
                 #"CREATE TABLE "_sm_new_T" ("id" INTEGER PRIMARY KEY, "v" "# + to.storageType.rawValue + ")",
-                #"INSERT INTO "_sm_new_T" ("id", "v") SELECT "id", "# + expression + #" FROM "T""#,
+                #"INSERT OR ABORT INTO "_sm_new_T" ("id", "v") SELECT "id", "# + expression + #" FROM "T""#,
                 #"DROP TABLE "T""#,
                 #"ALTER TABLE "_sm_new_T" RENAME TO "T""#,
             ])
@@ -150,7 +150,7 @@ import Testing
         )
         #expect(
             stage.steps[0].sql[1]
-                == #"INSERT INTO "_sm_new_Person" ("id", "name", "age", "email") SELECT "id", "name", IFNULL("age", 0), "email" FROM "Person""#
+                == #"INSERT OR ABORT INTO "_sm_new_Person" ("id", "name", "age", "email") SELECT "id", "name", IFNULL("age", 0), "email" FROM "Person""#
         )
         #expect(stage.checks.isEmpty)
     }
@@ -259,7 +259,7 @@ import Testing
         )
         #expect(
             stage.steps[0].sql[1]
-                == #"INSERT INTO "_sm_new_Person" ("id", "name", "age", "email") SELECT "id", "name", "age", "email" FROM "Person""#
+                == #"INSERT OR ABORT INTO "_sm_new_Person" ("id", "name", "age", "email") SELECT "id", "name", "age", "email" FROM "Person""#
         )
     }
 

@@ -86,7 +86,7 @@ import Testing
         )
         #expect(
             stage.steps[0].sql[1]
-                == #"INSERT INTO "_sm_new_Code" ("code", "region") SELECT "code", "region" FROM "Code""#)
+                == #"INSERT OR ABORT INTO "_sm_new_Code" ("code", "region") SELECT "code", "region" FROM "Code""#)
     }
 
     /// MIGRATIONS.md: index drops, every rename (tables, then columns), table drops, each table's
@@ -154,7 +154,7 @@ import Testing
         #expect(
             stage.steps[1].sql == [
                 #"CREATE TABLE "_sm_new_Person" ("id" INTEGER PRIMARY KEY, "fullName" TEXT NOT NULL DEFAULT '', "age" REAL NOT NULL DEFAULT 0.0, "nickname" TEXT)"#,
-                #"INSERT INTO "_sm_new_Person" ("id", "fullName", "age") SELECT "id", "fullName", IFNULL(CASE WHEN typeof("age") = 'integer' THEN CAST("age" AS REAL) ELSE "age" END, 0.0) FROM "Person""#,
+                #"INSERT OR ABORT INTO "_sm_new_Person" ("id", "fullName", "age") SELECT "id", "fullName", IFNULL(CASE WHEN typeof("age") = 'integer' THEN CAST("age" AS REAL) ELSE "age" END, 0.0) FROM "Person""#,
                 #"DROP TABLE "Person""#,
                 #"ALTER TABLE "_sm_new_Person" RENAME TO "Person""#,
                 #"CREATE UNIQUE INDEX "Person_fullName_age_unique" ON "Person" ("fullName", "age")"#,

@@ -142,7 +142,7 @@ import Testing
         #expect(
             stage.steps[0].sql == [
                 #"CREATE TABLE "_sm_new_Item" ("id" INTEGER PRIMARY KEY, "title" TEXT NOT NULL DEFAULT '')"#,
-                #"INSERT INTO "_sm_new_Item" ("id", "title") SELECT "id", "title" FROM "Item""#,
+                #"INSERT OR ABORT INTO "_sm_new_Item" ("id", "title") SELECT "id", "title" FROM "Item""#,
                 #"DROP TABLE "Item""#,
                 #"ALTER TABLE "_sm_new_Item" RENAME TO "Item""#,
             ])

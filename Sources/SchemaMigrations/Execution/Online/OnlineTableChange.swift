@@ -224,11 +224,12 @@ struct OnlineTableChange: Sendable {
         // The shadow's rows of the chunk (the triggers carried them, current) go first, so that the
         // copy inserts without `OR REPLACE`: a row that meets another under a unique index of the
         // shadow (a collation the migration was given that takes two of the table's values for
-        // equal) fails the chunk, as offline, instead of deleting that other row unseen.
+        // equal) fails the chunk, as offline, instead of deleting that other row unseen; `OR ABORT`
+        // overrides an `ON CONFLICT REPLACE` or `IGNORE` the table's constraints keep, likewise.
         let range = "\(start)" + (end.map { " AND \(rowid) <= \($0)" } ?? "")
         try db.execute("DELETE FROM \(SQL.quoteIdentifier(shadow)) WHERE \(range)")
         try db.execute(
-            "INSERT INTO \(SQL.quoteIdentifier(shadow)) (\(parts.copyTargets.joined(separator: ", "))) "
+            "INSERT OR ABORT INTO \(SQL.quoteIdentifier(shadow)) (\(parts.copyTargets.joined(separator: ", "))) "
                 + "SELECT \(parts.copySourcesBeforeRenames.joined(separator: ", ")) FROM \(quotedSource) WHERE \(range)"
         )
         return end
