@@ -26,17 +26,23 @@ extension DataCheck {
                 "'\(entity).\(property.property)' cannot become non-optional: \(counted(count, "row")) \(holds(count)) NULL",
                 entity: entity, property: property.property, column: property.column, version: version, remedy: remedy,
                 details: ["rows with NULL (id): " + ids.joined(separator: ", ") + (count > 10 ? ", …" : "")])
-        case .noDuplicates(let table, let columns, let entity, let properties, let nullsBecome):
+        case .noDuplicates(let table, let columns, let entity, let properties, let nullsBecome, let collations):
             let duplicates = try DataCheck.duplicates(
-                in: table, columns: columns, nullsBecome: nullsBecome, db: db, limit: 10)
+                in: table, columns: columns, nullsBecome: nullsBecome, collations: collations, db: db, limit: 10)
             guard !duplicates.isEmpty else { return nil }
             let total =
                 try db.scalar(
-                    "SELECT count(*) FROM (\(DataCheck.duplicatesQuery(table: table, columns: columns, nullsBecome: nullsBecome)))"
+                    "SELECT count(*) FROM (\(DataCheck.duplicatesQuery(table: table, columns: columns, nullsBecome: nullsBecome, collations: collations)))"
                 )?.int64Value ?? 0
+            // A kept uniqueness that a new collation breaks says so; a new one is made unique.
+            let collationNames = Set(collations.values.map { $0.uppercased() }).sorted().joined(separator: ", ")
+            let what =
+                collations.isEmpty
+                ? "make (\(properties.joined(separator: ", "))) unique on '\(entity)'"
+                : "make (\(properties.joined(separator: ", "))) unique on '\(entity)' under its new collation \(collationNames)"
             return MigrationError(
                 .dataViolation,
-                "cannot make (\(properties.joined(separator: ", "))) unique on '\(entity)': \(counted(total, "value")) \(isAre(total)) shared by more than one row",
+                "cannot \(what): \(counted(total, "value")) \(isAre(total)) shared by more than one row",
                 entity: entity, property: properties.joined(separator: ", "), version: version,
                 remedy:
                     "remove or merge the duplicates in a custom stage's willMigrate, or drop the uniqueness constraint",
@@ -74,10 +80,11 @@ extension DataCheck {
 
     /// The values a set of columns shares across rows (NULLs never clash in SQLite's UNIQUE), most shared first.
     static func duplicates(
-        in table: String, columns: [String], nullsBecome: [String: String] = [:], db: any SQLQuerying, limit: Int
+        in table: String, columns: [String], nullsBecome: [String: String] = [:], collations: [String: String] = [:],
+        db: any SQLQuerying, limit: Int
     ) throws -> [(values: String, count: Int64)] {
         try db.rows(
-            duplicatesQuery(table: table, columns: columns, nullsBecome: nullsBecome)
+            duplicatesQuery(table: table, columns: columns, nullsBecome: nullsBecome, collations: collations)
                 + " ORDER BY count(*) DESC LIMIT \(limit)"
         ).map { row in
             let values = row.dropLast().map { $0.sqlLiteral }
@@ -91,9 +98,14 @@ extension DataCheck {
     /// The values are selected through SQLite's no-op unary `+`: dqlite aborts the node when a query
     /// returns a REAL value straight from a column declared `DATETIME`, `DATE` or `TIMESTAMP`, and
     /// does not look at expressions. Grouping stays on the columns, with their collations.
-    static func duplicatesQuery(table: String, columns: [String], nullsBecome: [String: String] = [:]) -> String {
+    static func duplicatesQuery(
+        table: String, columns: [String], nullsBecome: [String: String] = [:], collations: [String: String] = [:]
+    ) -> String {
         let quoted = columns.map { column in
             nullsBecome[column].map { "IFNULL(\(SQL.quoteIdentifier(column)), \($0))" } ?? SQL.quoteIdentifier(column)
+        }
+        let grouped = zip(columns, quoted).map { column, term in
+            collations[column].map { "\(term) COLLATE \(SQL.quoteIdentifier($0))" } ?? term
         }
         let values = columns.map { column in
             nullsBecome[column].map { "IFNULL(\(SQL.quoteIdentifier(column)), \($0))" } ?? "+"
@@ -101,6 +113,6 @@ extension DataCheck {
         }
         return "SELECT \(values.joined(separator: ", ")), count(*) FROM \(SQL.quoteIdentifier(table)) WHERE "
             + quoted.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
-            + " GROUP BY \(quoted.joined(separator: ", ")) HAVING count(*) > 1"
+            + " GROUP BY \(grouped.joined(separator: ", ")) HAVING count(*) > 1"
     }
 }

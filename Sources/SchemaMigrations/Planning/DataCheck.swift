@@ -9,8 +9,11 @@ enum DataCheck: Sendable {
     /// named when the check runs; `properties` as the target names them.
     /// `nullsBecome` maps a column that turns non-optional to the default its NULLs take: they are
     /// compared as that value (several NULLs becoming `''` collide under a kept UNIQUE index).
+    /// `collations` maps a column whose collation the stage changes to the new one: its values are
+    /// compared as the new table will (`'A@x'` and `'a@x'` collide under `NOCASE`).
     case noDuplicates(
-        table: String, columns: [String], entity: String, properties: [String], nullsBecome: [String: String] = [:])
+        table: String, columns: [String], entity: String, properties: [String], nullsBecome: [String: String] = [:],
+        collations: [String: String] = [:])
     /// A type change must carry every value exactly: no row may meet `condition` (SQL over the
     /// table's columns, named as when the check runs).
     case exactConversion(table: String, condition: String, entity: String, property: PropertyName, change: String)

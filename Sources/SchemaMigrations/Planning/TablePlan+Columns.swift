@@ -22,6 +22,8 @@ extension TablePlan {
         var renamedTo: [String: String] = [:]
         /// Source column → the default its NULLs take.
         var nullsBecome: [String: String] = [:]
+        /// Source column → the collation the new table compares it under, where the stage changes it.
+        var collationBecomes: [String: String] = [:]
         var renamePairs: [(from: String, to: String)] = []
         /// Target columns whose stored values a new generated expression replaces.
         var replacedByGenerated: [String] = []
@@ -175,6 +177,7 @@ extension TablePlan {
             }
             if old.collation?.uppercased() != attribute.collation?.uppercased() {
                 column.changesCollation = true
+                collationBecomes[old.name] = attribute.collation ?? "BINARY"
                 rebuildReasons.append(
                     "\(attribute.name): collation \(old.collation ?? "BINARY") to \(attribute.collation ?? "BINARY")")
             }

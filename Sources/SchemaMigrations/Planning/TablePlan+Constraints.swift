@@ -7,6 +7,8 @@ extension TablePlan {
         let removed: [Schema.TableConstraint]
         /// Target constraints the source did not declare.
         let added: [Schema.TableConstraint]
+        /// Target constraints the source declared already.
+        private let kept: [Schema.TableConstraint]
         private let sourceTable: String
         private let entity: String
         private let targetToSource: [String: String]
@@ -44,6 +46,7 @@ extension TablePlan {
             let targetMeanings = Set(target.constraints.map(\.meaning))
             removed = renamedSource.filter { !targetMeanings.contains($0.meaning) }
             added = target.constraints.filter { !sourceMeanings.contains($0.meaning) }
+            kept = target.constraints.filter { sourceMeanings.contains($0.meaning) }
             sourceTable = source.name
             entity = target.name
             targetToSource = Dictionary(renamedTo.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
@@ -58,13 +61,21 @@ extension TablePlan {
         }
 
         /// The duplicates check of each new UNIQUE constraint, in the columns the table has
-        /// before the stage (a new column cannot hold duplicates yet: it has one default).
-        var uniquenessChecks: [DataCheck] {
-            added.compactMap { constraint in
+        /// before the stage (a new column cannot hold duplicates yet: it has one default), and of
+        /// each kept one over a column whose collation changes (`collationBecomes`: source column →
+        /// new collation), its values compared as the new table compares them.
+        func uniquenessChecks(collationBecomes: [String: String] = [:]) -> [DataCheck] {
+            let keptOverChanges = kept.filter { constraint in
+                guard case .unique(let columns) = constraint.kind else { return false }
+                return columns.contains { collationBecomes[targetToSource[$0] ?? $0] != nil }
+            }
+            return (added + keptOverChanges).compactMap { constraint in
                 guard case .unique(let columns) = constraint.kind else { return nil }
                 let sourceColumns = columns.map { targetToSource[$0] ?? $0 }
                 guard sourceColumns.allSatisfy({ self.sourceColumns.contains($0.sqlFolded) }) else { return nil }
-                return .noDuplicates(table: sourceTable, columns: sourceColumns, entity: entity, properties: columns)
+                return .noDuplicates(
+                    table: sourceTable, columns: sourceColumns, entity: entity, properties: columns,
+                    collations: collationBecomes.filter { sourceColumns.contains($0.key) })
             }
         }
     }

@@ -73,18 +73,25 @@ extension TablePlan {
         /// The duplicates checks of new unique indexes, and of kept unique indexes over columns
         /// whose NULLs take a default (NULLs never clash in a UNIQUE index, but that default can).
         /// A unique index with expressions or a `WHERE` is checked by SQLite as it is created.
-        /// In a custom stage willMigrate runs first and may remove the duplicates.
-        func uniquenessChecks(nullsBecome: [String: String]) -> [DataCheck] {
-            let keptOverNulls = target.indexes.filter { index in
+        /// In a custom stage willMigrate runs first and may remove the duplicates. Each check
+        /// compares values under the collation the new table gives them (`collationBecomes`:
+        /// source column → new collation), so a kept unique index over a column that turns
+        /// `NOCASE` is checked too.
+        func uniquenessChecks(nullsBecome: [String: String], collationBecomes: [String: String] = [:])
+            -> [DataCheck]
+        {
+            let keptOverChanges = target.indexes.filter { index in
                 index.isUnique && sourceStructures.contains(index.structure)
-                    && index.columns.contains { targetToSource[$0].map { nullsBecome[$0] != nil } ?? false }
+                    && index.columns.contains {
+                        targetToSource[$0].map { nullsBecome[$0] != nil || collationBecomes[$0] != nil } ?? false
+                    }
             }
-            return (added.filter(\.isUnique) + keptOverNulls).filter { !$0.hasExpressions }.compactMap { index in
+            return (added.filter(\.isUnique) + keptOverChanges).filter { !$0.hasExpressions }.compactMap { index in
                 let sourceColumns = index.columns.compactMap { targetToSource[$0] }
                 guard sourceColumns.count == index.columns.count else { return nil }
                 return DataCheck.noDuplicates(
                     table: sourceTable, columns: sourceColumns, entity: target.name, properties: index.columns,
-                    nullsBecome: nullsBecome)
+                    nullsBecome: nullsBecome, collations: collationBecomes.filter { sourceColumns.contains($0.key) })
             }
         }
 

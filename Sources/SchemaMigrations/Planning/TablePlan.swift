@@ -60,7 +60,7 @@ struct TablePlan {
             target.indexes.map { $0.resolvedName(table: table).sqlFolded })
         let indexes = IndexComparison(
             source: source, target: target, renamedTo: columns.renamedTo, claimedElsewhere: claimedElsewhere)
-        checks += indexes.uniquenessChecks(nullsBecome: columns.nullsBecome)
+        checks += indexes.uniquenessChecks(nullsBecome: columns.nullsBecome, collationBecomes: columns.collationBecomes)
         // Index drops run before the renames: name the index by its source columns, as the live table has it.
         dropIndexes = indexes.retired.map { .dropIndex(table: source.name, index: $0.declared) }
         columns.rebuildReasons += indexes.renamed.map { "index \($0.renamed.termsDescription) named \($0.newName)" }
@@ -68,7 +68,7 @@ struct TablePlan {
         let constraints = ConstraintComparison(
             source: source, target: target, renamedTo: columns.renamedTo, entityRenames: entityRenames,
             columnRenames: columnRenames)
-        checks += constraints.uniquenessChecks
+        checks += constraints.uniquenessChecks(collationBecomes: columns.collationBecomes)
         columns.rebuildReasons += constraints.rebuildReasons
 
         finalizingRebuild = columns.finalizingRebuild(target: target)

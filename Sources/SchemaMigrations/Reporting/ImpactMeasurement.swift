@@ -135,7 +135,9 @@ struct ImpactMeasurement {
     /// The duplicates each new uniqueness constraint the step creates would meet.
     private mutating func duplicates(for step: MigrationStep) throws -> [MigrationReport.Impact.Duplicates] {
         try checks.compactMap { check -> MigrationReport.Impact.Duplicates? in
-            guard case .noDuplicates(let table, let columns, let entity, let properties, let nullsBecome) = check,
+            guard
+                case .noDuplicates(
+                    let table, let columns, let entity, let properties, let nullsBecome, let collations) = check,
                 entity == step.table
             else { return nil }
             if case .createIndex(_, let index) = step.action, !(index.isUnique && index.columns == properties) {
@@ -145,12 +147,12 @@ struct ImpactMeasurement {
                 return nil
             }
             let shared = try DataCheck.duplicates(
-                in: table, columns: columns, nullsBecome: nullsBecome, db: db, limit: 10)
+                in: table, columns: columns, nullsBecome: nullsBecome, collations: collations, db: db, limit: 10)
             let total =
                 shared.isEmpty
                 ? 0
                 : try db.scalar(
-                    "SELECT count(*) FROM (\(DataCheck.duplicatesQuery(table: table, columns: columns, nullsBecome: nullsBecome)))"
+                    "SELECT count(*) FROM (\(DataCheck.duplicatesQuery(table: table, columns: columns, nullsBecome: nullsBecome, collations: collations)))"
                 )?.int64Value ?? 0
             return .init(
                 columns: properties, total: total, values: shared.map { .init(value: $0.values, rows: $0.count) })

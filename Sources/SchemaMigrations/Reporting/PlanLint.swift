@@ -64,7 +64,7 @@ extension DataCheck {
     var table: String {
         switch self {
         case .tableIsEmpty(let table, _, _), .columnHasNoNulls(let table, _, _, _, _),
-            .noDuplicates(let table, _, _, _, _), .exactConversion(let table, _, _, _, _):
+            .noDuplicates(let table, _, _, _, _, _), .exactConversion(let table, _, _, _, _):
             return table
         }
     }
@@ -76,7 +76,7 @@ extension DataCheck {
             return "adds non-optional \(entity).\(property) without a default: the table must be empty"
         case .columnHasNoNulls(_, _, let entity, let property, _):
             return "\(entity).\(property) becomes NOT NULL: no row may hold NULL"
-        case .noDuplicates(_, _, let entity, let properties, _):
+        case .noDuplicates(_, _, let entity, let properties, _, _):
             return "(\(properties.joined(separator: ", "))) becomes unique on \(entity): no value may be shared"
         case .exactConversion(_, _, let entity, let property, let change):
             return "\(entity).\(property) changes \(change): every value must convert exactly"

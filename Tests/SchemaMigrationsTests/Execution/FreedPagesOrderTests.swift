@@ -98,7 +98,7 @@ import Testing
 
         let report = try migrator.plan(databaseAt: db.url)
         let rebuild = try #require(report.stages.first?.steps.first { $0.step.op == .rebuildTable })
-        let copy = try #require(rebuild.sql.firstIndex { $0.hasPrefix("INSERT INTO") })
+        let copy = try #require(rebuild.sql.firstIndex { $0.hasPrefix("INSERT OR ABORT INTO") })
         #expect(rebuild.sql[0].hasPrefix("CREATE TABLE"))
         #expect(Array(rebuild.sql[1..<copy]) == (dropsFirst ? Self.drops : []))
         #expect(!rebuild.sql.contains { $0.contains("sqlite_autoindex") })

@@ -86,7 +86,7 @@ import Testing
         let create = try #require(finalizing.sql.first { $0.hasPrefix("CREATE TABLE") })
         #expect(create.contains("\"score\" REAL NOT NULL"), "\(create)")
         #expect(create.contains("\"slug\" TEXT NOT NULL"), "\(create)")
-        #expect(finalizing.sql.contains { $0.contains("INSERT INTO") && $0.contains("\"slug\"") })
+        #expect(finalizing.sql.contains { $0.contains("INSERT OR ABORT INTO") && $0.contains("\"slug\"") })
 
         // Text and Markdown number didMigrate between the steps and the finalizing ones.
         let text = report.description.split(separator: "\n").map(String.init)

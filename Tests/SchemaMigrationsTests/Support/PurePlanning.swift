@@ -63,15 +63,13 @@ enum PurePlanning {
             return "\(entity).\(property): \(table) must be empty"
         case .columnHasNoNulls(let table, let column, let entity, let property, _):
             return "\(entity).\(property): no NULL in \(table).\(column)"
-        case .noDuplicates(let table, let columns, let entity, let properties, let nullsBecome):
-            let nulls =
-                nullsBecome.isEmpty
-                ? ""
-                : " (NULLs as "
-                    + nullsBecome.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")
-                    + ")"
-            return
-                "\(entity).(\(properties.joined(separator: ", "))): no duplicates in \(table)(\(columns.joined(separator: ", ")))\(nulls)"
+        case .noDuplicates(let table, let columns, let entity, let properties, let nullsBecome, let collations):
+            let nullPairs: [String] = nullsBecome.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }
+            let nulls = nullPairs.isEmpty ? "" : " (NULLs as " + nullPairs.joined(separator: ", ") + ")"
+            let collationPairs: [String] = collations.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            let compared = collationPairs.isEmpty ? "" : " (compared as " + collationPairs.joined(separator: ", ") + ")"
+            let target = "\(table)(\(columns.joined(separator: ", ")))"
+            return "\(entity).(\(properties.joined(separator: ", "))): no duplicates in \(target)\(nulls)\(compared)"
         case .exactConversion(let table, _, let entity, let property, let change):
             return "\(entity).\(property): every value of \(table) converts exactly \(change)"
         }
