@@ -124,6 +124,10 @@ extension SchemaGenerator {
             case ..<0.63:
                 new.hashModifier = "h\(attributeName())"
                 stage.kinds.append("attribute hashModifier")
+            case ..<0.80 where old.valueType == .string:
+                // Values a unique index holds apart may become equal ('a' and 'A' under NOCASE).
+                new.collation = old.collation == nil ? "NOCASE" : nil
+                stage.kinds.append("collation change")
             default:
                 break
             }

@@ -18,11 +18,23 @@ struct ModelDatabase: CustomStringConvertible, Sendable {
             rows.map { row in [.integer(row.id)] + entity.attributes.map { row.values[$0.name] ?? .null } }
         }
 
-        /// True when no two rows share a value of `columns` with none of them NULL (SQLite's UNIQUE).
+        /// True when no two rows share a value of `columns` with none of them NULL (SQLite's UNIQUE),
+        /// each compared under its column's collation (`NOCASE` folds ASCII letters only).
         func isUnique(_ columns: [String]) -> Bool {
+            let folded = Set(
+                columns.filter { entity.attribute(named: $0)?.collation?.uppercased() == "NOCASE" })
             var seen = Set<[SQLiteValue]>()
             for row in rows {
-                let key = columns.map { row.values[$0] ?? .null }
+                let key = columns.map { column -> SQLiteValue in
+                    let value = row.values[column] ?? .null
+                    guard folded.contains(column), case .text(let text) = value else { return value }
+                    return .text(
+                        String(
+                            String.UnicodeScalarView(
+                                text.unicodeScalars.map { scalar in
+                                    ("A"..."Z").contains(scalar) ? Unicode.Scalar(scalar.value + 32)! : scalar
+                                })))
+                }
                 if key.contains(.null) { continue }
                 if !seen.insert(key).inserted { return false }
             }

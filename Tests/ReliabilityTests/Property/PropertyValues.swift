@@ -82,7 +82,7 @@ enum PropertyValues {
     }
 
     static func text(using random: inout SeededRandom) -> String {
-        let pieces = ["a", "Z", "it's", " ", "é", "日本", "\"q\"", "NULL", "0", "x_y", "🙂", "\\", "%"]
+        let pieces = ["a", "Z", "A", "z", "it's", " ", "é", "日本", "\"q\"", "NULL", "0", "x_y", "🙂", "\\", "%"]
         return (0..<Int.random(in: 0...4, using: &random)).map { _ in
             pieces[Int.random(in: 0..<pieces.count, using: &random)]
         }.joined()
