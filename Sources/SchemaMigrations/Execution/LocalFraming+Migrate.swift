@@ -55,6 +55,12 @@ extension LocalMigrationFraming {
         if let upToDate { return upToDate }
         let target = try plan.target(options.targetVersion)
         let chunkTarget = try options.online?.validatedTarget()
+        // Refused before the read-only check and the backup: nothing is written, not even beside the file.
+        if options.requireCompatible, let current = found.version, current < target.version,
+            let refusal = MigrationError.incompatible(try plan.plannedStages(from: current, to: target.version))
+        {
+            throw refusal
+        }
 
         if db.isReadOnly {
             throw MigrationError(

@@ -294,7 +294,7 @@ struct TableCompatibility {
             guard !index.columns.contains(where: { nullForOldInserts.contains($0.sqlFolded) }) else { continue }
             add(
                 .uniqueAdded, index.columns.count == 1 ? index.columns[0] : nil, .writesMayFail,
-                "makes \(index.termsDescription) unique on \(old.name): the previous version's writes of a value another row has fail"
+                "makes \(index.termsDescription) unique on \(old.name): the previous version's writes fail on a value another row already has"
             )
         }
     }

@@ -118,8 +118,11 @@ public struct MigrationReport: Sendable {
             refusals: [])
     }
 
+    /// - Parameter requireCompatible: list the refusal ``MigrationOptions/requireCompatible``
+    ///   makes of a stage that breaks the previous version's code.
     static func make(
-        plan: ResolvedPlan, db: SQLiteConnection, target: Schema.Version?, online: OnlineRebuildOptions? = nil
+        plan: ResolvedPlan, db: SQLiteConnection, target: Schema.Version?, online: OnlineRebuildOptions? = nil,
+        requireCompatible: Bool = false
     ) throws -> MigrationReport {
         let state = try VersionDetection(plan: plan, db: db).detect()
         guard let current = state.version else {
@@ -131,6 +134,8 @@ public struct MigrationReport: Sendable {
         var pending = try plan.plannedStages(from: current, to: targetVersion)
         var stages: [Stage] = []
         var refusals: [MigrationError] = current > targetVersion ? [.backwards(from: current, to: targetVersion)] : []
+        // The migration refuses it first of all, before it reads anything else.
+        if requireCompatible, let refusal = MigrationError.incompatible(pending) { refusals.append(refusal) }
         // What the migration refuses before its first write, the dry run refuses first: a table or
         // index it touches that needs a collation or function this connection lacks (nothing is
         // measured then: SQLite cannot read it either).
