@@ -167,7 +167,10 @@ struct TableCompatibility {
                     "renames column \(old.name).\(was.name) to \(now.name): the previous version reads and writes \(was.name)",
                     column: now.name)
             }
-            compare(was, now)
+            // Renamed while another column takes its old name: the previous version's writes of
+            // it reach that column, so what it says of this one's writes fails no statement.
+            let moved = was.name.sqlFolded != now.name.sqlFolded && newColumns.contains(was.name.sqlFolded)
+            compare(was, now, writes: moved ? .valuesDiffer : .statementsFail)
         }
         if old.hashModifier != new.hashModifier {
             add(
@@ -202,7 +205,11 @@ struct TableCompatibility {
             + (attribute.sqlType.map { " (\($0.isEmpty ? "untyped" : $0))" } ?? "")
     }
 
-    private mutating func compare(_ was: Schema.Attribute, _ now: Schema.Attribute) {
+    /// - Parameter writes: the effect of a change to what the previous version's inserts of the
+    ///   column meet (`statementsFail`, unless another column now has its name).
+    private mutating func compare(
+        _ was: Schema.Attribute, _ now: Schema.Attribute, writes: StageCompatibility.Effect
+    ) {
         let name = "\(old.name).\(was.name)"
         if was.valueType != now.valueType || was.dateStorage != now.dateStorage || was.affinity != now.affinity {
             add(
@@ -212,20 +219,20 @@ struct TableCompatibility {
         }
         if was.isOptional && !now.isOptional && now.generated == nil {
             add(
-                .becomesNotNull, was.property, .statementsFail,
+                .becomesNotNull, was.property, writes,
                 "makes \(name) non-optional: the previous version writes NULL when it is nil, which NOT NULL refuses"
                     + (now.defaultValue == nil ? "" : " (a default fills only a column an insert leaves out)"))
         }
         switch (was.generated, now.generated) {
         case (nil, let generated?):
             add(
-                .becomesGenerated, was.property, .statementsFail,
+                .becomesGenerated, was.property, writes,
                 "makes \(name) generated (\(generated.clause)): the previous version's inserts write it, which SQLite refuses"
             )
         case (_?, nil):
             let required = !now.isOptional && now.defaultValue == nil
             add(
-                .stopsBeingGenerated, was.property, required ? .statementsFail : .valuesDiffer,
+                .stopsBeingGenerated, was.property, required ? writes : .valuesDiffer,
                 "makes \(name) an ordinary column: the previous version's inserts leave it out, "
                     + (required ? "and it is NOT NULL without a default" : "so it holds no computed value"))
         case (let before?, let after?) where !TablePlan.sameGenerated(before, after):
