@@ -101,3 +101,16 @@ extension DataCheck {
         }
     }
 }
+
+extension PlanLint {
+    /// The refusal ``MigrationOptions/requireCompatible`` makes of this plan (`migrate lint
+    /// --require-compatible`), naming each breaking stage and reason; nil when every stage is
+    /// compatible with the code of the version it starts from.
+    ///
+    /// ```swift
+    /// if let refusal = try Migrator(plan: AppMigrationPlan.self).lint().incompatibility { print(refusal) }
+    /// ```
+    public var incompatibility: MigrationError? {
+        MigrationError.incompatible(stages.map { ($0.header, $0.compatibility) })
+    }
+}
