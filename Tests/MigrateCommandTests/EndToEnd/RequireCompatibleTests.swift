@@ -147,6 +147,12 @@ import Testing
                 #expect(object["exitStatus"] as? Int == 5)
                 #expect((object["error"] as? [String: Any])?["code"] as? String == "incompatibleChange")
                 #expect((object["refusals"] as? [[String: Any]])?.first?["code"] as? String == "incompatibleChange")
+                let stage = try #require((object["stages"] as? [[String: Any]])?.first)
+                #expect((stage["compatibility"] as? [String: Any])?["class"] as? String == "breaking")
+                let steps = try #require(stage["steps"] as? [[String: Any]])
+                #expect(
+                    steps.map { ($0["compatibility"] as? [String: Any])?["class"] as? String } == ["breaking"],
+                    "the rename is the step that breaks")
             case "sql": #expect(result.stdout.isEmpty, "a refused plan prints no script")
             case "markdown": #expect(result.stdout.contains("> **Refused:** stage 1.0.0 → 2.0.0 breaks the code"))
             default: #expect(result.stdout.contains("REFUSED: stage 1.0.0 → 2.0.0 breaks the code of version 1.0.0"))
@@ -200,6 +206,16 @@ import Testing
             "apply", "--plan", breaking, "--database", current, "--require-compatible",
         ])
         #expect(nothing.status == 0, "\(nothing)")
+    }
+
+    @Test func aCustomStageSaysItsCodeIsNotClassified() throws {
+        let result = try BuiltCommand.sampleTrips(["lint", "--format", "json"])
+        #expect(result.status == 0, "\(result)")
+        let object = try #require(try result.json() as? [String: Any])
+        let stages = try #require(object["stages"] as? [[String: Any]])
+        let compatibility = stages.compactMap { $0["compatibility"] as? [String: Any] }
+        #expect(compatibility.map { $0["class"] as? String } == ["breaking", "breaking"])
+        #expect(compatibility.map { $0["codeClassified"] as? Bool } == [false, nil], "only the custom stage says so")
     }
 
     @Test func theVariableSetsTheFlagAndHelpNamesIt() throws {
