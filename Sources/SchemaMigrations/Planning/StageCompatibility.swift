@@ -158,7 +158,7 @@ extension StageCompatibility {
     /// `breaking: 1.0.0's code fails on it`, then one `- reason` line each.
     func lines(previous: Schema.Version?) -> [String] {
         let code = previous.map { "\($0)'s code" } ?? "the previous version's code"
-        let note = codeIsNotClassified ? " (\(Self.codeNote))" : ""
+        let note = codeIsNotClassified ? "; \(Self.codeNote)" : ""
         guard !isCompatible else { return ["  compatible: \(code) keeps working (additive)\(note)"] }
         return ["  breaking: \(code) fails on it\(note)"] + reasons.map { "    - \($0.message)\($0.effectNote)" }
     }
@@ -166,9 +166,9 @@ extension StageCompatibility {
     /// The class in Markdown, under a stage's heading, every message escaped by `escape`.
     func markdown(previous: Schema.Version?, escape: (String) -> String) -> [String] {
         let code = previous.map { "\($0)'s code" } ?? "the previous version's code"
-        let note = codeIsNotClassified ? " (\(Self.codeNote))" : ""
+        let note = codeIsNotClassified ? "; \(Self.codeNote)" : ""
         guard !isCompatible else { return ["Compatible: \(code) keeps working (additive)\(note).", ""] }
-        return ["**Breaking:** \(code) fails on it\(note):", ""]
+        return ["**Breaking:** \(code) fails on it\(note).", ""]
             + reasons.map { "- \(escape($0.message + $0.effectNote))" } + [""]
     }
 }

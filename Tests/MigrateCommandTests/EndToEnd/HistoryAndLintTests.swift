@@ -66,7 +66,7 @@ import Testing
             embedded.stdout == """
                 plan SampleTrips: 2 stages, 5 steps (0 destructive, 1 data-dependent, 0 rebuild)
                 stage 1.0.0 → 2.0.0 (custom): its code runs too (willMigrate / didMigrate)
-                  breaking: 1.0.0's code fails on it (its willMigrate / didMigrate code is not classified)
+                  breaking: 1.0.0's code fails on it; its willMigrate / didMigrate code is not classified
                     - makes (name) unique on Trip: the previous version's writes fail on a value another row already has [depends on the data]
                   1. [data-dependent, scan, breaking] Create unique index Trip_name_unique on Trip(name)
                        (name) becomes unique on Trip: no value may be shared

@@ -112,7 +112,7 @@ import Testing
         #expect(warning < stage)
         #expect(lines[warning + 1].hasPrefix("> - destructive: Rebuild table Person"))
         // The stage's class first: dropping a column and making one NOT NULL break 1.0.0's code.
-        #expect(lines[stage + 2] == "**Breaking:** 1.0.0's code fails on it:")
+        #expect(lines[stage + 2] == "**Breaking:** 1.0.0's code fails on it.")
         let table = try #require(lines.firstIndex(of: "| # | Step | Cost | Impact |"))
         #expect(lines[(stage + 4)..<(table - 1)].allSatisfy { $0.hasPrefix("- ") })
         #expect(lines[table + 2].hasPrefix("| 1 | Rebuild table Person"))
