@@ -56,8 +56,8 @@ extension LocalMigrationFraming {
         let target = try plan.target(options.targetVersion)
         let chunkTarget = try options.online?.validatedTarget()
         // Refused before the read-only check and the backup: nothing is written, not even beside the file.
-        if options.requireCompatible, let current = found.version, current < target.version,
-            let refusal = MigrationError.incompatible(try plan.plannedStages(from: current, to: target.version))
+        if options.requireCompatible,
+            let refusal = try MigrationError.incompatible(plan: plan, from: found.version, to: target.version)
         {
             throw refusal
         }

@@ -35,4 +35,14 @@ extension MigrationError {
     static func incompatible(_ stages: [PlannedStage]) -> MigrationError? {
         incompatible(stages.map { ($0.header, $0.compatibility) })
     }
+
+    /// The refusal ``MigrationOptions/requireCompatible`` makes of a database at `current`
+    /// migrated to `target`: nil when nothing is pending (an empty file, the version current)
+    /// or every pending stage is compatible.
+    static func incompatible(plan: ResolvedPlan, from current: Schema.Version?, to target: Schema.Version) throws
+        -> MigrationError?
+    {
+        guard let current, current < target else { return nil }
+        return incompatible(try plan.plannedStages(from: current, to: target))
+    }
 }

@@ -58,6 +58,24 @@ import Testing
         #expect(try plain.migrate(databaseAt: db.url).toVersion == Schema.Version(2, 0, 0))
     }
 
+    /// The framing a dqlite cluster's migration runs through refuses too, under its lock, before
+    /// its `beforeStages` (the cluster's backup) and before any write.
+    @Test func requireCompatibleRefusesInEveryFramingBeforeItsBackup() throws {
+        var options = MigrationOptions()
+        options.requireCompatible = true
+        let (db, migrator) = try Self.atV1(to: [Self.person { $0.attributes.removeLast() }], options: options)
+        let before = try Data(contentsOf: db.url)
+        let connection = try db.connect()
+        nonisolated(unsafe) var backedUp = false
+        let error = try #require(throws: MigrationError.self) {
+            try migrator.migrate(framedBy: FileFraming(connection: connection), beforeStages: { backedUp = true })
+        }
+        #expect(error.code == .incompatibleChange)
+        #expect(error.details == ["1.0.0 → 2.0.0: drops column Person.email: the previous version reads and writes it"])
+        #expect(!backedUp)
+        #expect(try Data(contentsOf: db.url) == before)
+    }
+
     @Test func requireCompatibleLetsACompatibleStageRun() throws {
         var options = MigrationOptions()
         options.requireCompatible = true
