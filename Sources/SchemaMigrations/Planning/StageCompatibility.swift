@@ -157,6 +157,9 @@ extension StageCompatibility {
     /// The class in words, as the text reports print it under a stage's header:
     /// `breaking: 1.0.0's code fails on it`, then one `- reason` line each.
     func lines(previous: Schema.Version?) -> [String] {
+        guard previous != nil || !isCompatible else {
+            return ["  compatible: it creates the schema; no code ran before it"]
+        }
         let code = previous.map { "\($0)'s code" } ?? "the previous version's code"
         let note = codeIsNotClassified ? "; \(Self.codeNote)" : ""
         guard !isCompatible else { return ["  compatible: \(code) keeps working (additive)\(note)"] }
@@ -165,6 +168,9 @@ extension StageCompatibility {
 
     /// The class in Markdown, under a stage's heading, every message escaped by `escape`.
     func markdown(previous: Schema.Version?, escape: (String) -> String) -> [String] {
+        guard previous != nil || !isCompatible else {
+            return ["Compatible: it creates the schema; no code ran before it.", ""]
+        }
         let code = previous.map { "\($0)'s code" } ?? "the previous version's code"
         let note = codeIsNotClassified ? "; \(Self.codeNote)" : ""
         guard !isCompatible else { return ["Compatible: \(code) keeps working (additive)\(note).", ""] }

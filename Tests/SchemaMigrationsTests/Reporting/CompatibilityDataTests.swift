@@ -87,6 +87,18 @@ import Testing
         try db.execute("INSERT INTO Person (name, age, email) VALUES ('Edsger', NULL, NULL)")
     }
 
+    @Test func creatingTheSchemaIsCompatibleAndNeverRefused() throws {
+        var options = MigrationOptions()
+        options.requireCompatible = true
+        let db = TemporaryDatabase()
+        let migrator = try A.migrator(
+            [A.schema(1, [P.person]), A.schema(2, [Self.person { $0.attributes.removeLast() }])], options: options)
+        let report = try migrator.plan(databaseAt: db.url)
+        #expect(report.refusals.isEmpty && !report.hasBreakingStages)
+        #expect(report.description.contains("\n  compatible: it creates the schema; no code ran before it\n"))
+        #expect(try migrator.migrate(databaseAt: db.url).outcome == .created)
+    }
+
     @Test func aNewUniqueRefusesThePreviousVersionsInsertOfARepeatedValueOnly() throws {
         let unique = Self.person { $0.indexes.append(Schema.Index(["email"], isUnique: true)) }
         let (db, migrator) = try Self.atV1(to: [unique])
