@@ -18,7 +18,8 @@ public enum MigrateExitCode: Int32, Sendable, CaseIterable, CustomStringConverti
     case drift = 4
     /// 5: refused: the database is newer than the plan, of an unknown version, or not a database;
     /// the plan cannot make a change safely (or not online: a custom stage under `--online`); or
-    /// `--deny-destructive` met a step that can lose data; or `snapshot` was asked for a directory
+    /// `--deny-destructive` met a step that can lose data, or `--require-compatible` a stage that
+    /// breaks the previous version's code; or `snapshot` was asked for a directory
     /// the command could not load (a plan with a custom stage) or a table it cannot declare.
     case refused = 5
     /// 6: another connection held the database's lock longer than the busy timeout
@@ -31,7 +32,7 @@ public enum MigrateExitCode: Int32, Sendable, CaseIterable, CustomStringConverti
         case .drift:
             self = .drift
         case .newerVersion, .unknownVersion, .notADatabase, .unsupportedChange, .invalidPlan, .invalidSchema,
-            .unsupportedType, .sqlEnvironment, .onlineRefused:
+            .unsupportedType, .sqlEnvironment, .onlineRefused, .incompatibleChange:
             self = .refused
         case .invalidOption:
             self = .usageError

@@ -78,7 +78,7 @@ struct HelpText {
         (.drift, "the live schema does not match the version the database records (verify, apply)"),
         (
             .refused,
-            "refused: newer or unknown version, not a database, a change the plan cannot make safely, --deny-destructive"
+            "refused: newer or unknown version, not a database, a change the plan cannot make safely, --deny-destructive, --require-compatible"
         ),
         (.locked, "another connection held the lock past --busy-timeout: nothing was done, retry"),
     ]

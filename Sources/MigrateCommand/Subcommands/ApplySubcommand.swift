@@ -34,12 +34,16 @@ enum ApplySubcommand {
                 over whole tables, a table rename, a foreign-key change, a WITHOUT ROWID table) runs offline in \
                 one transaction; a plan with a custom stage is refused (exit 5) before anything is written. \
                 plan --online shows which is which. A killed run is resumed by the next apply --online.
+                --require-compatible refuses (exit 5), before anything is written or backed up, a pending \
+                stage that breaks the code of the version it starts from, which instances not yet updated \
+                still run: a column it reads renamed or dropped, a NOT NULL column its inserts leave out, ….
                 """,
             options: [
                 SharedOptions.database, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.to,
                 .value("--backup", "PATH", help: "where to back the database up before writing"),
                 .flag("--no-backup", help: "write without a backup"),
-                SharedOptions.denyDestructive, SharedOptions.busyTimeout, SharedOptions.progress,
+                SharedOptions.denyDestructive, SharedOptions.requireCompatible, SharedOptions.busyTimeout,
+                SharedOptions.progress,
                 SharedOptions.format(["text", "json"]),
                 .flag("--create", help: "create a missing database at the latest version (default: refuse it)"),
                 .value(
@@ -64,6 +68,7 @@ enum ApplySubcommand {
         let planned = try invocation.migrator { options in
             if arguments.value("--transaction") == "stage" { options.transactionScope = .perStage }
             options.online = online
+            options.requireCompatible = arguments.flag("--require-compatible")
         }
         let outcomes = try invocation.eachDatabase(databases, missingIsRefused: !arguments.flag("--create")) { url in
             if arguments.flag("--deny-destructive") {

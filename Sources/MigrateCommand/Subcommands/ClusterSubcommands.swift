@@ -120,6 +120,12 @@ enum ClusterSubcommands {
         "plan --deny-destructive": (
             "a cluster's plan does not exit 5 for destructive steps; read its warnings instead", []
         ),
+        "apply --require-compatible": (
+            "a cluster's apply does not classify stages; review them with lint --require-compatible", []
+        ),
+        "plan --require-compatible": (
+            "a cluster's plan does not exit 5 for breaking stages; review them with lint --require-compatible", []
+        ),
         "--online": (noOnlineRebuilds, []),
         "--chunk-target": (noOnlineRebuilds, []),
         "--pause-file": (noOnlineRebuilds, []),

@@ -18,12 +18,16 @@ enum LintSubcommand {
                 table or a column), data-dependent (succeeds only if the data allows it: a uniqueness constraint \
                 added, a column becoming NOT NULL, a type conversion, a non-optional column added), and its \
                 cost: rebuild (copies every row), scan (reads every row: an index), O(1) (schema only).
-                Exit status: 0; 5 with --deny-destructive when a step can lose data, or when the planner refuses \
-                a change whatever the data; 2 when the plan cannot be loaded.
+                Each stage is also classified compatible with the code of the version it starts from (which \
+                a rolling deploy still runs beside the new one) or breaking it, with every reason naming the \
+                entity and property; --require-compatible refuses a plan with a breaking stage.
+                Exit status: 0; 5 with --deny-destructive when a step can lose data, with --require-compatible \
+                when a stage breaks the previous version's code, or when the planner refuses a change whatever \
+                the data; 2 when the plan cannot be loaded.
                 """,
             options: [
                 SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.format(["text", "json", "markdown"]),
-                SharedOptions.denyDestructive,
+                SharedOptions.denyDestructive, SharedOptions.requireCompatible,
             ],
             run: run)
     }
@@ -60,13 +64,15 @@ enum LintSubcommand {
         let destructive = lint.stages.flatMap { stage in
             stage.steps.filter(\.destructive).map { "\(stage.header.versions): \($0.step.summary)" }
         }
-        let status: MigrateExitCode = refused ? .refused : .success
+        let incompatibility = invocation.arguments.flag("--require-compatible") ? lint.incompatibility : nil
+        let status: MigrateExitCode = refused || incompatibility != nil ? .refused : .success
         let message =
             "refused by --deny-destructive: \(destructive.count) step\(destructive.count == 1 ? "" : "s") can lose data"
         let remedy = "have a person review the plan, then run without --deny-destructive"
         if refused {
             console.error("error: \(message)\n" + destructive.map { "  - \($0)\n" }.joined() + "  fix: \(remedy)\n")
         }
+        if let incompatibility { console.error("\(incompatibility)\n") }
         switch format {
         case "json":
             var object = JSONOutput.object(parsing: try lint.json())
@@ -75,14 +81,16 @@ enum LintSubcommand {
                 "code": "destructive", "message": message, "details": destructive, "remedy": remedy,
                 "cause": JSONNull(),
             ]
-            object["refusals"] = refused ? [refusal] : []
-            if refused { object["error"] = refusal }
+            let refusals = (refused ? [refusal] : []) + (incompatibility.map { [JSONOutput.error($0)] } ?? [])
+            object["refusals"] = refusals
+            if let first = refusals.first { object["error"] = first }
             console.output(JSONOutput.string(object))
         case "markdown":
             console.output(
                 (refused
                     ? "> [!CAUTION]\n> **Refused by --deny-destructive:** \(destructive.count) step\(destructive.count == 1 ? "" : "s") can lose data. Fix: \(remedy).\n\n"
                     : "")
+                    + (incompatibility.map(CompatibilityRefusal.markdown) ?? "")
                     + lint.markdown)
         default:
             console.output(lint.description + "\n")

@@ -25,6 +25,9 @@ enum PlanSubcommand {
                 API): the report says whether it succeeds on today's data and how long each step took.
                 --deny-destructive names the steps that can lose data in every format (JSON: in refusals and \
                 error; Markdown: a caution at the top), and a refused --format sql prints no script.
+                Each stage says whether it is compatible with the code of the version it starts from (which \
+                a rolling deploy still runs) or breaks it, and why; --require-compatible refuses (exit 5) a \
+                breaking stage, naming it and its reasons, as apply --require-compatible would.
                 Markdown never shows a value read from the database unless --show-values is given: counts only.
                 A fleet's --format sql needs --output DIR: one script per database, DIR/NAME.sql.
                 With --online, the plan is apply --online's: which stages rebuild their tables online (prepare, \
@@ -33,11 +36,13 @@ enum PlanSubcommand {
                 a table under the write lock; a custom stage is refused (exit 5) in apply's words. \
                 --format sql is the offline script, so it is not combined with --online.
                 Exit status: 0 when apply would succeed; the status apply would exit with when the dry run \
-                already knows it would fail (1, 4 or 5); 5 with --deny-destructive when a step can lose data.
+                already knows it would fail (1, 4 or 5); 5 with --deny-destructive when a step can lose data, \
+                and with --require-compatible when a stage breaks the previous version's code.
                 """,
             options: [
                 SharedOptions.database, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.to,
                 SharedOptions.format(["text", "json", "sql", "markdown"]), SharedOptions.denyDestructive,
+                SharedOptions.requireCompatible,
                 SharedOptions.busyTimeout,
                 CommandOption.flag(
                     "--simulate",
@@ -65,7 +70,10 @@ enum PlanSubcommand {
                 "\(arguments.label("--online")) cannot be combined with --format sql: the script is the offline migration",
                 subcommand: arguments.subcommand, remedy: "use --format text, json or markdown to see the online plan")
         }
-        let migrator = try invocation.migrator { $0.online = online }
+        let migrator = try invocation.migrator {
+            $0.online = online
+            $0.requireCompatible = arguments.flag("--require-compatible")
+        }
         let denyDestructive = arguments.flag("--deny-destructive")
         let databases = try invocation.databases()
         let scripts = try ScriptDirectory(arguments: arguments, format: format, databaseCount: databases.count)
@@ -82,6 +90,13 @@ enum PlanSubcommand {
                 outcome.message =
                     "the migration would be refused:\n" + report.refusals.map(\.description).joined(separator: "\n")
                 outcome.json["error"] = JSONOutput.error(refusal)
+                if denyDestructive && report.hasDestructiveSteps {
+                    // Named too: a reviewer sees every reason the plan is refused at once.
+                    refusedByDenial = true
+                    outcome.message! += "\n" + DestructiveSteps.refusal(report)
+                    outcome.json["refusals"] =
+                        ((outcome.json["refusals"] as? [Any]) ?? []) + [DestructiveSteps.json(report)]
+                }
             } else if denyDestructive && report.hasDestructiveSteps {
                 refusedByDenial = true
                 outcome.status = .refused

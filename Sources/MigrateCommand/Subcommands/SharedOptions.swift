@@ -45,6 +45,9 @@ enum SharedOptions {
         "--busy-timeout", "SECONDS", help: "how long to wait for another connection's lock (default 5)")
     static let denyDestructive = CommandOption.flag(
         "--deny-destructive", help: "refuse (exit 5) when a step can lose data")
+    static let requireCompatible = CommandOption.flag(
+        "--require-compatible",
+        help: "refuse (exit 5) a stage that breaks the previous version's code, which a rolling deploy still runs")
 
     static let online = CommandOption.flag(
         "--online", help: "rebuild tables online: the application keeps writing; each stage commits on its own")

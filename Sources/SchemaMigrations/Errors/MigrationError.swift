@@ -37,6 +37,9 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         public static let invalidPlan = Code(rawValue: "invalidPlan")
         /// A lightweight stage cannot make this change safely.
         public static let unsupportedChange = Code(rawValue: "unsupportedChange")
+        /// A stage breaks the code of the version it starts from, and compatibility was required
+        /// (``MigrationOptions/requireCompatible``, `--require-compatible`): nothing was written.
+        public static let incompatibleChange = Code(rawValue: "incompatibleChange")
         /// The live data does not allow the change (NULLs for a NOT NULL, duplicates for a UNIQUE…).
         public static let dataViolation = Code(rawValue: "dataViolation")
         /// The database is at a version the plan does not declare, or matches no declared version.

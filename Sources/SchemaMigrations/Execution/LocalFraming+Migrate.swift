@@ -55,6 +55,12 @@ extension LocalMigrationFraming {
         if let upToDate { return upToDate }
         let target = try plan.target(options.targetVersion)
         let chunkTarget = try options.online?.validatedTarget()
+        // Refused before the read-only check and the backup: nothing is written, not even beside the file.
+        if options.requireCompatible,
+            let refusal = try MigrationError.incompatible(plan: plan, from: found.version, to: target.version)
+        {
+            throw refusal
+        }
 
         if db.isReadOnly {
             throw MigrationError(

@@ -49,6 +49,14 @@ public struct MigrationOptions: Sendable {
     /// try Migrator(plan: AppMigrationPlan.self, options: options).migrate(databaseAt: url)
     /// ```
     public var sqlEnvironment: SQLEnvironment
+    /// When true, a migration with a pending stage that breaks the code of the version it starts
+    /// from (``StageCompatibility``: a column that code reads renamed or dropped, a NOT NULL column
+    /// its inserts leave out, …) is refused before anything is written, with the code
+    /// `incompatibleChange`, naming each such stage and reason: for a rolling deploy, where
+    /// instances of the previous version still run. The dry run (``Migrator/plan(databaseAt:)``)
+    /// lists the same refusal. A custom stage is judged by its declared schema change; its code is
+    /// not classified. Off by default.
+    public var requireCompatible = false
 
     /// Options; each defaults to what a migration does without being asked (the latest version, one transaction, no backup).
     public init(

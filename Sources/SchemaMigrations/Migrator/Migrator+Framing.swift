@@ -12,7 +12,8 @@ extension Migrator {
     /// ``MigrationOptions/transactionScope`` does not apply, and no backup is taken here
     /// (``MigrationOptions/backupURL`` is the caller's: `beforeStages` runs inside the transaction,
     /// before anything is written; `stagesDone` once the stages ran, before `COMMIT`). A migration
-    /// that wrote nothing is rolled back, not committed.
+    /// that wrote nothing is rolled back, not committed. ``MigrationOptions/requireCompatible``
+    /// refuses a breaking stage under the lock, before `beforeStages`.
     /// - Returns: the result; `.upToDate` with no stage and no adoption means nothing was written.
     /// - Throws: `MigrationError` (a SQLite error is wrapped); any other error of the connection
     ///   (the connection lost) as it is, after the framing rolled back.
@@ -27,8 +28,19 @@ extension Migrator {
         do {
             return try framing.withSettings(version: target.version) {
                 try framing.inWriteTransaction(doing: "migration", keeping: { !$0.wroteNothing }) {
+                    // Refused under the lock, before `beforeStages` (the backup) and any write.
+                    var detected: VersionDetection.State?
+                    if options.requireCompatible {
+                        let state = try VersionDetection(plan: plan, db: framing.database).detect(trustCookie: false)
+                        if let refusal = try MigrationError.incompatible(
+                            plan: plan, from: state.version, to: target.version)
+                        {
+                            throw refusal
+                        }
+                        detected = state
+                    }
                     try beforeStages()
-                    let result = try stages.migrate(to: target, started: started, stageLimit: nil)
+                    let result = try stages.migrate(to: target, started: started, stageLimit: nil, detected: detected)
                     stagesDone(result)
                     return result
                 }

@@ -16,12 +16,7 @@ extension Migrator {
         guard let first = plan.schemas.first?.version, let last = plan.schemas.last?.version else {
             return PlanLint(plan: plan.name, stages: [])
         }
-        let stages = try plan.plannedStages(from: first, to: last).map { planned in
-            PlanLint.Stage(
-                header: planned.header,
-                steps: planned.allSteps.map { PlanLint.classify($0, checks: planned.checks + planned.finalizingChecks) }
-            )
-        }
+        let stages = try plan.plannedStages(from: first, to: last).map(PlanLint.stage)
         return PlanLint(plan: plan.name, stages: stages)
     }
 }

@@ -123,7 +123,9 @@ public struct Migrator: Sendable {
         }
         return try advising(url) {
             let db = try open(url, mode: .readOnly)
-            return try MigrationReport.make(plan: plan, db: db, target: target, online: options.online)
+            return try MigrationReport.make(
+                plan: plan, db: db, target: target, online: options.online,
+                requireCompatible: options.requireCompatible)
         }
     }
 

@@ -75,3 +75,11 @@ public struct PlannedStage: Sendable {
     /// Every step, finalizing ones included.
     public var allSteps: [MigrationStep] { steps + finalizingSteps }
 }
+
+extension PlannedStage {
+    /// Whether the source version's code keeps working on the database this stage leaves
+    /// (``StageCompatibility``), from the two schemas alone.
+    public var compatibility: StageCompatibility {
+        StageCompatibility.classify(source: source, target: target, kind: kind)
+    }
+}

@@ -6,8 +6,10 @@
 
 extension MigrationReport: Encodable {
     /// The report as JSON: `database`, `currentVersion`, `targetVersion`, `unversioned`,
-    /// `upToDate`, `stages` (each with `from`, `to`, `kind`, `steps`; each step with `op`,
-    /// `table`, `summary`, `sql`, `rewritesRows`, `destructive`, and `impact` where measured:
+    /// `upToDate`, `breaking`, `stages` (each with `from`, `to`, `kind`, `compatibility`: `class`
+    /// `compatible` or `breaking`, `reasons`, and `codeClassified: false` for a custom stage; and
+    /// `steps`, each with `op`, `table`, `summary`, `sql`, `rewritesRows`, `destructive`,
+    /// `compatibility` (the reasons the step carries), and `impact` where measured:
     /// `rows`, `nulls`, `duplicates`, `nonEmptyValues`, and `replacedValues` for columns made
     /// generated), `warnings` (destructive steps first) and `refusals`; with
     /// ``MigrationOptions/online``, `online`: `chunkTargetMs` and `stages` (each with `from`, `to`,
@@ -22,7 +24,8 @@ extension MigrationReport: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case database, currentVersion, targetVersion, unversioned, upToDate, stages, warnings, refusals, online
+        case database, currentVersion, targetVersion, unversioned, upToDate, breaking, stages, warnings, refusals,
+            online
     }
 
     private enum RefusalKeys: String, CodingKey { case code, message, entity, property, column, remedy, details }
@@ -35,6 +38,7 @@ extension MigrationReport: Encodable {
         try container.encode(targetVersion, forKey: .targetVersion)
         try container.encode(unversioned, forKey: .unversioned)
         try container.encode(isUpToDate, forKey: .upToDate)
+        try container.encode(hasBreakingStages, forKey: .breaking)
         try container.encode(stages, forKey: .stages)
         try container.encode(warnings, forKey: .warnings)
         var refusals = container.nestedUnkeyedContainer(forKey: .refusals)
@@ -54,7 +58,8 @@ extension MigrationReport: Encodable {
 
 extension MigrationReport.Step: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case op, table, summary, sql, rewritesRows, destructive, impact, carriedOver, removes, afterDidMigrate
+        case op, table, summary, sql, rewritesRows, destructive, impact, carriedOver, removes, afterDidMigrate,
+            compatibility
     }
 
     /// Encodes it with the keys of the command's JSON output (MIGRATIONS.md, "The migrate command").
@@ -70,6 +75,8 @@ extension MigrationReport.Step: Encodable {
         try container.encodeIfPresent(carriedOver.isEmpty ? nil : carriedOver, forKey: .carriedOver)
         try container.encodeIfPresent(removes.isEmpty ? nil : removes, forKey: .removes)
         try container.encodeIfPresent(runsAfterDidMigrate ? true : nil, forKey: .afterDidMigrate)
+        try container.encode(
+            StageCompatibility(reasons: compatibility, codeIsNotClassified: false), forKey: .compatibility)
     }
 }
 

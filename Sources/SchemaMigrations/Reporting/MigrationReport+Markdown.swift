@@ -74,6 +74,8 @@ extension MigrationReport {
         for stage in stages {
             lines.append("#### Stage \(stage.header.versions) (\(stage.header.kind.rawValue))")
             lines.append("")
+            lines += stage.compatibility.markdown(
+                previous: stage.header.from, escape: MigrationReport.markdownEscaped)
             lines.append("| # | Step | Cost | Impact |")
             lines.append("|---|---|---|---|")
             if stage.header.kind == .custom {
@@ -90,7 +92,9 @@ extension MigrationReport {
                         "| \(index + 1) | `didMigrate` runs (database at \(stage.header.to)) | your code | |")
                 }
                 let number = index + (custom && index >= codeAt ? 2 : 1)
-                let cost = step.costDescription + (step.step.destructive ? ", **destructive**" : "")
+                let cost =
+                    step.costDescription + (step.step.destructive ? ", **destructive**" : "")
+                    + (step.compatibility.isEmpty ? "" : ", **breaking**")
                 let impact = (step.impact?.lines(showingValues: showingValues) ?? []).map(
                     MigrationReport.markdownEscaped
                 ).joined(separator: "<br>")

@@ -26,6 +26,7 @@ extension MigrationReport: CustomStringConvertible {
             lines.append("")
             let header = stage.header
             lines.append("stage \(header.versions) (\(header.kind.rawValue)), \(counted(stage.steps.count, "step"))")
+            lines += stage.compatibility.lines(previous: header.from)
             if header.kind == .custom {
                 lines.append(
                     "  0. willMigrate runs (database at \(header.from.map(\.description) ?? "-")); checks on the data run after it"
@@ -39,7 +40,7 @@ extension MigrationReport: CustomStringConvertible {
                 }
                 let number = index + (header.kind == .custom && index >= codeAt ? 2 : 1)
                 lines.append(
-                    "  \(number). \(step.step.summary) [\(step.costDescription)\(step.step.destructive ? ", destructive" : "")]"
+                    "  \(number). \(step.step.summary) [\(step.costDescription)\(step.step.destructive ? ", destructive" : "")\(step.compatibility.isEmpty ? "" : ", breaking")]"
                 )
                 lines += (step.impact?.lines ?? []).map { "       impact: \($0)" }
                 if !step.carriedOver.isEmpty {

@@ -31,6 +31,9 @@ public struct MigrationReport: Sendable {
         /// Whether the step runs after the custom stage's `didMigrate` (a finalizing step: the
         /// rebuild that applies the NOT NULL its code filled, the indexes over what it wrote).
         public var runsAfterDidMigrate = false
+        /// The changes it makes that break the previous version's code (``StageCompatibility``):
+        /// empty when it is compatible.
+        public var compatibility: [StageCompatibility.Reason] = []
         /// Rows of the table the step rewrites (or drops), when measured.
         public var rowsAffected: Int64? { impact?.rows }
     }
@@ -62,6 +65,8 @@ public struct MigrationReport: Sendable {
     public var isUpToDate: Bool { stages.isEmpty && currentVersion == targetVersion }
     /// True when some step can lose data.
     public var hasDestructiveSteps: Bool { stages.contains { $0.steps.contains { $0.step.destructive } } }
+    /// True when some stage breaks the code of the version it starts from (``StageCompatibility``).
+    public var hasBreakingStages: Bool { stages.contains { !$0.compatibility.isCompatible } }
 
     /// What a reviewer must see first, in words: each destructive step with the values it loses,
     /// then the NULLs that will take a default (or must be filled) and the duplicates a new
@@ -113,8 +118,11 @@ public struct MigrationReport: Sendable {
             refusals: [])
     }
 
+    /// - Parameter requireCompatible: list the refusal ``MigrationOptions/requireCompatible``
+    ///   makes of a stage that breaks the previous version's code.
     static func make(
-        plan: ResolvedPlan, db: SQLiteConnection, target: Schema.Version?, online: OnlineRebuildOptions? = nil
+        plan: ResolvedPlan, db: SQLiteConnection, target: Schema.Version?, online: OnlineRebuildOptions? = nil,
+        requireCompatible: Bool = false
     ) throws -> MigrationReport {
         let state = try VersionDetection(plan: plan, db: db).detect()
         guard let current = state.version else {
@@ -126,6 +134,8 @@ public struct MigrationReport: Sendable {
         var pending = try plan.plannedStages(from: current, to: targetVersion)
         var stages: [Stage] = []
         var refusals: [MigrationError] = current > targetVersion ? [.backwards(from: current, to: targetVersion)] : []
+        // The migration refuses it first of all, before it reads anything else.
+        if requireCompatible, let refusal = MigrationError.incompatible(pending) { refusals.append(refusal) }
         // What the migration refuses before its first write, the dry run refuses first: a table or
         // index it touches that needs a collation or function this connection lacks (nothing is
         // measured then: SQLite cannot read it either).
@@ -151,6 +161,8 @@ public struct MigrationReport: Sendable {
         let walked = walk?.stages ?? []
         if let failure = walk?.failure { refusals.append(failure) }
         for (index, planned) in pending.enumerated() {
+            let compatibility = planned.compatibility
+            let reasonsByStep = compatibility.reasonsByStep(planned.allSteps)
             // Only the first stage meets the live data as it is; later ones are shown as planned,
             // and their refusals predicted from today's data where it tells.
             guard index == 0, missing == nil else {
@@ -164,8 +176,9 @@ public struct MigrationReport: Sendable {
                         steps: zip(planned.allSteps, statements).enumerated().map { position, pair in
                             var step = Step(step: pair.0, sql: pair.1, impact: nil)
                             step.runsAfterDidMigrate = position >= planned.steps.count
+                            step.compatibility = reasonsByStep[position]
                             return step
-                        }))
+                        }, compatibility: compatibility))
                 continue
             }
             let live = try LiveSchema.read(from: db)
@@ -237,9 +250,10 @@ public struct MigrationReport: Sendable {
                 }
                 reported.mayBreak = MigrationReport.dependents(breakingOn: step, live: live)
                 reported.runsAfterDidMigrate = position >= planned.steps.count
+                reported.compatibility = reasonsByStep[position]
                 return reported
             }
-            stages.append(Stage(header: planned.header, steps: steps))
+            stages.append(Stage(header: planned.header, steps: steps, compatibility: compatibility))
         }
         if var measured = onlinePlan, let first = stages.first, measured.stages.first?.from == first.header.from {
             for step in first.steps where step.step.readsWholeTable {

@@ -24,9 +24,11 @@ extension PlanLint: CustomStringConvertible {
             lines.append(
                 "stage \(stage.header)"
                     + (stage.header.kind == .custom ? ": its code runs too (willMigrate / didMigrate)" : ""))
+            lines += stage.compatibility.lines(previous: stage.header.from)
             if stage.steps.isEmpty { lines.append("  (no schema change)") }
             for (index, step) in stage.steps.enumerated() {
-                lines.append("  \(index + 1). [\(step.classes.joined(separator: ", "))] \(step.step.summary)")
+                let classes = step.classes + (step.compatibility.isEmpty ? [] : ["breaking"])
+                lines.append("  \(index + 1). [\(classes.joined(separator: ", "))] \(step.step.summary)")
                 lines += step.dataDependencies.map { "       \($0)" }
             }
         }
@@ -37,9 +39,11 @@ extension PlanLint: CustomStringConvertible {
     @available(*, deprecated, renamed: "description")
     public var text: String { description + "\n" }
 
-    /// The lint as JSON: `plan`, `destructive` (whether any step is), and `stages`, each with
-    /// `from`, `to`, `kind` and `steps` (`op`, `table`, `summary`, `sql`, `classes`,
-    /// `destructive`, `dataDependencies`, `cost`).
+    /// The lint as JSON: `plan`, `destructive` (whether any step is), `breaking` (whether any
+    /// stage breaks the previous version's code), and `stages`, each with `from`, `to`, `kind`,
+    /// `compatibility` (`class`, `reasons`, and `codeClassified: false` for a custom stage) and
+    /// `steps` (`op`, `table`, `summary`, `sql`, `classes`, `destructive`, `dataDependencies`,
+    /// `cost`, `compatibility`).
     public func json() throws -> String {
         try CanonicalJSON.encodePretty(self) + "\n"
     }
@@ -50,11 +54,14 @@ extension PlanLint: CustomStringConvertible {
         lines.append(hasDestructiveSteps ? "> [!CAUTION]\n> Some steps can lose data." : "No step can lose data.")
         lines.append("")
         for stage in stages {
-            lines += [
-                "#### Stage \(stage.header)", "", "| # | Step | Classes | Depends on the data |", "|---|---|---|---|",
-            ]
+            lines += ["#### Stage \(stage.header)", ""]
+            lines += stage.compatibility.markdown(
+                previous: stage.header.from, escape: MigrationReport.markdownEscaped)
+            lines += ["| # | Step | Classes | Depends on the data |", "|---|---|---|---|"]
             for (index, step) in stage.steps.enumerated() {
-                let classes = step.classes.map { $0 == "destructive" ? "**destructive**" : $0 }.joined(separator: ", ")
+                let classes = (step.classes + (step.compatibility.isEmpty ? [] : ["breaking"])).map {
+                    $0 == "destructive" || $0 == "breaking" ? "**\($0)**" : $0
+                }.joined(separator: ", ")
                 lines.append(
                     "| \(index + 1) | \(MigrationReport.markdownEscaped(step.step.summary)) | \(classes) | \(step.dataDependencies.map(MigrationReport.markdownEscaped).joined(separator: "<br>")) |"
                 )
@@ -66,20 +73,21 @@ extension PlanLint: CustomStringConvertible {
 }
 
 extension PlanLint: Encodable {
-    private enum CodingKeys: String, CodingKey { case plan, destructive, stages }
+    private enum CodingKeys: String, CodingKey { case plan, destructive, breaking, stages }
 
     /// Encodes it with the keys of `migrate lint --format json`.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(plan, forKey: .plan)
         try container.encode(hasDestructiveSteps, forKey: .destructive)
+        try container.encode(hasBreakingStages, forKey: .breaking)
         try container.encode(stages, forKey: .stages)
     }
 }
 
 extension PlanLint.Step: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case op, table, summary, sql, classes, destructive, dataDependencies, cost
+        case op, table, summary, sql, classes, destructive, dataDependencies, cost, compatibility
     }
 
     /// Encodes it with the keys of `migrate lint --format json`.
@@ -93,5 +101,7 @@ extension PlanLint.Step: Encodable {
         try container.encode(destructive, forKey: .destructive)
         try container.encode(dataDependencies, forKey: .dataDependencies)
         try container.encode(cost.name, forKey: .cost)
+        try container.encode(
+            StageCompatibility(reasons: compatibility, codeIsNotClassified: false), forKey: .compatibility)
     }
 }

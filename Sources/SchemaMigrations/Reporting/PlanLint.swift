@@ -24,6 +24,9 @@ public struct PlanLint: Sendable {
         public var dataDependencies: [String]
         /// What it costs.
         public var cost: MigrationStep.Cost
+        /// The changes it makes that break the previous version's code (``StageCompatibility``):
+        /// empty when it is compatible.
+        public var compatibility: [StageCompatibility.Reason] = []
 
         /// `destructive`, `data-dependent`, then the cost: `["destructive", "rebuild"]`.
         public var classes: [String] {
@@ -41,9 +44,24 @@ public struct PlanLint: Sendable {
 
     /// True when some step can lose data.
     public var hasDestructiveSteps: Bool { stages.contains { $0.steps.contains(where: \.destructive) } }
+    /// True when some stage breaks the code of the version it starts from (``StageCompatibility``).
+    public var hasBreakingStages: Bool { stages.contains { !$0.compatibility.isCompatible } }
 }
 
 extension PlanLint {
+    /// The stage as a lint lists it: each step classified, the stage's compatibility given to the
+    /// steps that make its changes.
+    static func stage(_ planned: PlannedStage) -> Stage {
+        let compatibility = planned.compatibility
+        let reasons = compatibility.reasonsByStep(planned.allSteps)
+        let steps = zip(planned.allSteps, reasons).map { step, reasons in
+            var classified = classify(step, checks: planned.checks + planned.finalizingChecks)
+            classified.compatibility = reasons
+            return classified
+        }
+        return Stage(header: planned.header, steps: steps, compatibility: compatibility)
+    }
+
     static func classify(_ step: MigrationStep, checks: [DataCheck]) -> Step {
         // A conversion's exactness check is said once, with the conversion below.
         var dependencies = checks.compactMap { check -> String? in
@@ -81,5 +99,18 @@ extension DataCheck {
         case .exactConversion(_, _, let entity, let property, let change):
             return "\(entity).\(property) changes \(change): every value must convert exactly"
         }
+    }
+}
+
+extension PlanLint {
+    /// The refusal ``MigrationOptions/requireCompatible`` makes of this plan (`migrate lint
+    /// --require-compatible`), naming each breaking stage and reason; nil when every stage is
+    /// compatible with the code of the version it starts from.
+    ///
+    /// ```swift
+    /// if let refusal = try Migrator(plan: AppMigrationPlan.self).lint().incompatibility { print(refusal) }
+    /// ```
+    public var incompatibility: MigrationError? {
+        MigrationError.incompatible(stages.map { ($0.header, $0.compatibility) })
     }
 }

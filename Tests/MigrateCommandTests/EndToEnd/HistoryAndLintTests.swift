@@ -66,11 +66,16 @@ import Testing
             embedded.stdout == """
                 plan SampleTrips: 2 stages, 5 steps (0 destructive, 1 data-dependent, 0 rebuild)
                 stage 1.0.0 → 2.0.0 (custom): its code runs too (willMigrate / didMigrate)
-                  1. [data-dependent, scan] Create unique index Trip_name_unique on Trip(name)
+                  breaking: 1.0.0's code fails on it; its willMigrate / didMigrate code is not classified
+                    - makes (name) unique on Trip: the previous version's writes fail on a value another row already has [depends on the data]
+                  1. [data-dependent, scan, breaking] Create unique index Trip_name_unique on Trip(name)
                        (name) becomes unique on Trip: no value may be shared
                 stage 2.0.0 → 3.0.0 (lightweight)
-                  1. [O(1)] Rename column Trip.start_date to startDate
-                  2. [O(1)] Rename column Trip.end_date to endDate
+                  breaking: 2.0.0's code fails on it
+                    - renames column Trip.start_date to startDate: the previous version reads and writes start_date
+                    - renames column Trip.end_date to endDate: the previous version reads and writes end_date
+                  1. [O(1), breaking] Rename column Trip.start_date to startDate
+                  2. [O(1), breaking] Rename column Trip.end_date to endDate
                   3. [O(1)] Add column Trip.notes TEXT
                   4. [scan] Create index Trip_name_startDate_endDate on Trip(name, startDate, endDate)
 
@@ -85,8 +90,8 @@ import Testing
         let bench = fixtures.appendingPathComponent("bench/trip-plan").path
         let text = try BuiltCommand.migrate(["lint", "--plan", bench])
         #expect(text.status == 0)
-        #expect(text.stdout.contains("  1. [O(1)] Rename column trip.start_date to startDate\n"))
-        #expect(text.stdout.contains("  3. [destructive, rebuild] Rebuild table trip (copies every row): "))
+        #expect(text.stdout.contains("  1. [O(1), breaking] Rename column trip.start_date to startDate\n"))
+        #expect(text.stdout.contains("  3. [destructive, rebuild, breaking] Rebuild table trip (copies every row): "))
         for format in ["text", "json", "markdown"] {
             let refused = try BuiltCommand.migrate(["lint", "--plan", bench, "--deny-destructive", "--format", format])
             #expect(refused.status == 5, "\(format): \(refused)")

@@ -98,7 +98,10 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.hasPrefix("### Migration of `v2.sqlite`: 2.0.0 → 3.0.0\n"))
         #expect(result.stdout.contains("\n#### Stage 2.0.0 → 3.0.0 (lightweight)\n"))
-        #expect(result.stdout.contains("\n| 1 | Rename column Trip.start_date to startDate | schema only, O(1) |  |\n"))
+        #expect(result.stdout.contains("\n**Breaking:** 2.0.0's code fails on it.\n"))
+        #expect(
+            result.stdout.contains(
+                "\n| 1 | Rename column Trip.start_date to startDate | schema only, O(1), **breaking** |  |\n"))
         #expect(
             result.stdout.contains("\n```sql\nALTER TABLE \"Trip\" RENAME COLUMN \"start_date\" TO \"startDate\";\n"))
     }

@@ -111,11 +111,14 @@ import Testing
         let stage = try #require(lines.firstIndex(of: "#### Stage 1.0.0 → 2.0.0 (lightweight)"))
         #expect(warning < stage)
         #expect(lines[warning + 1].hasPrefix("> - destructive: Rebuild table Person"))
-        #expect(lines[stage + 2] == "| # | Step | Cost | Impact |")
-        #expect(lines[stage + 4].hasPrefix("| 1 | Rebuild table Person"))
+        // The stage's class first: dropping a column and making one NOT NULL break 1.0.0's code.
+        #expect(lines[stage + 2] == "**Breaking:** 1.0.0's code fails on it.")
+        let table = try #require(lines.firstIndex(of: "| # | Step | Cost | Impact |"))
+        #expect(lines[(stage + 4)..<(table - 1)].allSatisfy { $0.hasPrefix("- ") })
+        #expect(lines[table + 2].hasPrefix("| 1 | Rebuild table Person"))
         #expect(
-            lines[stage + 4].hasSuffix(
-                "| rewrites rows: 3, **destructive** | Person.email: 2 non-empty values lost<br>Person.age: 1 NULL takes the default 0 |"
+            lines[table + 2].hasSuffix(
+                "| rewrites rows: 3, **destructive**, **breaking** | Person.email: 2 non-empty values lost<br>Person.age: 1 NULL takes the default 0 |"
             ))
         #expect(lines.contains("```sql"))
     }

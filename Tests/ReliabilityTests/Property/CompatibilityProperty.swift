@@ -1,0 +1,274 @@
+import Foundation
+import Testing
+
+@testable import SchemaMigrations
+
+extension Reliability {
+    /// On the property family's random plans (``PropertyMigrations``), stage by stage: the previous
+    /// version's code is run against the database before and after the stage (each statement in a
+    /// transaction rolled back): a SELECT of every column it declares, by its names, from each of
+    /// its tables; an INSERT of a row giving its columns as its code would (NULL for an optional,
+    /// a value of the type otherwise); a read of each view and virtual table it declares.
+    ///
+    /// - A stage the lint classifies compatible: every statement that ran before the stage runs
+    ///   after it (one that failed before, a UNIQUE the random row repeats, says nothing).
+    /// - A stage classified breaking with a reason whose effect is `statementsFail`: at least one
+    ///   statement that ran before fails after, with SQLite's message naming a table or column
+    ///   that a reason names. Reasons that depend on the data (`writesMayFail`) or only change
+    ///   the values read (`valuesDiffer`) need no failure here; `CompatibilityTests` and
+    ///   `CompatibilityDataTests` show them one by one.
+    ///
+    /// Quick by default (12 cases); `RELIABILITY_PROPERTY_CASES` or `RELIABILITY_LONG=1` runs more,
+    /// from `RELIABILITY_SEED`.
+    @Suite struct CompatibilityProperty {
+        /// One statement of the previous version's code: the table, view or virtual table it
+        /// names (as that version names it), and whether it is a read.
+        struct Statement {
+            var sql: String
+            var isRead: Bool
+            var entity: String
+        }
+
+        /// Whether `reason` explains that `statement` fails with `message`: a reason about the
+        /// table the statement names as a whole (dropped, renamed), or one about a column or
+        /// constraint of it that SQLite's message names.
+        static func explains(_ reason: StageCompatibility.Reason, _ statement: Statement, _ message: String) -> Bool {
+            guard reason.entity.sqlFolded == statement.entity.sqlFolded else { return false }
+            switch reason.kind {
+            case .tableDropped, .tableRenamed, .viewDropped, .virtualTableDropped: return true
+            case .uniqueAdded where message.contains("UNIQUE"): return true
+            case .checkAdded where message.contains("CHECK"): return true
+            case .foreignKeyAdded where message.contains("FOREIGN KEY"): return true
+            default:
+                let words = Set(
+                    message.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" })
+                        .map(String.init))
+                return [reason.property, reason.column].contains { $0.map { words.contains($0.sqlFolded) } ?? false }
+            }
+        }
+
+        static var caseCount: Int {
+            let config = ReliabilityConfig.current
+            let explicit = ProcessInfo.processInfo.environment["RELIABILITY_PROPERTY_CASES"] != nil
+            return config.long || explicit ? config.propertyCases : 12
+        }
+
+        /// The reads and inserts the code of `version` makes.
+        static func statements(of version: ModelDatabase, random: inout SeededRandom) -> [Statement] {
+            var result: [Statement] = []
+            for table in version.tables {
+                let name = SQL.quoteIdentifier(table.entity.name)
+                let columns = [Schema.primaryKeyColumn] + table.entity.attributes.map(\.name)
+                // Brackets, not double quotes: SQLite reads a double-quoted name that is no column
+                // as a string literal, so `SELECT "gone"` would still run.
+                result.append(
+                    Statement(
+                        sql: "SELECT \(columns.map { "[\($0)]" }.joined(separator: ", ")) FROM \(name)",
+                        isRead: true, entity: table.entity.name))
+                // Column by column too: SQLite names only the first column a statement misses.
+                result += columns.map {
+                    Statement(sql: "SELECT [\($0)] FROM \(name)", isRead: true, entity: table.entity.name)
+                }
+                let written = table.entity.attributes.filter { $0.generated == nil }
+                let values = written.map { attribute in
+                    attribute.isOptional
+                        ? "NULL" : PropertyValues.random(attribute.valueType, using: &random).sqlLiteral
+                }
+                result.append(
+                    Statement(
+                        sql:
+                            "INSERT INTO \(name) (\(written.map(\.name).map(SQL.quoteIdentifier).joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))",
+                        isRead: false, entity: table.entity.name))
+            }
+            for object in version.sqlObjects where object.kind != .trigger {
+                result.append(
+                    Statement(
+                        sql: "SELECT * FROM \(SQL.quoteIdentifier(object.name))", isRead: true, entity: object.name))
+            }
+            return result
+        }
+
+        /// Runs each statement in a transaction rolled back: nil where it ran, SQLite's message where it failed.
+        static func run(_ statements: [Statement], at url: URL) throws -> [String?] {
+            let db = try SQLiteConnection(
+                path: url.path, environment: SQLEnvironment(functions: [SQLObjectGenerator.function]))
+            try db.execute("PRAGMA foreign_keys = ON")
+            return try statements.map { statement in
+                try db.execute("BEGIN")
+                defer { _ = try? db.execute("ROLLBACK") }  // the statement's write, if any, never stays
+                do {
+                    if statement.isRead { _ = try db.rows(statement.sql) } else { try db.execute(statement.sql) }
+                    return nil
+                } catch let error as SQLiteError {
+                    return error.message
+                }
+            }
+        }
+
+        @Test(.timeLimit(.minutes(30)))
+        func thePreviousVersionsCodeRunsAfterACompatibleStageAndFailsOnABreakingOne() throws {
+            let config = ReliabilityConfig.current
+            let scratch = Scratch("compatibility")
+            var tally: [String: Int] = [:]
+            for index in 0..<Self.caseCount {
+                let testCase = PropertyMigrations.generate(seed: config.seed, index: index)
+                var random = SeededRandom(seed: config.seed, family: "compatibility-rows", index: index)
+                let url = scratch.url("case-\(index).sqlite")
+                let problems = try Self.check(
+                    testCase.versions, refusals: testCase.stages.map { !$0.refusals.isEmpty }, url: url,
+                    random: &random, tally: &tally)
+                #expect(
+                    problems.isEmpty,
+                    "compatibility case \(index) (\(config.reproduction)):\n\(problems.joined(separator: "\n"))\n\(testCase.description)"
+                )
+                scratch.removeDatabase(url)
+                // The same first version, then only additive changes: classified compatible, and
+                // the previous version's code runs after them.
+                let additive = [testCase.versions[0], Self.additive(after: testCase.versions[0], random: &random)]
+                let additiveURL = scratch.url("additive-\(index).sqlite")
+                let additiveProblems = try Self.check(
+                    additive, refusals: [false], url: additiveURL, random: &random, tally: &tally,
+                    mustBeCompatible: true)
+                #expect(
+                    additiveProblems.isEmpty,
+                    "additive case \(index) (\(config.reproduction)):\n\(additiveProblems.joined(separator: "\n"))\nV1: \(additive[0])\nV2: \(additive[1])"
+                )
+                scratch.removeDatabase(additiveURL)
+            }
+            ReliabilityConfig.summary(
+                "compatibility",
+                tally.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+        }
+
+        /// A version after `version` with additive changes only, each table keeping its name,
+        /// columns, indexes, constraints and objects: optional columns added (some with a default),
+        /// non-optional ones with a default, a non-optional column made optional, a default
+        /// changed, a plain index added, a new table.
+        static func additive(after version: ModelDatabase, random: inout SeededRandom) -> ModelDatabase {
+            var generator = SchemaGenerator(random: random)
+            var next = ModelDatabase(version: Schema.Version(2, 0, 0), tables: version.tables)
+            next.sqlObjects = version.sqlObjects
+            var count = 0
+            func fresh(_ attribute: Schema.Attribute) -> Schema.Attribute {
+                count += 1
+                var renamed = attribute
+                renamed.name = "x\(count)"
+                return renamed
+            }
+            for index in next.tables.indices {
+                var entity = next.tables[index].entity
+                entity.originalName = nil
+                for attribute in entity.attributes.indices where generator.random.chance(0.3) {
+                    if !entity.attributes[attribute].isOptional && entity.attributes[attribute].generated == nil {
+                        entity.attributes[attribute].isOptional = true
+                    } else if entity.attributes[attribute].defaultValue != nil {
+                        entity.attributes[attribute].defaultValue =
+                            PropertyValues.randomDefault(
+                                entity.attributes[attribute].valueType, using: &generator.random
+                            )
+                            .sqlLiteral
+                    }
+                }
+                if generator.random.chance(0.3), let column = entity.attributes.randomElement(using: &generator.random),
+                    !entity.indexes.contains(where: { $0.columns == [column.name] })
+                {
+                    entity.indexes.append(Schema.Index([column.name]))
+                }
+                if generator.random.chance(0.4) {
+                    entity.attributes.append(fresh(generator.attribute(requireDefault: true)))
+                }
+                entity.attributes.append(fresh(generator.attribute(optional: true)))
+                next.tables[index].entity = entity
+            }
+            if generator.random.chance(0.3) {
+                next.tables.append(
+                    ModelDatabase.Table(
+                        entity: Schema.Entity(name: "added", attributes: [fresh(generator.attribute())]), rows: []))
+            }
+            random = generator.random
+            return next
+        }
+
+        static func check(
+            _ versions: [ModelDatabase], refusals: [Bool], url: URL, random: inout SeededRandom,
+            tally: inout [String: Int], mustBeCompatible: Bool = false
+        ) throws -> [String] {
+            let environment = SQLEnvironment(functions: [SQLObjectGenerator.function])
+            let stages = zip(versions, versions.dropFirst()).map {
+                PlannedStage(from: $0.version, to: $1.version, kind: .lightweight)
+            }
+            let plan = try ResolvedPlan(name: "property", schemas: versions.map(\.schema), stages: stages)
+            func migrator(to version: Schema.Version) -> Migrator {
+                Migrator(
+                    resolvedPlan: plan,
+                    options: MigrationOptions(targetVersion: version, sqlEnvironment: environment))
+            }
+            let lint = try migrator(to: versions.last!.version).lint()
+            try migrator(to: versions[0].version).migrate(databaseAt: url)
+            try versions[0].insertRows(into: SQLiteConnection(path: url.path, environment: environment))
+            var problems: [String] = []
+            for (position, stage) in lint.stages.enumerated() {
+                let previous = versions[position]
+                let statements = statements(of: previous, random: &random)
+                let before = try run(statements, at: url)
+                do {
+                    try migrator(to: versions[position + 1].version).migrate(databaseAt: url)
+                } catch let error as MigrationError {
+                    if !refusals[position] {
+                        problems.append("stage \(stage.header) refused where the model predicts none: \(error)")
+                    }
+                    tally["refused", default: 0] += 1
+                    break
+                }
+                let after = try run(statements, at: url)
+                // Statements that ran before the stage and fail after it.
+                let broken = zip(statements, zip(before, after)).compactMap { statement, outcome in
+                    outcome.0 == nil ? outcome.1.map { (statement, $0) } : nil
+                }
+                let compatibility = stage.compatibility
+                if mustBeCompatible && !compatibility.isCompatible {
+                    problems.append(
+                        "additive stage \(stage.header) is classified breaking: \(compatibility.reasons.map(\.message))"
+                    )
+                }
+                tally[
+                    compatibility.isCompatible
+                        ? "compatible"
+                        : compatibility.reasons.contains { $0.effect == .statementsFail }
+                            ? "breaking, statements fail" : "breaking, data or values only", default: 0] += 1
+                // Every failure is one a reason of the stage names (none for a compatible stage).
+                for (statement, message) in broken
+                where !compatibility.reasons.contains(where: { Self.explains($0, statement, message) }) {
+                    problems.append(
+                        "stage \(stage.header) (\(compatibility.classification.rawValue): \(compatibility.reasons.map(\.message))): the previous version's `\(statement.sql)` fails after it, for no reason the stage names: \(message)"
+                    )
+                }
+                // Every reason said to fail the previous version's statements makes one fail,
+                // unless every statement on what it names failed before the stage already.
+                for reason in compatibility.reasons where reason.effect == .statementsFail {
+                    let observable = zip(statements, before).contains { statement, outcome in
+                        outcome == nil && statement.entity.sqlFolded == reason.entity.sqlFolded
+                    }
+                    let tableGone = compatibility.reasons.contains {
+                        [.tableDropped, .tableRenamed].contains($0.kind) && $0.entity == reason.entity
+                    }
+                    // The insert names every column: SQLite stops at the first it misses, so a
+                    // reason about what inserts write shows only when no other one masks it.
+                    let aboutInserts = [.requiredColumnAdded, .becomesNotNull, .becomesGenerated, .stopsBeingGenerated]
+                        .contains(reason.kind)
+                    let shown = broken.contains { statement, message in
+                        Self.explains(reason, statement, message)
+                            || ((tableGone || (aboutInserts && !statement.isRead))
+                                && statement.entity.sqlFolded == reason.entity.sqlFolded)
+                    }
+                    if observable && !shown {
+                        problems.append(
+                            "stage \(stage.header): the reason \"\(reason.message)\" fails no statement of the previous version; failures: \(broken.map(\.1))"
+                        )
+                    }
+                }
+            }
+            return problems
+        }
+    }
+}
