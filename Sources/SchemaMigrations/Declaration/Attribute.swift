@@ -40,6 +40,12 @@ public struct Attribute<Value> {
         case spotlight
         /// SwiftData's ephemeral hint; the column is stored like any other.
         case ephemeral
+        /// This version's code no longer reads or writes the property: the column stays, for the
+        /// version before, whose instances still use it during a rolling deploy; the next version
+        /// may drop or rename it and stay compatible with this one (MIGRATIONS.md, "Expand and
+        /// contract"). It changes the version's hash, so a version that only retires a property
+        /// is a version of its own; nothing is written for it.
+        case retired
     }
 
     private var storage: Value?

@@ -145,7 +145,8 @@ struct TableCompatibility {
         let matches = (try? TablePlan.attributeMatches(source: old, target: new, version: version)) ?? []
         let kept = Set(matches.compactMap { $0.source?.name })
         let newColumns = Set(new.keyColumns.map(\.sqlFolded) + new.attributes.map(\.name.sqlFolded))
-        for attribute in old.attributes where !kept.contains(attribute.name) {
+        // A property the previous version retired is one its code no longer reads or writes.
+        for attribute in old.attributes where !kept.contains(attribute.name) && !attribute.isRetired {
             add(
                 .columnDropped, attribute.property,
                 newColumns.contains(attribute.name.sqlFolded) ? .valuesDiffer : .statementsFail,
@@ -160,6 +161,11 @@ struct TableCompatibility {
             }
             let now = match.target
             renamedTo[was.name] = now.name
+            if was.isRetired {
+                // Its inserts leave it out, as a new column's.
+                added(now)
+                continue
+            }
             if was.name.sqlFolded != now.name.sqlFolded {
                 add(
                     .columnRenamed, was.property,

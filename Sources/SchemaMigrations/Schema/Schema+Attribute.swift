@@ -22,6 +22,9 @@ extension Schema {
         public var hashModifier: String?
         /// SwiftData options with no storage effect in SQLite (`spotlight`, `externalStorage`, …), recorded as given.
         public var options: [String]
+        /// True when this version's code no longer reads or writes the property (`.retired`): the
+        /// column stays for the previous version, and the next may drop it compatibly.
+        public var isRetired: Bool { options.contains("retired") }
         /// The Swift type the values come from (`Int32`, `Status`), for reports only: it is not part of the hash.
         public var swiftType: String?
         /// For a column that stores a relationship: the table it references and its `ON DELETE` action.

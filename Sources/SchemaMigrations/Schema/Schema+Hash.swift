@@ -58,6 +58,8 @@ struct HashedSchema: Encodable {
         var hashModifier: String?
         // Absent unless declared, so schemas without them keep the hash they had.
         var references: HashedForeignKey?
+        // Absent unless the property is retired, so every other schema keeps the hash it had.
+        var retired: Bool?
         var sqlType: String?
     }
 
@@ -151,6 +153,7 @@ struct HashedSchema: Encodable {
                                 column: $0.column, isDeferred: $0.isDeferred, onDelete: $0.onDelete,
                                 onUpdate: $0.onUpdate, table: $0.table)
                         },
+                        retired: $0.isRetired ? true : nil,
                         sqlType: $0.sqlType)
                 },
                 // A second index of a structure, named otherwise, counts once more (absent
@@ -263,6 +266,7 @@ extension HashedSchema {
                     JSONValue.writeString(key.table, to: &out)
                     out += "}"
                 }
+                if attribute.retired == true { out += ",\"retired\":true" }
                 if let value = attribute.sqlType {
                     out += ",\"sqlType\":"
                     JSONValue.writeString(value, to: &out)

@@ -19,7 +19,8 @@ extension Schema {
     ///   or duplicate name (SQLite names are case-insensitive, so `name` and `Name` clash), a reserved
     ///   name, an entity with no attributes, an attribute named like the primary key, a default that
     ///   is not one SQL literal or a foreign key action that is not SQLite's, an index naming
-    ///   an unknown property, or two indexes with one name.
+    ///   an unknown property, two indexes with one name, or a retired property that is
+    ///   non-optional without a default.
     public func validate() throws {
         var entityNames: [String: String] = [:]
         var indexNames: [String: String] = [:]
@@ -78,6 +79,13 @@ extension Schema {
                         attribute: attribute, remedy: "rename one of them")
                 }
                 attributeNames[lowercased] = attribute.name
+                if attribute.isRetired && !attribute.isOptional && attribute.defaultValue == nil
+                    && attribute.generated == nil
+                {
+                    throw fail(
+                        "'\(entity.name).\(attribute.property)' is retired but non-optional without a default: this version's inserts, which no longer write it, would fail",
+                        attribute: attribute, remedy: "make it optional or give it a default while it is retired")
+                }
                 if let defaultValue = attribute.defaultValue, !attribute.isOptional, defaultValue.utf8.count == 4,
                     defaultValue.uppercased() == "NULL"
                 {

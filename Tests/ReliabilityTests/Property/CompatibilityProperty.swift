@@ -58,7 +58,9 @@ extension Reliability {
             var result: [Statement] = []
             for table in version.tables {
                 let name = SQL.quoteIdentifier(table.entity.name)
-                let columns = [Schema.primaryKeyColumn] + table.entity.attributes.map(\.name)
+                // A retired property is one the version's code no longer reads or writes.
+                let used = table.entity.attributes.filter { !$0.isRetired }
+                let columns = [Schema.primaryKeyColumn] + used.map(\.name)
                 // Brackets, not double quotes: SQLite reads a double-quoted name that is no column
                 // as a string literal, so `SELECT "gone"` would still run.
                 result.append(
@@ -69,7 +71,7 @@ extension Reliability {
                 result += columns.map {
                     Statement(sql: "SELECT [\($0)] FROM \(name)", isRead: true, entity: table.entity.name)
                 }
-                let written = table.entity.attributes.filter { $0.generated == nil }
+                let written = used.filter { $0.generated == nil }
                 let values = written.map { attribute in
                     attribute.isOptional
                         ? "NULL" : PropertyValues.random(attribute.valueType, using: &random).sqlLiteral
@@ -134,6 +136,21 @@ extension Reliability {
                     "additive case \(index) (\(config.reproduction)):\n\(additiveProblems.joined(separator: "\n"))\nV1: \(additive[0])\nV2: \(additive[1])"
                 )
                 scratch.removeDatabase(additiveURL)
+                // Expand and contract: a version retires some properties, the next drops or
+                // renames them; both stages are compatible, and each previous version's code runs.
+                guard let retiring = Self.retiring(after: testCase.versions[0], random: &random) else { continue }
+                let contractURL = scratch.url("contract-\(index).sqlite")
+                let contractProblems = try Self.check(
+                    retiring, refusals: [false, false], url: contractURL, random: &random, tally: &tally,
+                    mustBeCompatible: true)
+                #expect(
+                    contractProblems.isEmpty,
+                    "contract case \(index) (\(config.reproduction)):\n\(contractProblems.joined(separator: "\n"))\n\(retiring.map(\.description).joined(separator: "\n"))"
+                )
+                scratch.removeDatabase(contractURL)
+                tally["retired", default: 0] += retiring[1].tables.reduce(0) {
+                    $0 + $1.entity.attributes.filter(\.isRetired).count
+                }
             }
             ReliabilityConfig.summary(
                 "compatibility",
@@ -187,6 +204,54 @@ extension Reliability {
             }
             random = generator.random
             return next
+        }
+
+        /// Two versions after `version`: the first retires some properties its code could leave
+        /// out of its inserts (optional, or with a default), the second drops or renames each.
+        /// Nil when no property can be retired.
+        static func retiring(after version: ModelDatabase, random: inout SeededRandom) -> [ModelDatabase]? {
+            var retired = ModelDatabase(version: Schema.Version(2, 0, 0), tables: version.tables)
+            retired.sqlObjects = version.sqlObjects
+            var contracted = ModelDatabase(version: Schema.Version(3, 0, 0), tables: [])
+            contracted.sqlObjects = version.sqlObjects
+            let objectNames = version.sqlObjects.map { SQLTokenizer($0.sql).identifierSet() }
+            for index in retired.tables.indices {
+                var entity = retired.tables[index].entity
+                entity.originalName = nil
+                let candidates = entity.attributes.indices.filter {
+                    let attribute = entity.attributes[$0]
+                    return (attribute.isOptional || attribute.defaultValue != nil) && attribute.generated == nil
+                        && !entity.indexes.contains { $0.columns.contains(attribute.name) }
+                        && !entity.constraints.contains { $0.sql.contains(attribute.name) }
+                        && !(entity.primaryKey ?? []).contains(attribute.name)
+                        && !objectNames.contains { $0.contains(attribute.name.sqlFolded) }
+                }
+                var next = entity
+                var dropped: [String] = []
+                for position in candidates where random.chance(0.5) {
+                    entity.attributes[position].options.append("retired")
+                    let name = entity.attributes[position].name
+                    if random.chance(0.5) {
+                        dropped.append(name)
+                    } else if let renamed = next.attributes.firstIndex(where: { $0.name == name }) {
+                        next.attributes[renamed].originalName = name
+                        next.attributes[renamed].name = "r\(index)_\(position)"
+                        next.attributes[renamed].options = []
+                    }
+                }
+                next.attributes.removeAll { dropped.contains($0.name) }
+                retired.tables[index].entity = entity
+                // A table left without attributes keeps its first one.
+                if next.attributes.isEmpty { next.attributes = [entity.attributes[0]] }
+                next.attributes = next.attributes.map { attribute in
+                    var kept = attribute
+                    kept.options.removeAll { $0 == "retired" }
+                    return kept
+                }
+                contracted.tables.append(ModelDatabase.Table(entity: next, rows: []))
+            }
+            let count = retired.tables.reduce(0) { $0 + $1.entity.attributes.filter(\.isRetired).count }
+            return count == 0 ? nil : [version, retired, contracted]
         }
 
         static func check(

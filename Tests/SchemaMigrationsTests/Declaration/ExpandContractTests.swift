@@ -31,9 +31,23 @@ enum ShopSchemaV2: VersionedSchema {
     }
 }
 
-/// Release 3, the contraction: once no instance uses `notes` any more.
+/// Release 3: its code reads and writes `remark` only; `notes` stays for release 2's instances.
 enum ShopSchemaV3: VersionedSchema {
     static let versionIdentifier = Schema.Version(3, 0, 0)
+    static let models: [any PersistentModel.Type] = [Invoice.self]
+
+    final class Invoice: PersistentModel {
+        var customer = ""
+        @Attribute(.retired) var notes: String? = nil  // no longer used by this release's code
+        var remark: String? = nil
+        var priority = 0
+        init() {}
+    }
+}
+
+/// Release 4, the contraction: release 3 no longer uses `notes`, so dropping it breaks nothing.
+enum ShopSchemaV4: VersionedSchema {
+    static let versionIdentifier = Schema.Version(4, 0, 0)
     static let models: [any PersistentModel.Type] = [Invoice.self]
 
     final class Invoice: PersistentModel {
@@ -45,7 +59,9 @@ enum ShopSchemaV3: VersionedSchema {
 }
 
 enum ShopMigrationPlan: SchemaMigrationPlan {
-    static let schemas: [any VersionedSchema.Type] = [ShopSchemaV1.self, ShopSchemaV2.self, ShopSchemaV3.self]
+    static let schemas: [any VersionedSchema.Type] = [
+        ShopSchemaV1.self, ShopSchemaV2.self, ShopSchemaV3.self, ShopSchemaV4.self,
+    ]
     static let stages: [MigrationStage] = [
         .custom(
             fromVersion: ShopSchemaV1.self, toVersion: ShopSchemaV2.self, willMigrate: nil,
@@ -56,8 +72,9 @@ enum ShopMigrationPlan: SchemaMigrationPlan {
 }
 // END expand-contract
 
-/// The expand/contract example of MIGRATIONS.md: the page shows these declarations, the
-/// expansion is compatible with release 1's code, the contraction is the one breaking stage.
+/// The expand/contract example of MIGRATIONS.md: the page shows these declarations; every
+/// stage keeps the release before it working, the contraction included, because the release
+/// before it retired the property it drops.
 @Suite struct ExpandContractTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
@@ -74,12 +91,18 @@ enum ShopMigrationPlan: SchemaMigrationPlan {
         #expect(String(page[fence.upperBound..<close.lowerBound]) == declared)
     }
 
-    @Test func theExpansionIsCompatibleAndTheContractionBreaksOnlyTheOldName() throws {
+    @Test func everyReleaseKeepsTheOneBeforeItWorking() throws {
         let lint = try Migrator(plan: ShopMigrationPlan.self).lint()
-        #expect(lint.stages.map(\.compatibility.classification) == [.compatible, .breaking])
+        #expect(lint.stages.map(\.compatibility.classification) == [.compatible, .compatible, .compatible])
         #expect(lint.stages[0].compatibility.codeIsNotClassified)
+        // Retiring is a version of its own (its hash changes), with nothing to write.
+        let schemas = try Migrator(plan: ShopMigrationPlan.self).schemas()
+        #expect(schemas[1].versionHash != schemas[2].versionHash)
+        #expect(lint.stages[1].steps.isEmpty)
+        // Without the marker, the same drop breaks the release before it.
+        let unmarked = try PlanBuilder.migrator([schemas[1], schemas[3]]).lint()
         #expect(
-            lint.stages[1].compatibility.reasons.map(\.message) == [
+            unmarked.stages[0].compatibility.reasons.map(\.message) == [
                 "drops column Invoice.notes: the previous version reads and writes it"
             ])
 
@@ -92,15 +115,19 @@ enum ShopMigrationPlan: SchemaMigrationPlan {
         try Migrator(plan: ShopMigrationPlan.self, options: options).migrate(databaseAt: db.url)
         // Release 1's own insert still runs beside release 2.
         try db.execute("INSERT INTO Invoice (customer, notes) VALUES ('Alan', NULL)")
+        options.targetVersion = Schema.Version(3, 0, 0)
+        try Migrator(plan: ShopMigrationPlan.self, options: options).migrate(databaseAt: db.url)
+        // Release 2's insert (both columns) runs beside release 3; release 3's leaves notes out.
+        try db.execute("INSERT INTO Invoice (customer, notes, remark) VALUES ('Grace', 'later', 'later')")
+        try db.execute("INSERT INTO Invoice (customer, remark) VALUES ('Edsger', 'soon')")
+        options.targetVersion = nil
+        try Migrator(plan: ShopMigrationPlan.self, options: options).migrate(databaseAt: db.url)
+        // Release 3's insert still runs beside release 4.
+        try db.execute("INSERT INTO Invoice (customer, remark, priority) VALUES ('Barbara', NULL, 2)")
         #expect(
             try db.rows("SELECT customer, remark, priority FROM Invoice ORDER BY id") == [
-                ["'Ada'", "'urgent'", "0"], ["'Alan'", "NULL", "0"],
+                ["'Ada'", "'urgent'", "0"], ["'Alan'", "NULL", "0"], ["'Grace'", "'later'", "0"],
+                ["'Edsger'", "'soon'", "0"], ["'Barbara'", "NULL", "2"],
             ])
-        options.targetVersion = nil
-        #expect(throws: MigrationError.self) {
-            try Migrator(plan: ShopMigrationPlan.self, options: options).migrate(databaseAt: db.url)
-        }
-        options.requireCompatible = false
-        try Migrator(plan: ShopMigrationPlan.self, options: options).migrate(databaseAt: db.url)
     }
 }
