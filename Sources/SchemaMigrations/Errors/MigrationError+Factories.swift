@@ -27,14 +27,6 @@ extension MigrationError {
         return MigrationError(.sqlite, "cannot read the schema of '\(path)'", sqliteError: error)
     }
 
-    /// The refusal to migrate a database to a version older than the one it is at.
-    static func backwards(from current: Schema.Version, to target: Schema.Version) -> MigrationError {
-        MigrationError(
-            .unsupportedChange,
-            "the database is at version \(current), after the target version \(target); migrating backwards is not supported",
-            version: current, remedy: "restore a backup taken at \(target)")
-    }
-
     /// A SQLite error met while migrating, as a migration error.
     static func wrap(_ error: SQLiteError, message: String) -> MigrationError {
         MigrationError(
