@@ -45,6 +45,11 @@ enum SharedOptions {
         "--busy-timeout", "SECONDS", help: "how long to wait for another connection's lock (default 5)")
     static let denyDestructive = CommandOption.flag(
         "--deny-destructive", help: "refuse (exit 5) when a step can lose data")
+    static let allowDataLoss = CommandOption.flag(
+        "--allow-data-loss",
+        help:
+            "going back to an older version, drop the data the newer versions added (refused otherwise, exit 5); --deny-destructive still refuses"
+    )
 
     static let online = CommandOption.flag(
         "--online", help: "rebuild tables online: the application keeps writing; each stage commits on its own")
@@ -67,7 +72,7 @@ enum SharedOptions {
     /// The subcommands that open a database (or check declared SQL), each with `--load-extension`
     /// after its own options; `history` reads only the metadata table and needs none.
     static let openingDatabases: Set<String> = [
-        "status", "plan", "apply", "verify", "snapshot", "baseline", "scaffold", "lint",
+        "status", "plan", "apply", "revert", "verify", "snapshot", "baseline", "scaffold", "lint",
     ]
 
     static func addingLoadExtension(to subcommands: [Subcommand]) -> [Subcommand] {
@@ -92,6 +97,7 @@ extension Invocation {
         var options = MigrationOptions(
             targetVersion: try arguments.version("--to"), sqlEnvironment: try effectiveSQLEnvironment())
         if let timeout = try busyTimeout() { options.busyTimeout = timeout }
+        options.allowDataLoss = arguments.flag("--allow-data-loss")
         adjust(&options)
         let migrator: Migrator
         let versions: [Schema.Version]

@@ -77,9 +77,10 @@ struct TransactionalMigration {
             var written = WrittenColumns()
             // Tables an earlier stage checked or wrote anew: checked once per migration, not per stage.
             var sound: Set<String> = []
-            // Each stage of one run starts when the one before it ended, to the recorded
-            // microsecond: how history tells the stages of one run (``Migrator/revertTarget(databaseAt:)``).
-            var previousEnd: Date?
+            // Each stage of one run starts when the record before it ended, to the recorded
+            // microsecond, also across the transactions of a per-stage run: how history tells the
+            // stages of one run apart from the next run's (``Migrator/revertTarget(databaseAt:)``).
+            var previousEnd = try store.end(ofRecordSince: started)
             for (index, stage) in pending.enumerated() {
                 let stageStart = previousEnd ?? Date()
                 let checked = try QuickCheck.verify(before: stage, db: db, skipping: sound) + sound.sorted()
