@@ -32,7 +32,7 @@ public struct PlannedStage: Sendable {
     /// The declaration's code after the steps, before the finalizing ones (custom stages only).
     var didMigrate: (@Sendable (MigrationContext) throws -> Void)? = nil
     /// Whether the declaration says how to take the stage back: always for a lightweight stage,
-    /// for a custom one only when it declares its reverse code (even as nil).
+    /// for a custom one only when it declares its reverse code (even as nil; set by the plan).
     var isReversible = true
     /// The declaration's code before the steps of the way back (custom stages only).
     var reverseWillMigrate: (@Sendable (MigrationContext) throws -> Void)? = nil
@@ -66,6 +66,7 @@ public struct PlannedStage: Sendable {
         self.init(source: Schema(version: from, entities: []), target: Schema(version: to, entities: []), kind: kind)
         self.willMigrate = willMigrate
         self.didMigrate = didMigrate
+        self.isReversible = kind == .lightweight
     }
 
     /// What makes an empty database `schema`: its tables with their indexes, then its views,

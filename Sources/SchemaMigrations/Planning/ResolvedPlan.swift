@@ -170,11 +170,11 @@ extension PlannedStage {
             self.init(
                 from: from.versionIdentifier, to: to.versionIdentifier, kind: .custom, willMigrate: will,
                 didMigrate: did)
-            isReversible = false
         case .reversibleCustom(let from, let to, let will, let did, let reverseWill, let reverseDid):
             self.init(
                 from: from.versionIdentifier, to: to.versionIdentifier, kind: .custom, willMigrate: will,
                 didMigrate: did)
+            isReversible = true
             reverseWillMigrate = reverseWill
             reverseDidMigrate = reverseDid
         }
