@@ -103,7 +103,9 @@ extension Reliability {
                     problems.append("the dry run foresaw no refusal, the way back refused:\n\(error)")
                 }
                 if url.databaseBytes() != atLast { problems.append("refused, but the file changed") }
-                return (problems, foreseen ? "way back refused by the data" : "way back refused by a later stage's data")
+                return (
+                    problems, foreseen ? "way back refused by the data" : "way back refused by a later stage's data"
+                )
             }
             let db = try SQLiteConnection(path: url.path, environment: environment)
             if try MetadataStore(db: db, plan: "property").current()?.version != first {
