@@ -27,6 +27,14 @@ extension MigrationError {
         return MigrationError(.sqlite, "cannot read the schema of '\(path)'", sqliteError: error)
     }
 
+    /// The refusal of an online change to take a database back to an older version.
+    static func onlineBackwards(from current: Schema.Version, to target: Schema.Version) -> MigrationError {
+        MigrationError(
+            .onlineRefused,
+            "an online change goes forward only; the database is at \(current), after the target version \(target)",
+            version: current, remedy: "take it back to \(target) without --online (one transaction)")
+    }
+
     /// A SQLite error met while migrating, as a migration error.
     static func wrap(_ error: SQLiteError, message: String) -> MigrationError {
         MigrationError(

@@ -65,10 +65,7 @@ extension LocalMigrationFraming {
         try requireSafeConnection()
         if let online = options.online, let chunkTarget {
             if let current = found.version, current > target.version {
-                throw MigrationError(
-                    .onlineRefused,
-                    "an online change goes forward only; the database is at \(current), after the target version \(target.version)",
-                    version: current, remedy: "take it back to \(target.version) without --online (one transaction)")
+                throw MigrationError.onlineBackwards(from: current, to: target.version)
             }
             if let current = found.version {
                 try OnlineMigration.refuseCustomCode(plan: plan, from: current, to: target.version)

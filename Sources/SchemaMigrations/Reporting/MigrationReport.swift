@@ -151,7 +151,9 @@ public struct MigrationReport: Sendable {
             refusals.append(change.inProgressError())
         }
         var onlinePlan: OnlinePlan?
-        if let online {
+        if online != nil, current > targetVersion {
+            refusals.append(.onlineBackwards(from: current, to: targetVersion))
+        } else if let online {
             onlinePlan = try OnlinePlan.make(
                 plan: plan, db: db, from: current, to: targetVersion, options: online, refusals: &refusals,
                 pending: &pending)

@@ -167,6 +167,20 @@ import Testing
         ])
         #expect(result.status == 5, "\(result)")
         #expect(!FileManager.default.fileExists(atPath: scratch.path("missing.sqlite")))
+        // Online changes go forward only: the dry run refuses as apply does.
+        let current = scratch.path("current.sqlite")
+        result = try BuiltCommand.migrate(["apply", "--plan", Self.plan, "--database", current, "--create"])
+        #expect(result.status == 0, "\(result)")
+        for command in ["plan", "apply"] {
+            result = try BuiltCommand.migrate(
+                [
+                    command, "--plan", Self.plan, "--database", current, "--to", "2.0.0", "--online", "--no-backup",
+                ].filter { command == "apply" || $0 != "--no-backup" })
+            #expect(result.status == 5, "\(command): \(result)")
+            #expect(
+                result.stderr.contains("an online change goes forward only; the database is at 3.0.0"),
+                "\(command): \(result)")
+        }
         result = try BuiltCommand.migrate(["help", "revert"])
         #expect(result.status == 0 && result.stdout.contains("--allow-data-loss"), "\(result)")
     }
