@@ -92,7 +92,9 @@ public struct DataLoss: Sendable, Hashable, CustomStringConvertible {
 
     /// `3.0.0 → 2.0.0 drops 'Trip.notes': 2 non-empty values`.
     public var description: String {
-        column.map { "\(stage.versions) drops '\(table).\($0)': \(counted(count, "non-empty value"))" }
-            ?? "\(stage.versions) drops the table '\(table)': \(counted(count, "row"))"
+        // Counted here rather than with Reporting's helper: Execution comes before Reporting.
+        let plural = count == 1 ? "" : "s"
+        return column.map { "\(stage.versions) drops '\(table).\($0)': \(count) non-empty value\(plural)" }
+            ?? "\(stage.versions) drops the table '\(table)': \(count) row\(plural)"
     }
 }
