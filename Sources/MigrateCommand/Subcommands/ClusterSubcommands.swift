@@ -120,6 +120,10 @@ enum ClusterSubcommands {
         "plan --deny-destructive": (
             "a cluster's plan does not exit 5 for destructive steps; read its warnings instead", []
         ),
+        "--allow-data-loss": (
+            "a cluster's migration never drops the data a way back to an older version would drop: it refuses that way back",
+            []
+        ),
         "--online": (noOnlineRebuilds, []),
         "--chunk-target": (noOnlineRebuilds, []),
         "--pause-file": (noOnlineRebuilds, []),

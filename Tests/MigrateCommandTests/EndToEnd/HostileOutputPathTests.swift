@@ -215,14 +215,16 @@ import Testing
         let values = [
             "--busy-timeout": "30", "--create": "1", "--transaction": "stage", "--output": "/tmp/x",
             "--deny-destructive": "yes", "--online": "on", "--chunk-target": "8", "--pause-file": "/tmp/p",
-            "--load-extension": "/tmp/ext.so",
+            "--load-extension": "/tmp/ext.so", "--allow-data-loss": "1",
         ]
         let expected: [String: Set<String>] = [
             "status": ["--busy-timeout", "--load-extension"], "verify": ["--busy-timeout", "--load-extension"],
-            "plan": ["--busy-timeout", "--deny-destructive", "--output", "--online", "--chunk-target"],
+            "plan": [
+                "--busy-timeout", "--deny-destructive", "--output", "--online", "--chunk-target", "--allow-data-loss",
+            ],
             "apply": [
                 "--busy-timeout", "--deny-destructive", "--create", "--transaction", "--online", "--chunk-target",
-                "--pause-file", "--load-extension",
+                "--pause-file", "--load-extension", "--allow-data-loss",
             ],
         ]
         for subcommand in BuiltInSubcommands.all(hasSwiftPlan: false)

@@ -81,6 +81,21 @@ extension Reliability {
                 return (problems, "way back refused by the planner")
             }
             var outcome = "went back"
+            // The dry run shows the statements the way back runs, in order: those its rehearsal
+            // records (the version's record and the pragmas aside), wherever the rehearsal succeeds.
+            let allowed = migrator(to: first, allowDataLoss: true)
+            if let script = try? allowed.script(databaseAt: url) {
+                let shown = try allowed.plan(databaseAt: url).stages.flatMap { $0.steps.flatMap(\.sql) }
+                let ran = script.statements.filter {
+                    !$0.contains(SQL.quoteIdentifier(TableNames.metadata)) && !$0.hasPrefix("PRAGMA ")
+                }
+                if shown != ran {
+                    let same = zip(shown, ran).prefix { $0 == $1 }.count
+                    problems.append(
+                        "the dry run of the way back shows other statements than it runs, from statement \(same + 1):\nshown: \(shown.dropFirst(same).prefix(3))\nran:   \(ran.dropFirst(same).prefix(3))"
+                    )
+                }
+            }
             if !report.dataLoss.isEmpty {
                 outcome = "went back dropping data"
                 do {
