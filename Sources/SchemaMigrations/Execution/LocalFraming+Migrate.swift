@@ -158,7 +158,8 @@ extension LocalMigrationFraming {
             do {
                 next = try inWriteTransaction(doing: "migration") {
                     let detected = done == nil ? try first() : nil
-                    return try stages.migrate(to: target, started: started, stageLimit: 1, detected: detected)
+                    return try stages.migrate(
+                        to: target, started: started, stageLimit: 1, detected: detected, continuing: done != nil)
                 }
             } catch var error as MigrationError {
                 if let done {

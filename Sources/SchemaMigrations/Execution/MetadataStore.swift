@@ -83,8 +83,8 @@ struct MetadataStore {
     }
 
     /// When the plan's newest record ended (its start plus its duration), if it started at or
-    /// after `start`: a record this run wrote, in an earlier transaction of it (one stage per
-    /// transaction) or just before (the adoption). Nil otherwise.
+    /// after `start`: the record an earlier transaction of the same run wrote (one stage per
+    /// transaction). Nil otherwise.
     func end(ofRecordSince start: Date) throws -> Date? {
         guard try exists() else { return nil }
         let row = try db.rows(

@@ -23,8 +23,11 @@ struct TransactionalMigration {
     /// at most `stageLimit` of them, recording each.
     /// - Parameter detected: the version as detected already under this transaction's lock
     ///   (the backup's check), not detected again.
+    /// - Parameter continuing: true when an earlier transaction of this run recorded stages (a
+    ///   per-stage run): the first stage here is recorded as starting when the last one ended.
     func migrate(
-        to target: Schema, started: Date, stageLimit: Int?, detected: VersionDetection.State? = nil
+        to target: Schema, started: Date, stageLimit: Int?, detected: VersionDetection.State? = nil,
+        continuing: Bool = false
     ) throws -> MigrationResult {
         let state = try detected ?? VersionDetection(plan: plan, db: db).detect(trustCookie: false)
         let store = framing.metadata(plan: plan.name)
@@ -77,10 +80,10 @@ struct TransactionalMigration {
             var written = WrittenColumns()
             // Tables an earlier stage checked or wrote anew: checked once per migration, not per stage.
             var sound: Set<String> = []
-            // Each stage of one run starts when the record before it ended, to the recorded
-            // microsecond, also across the transactions of a per-stage run: how history tells the
-            // stages of one run apart from the next run's (``Migrator/revertTarget(databaseAt:)``).
-            var previousEnd = try store.end(ofRecordSince: started)
+            // Each stage of one run starts when the record before it ended (the adoption's, or an
+            // earlier transaction's of a per-stage run), to the recorded microsecond: how history
+            // tells the stages of one run apart from the next run's (``Migrator/revertTarget(databaseAt:)``).
+            var previousEnd = continuing ? try store.end(ofRecordSince: started) : adopted ? started : nil
             for (index, stage) in pending.enumerated() {
                 let stageStart = previousEnd ?? Date()
                 let checked = try QuickCheck.verify(before: stage, db: db, skipping: sound) + sound.sorted()

@@ -200,6 +200,31 @@ import Testing
         #expect(history.last?.from == v2.version && history.last?.to == v1.version)
     }
 
+    @Test func anAdoptedDatabaseMigratedInOneRunIsRevertedToTheVersionItWasAdoptedAt() throws {
+        let db = TemporaryDatabase()
+        let v1 = A.schema(1, [PersonFixture.person])
+        let v2 = A.schema(2, [PersonFixture.person { $0.attributes.append(A.attribute("a", .string, optional: true)) }])
+        let v3 = A.schema(
+            3,
+            [
+                PersonFixture.person {
+                    $0.attributes.append(A.attribute("a", .string, optional: true))
+                    $0.attributes.append(A.attribute("b", .string, optional: true))
+                }
+            ])
+        try A.migrator([v1]).migrate(databaseAt: db.url)
+        try db.execute("DROP TABLE _schema_migrations")  // unversioned: recognised as 1.0.0 by its tables
+        let migrator = try A.migrator([v1, v2, v3])
+        let result = try migrator.migrate(databaseAt: db.url)
+        #expect(result.adopted && result.stages.count == 2)
+        #expect(try migrator.history(databaseAt: db.url).map(\.kind) == ["adopt", "lightweight", "lightweight"])
+        #expect(try migrator.revertTarget(databaseAt: db.url) == v1.version)
+        // A later run is reverted on its own.
+        try A.migrator([v1, v2, v3], options: MigrationOptions(targetVersion: v2.version)).migrate(databaseAt: db.url)
+        try migrator.migrate(databaseAt: db.url)
+        #expect(try migrator.revertTarget(databaseAt: db.url) == v2.version)
+    }
+
     @Test func sameVersionIsUpToDateAndUndeclaredVersionIsRefused() throws {
         let db = TemporaryDatabase()
         let v1 = A.schema(1, [PersonFixture.person])
