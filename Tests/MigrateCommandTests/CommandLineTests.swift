@@ -67,7 +67,7 @@ import Testing
         let cases: [([String], String, String)] = [
             (
                 [],
-                "error: missing subcommand\n  one of: status, plan, apply, verify, snapshot, history, lint, baseline, scaffold, capture, test, seed, help",
+                "error: missing subcommand\n  one of: status, plan, apply, revert, verify, snapshot, history, lint, baseline, scaffold, capture, test, seed, help",
                 "usage: trips <subcommand>"
             ),
             (["migrate"], "error: unknown subcommand 'migrate'", "usage: trips <subcommand>"),

@@ -46,8 +46,9 @@ import Testing
                 ClusterSubcommands.noting(BuiltInSubcommands.all(hasSwiftPlan: hasSwiftPlan)) + [seed, shadow]
             #expect(command.subcommands.map(\.name) == expected.map(\.name))
             #expect(
-                command.subcommands.map(\.name).prefix(9) == [
-                    "status", "plan", "apply", "verify", "snapshot", "history", "lint", "baseline", "scaffold",
+                command.subcommands.map(\.name).prefix(10) == [
+                    "status", "plan", "apply", "revert", "verify", "snapshot", "history", "lint", "baseline",
+                    "scaffold",
                 ])
             for (made, built) in zip(command.subcommands, expected) {
                 #expect(made.options == built.options && made.discussion == built.discussion, "\(made.name)")

@@ -47,7 +47,7 @@ enum JSONOutput {
     /// A stage with its steps, as a migration ran it.
     static func stage(_ stage: PlannedStage) -> [String: Any] {
         [
-            "from": stage.from.description, "to": stage.to.description, "kind": stage.kind.rawValue,
+            "from": stage.from.description, "to": stage.to.description, "kind": stage.header.kindName,
             "steps": stage.allSteps.map { step -> [String: Any] in
                 [
                     "op": step.op.rawValue, "table": step.table, "summary": step.summary, "sql": step.sql,

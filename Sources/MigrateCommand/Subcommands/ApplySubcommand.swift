@@ -37,14 +37,17 @@ enum ApplySubcommand {
                 --require-compatible refuses (exit 5), before anything is written or backed up, a pending \
                 stage that breaks the code of the version it starts from, which instances not yet updated \
                 still run: a column it reads renamed or dropped, a NOT NULL column its inserts leave out, ….
+                --to a version older than the database's takes it back: each stage in between reversed from \
+                the declarations, newest first, in one transaction (recorded as revert). A way back that would \
+                drop data the newer versions added is refused (exit 5) unless --allow-data-loss; one past a \
+                custom stage that declares no way back is refused, as is --online.
                 """,
             options: [
                 SharedOptions.database, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.to,
                 .value("--backup", "PATH", help: "where to back the database up before writing"),
                 .flag("--no-backup", help: "write without a backup"),
-                SharedOptions.denyDestructive, SharedOptions.requireCompatible, SharedOptions.busyTimeout,
-                SharedOptions.progress,
-                SharedOptions.format(["text", "json"]),
+                SharedOptions.denyDestructive, SharedOptions.requireCompatible, SharedOptions.allowDataLoss,
+                SharedOptions.busyTimeout, SharedOptions.progress, SharedOptions.format(["text", "json"]),
                 .flag("--create", help: "create a missing database at the latest version (default: refuse it)"),
                 .value(
                     "--transaction", "SCOPE", choices: ["plan", "stage"],
@@ -57,6 +60,12 @@ enum ApplySubcommand {
     }
 
     static func run(_ invocation: Invocation) throws -> MigrateExitCode {
+        try run(invocation, reverting: false)
+    }
+
+    /// Applies, or with `reverting` takes each database back to the version its history says it
+    /// was at before the last apply (``Migrator/revertTarget(databaseAt:)``).
+    static func run(_ invocation: Invocation, reverting: Bool) throws -> MigrateExitCode {
         let arguments = invocation.arguments
         let databases = try invocation.databases()
         let backups = try BackupLocation(arguments: arguments, databaseCount: databases.count)
@@ -65,12 +74,14 @@ enum ApplySubcommand {
         // Step by step progress for one database at a time; a parallel fleet shows its counter only.
         let showsSteps = invocation.showsProgress && (databases.count == 1 || jobs == 1)
         let online = try invocation.onlineOptions()
-        let planned = try invocation.migrator { options in
+        let configured = try invocation.migrator { options in
             if arguments.value("--transaction") == "stage" { options.transactionScope = .perStage }
             options.online = online
             options.requireCompatible = arguments.flag("--require-compatible")
         }
         let outcomes = try invocation.eachDatabase(databases, missingIsRefused: !arguments.flag("--create")) { url in
+            var planned = configured
+            if reverting { planned.options.targetVersion = try planned.revertTarget(databaseAt: url) }
             if arguments.flag("--deny-destructive") {
                 let report = try planned.plan(databaseAt: url)
                 if report.hasDestructiveSteps {

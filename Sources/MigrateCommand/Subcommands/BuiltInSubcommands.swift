@@ -2,8 +2,8 @@
 enum BuiltInSubcommands {
     /// Their names, in the order help lists them.
     static let names = [
-        "status", "plan", "apply", "verify", "snapshot", "history", "lint", "baseline", "scaffold", "capture",
-        "test",
+        "status", "plan", "apply", "revert", "verify", "snapshot", "history", "lint", "baseline", "scaffold",
+        "capture", "test",
     ]
 
     /// - Parameter hasSwiftPlan: whether the command embeds a Swift plan (then `--plan` is optional).
@@ -19,6 +19,7 @@ enum BuiltInSubcommands {
         case "status": made = StatusSubcommand.make(hasSwiftPlan: hasSwiftPlan)
         case "plan": made = PlanSubcommand.make(hasSwiftPlan: hasSwiftPlan)
         case "apply": made = ApplySubcommand.make(hasSwiftPlan: hasSwiftPlan)
+        case "revert": made = RevertSubcommand.make(hasSwiftPlan: hasSwiftPlan)
         case "verify": made = VerifySubcommand.make(hasSwiftPlan: hasSwiftPlan)
         case "snapshot": made = SnapshotSubcommand.make(hasSwiftPlan: hasSwiftPlan)
         case "history": made = HistorySubcommand.make(hasSwiftPlan: hasSwiftPlan)

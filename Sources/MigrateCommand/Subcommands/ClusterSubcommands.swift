@@ -126,6 +126,10 @@ enum ClusterSubcommands {
         "plan --require-compatible": (
             "a cluster's plan does not exit 5 for breaking stages; review them with lint --require-compatible", []
         ),
+        "--allow-data-loss": (
+            "a cluster's migration never drops the data a way back to an older version would drop: it refuses that way back",
+            []
+        ),
         "--online": (noOnlineRebuilds, []),
         "--chunk-target": (noOnlineRebuilds, []),
         "--pause-file": (noOnlineRebuilds, []),

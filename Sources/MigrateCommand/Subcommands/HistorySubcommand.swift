@@ -16,8 +16,9 @@ enum HistorySubcommand {
             discussion: """
                 Reads the table _schema_migrations without writing. With a plan (embedded, or --plan DIR) only \
                 that plan's stages are shown; the bare command without --plan shows every plan the file holds. \
-                Kinds: lightweight, custom, create (the latest schema created in an empty database), adopt (an \
-                unversioned database recognised by its tables). Exit status: 0, or 5 when a file is not a database.
+                Kinds: lightweight, custom, revert (a stage taken back, from the newer version to the older), \
+                create (the latest schema created in an empty database), adopt (an unversioned database \
+                recognised by its tables). Exit status: 0, or 5 when a file is not a database.
                 """,
             options: [
                 SharedOptions.database, SharedOptions.plan(hasSwiftPlan: true),

@@ -35,6 +35,9 @@ enum PlanSubcommand {
                 offline in one transaction and why, with a warning for each offline stage that works through \
                 a table under the write lock; a custom stage is refused (exit 5) in apply's words. \
                 --format sql is the offline script, so it is not combined with --online.
+                --to a version older than the database's shows the way back: each stage taken back (kind \
+                revert), and the data it would drop (rows and non-empty values of what the newer versions \
+                added), refused (exit 5) unless --allow-data-loss.
                 Exit status: 0 when apply would succeed; the status apply would exit with when the dry run \
                 already knows it would fail (1, 4 or 5); 5 with --deny-destructive when a step can lose data, \
                 and with --require-compatible when a stage breaks the previous version's code.
@@ -42,8 +45,7 @@ enum PlanSubcommand {
             options: [
                 SharedOptions.database, SharedOptions.plan(hasSwiftPlan: hasSwiftPlan), SharedOptions.to,
                 SharedOptions.format(["text", "json", "sql", "markdown"]), SharedOptions.denyDestructive,
-                SharedOptions.requireCompatible,
-                SharedOptions.busyTimeout,
+                SharedOptions.requireCompatible, SharedOptions.allowDataLoss, SharedOptions.busyTimeout,
                 CommandOption.flag(
                     "--simulate",
                     help: "also apply the plan to a temporary copy, and report whether it succeeds and each step's time"

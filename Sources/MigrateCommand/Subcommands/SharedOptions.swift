@@ -48,6 +48,11 @@ enum SharedOptions {
     static let requireCompatible = CommandOption.flag(
         "--require-compatible",
         help: "refuse (exit 5) a stage that breaks the previous version's code, which a rolling deploy still runs")
+    static let allowDataLoss = CommandOption.flag(
+        "--allow-data-loss",
+        help:
+            "going back to an older version, drop the data the newer versions added (refused otherwise, exit 5); --deny-destructive still refuses"
+    )
 
     static let online = CommandOption.flag(
         "--online", help: "rebuild tables online: the application keeps writing; each stage commits on its own")
@@ -70,7 +75,7 @@ enum SharedOptions {
     /// The subcommands that open a database (or check declared SQL), each with `--load-extension`
     /// after its own options; `history` reads only the metadata table and needs none.
     static let openingDatabases: Set<String> = [
-        "status", "plan", "apply", "verify", "snapshot", "baseline", "scaffold", "lint", "capture", "test",
+        "status", "plan", "apply", "revert", "verify", "snapshot", "baseline", "scaffold", "lint", "capture", "test",
     ]
 
     static func addingLoadExtension(to subcommands: [Subcommand]) -> [Subcommand] {
@@ -95,6 +100,7 @@ extension Invocation {
         var options = MigrationOptions(
             targetVersion: try arguments.version("--to"), sqlEnvironment: try effectiveSQLEnvironment())
         if let timeout = try busyTimeout() { options.busyTimeout = timeout }
+        options.allowDataLoss = arguments.flag("--allow-data-loss")
         adjust(&options)
         let migrator: Migrator
         let versions: [Schema.Version]

@@ -38,7 +38,7 @@ enum StatusSubcommand {
             "targetVersion": status.targetVersion.description,
             "recorded": status.isRecorded, "upToDate": status.isUpToDate,
             "stages": status.pendingStages.map {
-                ["from": JSONOutput.version($0.from), "to": $0.to.description, "kind": $0.kind.rawValue]
+                ["from": JSONOutput.version($0.from), "to": $0.to.description, "kind": $0.kindName]
             },
         ]
         json["otherTools"] = OtherToolsOutput.json(status.otherTools)

@@ -27,12 +27,12 @@ extension MigrationError {
         return MigrationError(.sqlite, "cannot read the schema of '\(path)'", sqliteError: error)
     }
 
-    /// The refusal to migrate a database to a version older than the one it is at.
-    static func backwards(from current: Schema.Version, to target: Schema.Version) -> MigrationError {
+    /// The refusal of an online change to take a database back to an older version.
+    static func onlineBackwards(from current: Schema.Version, to target: Schema.Version) -> MigrationError {
         MigrationError(
-            .unsupportedChange,
-            "the database is at version \(current), after the target version \(target); migrating backwards is not supported",
-            version: current, remedy: "restore a backup taken at \(target)")
+            .onlineRefused,
+            "an online change goes forward only; the database is at \(current), after the target version \(target)",
+            version: current, remedy: "take it back to \(target) without --online (one transaction)")
     }
 
     /// A SQLite error met while migrating, as a migration error.

@@ -70,6 +70,9 @@ extension LocalMigrationFraming {
         }
         try requireSafeConnection()
         if let online = options.online, let chunkTarget {
+            if let current = found.version, current > target.version {
+                throw MigrationError.onlineBackwards(from: current, to: target.version)
+            }
             if let current = found.version {
                 try OnlineMigration.refuseCustomCode(plan: plan, from: current, to: target.version)
             }
@@ -161,7 +164,8 @@ extension LocalMigrationFraming {
             do {
                 next = try inWriteTransaction(doing: "migration") {
                     let detected = done == nil ? try first() : nil
-                    return try stages.migrate(to: target, started: started, stageLimit: 1, detected: detected)
+                    return try stages.migrate(
+                        to: target, started: started, stageLimit: 1, detected: detected, continuing: done != nil)
                 }
             } catch var error as MigrationError {
                 if let done {

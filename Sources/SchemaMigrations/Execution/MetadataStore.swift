@@ -82,6 +82,19 @@ struct MetadataStore {
         )?.stringValue
     }
 
+    /// When the plan's newest record ended (its start plus its duration), if it started at or
+    /// after `start`: the record an earlier transaction of the same run wrote (one stage per
+    /// transaction). Nil otherwise.
+    func end(ofRecordSince start: Date) throws -> Date? {
+        guard try exists() else { return nil }
+        let row = try db.rows(
+            #"SELECT "startedAt", "durationMs" FROM "\#(TableNames.metadata)" WHERE "plan" = ? ORDER BY "seq" DESC LIMIT 1"#,
+            [.text(plan)]
+        ).first
+        guard let row, let started = row[0].doubleValue, started >= start.timeIntervalSince1970 else { return nil }
+        return Date(timeIntervalSince1970: started + (row[1].doubleValue ?? 0) / 1000)
+    }
+
     /// Appends a record; call inside the migration's transaction, after its last schema change.
     func append(_ entry: Entry) throws {
         try db.execute(MetadataStore.createSQL)

@@ -14,8 +14,18 @@ public struct MigrationOptions: Sendable {
         case perStage
     }
 
-    /// Stop at this version instead of the plan's latest.
+    /// Stop at this version instead of the plan's latest. A version older than the database's
+    /// takes it back: each declared stage in between is reversed from the declarations, newest
+    /// first (renames undone, what the newer version added dropped, what it dropped added again
+    /// with its declared default), in one transaction with the same checks as going forward; a
+    /// custom stage is taken back only when it declares its reverse code. The history records each
+    /// such stage as a `revert`.
     public var targetVersion: Schema.Version?
+    /// Whether a way back to an older ``targetVersion`` may drop data: rows of tables, and
+    /// non-empty values of columns, that the newer versions added. False by default: such a
+    /// migration, and its dry run, are refused (`unsupportedChange`) naming each stage, table or
+    /// column and count, before anything is written. Going forward, it changes nothing.
+    public var allowDataLoss: Bool
     /// How long to wait for another connection's lock before failing, in seconds. Zero, negative
     /// and NaN do not wait; SQLite waits at most `Int32.max` milliseconds (about 24.8 days), so
     /// anything longer, infinity included, waits that long.
@@ -63,9 +73,10 @@ public struct MigrationOptions: Sendable {
         targetVersion: Schema.Version? = nil, busyTimeout: TimeInterval = 5,
         transactionScope: TransactionScope = .wholePlan,
         backupURL: URL? = nil, progress: (@Sendable (MigrationProgress) -> Void)? = nil, vfsName: String? = nil,
-        sqlEnvironment: SQLEnvironment = .none, online: OnlineRebuildOptions? = nil
+        sqlEnvironment: SQLEnvironment = .none, online: OnlineRebuildOptions? = nil, allowDataLoss: Bool = false
     ) {
         self.online = online
+        self.allowDataLoss = allowDataLoss
         self.targetVersion = targetVersion
         self.busyTimeout = busyTimeout
         self.transactionScope = transactionScope

@@ -49,14 +49,16 @@ extension MigrationResult {
             }).joined(separator: "\n")
     }
 
-    /// What happened, in one line: `up to date at 2.0.0: nothing written`, `migrated 1.0.0 → 2.0.0 in 3.2 ms`.
+    /// What happened, in one line: `up to date at 2.0.0: nothing written`, `migrated 1.0.0 → 2.0.0 in 3.2 ms`,
+    /// `reverted 3.0.0 → 2.0.0 in 2.9 ms` (taken back to an older version).
     package var summary: String {
         let milliseconds = (duration * 1000).fixedPoint(1) + " ms"
         switch outcome {
         case .upToDate: return "up to date at \(toVersion): nothing written"
         case .created: return "created version \(toVersion) in an empty database in \(milliseconds)"
         case .migrated:
-            return "migrated \(fromVersion.map(\.description) ?? "empty") → \(toVersion) in \(milliseconds)"
+            let verb = stages.first?.isReversal == true ? "reverted" : "migrated"
+            return "\(verb) \(fromVersion.map(\.description) ?? "empty") → \(toVersion) in \(milliseconds)"
                 + (adopted ? " (its version, found by its tables, is now recorded)" : "")
         }
     }

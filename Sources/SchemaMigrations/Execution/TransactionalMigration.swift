@@ -23,8 +23,11 @@ struct TransactionalMigration {
     /// at most `stageLimit` of them, recording each.
     /// - Parameter detected: the version as detected already under this transaction's lock
     ///   (the backup's check), not detected again.
+    /// - Parameter continuing: true when an earlier transaction of this run recorded stages (a
+    ///   per-stage run): the first stage here is recorded as starting when the last one ended.
     func migrate(
-        to target: Schema, started: Date, stageLimit: Int?, detected: VersionDetection.State? = nil
+        to target: Schema, started: Date, stageLimit: Int?, detected: VersionDetection.State? = nil,
+        continuing: Bool = false
     ) throws -> MigrationResult {
         let state = try detected ?? VersionDetection(plan: plan, db: db).detect(trustCookie: false)
         let store = framing.metadata(plan: plan.name)
@@ -48,8 +51,13 @@ struct TransactionalMigration {
                 outcome: .created, fromVersion: nil, toVersion: target.version, adopted: false, stages: [stage],
                 duration: Date().timeIntervalSince(started))
         case .recorded(let current), .unversioned(let current):
-            guard current <= target.version else {
-                throw MigrationError.backwards(from: current, to: target.version)
+            // A way back is planned, and what it would drop refused, before the first write (the adoption's row).
+            let backwards = current > target.version
+            var pending = backwards ? try plan.plannedStages(from: current, to: target.version) : []
+            if backwards, !plan.allowsDataLoss,
+                let refusal = try ReversalDataLoss(pending, db: db).refusal(from: current, to: target.version)
+            {
+                throw refusal
             }
             var adopted = false
             if case .unversioned = state {
@@ -61,7 +69,7 @@ struct TransactionalMigration {
                     outcome: adopted ? .migrated : .upToDate, fromVersion: current, toVersion: current,
                     adopted: adopted, stages: [], duration: Date().timeIntervalSince(started))
             }
-            var pending = try plan.plannedStages(from: current, to: target.version)
+            if !backwards { pending = try plan.plannedStages(from: current, to: target.version) }
             // Refused before the first write when a table or index it touches needs what the connection lacks.
             if let refusal = try SQLEnvironmentCheck(db: db).refusal(for: pending, version: target.version) {
                 throw refusal
@@ -72,13 +80,19 @@ struct TransactionalMigration {
             var written = WrittenColumns()
             // Tables an earlier stage checked or wrote anew: checked once per migration, not per stage.
             var sound: Set<String> = []
+            // Each stage of one run starts when the record before it ended (the adoption's, or an
+            // earlier transaction's of a per-stage run), to the recorded microsecond: how history
+            // tells the stages of one run apart from the next run's (``Migrator/revertTarget(databaseAt:)``).
+            var previousEnd = continuing ? try store.end(ofRecordSince: started) : adopted ? started : nil
             for (index, stage) in pending.enumerated() {
-                let stageStart = Date()
+                let stageStart = previousEnd ?? Date()
                 let checked = try QuickCheck.verify(before: stage, db: db, skipping: sound) + sound.sorted()
                 sound = try StageExecutor(db: db, progress: progress).run(stage, checked: checked)
                 written.record(stage.allSteps.map(\.action))
                 if index == pending.count - 1 { try verify(stage.target, written: written) }
-                try store.append(record(of: stage.to, kind: stage.kind.rawValue, from: stage.from, started: stageStart))
+                let entry = try record(of: stage.to, kind: stage.header.kindName, from: stage.from, started: stageStart)
+                try store.append(entry)
+                previousEnd = entry.startedAt.addingTimeInterval(entry.duration)
             }
             return MigrationResult(
                 outcome: .migrated, fromVersion: current, toVersion: pending.last?.to ?? current, adopted: adopted,

@@ -100,7 +100,12 @@ extension Migrator {
             if let schema = plan.declaredSchema(for: target) { pending = [PlannedStage.creating(schema)] }
         case .recorded(let current), .unversioned(let current):
             if case .recorded = state { status.isRecorded = true }
-            guard current <= target else { throw MigrationError.backwards(from: current, to: target) }
+            if current > target {
+                // A way back: its stages, each taken back, newest first (refused here as apply refuses it).
+                pending = try plan.plannedStages(from: current, to: target)
+                status.pendingStages = pending.map(\.header)
+                break
+            }
             status.pendingStages = plan.stages.filter { $0.from >= current && $0.to <= target }.map(\.header)
             // A pending stage the planner refuses (an originalName naming nothing, a change a
             // lightweight stage cannot make) is refused here as `plan` and `apply` refuse it, in

@@ -46,6 +46,7 @@ public struct Migrator: Sendable {
     func resolvedPlan() throws -> ResolvedPlan {
         var plan = try resolved.get()
         plan.environment = options.sqlEnvironment
+        plan.allowsDataLoss = options.allowDataLoss
         return plan
     }
 

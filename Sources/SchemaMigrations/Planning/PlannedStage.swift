@@ -14,6 +14,9 @@ public struct PlannedStage: Sendable {
     public var steps: [MigrationStep]
     /// Steps that run after `didMigrate` (enforcing NOT NULL on columns it had to fill).
     public var finalizingSteps: [MigrationStep]
+    /// True when the stage takes a declared stage back, from its newer version to its older one
+    /// (``from`` is then after ``to``): a migration to an older ``MigrationOptions/targetVersion``.
+    public internal(set) var isReversal = false
 
     /// Checks on the live data that run before the steps.
     var checks: [DataCheck]
@@ -28,6 +31,16 @@ public struct PlannedStage: Sendable {
     var willMigrate: (@Sendable (MigrationContext) throws -> Void)? = nil
     /// The declaration's code after the steps, before the finalizing ones (custom stages only).
     var didMigrate: (@Sendable (MigrationContext) throws -> Void)? = nil
+    /// Whether the declaration says how to take the stage back: always for a lightweight stage,
+    /// for a custom one only when it declares its reverse code (even as nil; set by the plan).
+    var isReversible = true
+    /// The declaration's code before the steps of the way back (custom stages only).
+    var reverseWillMigrate: (@Sendable (MigrationContext) throws -> Void)? = nil
+    /// The declaration's code after the steps of the way back.
+    var reverseDidMigrate: (@Sendable (MigrationContext) throws -> Void)? = nil
+    /// For a stage taking a declared one back: which tables and columns continue which, and what
+    /// the way back drops.
+    var reversal: StageReversal? = nil
 
     init(
         source: Schema, target: Schema, kind: StageKind, steps: [MigrationStep] = [],
@@ -53,6 +66,7 @@ public struct PlannedStage: Sendable {
         self.init(source: Schema(version: from, entities: []), target: Schema(version: to, entities: []), kind: kind)
         self.willMigrate = willMigrate
         self.didMigrate = didMigrate
+        self.isReversible = kind == .lightweight
     }
 
     /// What makes an empty database `schema`: its tables with their indexes, then its views,
@@ -67,7 +81,11 @@ public struct PlannedStage: Sendable {
     }
 
     /// The stage's versions and kind.
-    public var header: StageHeader { StageHeader(from: from, to: to, kind: kind) }
+    public var header: StageHeader {
+        var header = StageHeader(from: from, to: to, kind: kind)
+        header.isReversal = isReversal
+        return header
+    }
 
     /// Whether the stage runs code of the app's.
     var runsCode: Bool { willMigrate != nil || didMigrate != nil }

@@ -17,6 +17,9 @@ struct ResolvedPlan: Sendable {
     /// The application's SQL environment, for the in-memory check of declared SQL
     /// (``DeclaredSQLCheck``): set from ``MigrationOptions/sqlEnvironment`` by each entry point.
     var environment = SQLEnvironment.none
+    /// Whether a way back to an older version may drop data: set from
+    /// ``MigrationOptions/allowDataLoss`` by each entry point, as ``environment`` is.
+    var allowsDataLoss = false
 
     var latest: Schema { schemas[schemas.count - 1] }
 
@@ -143,6 +146,7 @@ extension ResolvedPlan {
         // planner (an online change has its own capabilities).
         var planner = planner ?? Planner()
         planner.environment = environment
+        if target < current { return try reversedStages(from: current, to: target, planner: planner) }
         // One stage between each pair of consecutive versions, in order (see `init`).
         return
             try stages
@@ -166,6 +170,13 @@ extension PlannedStage {
             self.init(
                 from: from.versionIdentifier, to: to.versionIdentifier, kind: .custom, willMigrate: will,
                 didMigrate: did)
+        case .reversibleCustom(let from, let to, let will, let did, let reverseWill, let reverseDid):
+            self.init(
+                from: from.versionIdentifier, to: to.versionIdentifier, kind: .custom, willMigrate: will,
+                didMigrate: did)
+            isReversible = true
+            reverseWillMigrate = reverseWill
+            reverseDidMigrate = reverseDid
         }
     }
 }

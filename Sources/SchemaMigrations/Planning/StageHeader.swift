@@ -13,6 +13,9 @@ public struct StageHeader: Sendable, Hashable, Codable, CustomStringConvertible 
     public var to: Schema.Version
     /// Lightweight or custom.
     public var kind: StageKind
+    /// True when the stage takes the declared stage of this kind back, from ``from`` (the newer
+    /// version) to ``to``: shown as `3.0.0 → 2.0.0 (revert)`, and as kind `revert` in JSON.
+    public var isReversal = false
 
     /// The stage from `from` (nil when it creates the schema) to `to`, of kind `kind`.
     public init(from: Schema.Version?, to: Schema.Version, kind: StageKind) {
@@ -21,10 +24,13 @@ public struct StageHeader: Sendable, Hashable, Codable, CustomStringConvertible 
         self.kind = kind
     }
 
-    /// `2.0.0 → 3.0.0 (lightweight)`, or `create 3.0.0`.
+    /// `2.0.0 → 3.0.0 (lightweight)`, `3.0.0 → 2.0.0 (revert)`, or `create 3.0.0`.
     public var description: String {
-        from.map { "\($0) → \(to) (\(kind.rawValue))" } ?? "create \(to)"
+        from.map { "\($0) → \(to) (\(kindName))" } ?? "create \(to)"
     }
+
+    /// `lightweight`, `custom`, or `revert` for a stage taken back: as history records it.
+    public var kindName: String { isReversal ? "revert" : kind.rawValue }
 
     /// `2.0.0 → 3.0.0`, or `create 3.0.0`: the stage without its kind.
     package var versions: String { from.map { "\($0) → \(to)" } ?? "create \(to)" }
@@ -49,6 +55,6 @@ public struct StageHeader: Sendable, Hashable, Codable, CustomStringConvertible 
     func encode<Key: CodingKey>(into container: inout KeyedEncodingContainer<Key>) throws {
         try container.encodeIfPresent(from?.description, forKey: Key(stringValue: "from")!)
         try container.encode(to.description, forKey: Key(stringValue: "to")!)
-        try container.encode(kind.rawValue, forKey: Key(stringValue: "kind")!)
+        try container.encode(kindName, forKey: Key(stringValue: "kind")!)
     }
 }

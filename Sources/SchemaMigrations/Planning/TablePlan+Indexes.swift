@@ -88,7 +88,17 @@ extension TablePlan {
             }
             return (added.filter(\.isUnique) + keptOverChanges).filter { !$0.hasExpressions }.compactMap { index in
                 let sourceColumns = index.columns.compactMap { targetToSource[$0] }
-                guard sourceColumns.count == index.columns.count else { return nil }
+                if sourceColumns.count != index.columns.count {
+                    // A column the stage adds holds its default in every row: the index is then
+                    // unique only where its other columns are (a NULL, or a default computed per
+                    // row, never clashes, and needs no check).
+                    let added = index.columns.filter { targetToSource[$0] == nil }.map { target.attribute(named: $0) }
+                    let constant = added.allSatisfy { attribute in
+                        guard let value = attribute?.defaultValue else { return false }
+                        return value.uppercased() != "NULL" && !SQLExpressionText.isNonConstantDefault(value)
+                    }
+                    guard constant, !sourceColumns.isEmpty else { return nil }
+                }
                 return DataCheck.noDuplicates(
                     table: sourceTable, columns: sourceColumns, entity: target.name, properties: index.columns,
                     nullsBecome: nullsBecome, collations: collationBecomes.filter { sourceColumns.contains($0.key) })

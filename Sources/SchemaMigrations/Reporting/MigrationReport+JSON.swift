@@ -11,7 +11,8 @@ extension MigrationReport: Encodable {
     /// `steps`, each with `op`, `table`, `summary`, `sql`, `rewritesRows`, `destructive`,
     /// `compatibility` (the reasons the step carries), and `impact` where measured:
     /// `rows`, `nulls`, `duplicates`, `nonEmptyValues`, and `replacedValues` for columns made
-    /// generated), `warnings` (destructive steps first) and `refusals`; with
+    /// generated), `warnings` (destructive steps first) and `refusals`; for a way back to an older
+    /// version, `dataLoss` (each with `from`, `to`, `table`, `column` and `count`); with
     /// ``MigrationOptions/online``, `online`: `chunkTargetMs` and `stages` (each with `from`, `to`,
     /// `runsOnline`, `tables`, `offlineReasons`, `cutOver`, `rows` by table where measured, and
     /// `indexesBuilt` by table).
@@ -25,10 +26,12 @@ extension MigrationReport: Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case database, currentVersion, targetVersion, unversioned, upToDate, breaking, stages, warnings, refusals,
+            dataLoss,
             online
     }
 
     private enum RefusalKeys: String, CodingKey { case code, message, entity, property, column, remedy, details }
+    private enum DataLossKeys: String, CodingKey { case from, to, table, column, count }
 
     /// Encodes it with the keys of the command's JSON output (MIGRATIONS.md, "The migrate command").
     public func encode(to encoder: Encoder) throws {
@@ -51,6 +54,17 @@ extension MigrationReport: Encodable {
             try object.encodeIfPresent(refusal.column, forKey: .column)
             try object.encodeIfPresent(refusal.remedy, forKey: .remedy)
             try object.encode(refusal.details, forKey: .details)
+        }
+        if !dataLoss.isEmpty {
+            var losses = container.nestedUnkeyedContainer(forKey: .dataLoss)
+            for loss in dataLoss {
+                var object = losses.nestedContainer(keyedBy: DataLossKeys.self)
+                try object.encodeIfPresent(loss.stage.from?.description, forKey: .from)
+                try object.encode(loss.stage.to.description, forKey: .to)
+                try object.encode(loss.table, forKey: .table)
+                try object.encodeIfPresent(loss.column, forKey: .column)
+                try object.encode(loss.count, forKey: .count)
+            }
         }
         try container.encodeIfPresent(online, forKey: .online)
     }

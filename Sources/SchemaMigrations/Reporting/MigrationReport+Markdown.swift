@@ -72,7 +72,7 @@ extension MigrationReport {
             lines.append("")
         }
         for stage in stages {
-            lines.append("#### Stage \(stage.header.versions) (\(stage.header.kind.rawValue))")
+            lines.append("#### Stage \(stage.header.versions) (\(stage.header.kindName))")
             lines.append("")
             lines += stage.compatibility.markdown(
                 previous: stage.header.from, escape: MigrationReport.markdownEscaped)

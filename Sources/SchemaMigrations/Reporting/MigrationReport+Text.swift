@@ -25,7 +25,7 @@ extension MigrationReport: CustomStringConvertible {
         for stage in stages {
             lines.append("")
             let header = stage.header
-            lines.append("stage \(header.versions) (\(header.kind.rawValue)), \(counted(stage.steps.count, "step"))")
+            lines.append("stage \(header.versions) (\(header.kindName)), \(counted(stage.steps.count, "step"))")
             lines += stage.compatibility.lines(previous: header.from)
             if header.kind == .custom {
                 lines.append(

@@ -58,6 +58,11 @@ public struct MigrationReport: Sendable {
     /// keeps it, in a sentence naming it and the missing names. Also among ``warnings``.
     public var keptUnevaluated: [String] = []
 
+    /// What a way back to an older version would drop: the rows and non-empty values of the tables
+    /// and columns the newer versions added, per stage, measured on the live data. Refused (among
+    /// ``refusals``) unless ``MigrationOptions/allowDataLoss`` is set; empty going forward.
+    public var dataLoss: [DataLoss] = []
+
     /// What an online migration would do, when ``MigrationOptions/online`` is set; nil otherwise.
     public var online: OnlinePlan?
 
@@ -106,7 +111,8 @@ public struct MigrationReport: Sendable {
             $0.steps.flatMap { step in step.removes.map { "destructive: rebuilding \(step.step.table) removes \($0)" } }
         }
         let breaking = stages.flatMap { $0.steps.flatMap(\.mayBreak) }
-        return destructive + removals + breaking + data + keptUnevaluated + (online?.longLocks ?? [])
+        let lost = dataLoss.map { "data loss: \($0)" }
+        return lost + destructive + removals + breaking + data + keptUnevaluated + (online?.longLocks ?? [])
     }
 
     static func forEmptyDatabase(plan: ResolvedPlan, path: String, target: Schema.Version?) throws -> MigrationReport {
@@ -133,9 +139,15 @@ public struct MigrationReport: Sendable {
         if case .unversioned = state { unversioned = true }
         var pending = try plan.plannedStages(from: current, to: targetVersion)
         var stages: [Stage] = []
-        var refusals: [MigrationError] = current > targetVersion ? [.backwards(from: current, to: targetVersion)] : []
+        var refusals: [MigrationError] = []
         // The migration refuses it first of all, before it reads anything else.
         if requireCompatible, let refusal = MigrationError.incompatible(pending) { refusals.append(refusal) }
+        // A way back that drops data is refused, as the migration refuses it, unless allowed; the
+        // losses are counted either way (``dataLoss``).
+        let dataLoss = try ReversalDataLoss(pending, db: db)
+        if !plan.allowsDataLoss, let refusal = dataLoss.refusal(from: current, to: targetVersion) {
+            refusals.append(refusal)
+        }
         // What the migration refuses before its first write, the dry run refuses first: a table or
         // index it touches that needs a collation or function this connection lacks (nothing is
         // measured then: SQLite cannot read it either).
@@ -149,7 +161,9 @@ public struct MigrationReport: Sendable {
             refusals.append(change.inProgressError())
         }
         var onlinePlan: OnlinePlan?
-        if let online {
+        if online != nil, current > targetVersion {
+            refusals.append(.onlineBackwards(from: current, to: targetVersion))
+        } else if let online {
             onlinePlan = try OnlinePlan.make(
                 plan: plan, db: db, from: current, to: targetVersion, options: online, refusals: &refusals,
                 pending: &pending)
@@ -263,7 +277,8 @@ public struct MigrationReport: Sendable {
         }
         return MigrationReport(
             database: db.path, currentVersion: current, unversioned: unversioned, targetVersion: targetVersion,
-            stages: stages, refusals: refusals, keptUnevaluated: keptUnevaluated, online: onlinePlan)
+            stages: stages, refusals: refusals, keptUnevaluated: keptUnevaluated, dataLoss: dataLoss.losses,
+            online: onlinePlan)
     }
 }
 

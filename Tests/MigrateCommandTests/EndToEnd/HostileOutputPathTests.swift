@@ -215,17 +215,17 @@ import Testing
         let values = [
             "--busy-timeout": "30", "--create": "1", "--transaction": "stage", "--output": "/tmp/x",
             "--deny-destructive": "yes", "--online": "on", "--chunk-target": "8", "--pause-file": "/tmp/p",
-            "--load-extension": "/tmp/ext.so", "--require-compatible": "1",
+            "--load-extension": "/tmp/ext.so", "--require-compatible": "1", "--allow-data-loss": "1",
         ]
         let expected: [String: Set<String>] = [
             "status": ["--busy-timeout", "--load-extension"], "verify": ["--busy-timeout", "--load-extension"],
             "plan": [
                 "--busy-timeout", "--deny-destructive", "--require-compatible", "--output", "--online",
-                "--chunk-target",
+                "--chunk-target", "--allow-data-loss",
             ],
             "apply": [
                 "--busy-timeout", "--deny-destructive", "--require-compatible", "--create", "--transaction", "--online",
-                "--chunk-target", "--pause-file", "--load-extension",
+                "--chunk-target", "--pause-file", "--load-extension", "--allow-data-loss",
             ],
         ]
         for subcommand in BuiltInSubcommands.all(hasSwiftPlan: false)

@@ -11,6 +11,7 @@ import Foundation
 /// | `RELIABILITY_FUZZ_CASES` (snapshots; database files get half) | 300 | 6000 |
 /// | `RELIABILITY_PROPERTY_CASES` | 50 | 5000 |
 /// | `RELIABILITY_ONLINE_CASES` (online vs offline with the app's writes) | 40 | 1000 |
+/// | `RELIABILITY_REVERSAL_CASES` (property plans forward, then back to V1) | 12 | 1000 |
 struct ReliabilityConfig: Sendable {
     /// True with `RELIABILITY_LONG=1`.
     var long: Bool
@@ -26,6 +27,8 @@ struct ReliabilityConfig: Sendable {
     var propertyCases: Int
     /// Random plans migrated online while the application writes, and offline with the same writes.
     var onlineCases: Int
+    /// The property family's random plans migrated forward, then back to their first version.
+    var reversalCases: Int
 
     static let current = ReliabilityConfig(environment: ProcessInfo.processInfo.environment)
 
@@ -41,6 +44,7 @@ struct ReliabilityConfig: Sendable {
         self.fuzzCases = number("RELIABILITY_FUZZ_CASES", 300, 6000, isLong: isLong)
         self.propertyCases = number("RELIABILITY_PROPERTY_CASES", 50, 5000, isLong: isLong)
         self.onlineCases = number("RELIABILITY_ONLINE_CASES", 40, 1000, isLong: isLong)
+        self.reversalCases = number("RELIABILITY_REVERSAL_CASES", 12, 1000, isLong: isLong)
     }
 
     /// The mode and seed, for failure messages: `RELIABILITY_SEED=123 (quick)`.

@@ -83,17 +83,23 @@ import Testing
         #expect(!status.isRecorded && !status.isUpToDate && status.pendingStages.isEmpty)
     }
 
-    @Test func aTargetOlderThanTheDatabaseIsRefused() throws {
+    @Test func aTargetOlderThanTheDatabaseIsAWayBackOrARefusal() throws {
         let db = TemporaryDatabase()
         try Migrator(plan: TripsPlan.self).migrate(databaseAt: db.url)
+        let status = try Migrator(
+            plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(2, 0, 0))
+        )
+        .status(databaseAt: db.url)
+        #expect(status.pendingStages.map(\.description) == ["3.0.0 → 2.0.0 (revert)"])
+        // The custom stage 1.0.0 → 2.0.0 declares no way back: refused, naming it.
         let error = try #require(throws: MigrationError.self) {
-            try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(2, 0, 0)))
+            try Migrator(plan: TripsPlan.self, options: MigrationOptions(targetVersion: Schema.Version(1, 0, 0)))
                 .status(databaseAt: db.url)
         }
         #expect(error.code == .unsupportedChange)
         #expect(
             error.message
-                == "the database is at version 3.0.0, after the target version 2.0.0; migrating backwards is not supported"
+                == "cannot take the database back from 3.0.0 to 1.0.0: the custom stage 1.0.0 → 2.0.0 declares no way back"
         )
     }
 
