@@ -28,7 +28,8 @@ public final class TestDatabase {
 
     /// Migrates the database to `version` (nil: the plan's latest), as the app's start-up call
     /// does with `MigrationOptions.targetVersion`: to the next version runs one stage, to a
-    /// later one every stage in between.
+    /// later one every stage in between; to an older one takes it back, as the app would (the
+    /// tester's options say whether data may be lost on the way).
     /// - Returns: what the migration did.
     /// - Throws: `MigrationError`, exactly as the app would meet it; the database is then unchanged.
     @discardableResult

@@ -48,6 +48,16 @@ extension DataCheck {
                     "remove or merge the duplicates in a custom stage's willMigrate, or drop the uniqueness constraint",
                 details: duplicates.map { "\($0.values) is shared by \($0.count) rows" }
                     + (total > 10 ? ["… and \(total - 10) more"] : []))
+        case .atMostOneRow(let table, let entity, let properties, let value):
+            let rows = try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(table))")?.int64Value ?? 0
+            guard rows > 1 else { return nil }
+            return MigrationError(
+                .dataViolation,
+                "cannot make (\(properties.joined(separator: ", "))) unique on '\(entity)': its \(rows) rows would all take the default \(value)",
+                entity: entity, property: properties.joined(separator: ", "), version: version,
+                remedy:
+                    "make the new attribute optional (NULLs never clash) and fill distinct values in a custom stage's didMigrate, then make it unique in a later version",
+                details: ["\(value) would be shared by \(rows) rows"])
         case .exactConversion(let table, let condition, let entity, let property, let change):
             let count =
                 try db.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(table)) WHERE \(condition)")?.int64Value ?? 0

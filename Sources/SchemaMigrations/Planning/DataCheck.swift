@@ -14,6 +14,9 @@ enum DataCheck: Sendable {
     case noDuplicates(
         table: String, columns: [String], entity: String, properties: [String], nullsBecome: [String: String] = [:],
         collations: [String: String] = [:])
+    /// A new unique index over columns the stage adds, each with a constant default, gives every
+    /// row the same key: the table may hold one row at most. `value` is that key, as SQL.
+    case atMostOneRow(table: String, entity: String, properties: [String], value: String)
     /// A type change must carry every value exactly: no row may meet `condition` (SQL over the
     /// table's columns, named as when the check runs).
     case exactConversion(table: String, condition: String, entity: String, property: PropertyName, change: String)

@@ -97,7 +97,14 @@ extension TablePlan {
                         guard let value = attribute?.defaultValue else { return false }
                         return value.uppercased() != "NULL" && !SQLExpressionText.isNonConstantDefault(value)
                     }
-                    guard constant, !sourceColumns.isEmpty else { return nil }
+                    guard constant else { return nil }
+                    if sourceColumns.isEmpty {
+                        // Every row takes the same key: a second row clashes.
+                        let value = added.compactMap { $0?.defaultValue }.joined(separator: ", ")
+                        return DataCheck.atMostOneRow(
+                            table: sourceTable, entity: target.name, properties: index.columns,
+                            value: added.count == 1 ? value : "(\(value))")
+                    }
                 }
                 return DataCheck.noDuplicates(
                     table: sourceTable, columns: sourceColumns, entity: target.name, properties: index.columns,

@@ -82,7 +82,8 @@ extension DataCheck {
     var table: String {
         switch self {
         case .tableIsEmpty(let table, _, _), .columnHasNoNulls(let table, _, _, _, _),
-            .noDuplicates(let table, _, _, _, _, _), .exactConversion(let table, _, _, _, _):
+            .noDuplicates(let table, _, _, _, _, _), .exactConversion(let table, _, _, _, _),
+            .atMostOneRow(let table, _, _, _):
             return table
         }
     }
@@ -98,6 +99,9 @@ extension DataCheck {
             return "(\(properties.joined(separator: ", "))) becomes unique on \(entity): no value may be shared"
         case .exactConversion(_, _, let entity, let property, let change):
             return "\(entity).\(property) changes \(change): every value must convert exactly"
+        case .atMostOneRow(_, let entity, let properties, let value):
+            return
+                "(\(properties.joined(separator: ", "))) becomes unique on \(entity) with the default \(value) in every row: the table may hold one row at most"
         }
     }
 }

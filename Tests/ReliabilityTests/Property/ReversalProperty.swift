@@ -114,11 +114,7 @@ extension Reliability {
                 // way back on the live data, and predicts the later stages' checks where today's
                 // data tells (as going forward): a one-stage way back it must foresee.
                 let foreseen = !report.refusals.filter({ !$0.message.contains("would drop data") }).isEmpty
-                // Known gap, going forward too: a unique index over only columns the stage adds
-                // with a constant default meets its duplicates in SQLite, not in a check (rolled
-                // back all the same).
-                let uniqueOverAddedColumns = error.sqliteError?.resultCode.rawValue == 2067
-                if !foreseen && report.stages.count == 1 && !uniqueOverAddedColumns {
+                if !foreseen && report.stages.count == 1 {
                     problems.append("the dry run foresaw no refusal, the way back refused:\n\(error)")
                 }
                 if url.databaseBytes() != atLast { problems.append("refused, but the file changed") }

@@ -70,6 +70,8 @@ enum PurePlanning {
             let compared = collationPairs.isEmpty ? "" : " (compared as " + collationPairs.joined(separator: ", ") + ")"
             let target = "\(table)(\(columns.joined(separator: ", ")))"
             return "\(entity).(\(properties.joined(separator: ", "))): no duplicates in \(target)\(nulls)\(compared)"
+        case .atMostOneRow(let table, let entity, let properties, let value):
+            return "\(entity).(\(properties.joined(separator: ", "))): at most one row in \(table) (all take \(value))"
         case .exactConversion(let table, _, let entity, let property, let change):
             return "\(entity).\(property): every value of \(table) converts exactly \(change)"
         }
