@@ -10,7 +10,11 @@ let package = Package(
     dependencies: [.package(name: "SchemaMigrations", path: "../..")],
     targets: [
         .executableTarget(
-            name: "Consumer", dependencies: [.product(name: "SchemaMigrations", package: "SchemaMigrations")]),
+            name: "Consumer",
+            dependencies: [
+                .product(name: "SchemaMigrations", package: "SchemaMigrations"),
+                .product(name: "SchemaMigrationsTesting", package: "SchemaMigrations"),
+            ]),
         // The migrate command embedded with the user's plan (README, "The migrate command").
         .executableTarget(
             name: "ConsumerMigrate",

@@ -1,5 +1,6 @@
 import Foundation
 import SchemaMigrations
+import SchemaMigrationsTesting
 
 enum Status: String, Codable, Sendable { case planned, done }
 struct Budget: Codable, Sendable {
@@ -46,9 +47,25 @@ enum AppSchemaV2: VersionedSchema {
     }
 }
 
+/// Release 3 no longer uses `budget` (a rolling deploy's expand/contract), and declares its way back.
+enum AppSchemaV3: VersionedSchema {
+    static let versionIdentifier = Schema.Version(3, 0, 0)
+    static let models: [any PersistentModel.Type] = [Trip.self]
+
+    final class Trip: PersistentModel {
+        @Attribute(.unique) var name = ""
+        var startDate = Date.distantPast
+        var status = Status.planned
+        @Attribute(.retired) var budget: Budget? = nil
+        @Attribute var rating: Int
+        var notes: String? = nil
+        init() {}
+    }
+}
+
 enum AppMigrationPlan: SchemaMigrationPlan {
     static let name = "consumer"
-    static let schemas: [any VersionedSchema.Type] = [AppSchemaV1.self, AppSchemaV2.self]
+    static let schemas: [any VersionedSchema.Type] = [AppSchemaV1.self, AppSchemaV2.self, AppSchemaV3.self]
     static let stages: [MigrationStage] = [
         .custom(
             fromVersion: AppSchemaV1.self, toVersion: AppSchemaV2.self,
@@ -60,7 +77,13 @@ enum AppMigrationPlan: SchemaMigrationPlan {
                     let name: String = try trip.value("name")
                     try context.update("Trip", id: trip.id, values: ["rating": min(name.count, 5)])
                 }
-            })
+            }),
+        // A custom stage that declares its way back (apply --to 2.0.0, migrate revert).
+        .custom(
+            fromVersion: AppSchemaV2.self, toVersion: AppSchemaV3.self, willMigrate: nil,
+            didMigrate: { context in try context.execute("UPDATE Trip SET notes = 'kept'") },
+            reverseWillMigrate: { context in try context.execute("UPDATE Trip SET notes = NULL") },
+            reverseDidMigrate: nil),
     ]
 }
 
@@ -90,3 +113,12 @@ Task {
 }
 let result = try migrator.migrate(databaseAt: url)
 print(result.outcome.rawValue, result.toVersion)
+
+// The testing library from a user's module: every upgrade path, validated.
+let tester = MigrationTester(plan: AppMigrationPlan.self, options: MigrationOptions(sqlEnvironment: appSQL))
+for path in try tester.upgradePaths() {
+    let database = try tester.database(at: path.from)
+    try database.migrate(to: path.to)
+    try database.validate()
+    print("validated", path)
+}
