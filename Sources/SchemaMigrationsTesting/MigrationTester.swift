@@ -67,6 +67,18 @@ public struct MigrationTester: Sendable {
         }
     }
 
+    /// Every way a deploy can be taken back: each declared version to each earlier one, the
+    /// newest source first (3 → 2, 3 → 1, 2 → 1 for three versions). ``TestDatabase/migrate(to:)``
+    /// takes a database back as `migrate revert` does; the tester's options say whether data the
+    /// newer version added may be lost (`MigrationOptions.allowDataLoss`).
+    /// - Throws: `MigrationError` when the plan is malformed.
+    public func downgradePaths() throws -> [UpgradePath] {
+        let versions = try versions()
+        return versions.indices.reversed().flatMap { from in
+            versions[..<from].reversed().map { UpgradePath(from: versions[from], to: $0) }
+        }
+    }
+
     /// A new database created at `version` from its declaration, as the app's first launch at that
     /// version creates it: its tables, indexes, views, triggers and version recorded, no rows.
     /// - Throws: `MigrationError` for a version the plan does not declare (naming those it does),
@@ -87,7 +99,8 @@ public struct MigrationTester: Sendable {
     }
 }
 
-/// One way an installed database can be upgraded: from a declared version to a later one.
+/// One way an installed database can be migrated: from a declared version to a later one (an
+/// upgrade), or to an earlier one (a deploy taken back).
 public struct UpgradePath: Sendable, Hashable, CustomStringConvertible {
     /// The version the database is at.
     public var from: Schema.Version

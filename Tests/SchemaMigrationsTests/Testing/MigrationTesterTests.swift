@@ -1,8 +1,9 @@
 import Foundation
 import SampleTripsPlan
-import SchemaMigrations
 import SchemaMigrationsTesting
 import Testing
+
+@testable import SchemaMigrations
 
 /// The testing library as README shows it, on the bundled three-version plan with a custom stage:
 /// every upgrade path created, filled, migrated, validated and read back.
@@ -113,5 +114,47 @@ import Testing
             try tester.database(copying: directory.appendingPathComponent("gone.sqlite"))
         }
         #expect(missing.kind == .notADatabase && missing.message.hasSuffix("gone.sqlite does not exist"))
+    }
+}
+
+/// Deploys taken back, tested the same way: every newer version to every older one.
+@Suite struct DowngradePathTests {
+    static let v1 = PlanBuilder.schema(
+        1, [Schema.Entity(name: "Note", attributes: [PlanBuilder.attribute("title", .string, default: "''")])])
+    static let v2 = PlanBuilder.schema(
+        2,
+        [
+            Schema.Entity(
+                name: "Note",
+                attributes: [
+                    PlanBuilder.attribute("title", .string, default: "''"),
+                    PlanBuilder.attribute("tag", .string, optional: true),
+                ])
+        ])
+
+    @Test func everyVersionGoesBackToEveryEarlierOneKeepingItsRows() throws {
+        let tester = MigrationTester(migrator: try PlanBuilder.migrator([Self.v1, Self.v2]))
+        #expect(try tester.downgradePaths().map(\.description) == ["2.0.0 → 1.0.0"])
+        #expect(
+            try MigrationTester(plan: TripsMigrationPlan.self).downgradePaths().map(\.description) == [
+                "3.0.0 → 2.0.0", "3.0.0 → 1.0.0", "2.0.0 → 1.0.0",
+            ])
+        let database = try tester.database(at: Schema.Version(2, 0, 0))
+        try database.write { context in _ = try context.insert("Note", values: ["title": "kept"]) }
+        try database.migrate(to: Schema.Version(1, 0, 0))
+        try database.validate()
+        #expect(try database.read { try $0.fetch("Note").map { try $0.value("title", as: String.self) } } == ["kept"])
+
+        // A value the newer version added is refused on the way back unless the loss is allowed.
+        let tagged = try tester.database(at: Schema.Version(2, 0, 0))
+        try tagged.write { context in _ = try context.insert("Note", values: ["title": "x", "tag": "red"]) }
+        let error = try #require(throws: MigrationError.self) { try tagged.migrate(to: Schema.Version(1, 0, 0)) }
+        #expect(error.message.contains("would drop data the newer versions added"), "\(error)")
+        var options = MigrationOptions()
+        options.allowDataLoss = true
+        let allowing = MigrationTester(migrator: try PlanBuilder.migrator([Self.v1, Self.v2], options: options))
+        let copy = try allowing.database(copying: tagged.url)
+        try copy.migrate(to: Schema.Version(1, 0, 0))
+        try copy.validate()
     }
 }
