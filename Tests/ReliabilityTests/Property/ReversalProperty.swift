@@ -139,6 +139,17 @@ extension Reliability {
                     "taken back differs from a new install at V1: created only \(fresh.filter { !back.contains($0) }), taken back only \(back.filter { !fresh.contains($0) })"
                 )
             }
+            // A V1 the package created: taken back, it means what a new install at V1 means
+            // (indexes, keys, CHECKs, views, triggers included), the app's own objects set aside.
+            if !testCase.features.madeByHand {
+                let created = try testCase.features.withoutAppObjects(SemanticSchema.lines(created.path))
+                let taken = try testCase.features.withoutAppObjects(SemanticSchema.lines(of: db))
+                if created != taken {
+                    problems.append(
+                        "taken back means something else than a new install at V1: \(SemanticSchema.difference(created, taken))"
+                    )
+                }
+            }
             let after = try Self.rows(of: kept, at: url, environment: environment)
             for (table, rows) in before where after[table] != rows {
                 problems.append(
