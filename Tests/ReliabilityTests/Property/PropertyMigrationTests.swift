@@ -202,14 +202,8 @@ extension Reliability {
             // A V1 this package created, then altered by the app: everything a new install has,
             // the migrated file has, with the same meaning (as the testing library validates),
             // once the app's own objects are set aside.
-            if !testCase.features.madeByHand {
-                let created = try testCase.features.withoutAppObjects(SemanticSchema.lines(created.path))
-                let migrated = try testCase.features.withoutAppObjects(SemanticSchema.lines(of: db))
-                if created != migrated {
-                    problems.append(
-                        "a new install means something else than the migrated file: \(SemanticSchema.difference(created, migrated))"
-                    )
-                }
+            if let difference = try testCase.features.meaningDifference(created: created, reached: db) {
+                problems.append("a new install means something else than the migrated file: \(difference)")
             }
             return (problems, nil)
         }

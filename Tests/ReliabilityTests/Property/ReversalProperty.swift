@@ -141,14 +141,8 @@ extension Reliability {
             }
             // A V1 the package created: taken back, it means what a new install at V1 means
             // (indexes, keys, CHECKs, views, triggers included), the app's own objects set aside.
-            if !testCase.features.madeByHand {
-                let created = try testCase.features.withoutAppObjects(SemanticSchema.lines(created.path))
-                let taken = try testCase.features.withoutAppObjects(SemanticSchema.lines(of: db))
-                if created != taken {
-                    problems.append(
-                        "taken back means something else than a new install at V1: \(SemanticSchema.difference(created, taken))"
-                    )
-                }
+            if let difference = try testCase.features.meaningDifference(created: created, reached: db) {
+                problems.append("taken back means something else than a new install at V1: \(difference)")
             }
             let after = try Self.rows(of: kept, at: url, environment: environment)
             for (table, rows) in before where after[table] != rows {

@@ -35,6 +35,16 @@ struct SQLiteFeatures {
             + (triggers.isEmpty ? [] : ["trigger"]) + (views.isEmpty ? [] : ["view"])
     }
 
+    /// What the database `db` reached means beyond what a new install at `created` means, once the
+    /// app's own objects are set aside (``withoutAppObjects(_:)``); nil when they mean the same, or
+    /// when the V1 was made by hand (never created from its declaration).
+    func meaningDifference(created: URL, reached db: SQLiteConnection) throws -> String? {
+        guard !madeByHand else { return nil }
+        let new = try withoutAppObjects(SemanticSchema.lines(created.path))
+        let reached = try withoutAppObjects(SemanticSchema.lines(of: db))
+        return new == reached ? nil : SemanticSchema.difference(new, reached)
+    }
+
     /// `SemanticSchema` lines without the objects the app added (its indexes, triggers, views
     /// and their log table), with the other indexes' names left out: a rename keeps the name the
     /// package generated, a new install names the index after the new names.
