@@ -87,12 +87,23 @@ struct TablePlan {
             var reasons = columns.renamePairs.map { "renamed \($0.from) to \($0.to) first" } + columns.rebuildReasons
             if !dropped.isEmpty { reasons.append("drop " + dropped.joined(separator: ", ")) }
             reasons += indexes.rebuildReasons
+            // The retired indexes go with the old table; dropping them first would only cost, but
+            // for one whose name the version gives an index of another table, which may be made
+            // before this table is rebuilt (index names are the whole database's). One dropped
+            // first is gone when the rebuild runs: the rebuild must not retire another live index
+            // of its columns in its stead (the application's own, under its own name).
+            let sourceName = source.name
+            let retiring = indexes.retired + indexes.renamed.map { ($0.declared, $0.renamed) }
+            let droppedFirst = retiring.filter {
+                claimedElsewhere.contains($0.declared.resolvedName(table: sourceName).sqlFolded)
+            }
+            let droppedFirstNames = Set(droppedFirst.map { $0.declared.resolvedName(table: sourceName).sqlFolded })
             var rebuild = TableRebuild(
                 table: table, sourceTable: source.name, target: target, columns: columns.columns,
                 nullableColumns: columns.deferredNotNull, droppedColumns: dropped,
-                retiredIndexes: (indexes.retired + indexes.renamed.map { ($0.declared, $0.renamed) }).map {
-                    ($0.renamed, $0.declared.resolvedName(table: source.name))
-                },
+                retiredIndexes: retiring.filter {
+                    !droppedFirstNames.contains($0.declared.resolvedName(table: sourceName).sqlFolded)
+                }.map { ($0.renamed, $0.declared.resolvedName(table: sourceName)) },
                 reasons: TablePlan.unique(reasons))
             rebuild.changesStrict = source.isStrict != target.isStrict
             rebuild.replacedByGenerated = columns.replacedByGenerated
@@ -102,13 +113,7 @@ struct TablePlan {
             rebuild.removedConstraints = constraints.removed
             rebuild.addedConstraints = constraints.added
             changes = [.rebuild(rebuild)]
-            // The retired indexes go with the old table; dropping them first would only cost, but
-            // for one whose name the version gives an index of another table, which may be made
-            // before this table is rebuilt (index names are the whole database's).
-            let sourceName = source.name
-            dropIndexes = (indexes.retired.map(\.declared) + indexes.renamed.map(\.declared)).filter {
-                claimedElsewhere.contains($0.resolvedName(table: sourceName).sqlFolded)
-            }.map { .dropIndex(table: sourceName, index: $0) }
+            dropIndexes = droppedFirst.map { .dropIndex(table: sourceName, index: $0.declared) }
         }
     }
 

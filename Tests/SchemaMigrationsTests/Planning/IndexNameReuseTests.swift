@@ -48,6 +48,37 @@ import Testing
         #expect(fresh == migrated, "\(SemanticSchema.difference(fresh, migrated))")
     }
 
+    /// A retired index whose name another table takes is dropped before the renames; the rebuild of
+    /// its table then retires nothing more, so the application's own index over the same columns
+    /// stays (it was taken for the retired one and dropped). Found by the property family (two
+    /// tables swapped, an application index named `_SM_TMP_1`): "index _SM_TMP_1 is gone".
+    @Test func anIndexDroppedFirstLeavesTheApplicationsIndexOfItsColumns() throws {
+        let v1 = A.schema(
+            1,
+            [
+                Schema.Entity(name: "Bird", attributes: [A.attribute("wing", .integer)]),
+                Schema.Entity(
+                    name: "Trip", attributes: [A.attribute("day", .integer, default: "0")],
+                    indexes: [Schema.Index(["day"], name: "by_day")]),
+            ])
+        // Bird takes the name `by_day`; Trip no longer declares it and is rebuilt (a default change).
+        let v2 = A.schema(
+            2,
+            [
+                Schema.Entity(
+                    name: "Bird", attributes: [A.attribute("wing", .integer)],
+                    indexes: [Schema.Index(["wing"], name: "by_day")]),
+                Schema.Entity(name: "Trip", attributes: [A.attribute("day", .integer, default: "1")]),
+            ])
+        let db = TemporaryDatabase()
+        try A.migrator([v1]).migrate(databaseAt: db.url)
+        try db.execute("CREATE INDEX app_day ON Trip (day); INSERT INTO Trip (day) VALUES (5), (6)")
+        try A.migrator([v1, v2]).migrate(databaseAt: db.url)
+        let found = try db.rows(
+            "SELECT name, tbl_name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+        #expect(found == [["'app_day'", "'Trip'"], ["'by_day'", "'Bird'"]], "\(found)")
+    }
+
     /// A table whose version keeps an index without naming it keeps its live name, unless another
     /// table's declaration takes that name in the same version: the kept index then goes under
     /// its default name. Found by the property family (two tables swapped, one's named index
