@@ -52,11 +52,11 @@ public final class TestDatabase {
     /// - Throws: ``MigrationTestFailure`` naming every difference; `MigrationError` when the
     ///   version cannot be read or the database drifted from its declaration.
     public func validate() throws {
-        guard let version = try version() else {
+        let status = try migrator.verify(databaseAt: url)
+        guard let version = status.currentVersion else {
             throw MigrationTestFailure(
                 .notThePlansDatabase, "\(url.lastPathComponent) holds none of the plan's tables", database: url.path)
         }
-        let status = try migrator.verify(databaseAt: url)
         guard status.isRecorded else {
             throw MigrationTestFailure(
                 .notThePlansDatabase,

@@ -49,7 +49,7 @@ enum CaptureSubcommand {
             of: URL(fileURLWithPath: arguments.value("--database")!),
             into: URL(fileURLWithPath: arguments.value("--fixtures")!), name: arguments.value("--name"),
             preparing: sql)
-        let version = try tester.database(copying: fixture).version()
+        let version = try tester.migrator.currentVersion(databaseAt: fixture)
         if invocation.format(default: "text") == "json" {
             invocation.console.output(
                 JSONOutput.string(["fixture": fixture.path, "version": JSONOutput.version(version), "exitStatus": 0]))
