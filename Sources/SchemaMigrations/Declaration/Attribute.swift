@@ -10,6 +10,7 @@
 /// @Attribute(.primaryKey, column: "AlbumId") var albumID = 0      // the table's key instead of `id`
 /// @Attribute(column: "ArtistId", references: .to("Artist")) var artistID = 0
 /// @Attribute(generated: .virtual("price * quantity")) var total: Double? = nil   // computed by SQLite
+/// @Attribute(notNullOnConflict: .replace) var status = "new"      // a NULL written takes the default
 /// ```
 ///
 /// A property's initial value is its column's default only when it is a constant: one computed
@@ -61,6 +62,7 @@ public struct Attribute<Value> {
     let collation: String?
     let defaultExpression: String?
     let generated: Schema.GeneratedColumn?
+    let notNullOnConflict: Schema.ConflictResolution?
 
     /// The property's value.
     public var wrappedValue: Value {
@@ -94,12 +96,15 @@ public struct Attribute<Value> {
     ///   - generated: for a column SQLite computes, `.virtual("price * quantity")` or
     ///     `.stored("lower(email)")` (`GENERATED ALWAYS AS (…)`); its initial value is then no
     ///     default, and a custom stage cannot write it.
+    ///   - notNullOnConflict: for a property that is not optional, what a write of NULL does
+    ///     (`NOT NULL ON CONFLICT REPLACE`: it takes the default; `.ignore`: the row is skipped);
+    ///     nil for SQLite's `ABORT`.
     public init(
         wrappedValue: Value, _ options: Option..., originalName: String? = nil, hashModifier: String? = nil,
         column: String? = nil, sqlType: String? = nil, references: ForeignKeyReference? = nil,
         dateStorage: Schema.DateStorage? = nil,
         check: String? = nil, collation: String? = nil, defaultExpression: String? = nil,
-        generated: Schema.GeneratedColumn? = nil
+        generated: Schema.GeneratedColumn? = nil, notNullOnConflict: Schema.ConflictResolution? = nil
     ) {
         self.storage = wrappedValue
         self.options = options
@@ -114,6 +119,7 @@ public struct Attribute<Value> {
         self.collation = collation
         self.defaultExpression = defaultExpression
         self.generated = generated
+        self.notNullOnConflict = notNullOnConflict
     }
 
     /// An attribute with no default value: `@Attribute var rating: Int`.
@@ -121,7 +127,7 @@ public struct Attribute<Value> {
         self.init(
             options: [], originalName: nil, hashModifier: nil, column: nil, sqlType: nil, references: nil,
             dateStorage: nil, check: nil, collation: nil,
-            defaultExpression: nil, generated: nil)
+            defaultExpression: nil, generated: nil, notNullOnConflict: nil)
     }
 
     /// An attribute with no default value, with options: `@Attribute(.unique) var code: String`.
@@ -130,20 +136,20 @@ public struct Attribute<Value> {
         column: String? = nil, sqlType: String? = nil, references: ForeignKeyReference? = nil,
         dateStorage: Schema.DateStorage? = nil,
         check: String? = nil, collation: String? = nil, defaultExpression: String? = nil,
-        generated: Schema.GeneratedColumn? = nil
+        generated: Schema.GeneratedColumn? = nil, notNullOnConflict: Schema.ConflictResolution? = nil
     ) {
         self.init(
             options: options, originalName: originalName, hashModifier: hashModifier, column: column, sqlType: sqlType,
             references: references,
             dateStorage: dateStorage, check: check, collation: collation, defaultExpression: defaultExpression,
-            generated: generated)
+            generated: generated, notNullOnConflict: notNullOnConflict)
     }
 
     private init(
         options: [Option], originalName: String?, hashModifier: String?, column: String?, sqlType: String?,
         references: ForeignKeyReference?,
         dateStorage: Schema.DateStorage?, check: String?, collation: String?, defaultExpression: String?,
-        generated: Schema.GeneratedColumn?
+        generated: Schema.GeneratedColumn?, notNullOnConflict: Schema.ConflictResolution?
     ) {
         self.storage = nil
         self.options = options
@@ -158,6 +164,7 @@ public struct Attribute<Value> {
         self.collation = collation
         self.defaultExpression = defaultExpression
         self.generated = generated
+        self.notNullOnConflict = notNullOnConflict
     }
 }
 
@@ -178,6 +185,7 @@ protocol DeclaredAttribute {
     var declaredCollation: String? { get }
     var declaredDefaultExpression: String? { get }
     var declaredGenerated: Schema.GeneratedColumn? { get }
+    var declaredNotNullOnConflict: Schema.ConflictResolution? { get }
 }
 
 extension Attribute: DeclaredAttribute {
@@ -194,6 +202,7 @@ extension Attribute: DeclaredAttribute {
     var declaredCollation: String? { collation }
     var declaredDefaultExpression: String? { defaultExpression }
     var declaredGenerated: Schema.GeneratedColumn? { generated }
+    var declaredNotNullOnConflict: Schema.ConflictResolution? { notNullOnConflict }
 }
 
 /// Marks a stored property as not persisted: it has no column.

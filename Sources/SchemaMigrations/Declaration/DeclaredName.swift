@@ -79,3 +79,28 @@ extension Optional: DeclaredHeaderValue where Wrapped: DeclaredHeaderValue {
     /// The value, or nil.
     public var declaredHeaderValue: Int? { self?.declaredHeaderValue }
 }
+
+/// A conflict clause a model declares (``PersistentModel/primaryKeyOnConflict``), spelled as a
+/// `Schema.ConflictResolution` or as an optional one whose nil declares none.
+///
+/// ```swift
+/// static let primaryKeyOnConflict = Schema.ConflictResolution.replace
+/// static let primaryKeyOnConflict: Schema.ConflictResolution? = .replace   // the same
+/// ```
+///
+/// Only those two types conform, so a requirement spelled with another type (`= "REPLACE"`)
+/// does not compile, rather than leave the key without its clause.
+public protocol DeclaredConflictResolution {
+    /// The resolution, nil for none.
+    var declaredResolution: Schema.ConflictResolution? { get }
+}
+
+extension Schema.ConflictResolution: DeclaredConflictResolution {
+    /// The resolution itself.
+    public var declaredResolution: Schema.ConflictResolution? { self }
+}
+
+extension Optional: DeclaredConflictResolution where Wrapped == Schema.ConflictResolution {
+    /// The resolution, or nil.
+    public var declaredResolution: Schema.ConflictResolution? { self }
+}

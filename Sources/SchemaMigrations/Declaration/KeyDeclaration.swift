@@ -109,7 +109,7 @@ struct KeyDeclaration {
             }
             entity.isAutoincrement = true
         }
-        if model.withoutRowID {
+        if model._withoutRowID {
             guard entity.primaryKey != nil else {
                 throw fail(
                     "'\(entity.name)' is WITHOUT ROWID but declares no primary key",
@@ -122,7 +122,7 @@ struct KeyDeclaration {
             }
             entity.isWithoutRowID = true
         }
-        entity.isStrict = model.strict
+        entity.isStrict = model._strict
         return entity
     }
 }

@@ -83,7 +83,7 @@ enum ModelReflection {
                     swiftType: stored.swiftTypeName,
                     references: declared?.declaredReference, sqlType: declared?.declaredSQLType,
                     check: declared?.declaredCheck, collation: declared?.declaredCollation,
-                    generated: declared?.declaredGenerated))
+                    generated: declared?.declaredGenerated, notNullOnConflict: declared?.declaredNotNullOnConflict))
             keys.note(
                 property: name, options: options, column: declared?.declaredColumn,
                 dateStorage: declared?.declaredDateStorage, initial: declared.map { $0.declaredDefault } ?? child.value)
@@ -91,12 +91,12 @@ enum ModelReflection {
         }
         indexes += model._uniqueness.map { Schema.Index($0, isUnique: true) }
         indexes += model._indexes.map { Schema.Index($0) }
-        indexes += model.namedIndexes.map(\.schemaIndex)
+        indexes += model._namedIndexes.map(\.schemaIndex)
         return try keys.applied(
             to: Schema.Entity(
                 name: entityName, originalName: model._originalName, hashModifier: model._hashModifier,
                 attributes: attributes, indexes: deduplicated(indexes), relationships: relationships,
-                constraints: model._constraints),
+                constraints: model._constraints, primaryKeyOnConflict: model._primaryKeyOnConflict),
             model: model, version: version)
     }
 

@@ -57,6 +57,16 @@ extension PersistentModel where PrimaryKeyDeclaration: DeclaredKey {
     public static var _primaryKey: [String]? { primaryKey.declaredKey }
 }
 
+extension PersistentModel where PrimaryKeyOnConflictDeclaration == Schema.ConflictResolution? {
+    /// nil: the key has no conflict clause (SQLite's `ABORT`).
+    public static var primaryKeyOnConflict: Schema.ConflictResolution? { nil }
+}
+
+extension PersistentModel where PrimaryKeyOnConflictDeclaration: DeclaredConflictResolution {
+    /// ``PersistentModel/primaryKeyOnConflict`` as declared.
+    public static var _primaryKeyOnConflict: Schema.ConflictResolution? { primaryKeyOnConflict.declaredResolution }
+}
+
 extension PersistentModel where IndexNamesDeclaration == [String: [String]] {
     /// No names given: an unnamed index is called `Entity_column…`.
     public static var indexNames: [String: [String]] { [:] }
@@ -64,13 +74,25 @@ extension PersistentModel where IndexNamesDeclaration == [String: [String]] {
     public static var _indexNames: [String: [String]] { indexNames }
 }
 
-extension PersistentModel {
+extension PersistentModel where WithoutRowIDDeclaration == Bool {
     /// A rowid table.
     public static var withoutRowID: Bool { false }
+    /// ``PersistentModel/withoutRowID`` as declared.
+    public static var _withoutRowID: Bool { withoutRowID }
+}
+
+extension PersistentModel where StrictDeclaration == Bool {
     /// Not a STRICT table.
     public static var strict: Bool { false }
+    /// ``PersistentModel/strict`` as declared.
+    public static var _strict: Bool { strict }
+}
+
+extension PersistentModel where NamedIndexesDeclaration == [NamedIndex] {
     /// No indexes with expressions, orders, collations or a WHERE clause.
     public static var namedIndexes: [NamedIndex] { [] }
+    /// ``PersistentModel/namedIndexes`` as declared.
+    public static var _namedIndexes: [NamedIndex] { namedIndexes }
 }
 
 extension PersistentModel where ConstraintsDeclaration == [Schema.TableConstraint] {

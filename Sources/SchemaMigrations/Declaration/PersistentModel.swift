@@ -64,12 +64,25 @@ public protocol PersistentModel: AnyObject, _SchemaMigrationsSendableMetatype {
     /// allows NULL in a key: not in an `INTEGER PRIMARY KEY` (the rowid) nor `WITHOUT ROWID`.
     static var primaryKey: PrimaryKeyDeclaration { get }
 
+    /// The type ``primaryKeyOnConflict`` is declared with: `Schema.ConflictResolution?` or
+    /// `Schema.ConflictResolution`.
+    associatedtype PrimaryKeyOnConflictDeclaration = Schema.ConflictResolution?
+    /// The primary key's conflict clause, wherever the key is written (the default `id` column,
+    /// an `@Attribute(.primaryKey)`, or ``primaryKey``): `.replace` writes
+    /// `PRIMARY KEY ON CONFLICT REPLACE`, so an insert of a key already there replaces that
+    /// row. nil (the default) for SQLite's `ABORT`.
+    static var primaryKeyOnConflict: PrimaryKeyOnConflictDeclaration { get }
+
+    /// The type ``withoutRowID`` is declared with: `Bool`.
+    associatedtype WithoutRowIDDeclaration = Bool
     /// `WITHOUT ROWID`: the table is stored in its primary key's order and has no rowid. Needs a
     /// declared primary key.
-    static var withoutRowID: Bool { get }
+    static var withoutRowID: WithoutRowIDDeclaration { get }
+    /// The type ``strict`` is declared with: `Bool`.
+    associatedtype StrictDeclaration = Bool
     /// `STRICT`: SQLite refuses a value that is not of its column's type. Column types must then be
     /// INTEGER, REAL, TEXT, BLOB, INT or ANY.
-    static var strict: Bool { get }
+    static var strict: StrictDeclaration { get }
 
     /// The type ``indexNames`` is declared with: `[String: [String]]`.
     associatedtype IndexNamesDeclaration = [String: [String]]
@@ -79,7 +92,9 @@ public protocol PersistentModel: AnyObject, _SchemaMigrationsSendableMetatype {
     static var indexNames: IndexNamesDeclaration { get }
     /// Indexes declared with their name, over properties and SQL expressions, perhaps partial or
     /// unique: `[.unique("Customer_live_email", [.expression("lower(email)")], where: "deleted_at IS NULL")]`.
-    static var namedIndexes: [NamedIndex] { get }
+    static var namedIndexes: NamedIndexesDeclaration { get }
+    /// The type ``namedIndexes`` is declared with: `[NamedIndex]`.
+    associatedtype NamedIndexesDeclaration = [NamedIndex]
 
     /// The type ``constraints`` is declared with: `[Schema.TableConstraint]`. Another type (an
     /// optional array) leaves the model without `_constraints`, so it does not compile rather
@@ -106,8 +121,16 @@ public protocol PersistentModel: AnyObject, _SchemaMigrationsSendableMetatype {
     static var _uniqueness: [[String]] { get }
     /// ``primaryKey`` as read; not to be declared (see ``_entityName``).
     static var _primaryKey: [String]? { get }
+    /// ``primaryKeyOnConflict`` as read; not to be declared (see ``_entityName``).
+    static var _primaryKeyOnConflict: Schema.ConflictResolution? { get }
     /// ``indexNames`` as read; not to be declared (see ``_entityName``).
     static var _indexNames: [String: [String]] { get }
     /// ``constraints`` as read; not to be declared (see ``_entityName``).
     static var _constraints: [Schema.TableConstraint] { get }
+    /// ``withoutRowID`` as read; not to be declared (see ``_entityName``).
+    static var _withoutRowID: Bool { get }
+    /// ``strict`` as read; not to be declared (see ``_entityName``).
+    static var _strict: Bool { get }
+    /// ``namedIndexes`` as read; not to be declared (see ``_entityName``).
+    static var _namedIndexes: [NamedIndex] { get }
 }

@@ -22,12 +22,18 @@ public protocol SchemaMigrationPlan: _SchemaMigrationsSendableMetatype {
     static var name: NameDeclaration { get }
     /// Every version, oldest first.
     static var schemas: [any VersionedSchema.Type] { get }
+    /// The type ``stages`` is declared with: `[MigrationStage]`. Another type (an optional array)
+    /// leaves the plan without `_stages`, so it does not compile rather than silently running
+    /// no custom stage.
+    associatedtype StagesDeclaration = [MigrationStage]
     /// The stages between consecutive versions.
-    static var stages: [MigrationStage] { get }
+    static var stages: StagesDeclaration { get }
     /// ``name`` as read, whichever type declares it. Not to be declared: the package's extension
     /// gives it, and a plan without one (its name declared with a type the package does not
     /// take) does not compile.
     static var _name: String { get }
+    /// ``stages`` as read; not to be declared (see ``_name``).
+    static var _stages: [MigrationStage] { get }
 }
 
 extension SchemaMigrationPlan where NameDeclaration == String {
@@ -40,7 +46,9 @@ extension SchemaMigrationPlan where NameDeclaration: DeclaredName {
     public static var _name: String { name.declaredName ?? "default" }
 }
 
-extension SchemaMigrationPlan {
+extension SchemaMigrationPlan where StagesDeclaration == [MigrationStage] {
     /// No stages: every pair of consecutive versions is a lightweight stage.
     public static var stages: [MigrationStage] { [] }
+    /// ``SchemaMigrationPlan/stages`` as declared.
+    public static var _stages: [MigrationStage] { stages }
 }

@@ -109,8 +109,10 @@ extension TableRebuild {
                 continue
             }
             if column.changesType { definition.setType(column.attribute.declaredType, column: name) }
-            if column.changesOptionality || nullableColumns.contains(name) {
-                definition.setNotNull(!column.attribute.isOptional && !nullableColumns.contains(name), column: name)
+            if column.changesOptionality || column.changesNotNullConflict || nullableColumns.contains(name) {
+                definition.setNotNull(
+                    !column.attribute.isOptional && !nullableColumns.contains(name),
+                    onConflict: column.attribute.notNullOnConflict, column: name)
             }
             if column.changesDefault { definition.setDefault(column.attribute.defaultValue, column: name) }
             if column.changesReference { definition.setReference(column.attribute.references, column: name) }
@@ -126,6 +128,7 @@ extension TableRebuild {
         }
         carriedOver = carriedOver.filter { feature in !removed.contains { $0.hasSuffix(feature) } }
         if changesStrict { definition.strict = target.isStrict }
+        if changesKeyConflict { try definition.setKeyConflict(target.primaryKeyOnConflict) }
         var statements = [definition.sql(named: temporaryName)]
         if freedPagesAreErased {
             // With secure_delete, DROP TABLE journals and zeroes every page it frees, and the

@@ -10,17 +10,19 @@ enum EntitySQL {
     /// a rowid alias when INTEGER); a composite one as `PRIMARY KEY ("PlaylistId", "TrackId")`,
     /// then the declared table constraints in their order.
     static func createTable(_ entity: Schema.Entity, named name: String? = nil, nullable: Set<String> = []) -> String {
+        let onConflict = entity.primaryKeyOnConflict.map { " " + $0.clause } ?? ""
         var columns =
-            entity.hasImplicitID ? ["\(SQL.quoteIdentifier(Schema.primaryKeyColumn)) INTEGER PRIMARY KEY"] : []
+            entity.hasImplicitID
+            ? ["\(SQL.quoteIdentifier(Schema.primaryKeyColumn)) INTEGER PRIMARY KEY\(onConflict)"] : []
         let inlineKey = entity.primaryKey.flatMap { $0.count == 1 ? $0[0] : nil }
-        let keyClause = "PRIMARY KEY" + (entity.isAutoincrement ? " AUTOINCREMENT" : "")
+        let keyClause = "PRIMARY KEY" + onConflict + (entity.isAutoincrement ? " AUTOINCREMENT" : "")
         columns += entity.attributes.map { attribute in
             columnDefinition(
                 attribute, forceNullable: nullable.contains(attribute.name),
                 keyClause: attribute.name == inlineKey ? keyClause : nil)
         }
         if let key = entity.primaryKey, !key.isEmpty, inlineKey == nil {
-            columns.append("PRIMARY KEY (\(key.map(SQL.quoteIdentifier).joined(separator: ", ")))")
+            columns.append("PRIMARY KEY (\(key.map(SQL.quoteIdentifier).joined(separator: ", ")))\(onConflict)")
         }
         columns += entity.constraints.map(\.sql)
         return "CREATE TABLE \(SQL.quoteIdentifier(name ?? entity.name)) (\(columns.joined(separator: ", ")))"
@@ -53,7 +55,9 @@ enum EntitySQL {
         // An untyped column (`sqlType: ""`) writes no type: its constraints come first.
         var parts = [attribute.declaredType]
         if let keyClause { parts.append(keyClause) }
-        if !attribute.isOptional && !forceNullable { parts.append("NOT NULL") }
+        if !attribute.isOptional && !forceNullable {
+            parts.append("NOT NULL" + (attribute.notNullOnConflict.map { " " + $0.clause } ?? ""))
+        }
         if let defaultValue = attribute.defaultValue, attribute.generated == nil {
             parts.append("DEFAULT \(defaultValue)")
         }

@@ -60,7 +60,7 @@ struct ResolvedPlan: Sendable {
     init(_ plan: any SchemaMigrationPlan.Type) throws {
         try self.init(
             name: plan._name, schemas: plan.schemas.map { try Schema($0) },
-            stages: plan.stages.map(PlannedStage.init(declared:)))
+            stages: plan._stages.map(PlannedStage.init(declared:)))
     }
 
     /// Validates versions and stages, and fills the gaps between consecutive versions with lightweight stages.

@@ -224,10 +224,25 @@ struct TableCompatibility {
             )
         }
         if was.isOptional && !now.isOptional && now.generated == nil {
-            add(
-                .becomesNotNull, was.property, writes,
-                "makes \(name) non-optional: the previous version writes NULL when it is nil, which NOT NULL refuses"
-                    + (now.defaultValue == nil ? "" : " (a default fills only a column an insert leaves out)"))
+            // `NOT NULL ON CONFLICT REPLACE` stores the default for a NULL (ABORT without one);
+            // `IGNORE` skips the statement's row: the statements run, their values differ.
+            switch now.notNullOnConflict {
+            case .replace? where now.defaultValue != nil:
+                add(
+                    .becomesNotNull, was.property, .valuesDiffer,
+                    "makes \(name) non-optional ON CONFLICT REPLACE: the previous version's NULLs store its default \(now.defaultValue!) instead"
+                )
+            case .ignore?:
+                add(
+                    .becomesNotNull, was.property, .valuesDiffer,
+                    "makes \(name) non-optional ON CONFLICT IGNORE: the previous version's writes of NULL are skipped, their rows not written"
+                )
+            default:
+                add(
+                    .becomesNotNull, was.property, writes,
+                    "makes \(name) non-optional: the previous version writes NULL when it is nil, which NOT NULL refuses"
+                        + (now.defaultValue == nil ? "" : " (a default fills only a column an insert leaves out)"))
+            }
         }
         switch (was.generated, now.generated) {
         case (nil, let generated?):
@@ -327,9 +342,22 @@ struct TableCompatibility {
                 if key.columns.contains(where: { nullForOldInserts.contains($0.sqlFolded) }) { continue }
                 kind = .foreignKeyAdded
             }
-            add(
-                kind, nil, .writesMayFail,
-                "adds `\(constraint.sql)` to \(old.name): the previous version's writes that break it fail")
+            switch (kind, constraint.onConflict) {
+            case (.uniqueAdded, .replace?):
+                add(
+                    kind, nil, .valuesDiffer,
+                    "adds `\(constraint.sql)` to \(old.name): the previous version's writes of values another row has delete that row"
+                )
+            case (.uniqueAdded, .ignore?):
+                add(
+                    kind, nil, .valuesDiffer,
+                    "adds `\(constraint.sql)` to \(old.name): the previous version's writes of values another row has are skipped"
+                )
+            default:
+                add(
+                    kind, nil, .writesMayFail,
+                    "adds `\(constraint.sql)` to \(old.name): the previous version's writes that break it fail")
+            }
         }
     }
 }

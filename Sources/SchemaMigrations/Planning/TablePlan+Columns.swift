@@ -159,7 +159,7 @@ extension TablePlan {
             }
         }
 
-        /// Default, CHECK, collation, generated expression, hashModifier and foreign key.
+        /// Default, CHECK, collation, generated expression, NOT NULL's conflict clause, hashModifier and foreign key.
         private mutating func compareConstraints(
             _ old: Schema.Attribute, _ attribute: Schema.Attribute, _ column: inout TableRebuild.Column
         ) {
@@ -188,6 +188,15 @@ extension TablePlan {
                 rebuildReasons.append(
                     "\(attribute.name): " + TablePlan.describe(old.generated) + " to "
                         + TablePlan.describe(attribute.generated) + replaced)
+            }
+            if !attribute.isOptional,
+                Schema.ConflictResolution.meaning(old.isOptional ? nil : old.notNullOnConflict)
+                    != Schema.ConflictResolution.meaning(attribute.notNullOnConflict)
+            {
+                column.changesNotNullConflict = true
+                rebuildReasons.append(
+                    "\(attribute.name): NOT NULL " + TablePlan.describe(old.isOptional ? nil : old.notNullOnConflict)
+                        + " to " + TablePlan.describe(attribute.notNullOnConflict))
             }
             if old.hashModifier != attribute.hashModifier {
                 rebuildReasons.append("\(attribute.name)'s hashModifier changed")

@@ -32,6 +32,14 @@ struct TablePlan {
         if source.isStrict != target.isStrict {
             columns.rebuildReasons.append(target.isStrict ? "STRICT on" : "STRICT off")
         }
+        let changesKeyConflict =
+            Schema.ConflictResolution.meaning(source.primaryKeyOnConflict)
+            != Schema.ConflictResolution.meaning(target.primaryKeyOnConflict)
+        if changesKeyConflict {
+            columns.rebuildReasons.append(
+                "primary key: " + TablePlan.describe(source.primaryKeyOnConflict) + " to "
+                    + TablePlan.describe(target.primaryKeyOnConflict))
+        }
         for match in matches {
             if let old = match.source {
                 try columns.compare(old, to: match.target)
@@ -106,6 +114,7 @@ struct TablePlan {
                 }.map { ($0.renamed, $0.declared.resolvedName(table: sourceName)) },
                 reasons: TablePlan.unique(reasons))
             rebuild.changesStrict = source.isStrict != target.isStrict
+            rebuild.changesKeyConflict = changesKeyConflict
             rebuild.replacedByGenerated = columns.replacedByGenerated
             // A renamed index is made again under its new name, as an added one is: beside an
             // application's index of the same columns, which would otherwise stand for it.
@@ -115,6 +124,11 @@ struct TablePlan {
             changes = [.rebuild(rebuild)]
             dropIndexes = droppedFirst.map { .dropIndex(table: sourceName, index: $0.declared) }
         }
+    }
+
+    /// `ON CONFLICT REPLACE`, or `no conflict clause`.
+    static func describe(_ resolution: Schema.ConflictResolution?) -> String {
+        resolution.map(\.clause) ?? "no conflict clause"
     }
 
     static func describe(_ generated: Schema.GeneratedColumn?) -> String {

@@ -25,6 +25,7 @@ struct TableRebuild: Sendable {
         var changesCheck = false
         var changesCollation = false
         var changesGenerated = false
+        var changesNotNullConflict = false
         /// The column's name before the stage's renames (for the dry run, which reads the table before they run).
         var sourceName: String?
     }
@@ -49,6 +50,8 @@ struct TableRebuild: Sendable {
     var reasons: [String]
     /// Whether the plan turns `STRICT` on or off (otherwise the table keeps its own).
     var changesStrict = false
+    /// Whether the primary key's conflict clause changes (`ON CONFLICT REPLACE` on or off).
+    var changesKeyConflict = false
     /// Target columns that held stored values and become generated: SQLite computes them anew,
     /// replacing what was stored (destructive).
     var replacedByGenerated: [String] = []

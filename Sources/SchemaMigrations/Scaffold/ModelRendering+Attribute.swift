@@ -11,7 +11,7 @@ extension ModelRendering {
                 originalName(attribute), hashModifier(attribute), column(attribute), sqlType(attribute),
                 references(attribute),
                 dateStorage(attribute), check(attribute), collation(attribute), defaultExpression(initial),
-                generated(attribute),
+                generated(attribute), notNullOnConflict(attribute),
             ].compactMap { $0 }
         let name = names.property(attribute.name, of: entity.name)
         var text = ""
@@ -102,6 +102,10 @@ extension ModelRendering {
 
     func check(_ attribute: Schema.Attribute) -> String? {
         attribute.check.map { "check: \(SwiftInitialValue.stringLiteral($0))" }
+    }
+
+    func notNullOnConflict(_ attribute: Schema.Attribute) -> String? {
+        attribute.notNullOnConflict.map { "notNullOnConflict: .\($0)" }
     }
 
     func collation(_ attribute: Schema.Attribute) -> String? {

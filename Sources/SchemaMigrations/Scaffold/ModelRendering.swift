@@ -25,7 +25,8 @@ struct ModelRendering {
     /// when it would say the default.
     func staticMembers() -> [String] {
         [
-            entityName(), originalName(), hashModifier(), primaryKey(), withoutRowID(), strict(), uniqueness(),
+            entityName(), originalName(), hashModifier(), primaryKey(), primaryKeyOnConflict(), withoutRowID(),
+            strict(), uniqueness(),
             indexes(), indexNames(), namedIndexes(), constraints(),
         ].compactMap { $0 }
     }
@@ -49,6 +50,11 @@ struct ModelRendering {
     func primaryKey() -> String? {
         guard let key = entity.primaryKey, key.count != 1 else { return nil }
         return "static let primaryKey: [String]? = \(stringArray(key.map(property)))"
+    }
+
+    /// The key's conflict clause, wherever the key is: `static let primaryKeyOnConflict = Schema.ConflictResolution.replace`.
+    func primaryKeyOnConflict() -> String? {
+        entity.primaryKeyOnConflict.map { "static let primaryKeyOnConflict = Schema.ConflictResolution.\($0)" }
     }
 
     func withoutRowID() -> String? { entity.isWithoutRowID ? "static let withoutRowID = true" : nil }
@@ -102,7 +108,9 @@ struct ModelRendering {
             let name = constraint.name.map { ", name: \(text($0))" } ?? ""
             switch constraint.kind {
             case .check(let expression): return ".check(\(text(expression))\(name))"
-            case .unique(let columns): return ".unique(\(stringArray(columns.map(property)))\(name))"
+            case .unique(let columns):
+                let onConflict = constraint.onConflict.map { ", onConflict: .\($0)" } ?? ""
+                return ".unique(\(stringArray(columns.map(property)))\(onConflict)\(name))"
             case .foreignKey(let key):
                 var arguments = [stringArray(key.columns.map(property)), "references: \(text(key.table))"]
                 if let referenced = key.referencedColumns { arguments.append("columns: \(stringArray(referenced))") }

@@ -58,7 +58,7 @@ enum ScaffoldLimits {
                 swiftType: attribute.swiftType, references: key, propertyName: attribute.propertyName,
                 sqlType: attribute.sqlType,
                 dateStorage: attribute.dateStorage, check: attribute.check, collation: attribute.collation,
-                generated: attribute.generated)
+                generated: attribute.generated, notNullOnConflict: attribute.notNullOnConflict)
             if known != attribute {
                 found.append("column \(attribute.name) has an option the scaffold cannot write yet")
             }
@@ -88,7 +88,9 @@ enum ScaffoldLimits {
             indexes: entity.indexes, relationships: entity.relationships, primaryKey: entity.primaryKey,
             isAutoincrement: entity.isAutoincrement, isWithoutRowID: entity.isWithoutRowID, isJoinTable: false,
             isStrict: entity.isStrict,
-            constraints: entity.constraints.map { Schema.TableConstraint($0.kind, name: $0.name) })
+            constraints: entity.constraints.map {
+                Schema.TableConstraint($0.kind, name: $0.name, onConflict: $0.onConflict)
+            }, primaryKeyOnConflict: entity.primaryKeyOnConflict)
         if entity.isJoinTable {
             found.append(
                 "a join table the storage layout makes for a many-to-many relationship: declare the relationship instead"

@@ -60,7 +60,8 @@ extension IntrospectionReader {
             name: table.name, attributes: attributes, indexes: indexes,
             primaryKey: implicitID ? nil : keyColumns.map(\.name),
             isAutoincrement: !implicitID && definition.hasAutoincrement,
-            isWithoutRowID: definition.withoutRowid, isStrict: definition.strict, constraints: constraints)
+            isWithoutRowID: definition.withoutRowid, isStrict: definition.strict, constraints: constraints,
+            primaryKeyOnConflict: definition.keyConflict)
     }
 
     /// The table's constraints a declaration says as ``Schema/TableConstraint``s: its table
@@ -87,9 +88,7 @@ extension IntrospectionReader {
                 if position > 0 || constraint.name != nil { result.append(constraint) }
             }
             for unique in column.constraints where unique.kind == .unique {
-                if let constraint = Schema.TableConstraint(
-                    parsing: unique.text + " (\(SQL.quoteIdentifier(column.name)))")
-                {
+                if let constraint = TableDefinition.tableConstraint(of: unique, on: column.name) {
                     result.append(constraint)
                 }
             }
@@ -191,7 +190,8 @@ extension IntrospectionReader {
         return Schema.Attribute(
             name: column.name, valueType: type.valueType, isOptional: isOptional, defaultValue: defaultValue,
             references: references, sqlType: type.sqlType, dateStorage: type.dateStorage,
-            check: check, collation: collation)
+            check: check, collation: collation,
+            notNullOnConflict: isOptional ? nil : definition.notNullConflict(of: column.name))
     }
 
     /// The column's foreign key, nil when it has none or (saying why in `blocking`) when it cannot be declared.

@@ -44,6 +44,10 @@ extension Schema {
         public var collation: String?
         /// For a generated column: its expression and whether it is `VIRTUAL` or `STORED`.
         public var generated: GeneratedColumn?
+        /// The conflict clause of the column's `NOT NULL` (`NOT NULL ON CONFLICT REPLACE`: a NULL
+        /// written takes the column's default), nil for none (SQLite's `ABORT`). Only a column
+        /// that is not optional has one.
+        public var notNullOnConflict: ConflictResolution?
 
         /// An attribute with its name, type, optionality and the storage options a declaration gives it.
         public init(
@@ -51,7 +55,8 @@ extension Schema {
             originalName: String? = nil, hashModifier: String? = nil, options: [String] = [], swiftType: String? = nil,
             references: ForeignKey? = nil, propertyName: String? = nil, sqlType: String? = nil,
             dateStorage: DateStorage? = nil,
-            check: String? = nil, collation: String? = nil, generated: GeneratedColumn? = nil
+            check: String? = nil, collation: String? = nil, generated: GeneratedColumn? = nil,
+            notNullOnConflict: ConflictResolution? = nil
         ) {
             self.name = name
             self.valueType = valueType
@@ -68,6 +73,7 @@ extension Schema {
             self.check = check
             self.collation = collation
             self.generated = generated
+            self.notNullOnConflict = notNullOnConflict
         }
 
         /// Decodes an attribute from a schema snapshot; keys a snapshot leaves out take their defaults.
@@ -88,6 +94,7 @@ extension Schema {
             check = try container.decodeIfPresent(String.self, forKey: .check)
             collation = try container.decodeIfPresent(String.self, forKey: .collation)
             generated = try container.decodeIfPresent(GeneratedColumn.self, forKey: .generated)
+            notNullOnConflict = try container.decodeIfPresent(ConflictResolution.self, forKey: .notNullOnConflict)
         }
 
         /// The column's storage type.

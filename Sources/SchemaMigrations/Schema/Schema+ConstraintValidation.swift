@@ -16,6 +16,12 @@ extension Schema {
             if let name = constraint.name, name.isEmpty {
                 throw fail("\(label) has an empty name", remedy: "name it, or leave its name out (name: nil)")
             }
+            let isUnique = if case .unique = constraint.kind { true } else { false }
+            if let resolution = constraint.onConflict, !isUnique {
+                throw fail(
+                    "\(label) has the conflict clause ON CONFLICT \(resolution.rawValue), which only a UNIQUE constraint takes",
+                    remedy: "leave onConflict out, or give it to a .unique constraint")
+            }
             switch constraint.kind {
             case .check(let expression):
                 guard SQLExpressionText.isOneExpression(expression) else {

@@ -34,6 +34,10 @@ extension Schema {
         /// The table's constraints beside its columns (table CHECKs, UNIQUE constraints, foreign
         /// keys over several columns), in declaration order; columns named by their column names.
         public var constraints: [TableConstraint]
+        /// The primary key's conflict clause (`PRIMARY KEY ON CONFLICT REPLACE`), wherever the key
+        /// is written (the default `id` column, a declared key's column, or `PRIMARY KEY (…)`);
+        /// nil for none (SQLite's `ABORT`).
+        public var primaryKeyOnConflict: ConflictResolution?
         /// True for a join table the storage layout made for a many-to-many relationship. Not
         /// encoded: declared schemas never hold one.
         public var isJoinTable: Bool
@@ -44,7 +48,8 @@ extension Schema {
             attributes: [Attribute], indexes: [Index] = [], relationships: [Relationship] = [],
             primaryKey: [String]? = nil,
             isAutoincrement: Bool = false, isWithoutRowID: Bool = false, isJoinTable: Bool = false,
-            isStrict: Bool = false, constraints: [TableConstraint] = []
+            isStrict: Bool = false, constraints: [TableConstraint] = [],
+            primaryKeyOnConflict: ConflictResolution? = nil
         ) {
             self.name = name
             self.originalName = originalName
@@ -58,6 +63,7 @@ extension Schema {
             self.isJoinTable = isJoinTable
             self.isStrict = isStrict
             self.constraints = constraints
+            self.primaryKeyOnConflict = primaryKeyOnConflict
         }
 
         /// Decodes an entity from a schema snapshot; keys a snapshot leaves out take their defaults.
@@ -75,11 +81,13 @@ extension Schema {
             isJoinTable = false
             isStrict = try container.decodeIfPresent(Bool.self, forKey: .isStrict) ?? false
             constraints = try container.decodeIfPresent([TableConstraint].self, forKey: .constraints) ?? []
+            primaryKeyOnConflict = try container.decodeIfPresent(
+                ConflictResolution.self, forKey: .primaryKeyOnConflict)
         }
 
         private enum CodingKeys: String, CodingKey {
             case name, originalName, hashModifier, attributes, indexes, relationships, primaryKey, isAutoincrement,
-                isWithoutRowID, isStrict, constraints
+                isWithoutRowID, isStrict, constraints, primaryKeyOnConflict
         }
 
         /// Writes the entity, leaving out what it does not have (no relationships, no join-table
@@ -97,6 +105,7 @@ extension Schema {
             if isWithoutRowID { try container.encode(true, forKey: .isWithoutRowID) }
             if isStrict { try container.encode(true, forKey: .isStrict) }
             if !constraints.isEmpty { try container.encode(constraints, forKey: .constraints) }
+            try container.encodeIfPresent(primaryKeyOnConflict, forKey: .primaryKeyOnConflict)
         }
 
         /// The relationship named `name`, if any.

@@ -55,6 +55,8 @@ struct HashedSchema: Encodable {
         var defaultValue: String?
         // Absent unless declared, so schemas without generated columns keep the hash they had.
         var generated: HashedGenerated?
+        // Absent unless a NOT NULL's conflict clause other than ABORT is declared (likewise).
+        var notNullOnConflict: String?
         var hashModifier: String?
         // Absent unless declared, so schemas without them keep the hash they had.
         var references: HashedForeignKey?
@@ -105,6 +107,8 @@ struct HashedSchema: Encodable {
         var relationships: [HashedRelationship]?
         // Absent unless declared, so schemas with the default `id` key keep the hash they had.
         var primaryKey: [String]?
+        // Absent unless the key's conflict clause other than ABORT is declared (likewise).
+        var primaryKeyOnConflict: String?
         var isAutoincrement: Bool?
         var isWithoutRowID: Bool?
         var isStrict: Bool?
@@ -147,6 +151,7 @@ struct HashedSchema: Encodable {
                             HashedGenerated(
                                 expression: SQLExpressionText.normalized($0.expression), storage: $0.storage.rawValue)
                         },
+                        notNullOnConflict: $0.isOptional ? nil : Self.hashed($0.notNullOnConflict),
                         hashModifier: $0.hashModifier,
                         references: $0.references.map {
                             HashedForeignKey(
@@ -178,6 +183,7 @@ struct HashedSchema: Encodable {
                             deleteRule: $0.deleteRule.rawValue, inverse: $0.inverse, hashModifier: $0.hashModifier)
                     },
                 primaryKey: entity.primaryKey,
+                primaryKeyOnConflict: entity.primaryKey == [] ? nil : Self.hashed(entity.primaryKeyOnConflict),
                 isAutoincrement: entity.isAutoincrement ? true : nil,
                 isWithoutRowID: entity.isWithoutRowID ? true : nil,
                 isStrict: entity.isStrict ? true : nil,
@@ -189,6 +195,11 @@ struct HashedSchema: Encodable {
 }
 
 extension HashedSchema {
+    /// A conflict clause as hashed: nil for none and for `ABORT`, which means the same.
+    static func hashed(_ resolution: Schema.ConflictResolution?) -> String? {
+        resolution.flatMap { $0 == .abort ? nil : $0.rawValue }
+    }
+
     /// Each index structure once, then once more for each further index of it that is not the
     /// same declaration (``Schema/Index/isSameDeclaration(as:)``): two named otherwise.
     static func hashedStructures(_ indexes: [Schema.Index]) -> [IndexStructure] {
@@ -248,6 +259,10 @@ extension HashedSchema {
                 }
                 out += "\"isOptional\":\(attribute.isOptional),\"name\":"
                 JSONValue.writeString(attribute.name, to: &out)
+                if let value = attribute.notNullOnConflict {
+                    out += ",\"notNullOnConflict\":"
+                    JSONValue.writeString(value, to: &out)
+                }
                 if let key = attribute.references {
                     out += ",\"references\":{"
                     if let value = key.column {
@@ -315,6 +330,10 @@ extension HashedSchema {
             if let key = entity.primaryKey {
                 out += ",\"primaryKey\":"
                 JSONValue.writeStrings(key, to: &out)
+            }
+            if let value = entity.primaryKeyOnConflict {
+                out += ",\"primaryKeyOnConflict\":"
+                JSONValue.writeString(value, to: &out)
             }
             if let relationships = entity.relationships {
                 out += ",\"relationships\":["

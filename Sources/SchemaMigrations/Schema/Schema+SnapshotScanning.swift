@@ -55,7 +55,7 @@ extension Schema.Entity {
             json,
             keys: [
                 "name", "originalName", "hashModifier", "attributes", "indexes", "relationships", "primaryKey",
-                "isAutoincrement", "isWithoutRowID", "isStrict", "constraints",
+                "isAutoincrement", "isWithoutRowID", "isStrict", "constraints", "primaryKeyOnConflict",
             ])
         self.init(
             name: try object.required("name", \.string),
@@ -75,7 +75,10 @@ extension Schema.Entity {
             isStrict: try object.optional("isStrict", \.bool) ?? false,
             constraints: try object.optional("constraints") {
                 try StrictObject.array($0, Schema.TableConstraint.init(scanning:))
-            } ?? [])
+            } ?? [],
+            primaryKeyOnConflict: try object.optional("primaryKeyOnConflict") {
+                $0.string.flatMap { Schema.ConflictResolution(rawValue: $0) }
+            })
     }
 }
 
@@ -86,6 +89,7 @@ extension Schema.Attribute {
             keys: [
                 "name", "valueType", "isOptional", "defaultValue", "originalName", "hashModifier", "options",
                 "swiftType", "references", "propertyName", "sqlType", "dateStorage", "check", "collation", "generated",
+                "notNullOnConflict",
             ])
         self.init(
             name: try object.required("name", \.string),
@@ -102,7 +106,10 @@ extension Schema.Attribute {
             dateStorage: try object.optional("dateStorage") { $0.string.flatMap(Schema.DateStorage.init(rawValue:)) },
             check: try object.optional("check", \.string),
             collation: try object.optional("collation", \.string),
-            generated: try object.optional("generated", Schema.GeneratedColumn.init(scanning:)))
+            generated: try object.optional("generated", Schema.GeneratedColumn.init(scanning:)),
+            notNullOnConflict: try object.optional("notNullOnConflict") {
+                $0.string.flatMap { Schema.ConflictResolution(rawValue: $0) }
+            })
     }
 }
 

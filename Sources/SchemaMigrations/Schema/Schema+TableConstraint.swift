@@ -69,11 +69,15 @@ extension Schema {
         public var name: String?
         /// What the constraint is.
         public var kind: Kind
+        /// A `UNIQUE` constraint's conflict clause (`ON CONFLICT REPLACE`), nil for none (SQLite's
+        /// `ABORT`). Only a `UNIQUE` constraint takes one.
+        public var onConflict: Schema.ConflictResolution?
 
-        /// A constraint of `kind`, named `name`.
-        public init(_ kind: Kind, name: String? = nil) {
+        /// A constraint of `kind`, named `name`, with a `UNIQUE` constraint's conflict clause.
+        public init(_ kind: Kind, name: String? = nil, onConflict: Schema.ConflictResolution? = nil) {
             self.kind = kind
             self.name = name
+            self.onConflict = onConflict
         }
 
         /// `CHECK (expression)` over the row: `.check("endDate >= startDate")`.
@@ -83,9 +87,12 @@ extension Schema {
 
         /// `UNIQUE (columns)`: no two rows hold the same values in them. Unlike a unique index
         /// (``PersistentModel/uniqueness``), SQLite makes its index with the table and never
-        /// drops it apart from the table.
-        public static func unique(_ columns: [String], name: String? = nil) -> TableConstraint {
-            TableConstraint(.unique(columns), name: name)
+        /// drops it apart from the table; unlike an index, it may say what a conflicting write
+        /// does: `.unique(["email"], onConflict: .replace)` is `UNIQUE ("email") ON CONFLICT REPLACE`.
+        public static func unique(
+            _ columns: [String], onConflict: Schema.ConflictResolution? = nil, name: String? = nil
+        ) -> TableConstraint {
+            TableConstraint(.unique(columns), name: name, onConflict: onConflict)
         }
 
         /// `FOREIGN KEY (columns) REFERENCES table (referenced) …`: the row's values in `columns`
@@ -109,6 +116,7 @@ extension Schema {
             case .check(let expression): return prefix + "CHECK (\(expression))"
             case .unique(let columns):
                 return prefix + "UNIQUE (\(columns.map(SQL.quoteIdentifier).joined(separator: ", ")))"
+                    + (onConflict.map { " " + $0.clause } ?? "")
             case .foreignKey(let key): return prefix + key.clause
             }
         }
@@ -136,7 +144,8 @@ extension Schema {
             func list(_ names: [String]) -> String { names.map(\.sqlFolded).joined(separator: ",") }
             switch kind {
             case .check(let expression): return "check " + SQLExpressionText.normalized(expression)
-            case .unique(let columns): return "unique " + list(columns)
+            case .unique(let columns):
+                return "unique " + list(columns) + Schema.ConflictResolution.meaning(onConflict)
             case .foreignKey(let key):
                 return "foreign key \(list(key.columns)) \(key.table.sqlFolded) "
                     + (key.referencedColumns.map(list) ?? "*") + " \((key.onDelete ?? .noAction).rawValue) "

@@ -1,8 +1,8 @@
 /// A table constraint in a snapshot: one of `check` (the expression), `unique` (the columns) or
-/// `foreignKey` (an object), and `name` when it has one. Clauses a foreign key leaves out are
-/// left out of its object.
+/// `foreignKey` (an object), and `name` when it has one; a `unique` one's `onConflict`
+/// (`"REPLACE"`) when it has one. Clauses a foreign key leaves out are left out of its object.
 extension Schema.TableConstraint {
-    private enum CodingKeys: String, CodingKey { case name, check, unique, foreignKey }
+    private enum CodingKeys: String, CodingKey { case name, check, unique, foreignKey, onConflict }
     private enum KeyCodingKeys: String, CodingKey {
         case columns, table, referencedColumns, onDelete, onUpdate, match, deferrable
     }
@@ -18,9 +18,16 @@ extension Schema.TableConstraint {
                     codingPath: container.codingPath,
                     debugDescription: "a table constraint has exactly one of check, unique and foreignKey"))
         }
+        let onConflict = try container.decodeIfPresent(Schema.ConflictResolution.self, forKey: .onConflict)
+        guard onConflict == nil || kinds[0] == .unique else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .onConflict, in: container, debugDescription: "only a unique constraint has onConflict")
+        }
         switch kinds[0] {
         case .check: self.init(.check(try container.decode(String.self, forKey: .check)), name: name)
-        case .unique: self.init(.unique(try container.decode([String].self, forKey: .unique)), name: name)
+        case .unique:
+            self.init(
+                .unique(try container.decode([String].self, forKey: .unique)), name: name, onConflict: onConflict)
         default:
             let key = try container.nestedContainer(keyedBy: KeyCodingKeys.self, forKey: .foreignKey)
             self.init(
@@ -42,7 +49,9 @@ extension Schema.TableConstraint {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch kind {
         case .check(let expression): try container.encode(expression, forKey: .check)
-        case .unique(let columns): try container.encode(columns, forKey: .unique)
+        case .unique(let columns):
+            try container.encode(columns, forKey: .unique)
+            try container.encodeIfPresent(onConflict, forKey: .onConflict)
         case .foreignKey(let foreignKey):
             var key = container.nestedContainer(keyedBy: KeyCodingKeys.self, forKey: .foreignKey)
             try key.encode(foreignKey.columns, forKey: .columns)
@@ -58,14 +67,18 @@ extension Schema.TableConstraint {
 
     /// What ``init(from:)`` reads, for the strict snapshot reader.
     init(scanning json: StrictJSON) throws {
-        let object = try StrictObject(json, keys: ["name", "check", "unique", "foreignKey"])
+        let object = try StrictObject(json, keys: ["name", "check", "unique", "foreignKey", "onConflict"])
         let name = try object.optional("name", \.string)
-        let kinds = object.members.filter { $0.key != "name" }
+        let onConflict = try object.optional("onConflict") {
+            $0.string.flatMap { Schema.ConflictResolution(rawValue: $0) }
+        }
+        let kinds = object.members.filter { $0.key != "name" && $0.key != "onConflict" }
         guard kinds.count == 1 else { throw StrictObject.OutsideSubset() }
         if let expression = try object.optional("check", \.string) {
+            guard onConflict == nil else { throw StrictObject.OutsideSubset() }
             self.init(.check(expression), name: name)
         } else if let columns = try object.optional("unique", \.strings) {
-            self.init(.unique(columns), name: name)
+            self.init(.unique(columns), name: name, onConflict: onConflict)
         } else {
             let key = try StrictObject(
                 try object.required("foreignKey") { $0 },

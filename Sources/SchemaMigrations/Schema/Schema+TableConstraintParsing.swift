@@ -2,10 +2,21 @@ extension Schema.TableConstraint {
     /// The constraint a table constraint clause of a `CREATE TABLE` writes (`CONSTRAINT x CHECK
     /// (a > 0)`, `UNIQUE (a, b)`, `FOREIGN KEY (a, b) REFERENCES t (x, y) ON DELETE CASCADE`);
     /// nil for a `PRIMARY KEY`, a bare `CONSTRAINT name`, and a clause a declaration cannot say:
-    /// a conflict clause, a collated or ordered column in a `UNIQUE`, `ON INSERT`.
+    /// a collated or ordered column in a `UNIQUE`, `ON INSERT`. A `UNIQUE`'s conflict clause is
+    /// kept; a `CHECK`'s, which SQLite parses and ignores, is left out.
     init?(parsing text: String) {
         let tokenizer = SQLTokenizer(text)
-        guard let tokens = try? tokenizer.tokens() else { return nil }
+        guard var tokens = try? tokenizer.tokens() else { return nil }
+        var onConflict: Schema.ConflictResolution?
+        if tokens.count >= 3, tokenizer.isKeyword(tokens[tokens.count - 3], "ON"),
+            tokenizer.isKeyword(tokens[tokens.count - 2], "CONFLICT")
+        {
+            guard let resolution = Schema.ConflictResolution(sql: tokenizer.text(of: tokens[tokens.count - 1])) else {
+                return nil
+            }
+            onConflict = resolution
+            tokens.removeLast(3)
+        }
         var position = 0
         func accept(_ keyword: String) -> Bool {
             guard position < tokens.count, tokenizer.isKeyword(tokens[position], keyword) else { return false }
@@ -106,7 +117,13 @@ extension Schema.TableConstraint {
             return nil
         }
         guard position == tokens.count else { return nil }
-        self.init(kind, name: name)
+        switch kind {
+        case .unique: self.init(kind, name: name, onConflict: onConflict)
+        case .check: self.init(kind, name: name)
+        case .foreignKey:
+            guard onConflict == nil else { return nil }
+            self.init(kind, name: name)
+        }
     }
 }
 

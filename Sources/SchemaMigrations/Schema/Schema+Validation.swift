@@ -103,6 +103,11 @@ extension Schema {
                             "write a number, a 'quoted string', X'hex', NULL, TRUE, FALSE, CURRENT_TIMESTAMP, or one expression in parentheses"
                     )
                 }
+                if let resolution = attribute.notNullOnConflict, attribute.isOptional {
+                    throw fail(
+                        "optional '\(entity.name).\(attribute.property)' has the NOT NULL conflict clause ON CONFLICT \(resolution.rawValue), but no NOT NULL",
+                        attribute: attribute, remedy: "make the property non-optional, or leave notNullOnConflict out")
+                }
                 if let key = attribute.references, !SQLLiteral.foreignKeyActions.contains(key.onDelete) {
                     throw fail(
                         "the ON DELETE action of '\(entity.name).\(attribute.property)' is not one of SQLite's: \(key.onDelete)",
@@ -110,6 +115,12 @@ extension Schema {
                         remedy: "use " + SQLLiteral.foreignKeyActions.sorted().joined(separator: ", "))
                 }
             }
+            if let resolution = entity.primaryKeyOnConflict, entity.primaryKey == [] {
+                throw fail(
+                    "'\(entity.name)' declares no primary key (primaryKey = []) but the key conflict clause ON CONFLICT \(resolution.rawValue)",
+                    remedy: "declare a primary key, or leave primaryKeyOnConflict out")
+            }
+            try validateRetiredUniqueness(of: entity)
             try validateStorage(of: entity)
             try validateExpressions(of: entity)
             try validateConstraints(of: entity)
@@ -160,5 +171,36 @@ extension Schema {
         }
         try validateSQLObjects(indexNames: indexNames)
         try validateHeader()
+    }
+}
+
+extension Schema {
+    /// Refuses a unique index or UNIQUE constraint whose every column is retired with a default
+    /// other than NULL: this version's inserts no longer write those columns, so each new row
+    /// takes the same values, and the second insert fails.
+    func validateRetiredUniqueness(of entity: Entity) throws {
+        let constant = Set(
+            entity.attributes.filter { attribute in
+                attribute.isRetired && attribute.generated == nil
+                    && attribute.defaultValue.map { $0.uppercased() != "NULL" } ?? false
+            }.map(\.name.sqlFolded))
+        guard !constant.isEmpty else { return }
+        let uniques =
+            entity.indexes.filter { $0.isUnique && $0.elements == nil && $0.predicate == nil }.map(\.columns)
+            + entity.constraints.compactMap { if case .unique(let columns) = $0.kind { columns } else { nil } }
+        let folded = Dictionary(
+            entity.attributes.flatMap { [($0.name.sqlFolded, $0.name), ($0.property.sqlFolded, $0.name)] },
+            uniquingKeysWith: { first, _ in first })
+        for columns in uniques {
+            let names = columns.map { folded[$0.sqlFolded] ?? $0 }
+            guard !names.isEmpty, names.allSatisfy({ constant.contains($0.sqlFolded) }) else { continue }
+            throw MigrationError(
+                .invalidSchema,
+                "'\(entity.name)' keeps (\(names.joined(separator: ", "))) unique, but they are retired with a default: this version's inserts, which no longer write them, would all take the default, and the second would fail",
+                entity: entity.name, property: names[0], version: version,
+                remedy:
+                    "make the retired properties optional without a default (NULLs never collide), or drop the uniqueness in this version"
+            )
+        }
     }
 }

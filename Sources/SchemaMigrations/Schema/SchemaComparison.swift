@@ -81,9 +81,10 @@ struct SchemaComparison {
         // The CREATE TABLE text is parsed only for what the pragmas do not say, and only when declared.
         let needsDefinition =
             entity.primaryKey != nil || entity.isAutoincrement || entity.isWithoutRowID || entity.isStrict
-            || !entity.constraints.isEmpty
+            || !entity.constraints.isEmpty || entity.primaryKeyOnConflict != nil
             || entity.attributes.contains {
                 $0.check != nil || $0.collation != nil || $0.references?.isDeferred == true || $0.generated != nil
+                    || $0.notNullOnConflict != nil
             }
         let definition = needsDefinition ? parsed ?? (try? table.definition()) : nil
         // What a declaration does not speak of is the database's own (a rebuild keeps it): options
@@ -97,6 +98,14 @@ struct SchemaComparison {
             }
             if entity.isWithoutRowID && !definition.withoutRowid {
                 result.append(.missingTableOption(table: name, .withoutRowID))
+            }
+            if let declared = entity.primaryKeyOnConflict,
+                Schema.ConflictResolution.meaning(declared) != Schema.ConflictResolution.meaning(definition.keyConflict)
+            {
+                result.append(
+                    .conflictClause(
+                        table: name, column: nil, live: definition.keyConflict?.clause ?? "", declared: declared.clause)
+                )
             }
         }
         // A key column that cannot hold NULL whatever its constraints say: a rowid alias, or any key column of a WITHOUT ROWID table.
@@ -178,6 +187,14 @@ struct SchemaComparison {
                 let live = definition.checks(of: attribute.name)
                 if !live.contains(where: { SQLExpressionText.normalized($0) == SQLExpressionText.normalized(check) }) {
                     result.append(.check(table: name, column: attribute.name, live: live, declared: check))
+                }
+            }
+            if let declared = attribute.notNullOnConflict, !attribute.isOptional, let definition {
+                let live = definition.notNullConflict(of: attribute.name)
+                if Schema.ConflictResolution.meaning(declared) != Schema.ConflictResolution.meaning(live) {
+                    result.append(
+                        .conflictClause(
+                            table: name, column: attribute.name, live: live?.clause ?? "", declared: declared.clause))
                 }
             }
             if let collation = attribute.collation, let definition {

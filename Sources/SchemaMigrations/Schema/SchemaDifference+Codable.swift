@@ -37,6 +37,7 @@ extension SchemaDifference: Codable {
         case .foreignKeyNotDeferred: return "foreignKeyNotDeferred"
         case .check: return "check"
         case .collation: return "collation"
+        case .conflictClause: return "conflictClause"
         case .generated: return "generated"
         case .defaultValue: return "defaultValue"
         case .missingIndex: return "missingIndex"
@@ -74,7 +75,7 @@ extension SchemaDifference: Codable {
         case .missingTableOption(_, let option):
             try container.encode(option.rawValue, forKey: .declared)
         case .columnType(_, _, let live, let declared), .foreignKeyOnUpdate(_, _, let live, let declared),
-            .collation(_, _, let live, let declared):
+            .collation(_, _, let live, let declared), .conflictClause(_, _, let live, let declared):
             try container.encode(live, forKey: .live)
             try container.encode(declared, forKey: .declared)
         case .nullability(_, _, let liveNotNull):
@@ -148,6 +149,10 @@ extension SchemaDifference: Codable {
         case "check": self = .check(table: table, column: try column(), live: try live(), declared: try declared())
         case "collation":
             self = .collation(table: table, column: try column(), live: try live(), declared: try declared())
+        case "conflictClause":
+            self = .conflictClause(
+                table: table, column: try container.decodeIfPresent(String.self, forKey: .column), live: try live(),
+                declared: try declared())
         case "generated":
             self = .generated(
                 table: table, column: try column(), live: try container.decodeIfPresent(String.self, forKey: .live),

@@ -42,6 +42,9 @@ enum SchemaDifference: Hashable, Sendable {
     case check(table: String, column: String, live: [String], declared: String)
     /// The column's collation differs (`BINARY` when the table names none).
     case collation(table: String, column: String, live: String, declared: String)
+    /// A conflict clause (`ON CONFLICT REPLACE`) differs from the declared one: the column's
+    /// `NOT NULL`'s, or the primary key's when `column` is nil. An empty text is none.
+    case conflictClause(table: String, column: String?, live: String, declared: String)
     /// The column is generated otherwise: each side's clause, nil for an ordinary column.
     case generated(table: String, column: String, live: String?, declared: String?)
     /// The column's default differs (nil: none).
@@ -91,7 +94,8 @@ enum SchemaDifference: Hashable, Sendable {
             .undeclaredForeignKey(let table, _, _), .foreignKeyTarget(let table, _, _, _),
             .foreignKeyColumn(let table, _, _, _), .foreignKeyOnUpdate(let table, _, _, _),
             .foreignKeyNotDeferred(let table, _), .check(let table, _, _, _), .collation(let table, _, _, _),
-            .generated(let table, _, _, _), .defaultValue(let table, _, _, _), .missingIndex(let table, _),
+            .conflictClause(let table, _, _, _), .generated(let table, _, _, _), .defaultValue(let table, _, _, _),
+            .missingIndex(let table, _),
             .indexName(let table, _, _), .undeclaredUniqueIndex(let table, _, _, _), .sqlObject(let table, _, _),
             .header(let table, _, _), .missingConstraint(let table, _):
             return table
@@ -108,6 +112,8 @@ enum SchemaDifference: Hashable, Sendable {
             .foreignKeyOnUpdate(_, let column, _, _), .foreignKeyNotDeferred(_, let column),
             .check(_, let column, _, _), .collation(_, let column, _, _), .generated(_, let column, _, _),
             .defaultValue(_, let column, _, _):
+            return column
+        case .conflictClause(_, let column, _, _):
             return column
         case .missingTable, .primaryKey, .noIntegerPrimaryKey, .missingTableOption, .missingIndex, .indexName,
             .undeclaredUniqueIndex, .sqlObject, .header, .missingConstraint:
@@ -165,6 +171,10 @@ extension SchemaDifference: CustomStringConvertible {
             return "column \(table).\(column) has \(checks), declared CHECK (\(declared))"
         case .collation(let table, let column, let live, let declared):
             return "column \(table).\(column) is COLLATE \(live), declared COLLATE \(declared)"
+        case .conflictClause(let table, let column, let live, let declared):
+            let subject = column.map { "column \(table).\($0)'s NOT NULL" } ?? "\(table)'s primary key"
+            return
+                "\(subject) has \(live.isEmpty ? "no conflict clause" : live), declared \(declared.isEmpty ? "none" : declared)"
         case .generated(let table, let column, let live?, nil):
             return "column \(table).\(column) is generated (\(live)), declared an ordinary column"
         case .generated(let table, let column, let live, let declared):

@@ -1,7 +1,8 @@
 /// What a database's schema means, as an ORM or the app would notice it, read through SQLite's
 /// pragmas rather than its stored text: per table its columns (type, NOT NULL, default,
 /// collation, key position, hidden), foreign keys with every clause, indexes by origin, columns,
-/// order, collation, uniqueness and `WHERE`, CHECKs (with their names), `WITHOUT ROWID`,
+/// order, collation, uniqueness and `WHERE`, CHECKs (with their names), conflict clauses (the
+/// key's, each `NOT NULL`'s and each `UNIQUE`'s), `WITHOUT ROWID`,
 /// `STRICT` and `AUTOINCREMENT`; views, triggers and virtual tables by their SQL as SQLite
 /// reads it. Names SQLite makes (`sqlite_autoindex_…`) and this package's metadata do not count.
 /// Two databases are "the same database" when their lines are equal: what "create equals
@@ -89,8 +90,22 @@ package enum SemanticSchema {
                 lines.append("\(prefix) deferred key: \(columns)")
             }
             for constraint in definition.declarableConstraints {
-                guard case .check = constraint.kind else { continue }
-                lines.append("\(prefix) \(constraint.meaning)")
+                switch constraint.kind {
+                case .check: lines.append("\(prefix) \(constraint.meaning)")
+                // Its index is compared below; what a conflicting write does, only here.
+                case .unique where !Schema.ConflictResolution.meaning(constraint.onConflict).isEmpty:
+                    lines.append("\(prefix) \(constraint.unnamedMeaning)")
+                default: break
+                }
+            }
+            // Conflict clauses, which no pragma reports: the key's and each NOT NULL's.
+            let keyConflict = Schema.ConflictResolution.meaning(definition.keyConflict)
+            if !keyConflict.isEmpty { lines.append("\(prefix) primary key\(keyConflict)") }
+            for column in definition.columns {
+                let conflict = Schema.ConflictResolution.meaning(definition.notNullConflict(of: column.name))
+                if !conflict.isEmpty {
+                    lines.append("\(prefix) column \(column.name.lowercased()) not null\(conflict)")
+                }
             }
             for index in try db.rows(
                 "SELECT name, \"unique\", origin, partial FROM pragma_index_list(?)", [.text(table)])

@@ -76,7 +76,7 @@ enum ScaffoldCorpus {
 
     /// Own keys (composite, AUTOINCREMENT, text), WITHOUT ROWID, STRICT, SQL type texts, CHECK,
     /// COLLATE, default expressions, foreign keys with every clause, partial and expression
-    /// indexes, generated columns; and a view and a trigger, which no declaration speaks of and
+    /// indexes, generated columns, conflict clauses (on keys, UNIQUE and NOT NULL); and a view and a trigger, which no declaration speaks of and
     /// adoption keeps.
     static let features = """
         CREATE TABLE "Artist" ("ArtistId" INTEGER PRIMARY KEY AUTOINCREMENT, "Name" NVARCHAR(120) NOT NULL COLLATE NOCASE CHECK (length("Name") > 0),
@@ -91,6 +91,9 @@ enum ScaffoldCorpus {
         CREATE UNIQUE INDEX "Track_live_title" ON "Track" (lower("Title"), "ArtistId") WHERE "DeletedAt" IS NULL;
         CREATE INDEX "Track_longest" ON "Track" ("Seconds" DESC);
         CREATE TABLE "Counter" ("name" TEXT PRIMARY KEY NOT NULL, "value" INTEGER NOT NULL DEFAULT 0) STRICT;
+        CREATE TABLE "Play" ("id" INTEGER PRIMARY KEY ON CONFLICT REPLACE, "TrackId" INTEGER NOT NULL ON CONFLICT IGNORE,
+                             "Device" TEXT UNIQUE ON CONFLICT REPLACE, "At" REAL NOT NULL DEFAULT 0, UNIQUE ("TrackId", "At") ON CONFLICT IGNORE);
+        CREATE TABLE "Session" ("Device" TEXT, "Day" INTEGER, PRIMARY KEY ("Device", "Day") ON CONFLICT REPLACE);
         CREATE VIEW "LiveTrack" AS SELECT "TrackId", "Title" FROM "Track" WHERE "DeletedAt" IS NULL;
         CREATE TRIGGER "Track_counts_plays" AFTER INSERT ON "Track" BEGIN UPDATE "Counter" SET "value" = "value" + 1 WHERE "name" = 'tracks'; END;
         INSERT INTO "Artist" ("Name", "Born") VALUES ('AC/DC', '1973-11-01 00:00:00'), ('Björk', '1965-11-21 00:00:00');
@@ -98,6 +101,8 @@ enum ScaffoldCorpus {
         INSERT INTO "Track" ("TrackId", "ArtistId", "Title", "Seconds", "Explicit", "DeletedAt") VALUES
             (1, 1, 'Highway', 208, 0, NULL), (2, 2, 'Jóga', 305, 0, NULL), (3, 2, 'Jóga', 305, 0, 1700000000.0), (4, 1, 'Epic', 720, 1, NULL);
         INSERT INTO "Counter" VALUES ('plays', 42);
+        INSERT INTO "Play" ("TrackId", "Device", "At") VALUES (1, 'phone', 1.5), (2, 'tv', 2.5);
+        INSERT INTO "Session" VALUES ('phone', 1), ('tv', 1);
         """
 
     /// Every row of every table of the database at `url`, in key order: what adopting must not change.

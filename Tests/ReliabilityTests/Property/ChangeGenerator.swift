@@ -116,6 +116,7 @@ extension SchemaGenerator {
                 }
             case ..<0.52 where !old.isOptional:
                 new.isOptional = true
+                new.notNullOnConflict = nil
                 stage.kinds.append("non-optional→optional")
             case ..<0.58:
                 new.defaultValue =

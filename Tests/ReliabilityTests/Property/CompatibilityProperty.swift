@@ -178,6 +178,7 @@ extension Reliability {
                 for attribute in entity.attributes.indices where generator.random.chance(0.3) {
                     if !entity.attributes[attribute].isOptional && entity.attributes[attribute].generated == nil {
                         entity.attributes[attribute].isOptional = true
+                        entity.attributes[attribute].notNullOnConflict = nil
                     } else if entity.attributes[attribute].defaultValue != nil {
                         entity.attributes[attribute].defaultValue =
                             PropertyValues.randomDefault(

@@ -283,6 +283,14 @@ struct PropertyTally {
             features["declared table CHECK", default: 0] += 1
         }
         if testCase.versions.contains(where: {
+            $0.tables.contains { table in
+                table.entity.primaryKeyOnConflict != nil || table.entity.constraints.contains { $0.onConflict != nil }
+                    || table.entity.attributes.contains { $0.notNullOnConflict != nil }
+            }
+        }) {
+            features["declared conflict clause", default: 0] += 1
+        }
+        if testCase.versions.contains(where: {
             $0.tables.contains { $0.entity.indexes.contains { $0.name?.hasPrefix("pd2_") == true } }
         }) {
             features["two indexes over one column", default: 0] += 1

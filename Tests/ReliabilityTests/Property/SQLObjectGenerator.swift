@@ -9,7 +9,8 @@ import Foundation
 /// function, ``function``, on every update); per case, sometimes a full-text table
 /// whose columns grow in a later version; and on some tables a named table CHECK over the first
 /// column, on some two indexes over it, each named, on some a composite foreign key onto itself
-/// (key and first column) with random clauses. A column renamed, dropped or re-added changes the SQL
+/// (key and first column) with random clauses; on some, conflict clauses drawn for each version
+/// (the key's, a NOT NULL's, a UNIQUE's over the key and the first column). A column renamed, dropped or re-added changes the SQL
 /// of what names it, so stages drop, remake, rebuild and keep objects in every combination.
 enum SQLObjectGenerator {
     struct Choice {
@@ -54,6 +55,11 @@ enum SQLObjectGenerator {
         for table in versions.flatMap(\.tables) where linked[table.entity.name] == nil && random.chance(0.3) {
             linked[table.entity.name] = SelfReference(random: &random)
         }
+        // Tables whose key, first non-optional column's NOT NULL and a UNIQUE over the key and
+        // the first column carry conflict clauses, drawn anew for each version: stages add,
+        // change and drop them.
+        var conflicting = Set<String>()
+        for table in versions.flatMap(\.tables) where random.chance(0.3) { conflicting.insert(table.entity.name) }
         let text = random.chance(0.3)
         let textGrowsAt = Int.random(in: 1...3, using: &random)
         for position in versions.indices {
@@ -90,6 +96,25 @@ enum SQLObjectGenerator {
                             columns, references: entity.name, columns: columns, onDelete: reference.onDelete,
                             onUpdate: reference.onUpdate, match: reference.match, deferrable: reference.timing,
                             name: reference.named ? "pf_" + entity.name : nil))
+                }
+                if conflicting.contains(entity.name) {
+                    func resolution() -> Schema.ConflictResolution? {
+                        random.chance(0.3) ? nil : Schema.ConflictResolution.allCases.randomElement(using: &random)
+                    }
+                    var table = versions[position].tables[index].entity
+                    if table.primaryKey != [] { table.primaryKeyOnConflict = resolution() }
+                    if let column = table.attributes.firstIndex(where: { !$0.isOptional && $0.generated == nil }) {
+                        table.attributes[column].notNullOnConflict = resolution()
+                    }
+                    if let first = table.attributes.first, first.generated == nil,
+                        !table.keyColumns.contains(first.name), let onConflict = resolution()
+                    {
+                        table.constraints.append(
+                            .unique(
+                                table.keyColumns + [first.name], onConflict: onConflict,
+                                name: random.chance(0.5) ? "pq_" + table.name : nil))
+                    }
+                    versions[position].tables[index].entity = table
                 }
                 if chosen[entity.name] == nil {
                     chosen[entity.name] =

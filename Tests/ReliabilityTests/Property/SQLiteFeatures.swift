@@ -136,7 +136,10 @@ struct SQLiteFeatures {
             let db = try SQLiteConnection(path: url.path, mode: .readWriteCreate)
             for table in first.tables {
                 let name = table.entity.name
-                var columns = ["\"id\" INTEGER PRIMARY KEY" + (autoincrement.contains(name) ? " AUTOINCREMENT" : "")]
+                var columns = [
+                    "\"id\" INTEGER PRIMARY KEY" + (table.entity.primaryKeyOnConflict.map { " " + $0.clause } ?? "")
+                        + (autoincrement.contains(name) ? " AUTOINCREMENT" : "")
+                ]
                 columns += table.entity.attributes.map { attribute in
                     EntitySQL.columnDefinition(attribute)
                         + (checks.contains { $0.table == name && $0.column == attribute.name }

@@ -265,7 +265,7 @@ import Testing
             ("FOREIGN KEY (a) REFERENCES p", #"FOREIGN KEY ("a") REFERENCES "p""#),
             ("PRIMARY KEY (a, b)", nil),
             ("UNIQUE (a COLLATE NOCASE)", nil),
-            ("UNIQUE (a) ON CONFLICT REPLACE", nil),
+            ("UNIQUE (a) on conflict replace", #"UNIQUE ("a") ON CONFLICT REPLACE"#),
             ("FOREIGN KEY (a) REFERENCES p ON INSERT CASCADE", nil),
             ("CONSTRAINT lonely", nil),
         ]

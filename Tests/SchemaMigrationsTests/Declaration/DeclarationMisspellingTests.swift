@@ -51,6 +51,10 @@ import Testing
                 static let uniqueness: [[String]] = [["name", "day"]]
                 static let indexNames = ["by_day": ["day"]]
                 static let constraints: [Schema.TableConstraint] = [.check("day > 0", name: "positive_day")]
+                static let primaryKeyOnConflict = Schema.ConflictResolution.replace
+                static let withoutRowID = true
+                static let strict = false
+                static let namedIndexes = [NamedIndex.unique("by_name", ["name"])]
                 var name = ""
                 var day = 0
                 init() {}
@@ -58,6 +62,12 @@ import Testing
             enum Plan: SchemaMigrationPlan {
                 static let name: String? = "trips"
                 static let schemas: [any VersionedSchema.Type] = []
+                static let stages: [MigrationStage] = []
+            }
+            final class Tag: PersistentModel {
+                static let primaryKeyOnConflict: Schema.ConflictResolution? = .ignore
+                var name = ""
+                init() {}
             }
             final class Leg: PersistentModel {
                 static let constraints = [Schema.TableConstraint.foreignKey(["trip", "day"], references: "trips")]
@@ -105,6 +115,11 @@ import Testing
             "enum V: VersionedSchema { static let versionIdentifier = Schema.Version(1, 0, 0); static let models: [any PersistentModel.Type] = []; static let sqlObjects = [\"CREATE VIEW v AS SELECT 1\"] }",
             "final class Trip: PersistentModel { static let constraints: [Schema.TableConstraint]? = [.check(\"a > 0\")]; var a = 0; init() {} }",
             "final class Trip: PersistentModel { static let constraints = [\"CHECK (a > 0)\"]; var a = 0; init() {} }",
+            "final class Trip: PersistentModel { static let withoutRowID: Bool? = true; static let primaryKey = [\"a\"]; var a = 0; init() {} }",
+            "final class Trip: PersistentModel { static let strict: Bool? = true; var a = 0; init() {} }",
+            "final class Trip: PersistentModel { static let namedIndexes: [NamedIndex]? = []; var a = 0; init() {} }",
+            "final class Trip: PersistentModel { static let primaryKeyOnConflict = \"REPLACE\"; var a = 0; init() {} }",
+            "enum Plan: SchemaMigrationPlan { static let schemas: [any VersionedSchema.Type] = []; static let stages: [MigrationStage]? = [] }",
         ])
     func aRequirementOfAnotherTypeDoesNotCompile(_ source: String) throws {
         let result = try Self.typecheck(source)

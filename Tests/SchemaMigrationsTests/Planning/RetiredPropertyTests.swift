@@ -43,3 +43,39 @@ enum InvoicesRequiredPlan: SchemaMigrationPlan {
         )
     }
 }
+
+/// A retired property kept unique, with a default its inserts all take: the second insert would
+/// fail, so the version is refused; one that is optional without a default stores NULLs, which
+/// never collide.
+extension RetiredPropertyTests {
+    static func retiredUnique(optional: Bool, defaultValue: String?) -> Schema {
+        var code = PlanBuilder.attribute("code", .string)
+        code.isOptional = optional
+        code.defaultValue = defaultValue
+        code.options = ["retired"]
+        let entity = Schema.Entity(
+            name: "Invoice", attributes: [code, PlanBuilder.attribute("total", .integer)],
+            indexes: [Schema.Index(["code"], isUnique: true)])
+        return Schema(version: Schema.Version(2, 0, 0), entities: [entity])
+    }
+
+    @Test(arguments: [(false, "'x'"), (true, "'x'")])
+    func aRetiredUniquePropertyWithADefaultIsRefused(optional: Bool, defaultValue: String) throws {
+        let error = try #require(throws: MigrationError.self) {
+            try Self.retiredUnique(optional: optional, defaultValue: defaultValue).validate()
+        }
+        #expect(error.code == .invalidSchema)
+        #expect(
+            error.message
+                == "'Invoice' keeps (code) unique, but they are retired with a default: this version's inserts, which no longer write them, would all take the default, and the second would fail"
+        )
+    }
+
+    @Test func aRetiredUniquePropertyWithoutADefaultStoresNullsAndIsAccepted() throws {
+        try Self.retiredUnique(optional: true, defaultValue: nil).validate()
+        var constrained = Self.retiredUnique(optional: true, defaultValue: "'x'")
+        constrained.entities[0].indexes = []
+        constrained.entities[0].constraints = [.unique(["code", "total"])]
+        try constrained.validate()
+    }
+}

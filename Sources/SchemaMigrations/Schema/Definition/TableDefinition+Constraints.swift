@@ -14,7 +14,15 @@ extension TableDefinition {
         let text: String
         switch constraint.kind {
         case .check: text = constraint.text
-        case .unique: text = constraint.text + " (\(SQL.quoteIdentifier(column)))"
+        case .unique:
+            // `CONSTRAINT n UNIQUE ON CONFLICT REPLACE` → `CONSTRAINT n UNIQUE ("c") ON CONFLICT REPLACE`.
+            let tokenizer = SQLTokenizer(constraint.text)
+            guard let tokens = try? tokenizer.tokens(),
+                let unique = tokens.first(where: { tokenizer.isKeyword($0, "UNIQUE") })
+            else { return nil }
+            text =
+                tokenizer.text(0, unique.end) + " (\(SQL.quoteIdentifier(column)))"
+                + tokenizer.text(unique.end, tokenizer.bytes.count)
         case .references:
             // `CONSTRAINT n REFERENCES t (x) …` → `CONSTRAINT n FOREIGN KEY (c) REFERENCES t (x) …`.
             let tokenizer = SQLTokenizer(constraint.text)
@@ -27,5 +35,34 @@ extension TableDefinition {
         default: return nil
         }
         return Schema.TableConstraint(parsing: text)
+    }
+}
+
+extension TableDefinition {
+    /// The conflict clause of the column's `NOT NULL`, nil when it has none (or no `NOT NULL`).
+    func notNullConflict(of column: String) -> Schema.ConflictResolution? {
+        self.column(named: column)?.constraints.lazy.filter { $0.kind == .notNull }
+            .compactMap { Self.conflictResolution(in: $0.text) }.first
+    }
+
+    /// The primary key's conflict clause, written on its column or on the table; nil for none.
+    var keyConflict: Schema.ConflictResolution? {
+        for column in columns {
+            for constraint in column.constraints where constraint.kind.isPrimaryKey {
+                return Self.conflictResolution(in: constraint.text)
+            }
+        }
+        return constraints.first { $0.kind == .primaryKey }.flatMap { Self.conflictResolution(in: $0.text) }
+    }
+
+    /// The resolution an `ON CONFLICT word` in a constraint's text names, nil when there is none.
+    static func conflictResolution(in text: String) -> Schema.ConflictResolution? {
+        let tokenizer = SQLTokenizer(text)
+        guard let tokens = try? tokenizer.tokens() else { return nil }
+        for position in tokens.indices.dropLast(2)
+        where tokenizer.isKeyword(tokens[position], "ON") && tokenizer.isKeyword(tokens[position + 1], "CONFLICT") {
+            return Schema.ConflictResolution(sql: tokenizer.text(of: tokens[position + 2]))
+        }
+        return nil
     }
 }

@@ -8,11 +8,62 @@ extension TableDefinition {
         columns[index].typeText = type
     }
 
-    /// Adds or removes the column's `NOT NULL` (the no-op `NULL` constraint goes too).
-    mutating func setNotNull(_ notNull: Bool, column: String) {
+    /// Adds or removes the column's `NOT NULL` (the no-op `NULL` constraint goes too), with the
+    /// conflict clause `onConflict` (`NOT NULL ON CONFLICT REPLACE`).
+    mutating func setNotNull(_ notNull: Bool, onConflict: Schema.ConflictResolution? = nil, column: String) {
         guard let index = columnIndex(named: column) else { return }
         columns[index].constraints.removeAll { $0.kind == .notNull || $0.kind == .null }
-        if notNull { columns[index].constraints.append(.init(kind: .notNull, text: "NOT NULL", identifiers: [])) }
+        if notNull {
+            columns[index].constraints.append(
+                .init(kind: .notNull, text: "NOT NULL" + (onConflict.map { " " + $0.clause } ?? ""), identifiers: []))
+        }
+    }
+
+    /// Gives the primary key (a column's `PRIMARY KEY` or the table's) the conflict clause
+    /// `resolution`, nil for none, keeping the rest of its text (its name, `DESC`, `AUTOINCREMENT`).
+    mutating func setKeyConflict(_ resolution: Schema.ConflictResolution?) throws {
+        func rewritten(_ text: String) throws -> String {
+            let tokenizer = SQLTokenizer(text)
+            let tokens = try tokenizer.tokens()
+            // Drop an `ON CONFLICT word` already there, then write the new one after `KEY`, its
+            // `ASC`/`DESC` or its column list.
+            var kept = tokens
+            if let on = kept.indices.first(where: {
+                tokenizer.isKeyword(kept[$0], "ON") && $0 + 2 < kept.count
+                    && tokenizer.isKeyword(kept[$0 + 1], "CONFLICT")
+            }) {
+                kept.removeSubrange(on...(on + 2))
+            }
+            guard var after = kept.firstIndex(where: { tokenizer.isKeyword($0, "KEY") }) else { return text }
+            if after + 1 < kept.count, kept[after + 1].kind == .leftParenthesis {
+                var depth = 0
+                for position in (after + 1)..<kept.count {
+                    if kept[position].kind == .leftParenthesis { depth += 1 }
+                    if kept[position].kind == .rightParenthesis { depth -= 1 }
+                    if depth == 0 {
+                        after = position
+                        break
+                    }
+                }
+            } else if after + 1 < kept.count,
+                tokenizer.isKeyword(kept[after + 1], "ASC") || tokenizer.isKeyword(kept[after + 1], "DESC")
+            {
+                after += 1
+            }
+            var parts = kept[...after].map { tokenizer.text(of: $0) }
+            if let resolution { parts.append(resolution.clause) }
+            parts += kept[(after + 1)...].map { tokenizer.text(of: $0) }
+            return parts.joined(separator: " ")
+        }
+        for index in columns.indices {
+            for position in columns[index].constraints.indices
+            where columns[index].constraints[position].kind.isPrimaryKey {
+                columns[index].constraints[position].text = try rewritten(columns[index].constraints[position].text)
+            }
+        }
+        for index in constraints.indices where constraints[index].kind == .primaryKey {
+            constraints[index].text = try rewritten(constraints[index].text)
+        }
     }
 
     /// Replaces the column's `DEFAULT` clause; nil removes it.

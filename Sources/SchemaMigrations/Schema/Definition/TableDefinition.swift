@@ -52,6 +52,9 @@ struct TableDefinition: Sendable, Hashable {
             case deferrable
             /// A `CONSTRAINT name` with no constraint after it (SQLite accepts one; it names nothing).
             case name
+
+            /// Whether it is the column's `PRIMARY KEY`.
+            var isPrimaryKey: Bool { if case .primaryKey = self { true } else { false } }
         }
 
         var kind: Kind
