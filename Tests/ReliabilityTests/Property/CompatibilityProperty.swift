@@ -179,6 +179,7 @@ extension Reliability {
                     if !entity.attributes[attribute].isOptional && entity.attributes[attribute].generated == nil {
                         entity.attributes[attribute].isOptional = true
                         entity.attributes[attribute].notNullOnConflict = nil
+                        entity.attributes[attribute].notNullOnConflict = nil
                     } else if entity.attributes[attribute].defaultValue != nil {
                         entity.attributes[attribute].defaultValue =
                             PropertyValues.randomDefault(
@@ -232,7 +233,9 @@ extension Reliability {
                 for position in candidates where random.chance(0.5) {
                     entity.attributes[position].options.append("retired")
                     let name = entity.attributes[position].name
-                    if random.chance(0.5) {
+                    // A table keeps one attribute: its last retired one is renamed, not dropped (a
+                    // contraction that put it back would declare the first version again).
+                    if random.chance(0.5) && next.attributes.count - dropped.count > 1 {
                         dropped.append(name)
                     } else if let renamed = next.attributes.firstIndex(where: { $0.name == name }) {
                         next.attributes[renamed].originalName = name
@@ -242,8 +245,6 @@ extension Reliability {
                 }
                 next.attributes.removeAll { dropped.contains($0.name) }
                 retired.tables[index].entity = entity
-                // A table left without attributes keeps its first one.
-                if next.attributes.isEmpty { next.attributes = [entity.attributes[0]] }
                 next.attributes = next.attributes.map { attribute in
                     var kept = attribute
                     kept.options.removeAll { $0 == "retired" }

@@ -79,6 +79,7 @@ import Testing
         }
     }
 
+    enum GuidePlan: SchemaMigrationPlan { static let schemas: [any VersionedSchema.Type] = [Guide.self] }
     enum PlanV1: SchemaMigrationPlan { static let schemas: [any VersionedSchema.Type] = [V1.self] }
     enum PlanV2: SchemaMigrationPlan { static let schemas: [any VersionedSchema.Type] = [V1.self, V2.self] }
     enum PlanV3: SchemaMigrationPlan { static let schemas: [any VersionedSchema.Type] = [V1.self, V2.self, V3.self] }
@@ -155,6 +156,55 @@ import Testing
         #expect(
             try migrated.rows("SELECT name, color FROM Tag ORDER BY id") == [["'b'", "'red'"], ["'a'", "'green'"]])
         #expect(throws: SQLiteError.self) { try migrated.execute("INSERT INTO Pair VALUES (1, 1, 'again')") }
+    }
+
+    /// MIGRATIONS.md's example, as written there (the guide's snippet is type-checked as it
+    /// stands by ``guideSnippetTypeChecks()``), creates the statements the guide says.
+    enum Guide: VersionedSchema {
+        static let versionIdentifier = Schema.Version(1, 0, 0)
+        static let models: [any PersistentModel.Type] = [Device.self]
+
+        final class Device: PersistentModel {
+            static let primaryKeyOnConflict = Schema.ConflictResolution.replace  // the key, wherever it is
+            static let constraints: [Schema.TableConstraint] = [.unique(["serial"], onConflict: .ignore)]
+            var serial = ""
+            @Attribute(notNullOnConflict: .replace) var status = "new"  // a NULL written takes "new"
+            init() {}
+        }
+    }
+
+    static var guideSnippet: String {
+        get throws {
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent()
+            let guide = try String(contentsOf: root.appendingPathComponent("MIGRATIONS.md"), encoding: .utf8)
+            let section = try #require(guide.range(of: "### Conflict clauses"))
+            let open = try #require(guide.range(of: "```swift\n", range: section.upperBound..<guide.endIndex))
+            let close = try #require(guide.range(of: "```", range: open.upperBound..<guide.endIndex))
+            return String(guide[open.upperBound..<close.lowerBound])
+        }
+    }
+
+    @Test func theGuidesExampleCreatesWhatTheGuideSays() throws {
+        let guide = try Self.guideSnippet
+        #expect(guide.contains("static let primaryKeyOnConflict = Schema.ConflictResolution.replace"))
+        #expect(guide.contains("@Attribute(notNullOnConflict: .replace) var status = \"new\""))
+        #expect(guide.contains(".unique([\"serial\"], onConflict: .ignore)"))
+        let db = TemporaryDatabase()
+        try Migrator(plan: GuidePlan.self).migrate(databaseAt: db.url)
+        let sql = try Self.sql(db, "Device")
+        for clause in [
+            #""id" INTEGER PRIMARY KEY ON CONFLICT REPLACE"#,
+            #""status" TEXT NOT NULL ON CONFLICT REPLACE DEFAULT ''new''"#, #"UNIQUE ("serial") ON CONFLICT IGNORE"#,
+        ] {
+            #expect(sql.contains(clause), "\(sql)")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func guideSnippetTypeChecks() throws {
+        let result = try DeclarationMisspellingTests.typecheck(try Self.guideSnippet)
+        #expect(result.status == 0, "\(result.output)")
     }
 
     @Test func aClauseTheFileLacksIsDrift() throws {
