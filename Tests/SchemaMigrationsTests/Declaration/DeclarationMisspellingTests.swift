@@ -23,15 +23,16 @@ import Testing
         }
     }
 
-    /// `swiftc -typecheck` of `source` (after `import SchemaMigrations`): its exit status and output.
-    static func typecheck(_ source: String) throws -> (status: Int32, output: String) {
+    /// `swiftc -typecheck` of `source` (after `import SchemaMigrations`, unless `importing` is
+    /// false: the source imports what it needs): its exit status and output.
+    static func typecheck(_ source: String, importing: Bool = true) throws -> (status: Int32, output: String) {
         let modules = try #require(Self.modules, "the built SchemaMigrations module is not found")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "misspelling-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("Declarations.swift")
-        try Data(("import SchemaMigrations\n" + source + "\n").utf8).write(to: file)
+        try Data(((importing ? "import SchemaMigrations\n" : "") + source + "\n").utf8).write(to: file)
         return try ProgramRun.run([
             "swiftc", "-swift-version", "6", "-typecheck", "-I", modules.path, "-Xcc",
             "-fmodule-map-file=" + root.appendingPathComponent("Sources/CSQLite/module.modulemap").path, file.path,
