@@ -66,6 +66,10 @@ import Testing
             { try FileManager.default.copyItem(at: fixtures.appendingPathComponent("Optuna/study.db"), to: $0) }
         ),
         (
+            "xonsh 0.25 history",
+            { try FileManager.default.copyItem(at: fixtures.appendingPathComponent("Xonsh/history.sqlite"), to: $0) }
+        ),
+        (
             "Chinook",
             {
                 try SQLiteConnection(path: $0.path, mode: .readWriteCreate).execute(
