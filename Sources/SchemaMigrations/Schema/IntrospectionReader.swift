@@ -113,9 +113,15 @@ struct IntrospectionReader {
                 "SELECT name, \"desc\", coll FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno",
                 [.text(index.name)])
             let expression = details.contains { $0[0].isNull }
-            let collated = details.contains {
-                ($0[2].stringValue ?? "BINARY").uppercased() != columnCollation($0[0].stringValue)
-            }
+            // A COLLATE the index spells counts even when it is its column's: it stays the index's
+            // if the column's changes, so a new install must spell it too.
+            let spellsCollation =
+                index.sql.flatMap(IndexStatement.init(sql:))?.terms.contains { $0.collation != nil } ?? false
+            let collated =
+                spellsCollation
+                || details.contains {
+                    ($0[2].stringValue ?? "BINARY").uppercased() != columnCollation($0[0].stringValue)
+                }
             let descending = details.contains { $0[1].int64Value == 1 }
             let what = "\(index.isUnique ? "unique index" : "index") \(index.name)"
             if expression || index.isPartial || collated || descending,

@@ -44,6 +44,10 @@ package enum SemanticSchema {
                 "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?)", [.text(table)])
             let singleIntegerKey =
                 row[2].int64Value != 1 && columns.filter { ($0[4].int64Value ?? 0) > 0 }.count == 1
+            // `DEFAULT ""` is the empty string's legacy spelling: the same default as `''`.
+            func defaultValue(_ text: String) -> String {
+                SQLExpressionText.normalized(SQLExpressionText.legacyStringDefault(text) ?? text)
+            }
             for column in columns {
                 let name = column[0].stringValue ?? ""
                 // The rowid's alias holds no NULL whether or not NOT NULL is written.
@@ -52,7 +56,7 @@ package enum SemanticSchema {
                     ? "rowid" : "\(column[2].int64Value ?? -1)"
                 let collation = definition.collation(of: name)?.uppercased() ?? "BINARY"
                 lines.append(
-                    "\(prefix) column \(name.lowercased()): type \(column[1].stringValue?.uppercased() ?? ""), not null \(notNull), default \(column[3].stringValue.map(SQLExpressionText.normalized) ?? "none"), collate \(collation), key \(column[4].int64Value ?? -1), hidden \(column[5].int64Value ?? -1)"
+                    "\(prefix) column \(name.lowercased()): type \(column[1].stringValue?.uppercased() ?? ""), not null \(notNull), default \(column[3].stringValue.map(defaultValue) ?? "none"), collate \(collation), key \(column[4].int64Value ?? -1), hidden \(column[5].int64Value ?? -1)"
                 )
             }
             // Each key whole (its columns in order), in no particular order: SQLite numbers

@@ -6,8 +6,10 @@ import SchemaMigrations
 /// the public Chinook sample (`Fixtures/Chinook`), a GRDB-shaped file, one using the SQLite
 /// features a declaration can say, a GIS-style file, Django 5.1's admin tables as its own
 /// `migrate` made them (`Fixtures/Django`), a Fossil 2.21 repository (`Fixtures/Fossil`) and a
-/// GeoPackage GDAL 3.6 wrote (`Fixtures/GeoPackage`), and an Optuna 5.0 study store
-/// (`Fixtures/Optuna`, made through SQLAlchemy and Alembic).
+/// GeoPackage GDAL 3.6 wrote (`Fixtures/GeoPackage`), an Optuna 5.0 study store
+/// (`Fixtures/Optuna`, made through SQLAlchemy and Alembic), a calibre 6.13 e-book library
+/// (`Fixtures/Calibre`, whose views and triggers call calibre's own SQL functions, which neither
+/// scaffolding nor adopting needs) and a shell's history as xonsh 0.25 keeps it (`Fixtures/Xonsh`).
 enum ScaffoldCorpus {
     struct Database {
         /// The `--name` given to scaffold: the generated types are `<name>SchemaV1` and `<name>MigrationPlan`.
@@ -54,6 +56,18 @@ enum ScaffoldCorpus {
             create: { url in
                 try FileManager.default.copyItem(
                     at: BuiltCommand.repositoryRoot.appendingPathComponent("Fixtures/Optuna/study.db"), to: url)
+            }),
+        Database(
+            name: "Calibre",
+            create: { url in
+                try FileManager.default.copyItem(
+                    at: BuiltCommand.repositoryRoot.appendingPathComponent("Fixtures/Calibre/metadata.db"), to: url)
+            }),
+        Database(
+            name: "Xonsh",
+            create: { url in
+                try FileManager.default.copyItem(
+                    at: BuiltCommand.repositoryRoot.appendingPathComponent("Fixtures/Xonsh/history.sqlite"), to: url)
             }),
     ]
 

@@ -43,6 +43,18 @@ import Testing
         #expect(try created.rows("SELECT a, b, c FROM t") == [["''", #"'x"y'"#, "-5.0"]])
     }
 
+    /// calibre writes `DEFAULT ""` and `DEFAULT "isbn"`: a new install of the scaffolded version
+    /// says `DEFAULT ''` and `DEFAULT 'isbn'`, the same defaults, so the two are the same database.
+    @Test func aNewInstallOfADoubleQuotedDefaultIsTheSameDatabase() throws {
+        let original = TemporaryDatabase()
+        try original.execute(Self.made)
+        let created = TemporaryDatabase()
+        try PlanBuilder.migrator([SchemaIntrospection(databaseAt: original.url).schema]).migrate(
+            databaseAt: created.url)
+        let (file, fresh) = (try SemanticSchema.lines(original.path), try SemanticSchema.lines(created.path))
+        #expect(file == fresh, "\(SemanticSchema.difference(file, fresh))")
+    }
+
     @Test func onlyALoneDoubleQuotedWordIsTheLegacyString() {
         #expect(SQLExpressionText.legacyStringDefault(#""""#) == "''")
         #expect(SQLExpressionText.legacyStringDefault(#""it's""#) == "'it''s'")

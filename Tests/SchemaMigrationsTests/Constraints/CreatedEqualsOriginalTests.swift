@@ -81,6 +81,14 @@ import Testing
             { try FileManager.default.copyItem(at: fixtures.appendingPathComponent("Optuna/study.db"), to: $0) }
         ),
         (
+            "calibre 6.13 library",
+            { try FileManager.default.copyItem(at: fixtures.appendingPathComponent("Calibre/metadata.db"), to: $0) }
+        ),
+        (
+            "xonsh 0.25 history",
+            { try FileManager.default.copyItem(at: fixtures.appendingPathComponent("Xonsh/history.sqlite"), to: $0) }
+        ),
+        (
             "Chinook",
             {
                 try SQLiteConnection(path: $0.path, mode: .readWriteCreate).execute(
@@ -91,11 +99,20 @@ import Testing
     ]
 
     /// The applications' SQL environment: Anki's collation (Unicode, case folded), which its
-    /// tables name, as an app embedding the collection registers it.
+    /// tables name, as an app embedding the collection registers it; and stand-ins for the
+    /// scalar functions calibre registers, which its triggers and views call: with them a rebuild
+    /// checks those triggers and views as calibre's own connection would read them, where
+    /// without them it keeps them as they are, warning (its `meta` view's aggregates stay so).
     static let options = MigrationOptions(
-        sqlEnvironment: SQLEnvironment(collations: [
-            SQLCollation("unicase") { $0.compare($1, options: .caseInsensitive) }
-        ]))
+        sqlEnvironment: SQLEnvironment(
+            collations: [SQLCollation("unicase") { $0.compare($1, options: .caseInsensitive) }],
+            functions: [
+                SQLFunction("title_sort", argumentCount: 1) { $0[0] },
+                SQLFunction("uuid4", argumentCount: 0, deterministic: false) { _ in
+                    .text(UUID().uuidString.lowercased())
+                },
+                SQLFunction("books_list_filter", argumentCount: 1) { _ in .integer(1) },
+            ]))
 
     @Test(arguments: files.map(\.name))
     func aNewInstallOfTheScaffoldedVersionIsTheFile(_ name: String) throws {

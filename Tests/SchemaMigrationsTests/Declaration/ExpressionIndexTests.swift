@@ -366,6 +366,31 @@ import Testing
                 == ["index Customer_recent on Customer(name COLLATE RTRIM) is missing"])
     }
 
+    /// calibre indexes `sort COLLATE NOCASE` on a column that is NOCASE already. The index spells
+    /// its collation, so it keeps it when the column's changes: the declaration says it, and a new
+    /// install spells it too.
+    @Test func aCollationTheIndexSpellsIsDeclaredEvenWhenTheColumnHasItToo() throws {
+        let original = TemporaryDatabase()
+        try original.execute(
+            """
+            CREATE TABLE books (id INTEGER PRIMARY KEY, sort TEXT COLLATE NOCASE, title TEXT COLLATE NOCASE);
+            CREATE INDEX books_idx ON books (sort COLLATE NOCASE);
+            CREATE INDEX books_title ON books (title);
+            """)
+        let found = try SchemaIntrospection(databaseAt: original.url)
+        #expect(found.undeclarable.isEmpty && found.notCarried.isEmpty, "\(found.undeclarable) \(found.notCarried)")
+        let indexes = try #require(found.schema.entity(named: "books")).indexes
+        #expect(indexes.first { $0.name == "books_idx" }?.elements == [.column("sort", collation: "NOCASE")])
+        #expect(indexes.first { $0.name == "books_title" }?.elements == nil)
+        let created = TemporaryDatabase()
+        let migrator = try PlanBuilder.migrator([found.schema])
+        try migrator.migrate(databaseAt: created.url)
+        let (file, fresh) = (try SemanticSchema.lines(original.path), try SemanticSchema.lines(created.path))
+        #expect(file == fresh, "\(SemanticSchema.difference(file, fresh))")
+        #expect(try migrator.migrate(databaseAt: original.url).adopted)
+        #expect(try migrator.verify(databaseAt: original.url).isUpToDate)
+    }
+
     /// V2 with `email` renamed `mail` (the index expressions follow it) and `name` made optional (a rebuild).
     enum Renamed: VersionedSchema {
         static let versionIdentifier = Schema.Version(3, 0, 0)
