@@ -9,8 +9,10 @@ import Testing
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let consumer = root.appendingPathComponent("Tests/ConsumerPackage")
-        // Outside the package's own .build, so the outer `swift test` and this build never share a lock.
-        let scratch = stableScratchDirectory("schemamigrations-consumer", for: root.path)
+        // Outside the package's own .build, so the outer `swift test` and this build never share a
+        // lock; shared with the scaffold package's build (the same flags, the same checkout), so
+        // SchemaMigrations is compiled once for both (SwiftPM makes the second build wait).
+        let scratch = stableScratchDirectory("schemamigrations-packages", for: root.path)
         let (status, text) = try ProgramRun.run([
             "swift", "build", "--package-path", consumer.path, "--scratch-path", scratch.path,
             "-Xswiftc", "-warnings-as-errors",

@@ -24,7 +24,22 @@ struct ScaffoldPackage: Sendable {
     /// What `migrate scaffold` did with each corpus database, by name.
     var corpusScaffolds: [String: CommandResult]
 
-    var executable: URL { root.appendingPathComponent("build/debug/ScaffoldCheck") }
+    var executable: URL { Self.scratch.appendingPathComponent("debug/ScaffoldCheck") }
+
+    /// Where the package is built: the scratch directory `ConsumerPackageTests` builds the
+    /// consumer package in (the same flags, the same checkout), so SchemaMigrations is compiled
+    /// once for both; named as that test names it, by a stable hash of the checkout's path and of
+    /// the names of its Swift sources.
+    static var scratch: URL {
+        let repository = BuiltCommand.repositoryRoot
+        let sources = repository.appendingPathComponent("Sources")
+        let files = (FileManager.default.enumerator(atPath: sources.path)?.allObjects as? [String] ?? []).filter {
+            $0.hasSuffix(".swift")
+        }.sorted()
+        let key = ([repository.path] + files).joined(separator: "\n")
+        let hash = key.utf8.reduce(UInt64(5381)) { ($0 &* 33) &+ UInt64($1) } % 1_000_000
+        return FileManager.default.temporaryDirectory.appendingPathComponent("schemamigrations-packages-\(hash)")
+    }
 
     /// The package, built on first use. Every test that needs it waits for the one build.
     static let shared: Result<ScaffoldPackage, any Error> = Result { try ScaffoldPackage.build() }
@@ -109,7 +124,7 @@ struct ScaffoldPackage: Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "swift", "build", "--package-path", root.appendingPathComponent("Package").path,
-            "--scratch-path", root.appendingPathComponent("build").path, "-Xswiftc", "-warnings-as-errors",
+            "--scratch-path", Self.scratch.path, "-Xswiftc", "-warnings-as-errors",
         ]
         let log = root.appendingPathComponent("build.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
