@@ -23,9 +23,17 @@ extension IntrospectionReader {
         if !implicitID && !definition.withoutRowid && keyColumns.count == 1
             && keyColumns[0].declaredType.uppercased() == "INTEGER" && !hasRowidAlias
         {
-            kept.append(
-                "its key \(keyColumns[0].name) is INTEGER PRIMARY KEY DESC, which is not an alias of the rowid; a snapshot's table makes it one"
-            )
+            if keyColumns[0].notNull {
+                kept.append(
+                    "its key \(keyColumns[0].name) is INTEGER PRIMARY KEY DESC, which is not an alias of the rowid; a snapshot's table makes it one"
+                )
+            } else {
+                // Not the rowid, it may hold NULL, which no declared INTEGER key can.
+                blocking.append(
+                    "its key \(keyColumns[0].name) is INTEGER PRIMARY KEY DESC without NOT NULL: not an alias of the rowid, it may hold NULL, which a declared INTEGER key cannot"
+                )
+                return nil
+            }
         }
 
         let profiles = try valueProfiles(of: table, strict: definition.strict)
