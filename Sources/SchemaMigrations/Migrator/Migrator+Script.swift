@@ -22,6 +22,7 @@ extension Migrator {
         script.registeredInCode =
             environment.collations.map { "the collation \($0.name)" }
             + environment.functions.map { "the function \($0.name)" }
+            + environment.aggregates.map { "the aggregate function \($0.name)" }
             + (environment.prepareConnection == nil ? [] : ["what its prepareConnection hook does"])
         var recordingVersion = false
         for entry in outcome.entries {

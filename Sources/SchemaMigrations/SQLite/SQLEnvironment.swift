@@ -41,6 +41,8 @@ public struct SQLEnvironment: Sendable {
     public var collations: [SQLCollation]
     /// SQL functions registered on every connection.
     public var functions: [SQLFunction]
+    /// Aggregate SQL functions registered on every connection (a view's `sortconcat(…)`).
+    public var aggregates: [SQLAggregate]
     /// Extensions loaded into every connection, in order, before ``prepareConnection`` runs.
     public var extensions: [SQLExtension]
     /// Runs last on every connection the migrator opens, with its `sqlite3*` handle; a thrown
@@ -51,14 +53,16 @@ public struct SQLEnvironment: Sendable {
     /// - Parameters:
     ///   - collations: collations to register (``SQLCollation``).
     ///   - functions: functions to register (``SQLFunction``).
+    ///   - aggregates: aggregate functions to register (``SQLAggregate``).
     ///   - extensions: shared libraries to load (``SQLExtension``), as the `sqlite3` shell's `.load`.
     ///   - prepareConnection: anything else, on the raw handle, after the rest.
     public init(
-        collations: [SQLCollation] = [], functions: [SQLFunction] = [], extensions: [SQLExtension] = [],
-        prepareConnection: (@Sendable (OpaquePointer) throws -> Void)? = nil
+        collations: [SQLCollation] = [], functions: [SQLFunction] = [], aggregates: [SQLAggregate] = [],
+        extensions: [SQLExtension] = [], prepareConnection: (@Sendable (OpaquePointer) throws -> Void)? = nil
     ) {
         self.collations = collations
         self.functions = functions
+        self.aggregates = aggregates
         self.extensions = extensions
         self.prepareConnection = prepareConnection
     }
@@ -68,7 +72,8 @@ public struct SQLEnvironment: Sendable {
 
     /// True when the environment adds nothing to a connection.
     public var isEmpty: Bool {
-        collations.isEmpty && functions.isEmpty && extensions.isEmpty && prepareConnection == nil
+        collations.isEmpty && functions.isEmpty && aggregates.isEmpty && extensions.isEmpty
+            && prepareConnection == nil
     }
 
     /// This environment followed by `other`'s collations, functions and extensions; both hooks
@@ -86,7 +91,8 @@ public struct SQLEnvironment: Sendable {
         }
         return SQLEnvironment(
             collations: collations + other.collations, functions: functions + other.functions,
-            extensions: extensions + other.extensions, prepareConnection: hook)
+            aggregates: aggregates + other.aggregates, extensions: extensions + other.extensions,
+            prepareConnection: hook)
     }
 }
 
@@ -142,6 +148,42 @@ public struct SQLFunction: Sendable {
     public init(
         _ name: String, argumentCount: Int? = nil, deterministic: Bool = true,
         _ body: @escaping @Sendable ([SQLiteValue]) throws -> SQLiteValue
+    ) {
+        self.name = name
+        self.argumentCount = argumentCount
+        self.isDeterministic = deterministic
+        self.body = body
+    }
+}
+
+/// An aggregate SQL function the application registers: one result from a group's rows, as
+/// calibre's `sortconcat(id, value)` a view of its library calls.
+///
+/// ```swift
+/// let concat = SQLAggregate("concat", argumentCount: 1) { rows in
+///     .text(rows.compactMap { if case .text(let value) = $0[0] { value } else { nil } }.joined(separator: ","))
+/// }
+/// ```
+///
+/// The body is given every row's arguments, in the order SQLite steps through them (none for an
+/// empty group), once the group is complete. An error it throws fails the statement that called
+/// it, with the error's description as SQLite's message.
+/// Related SQLite documentation: <https://www.sqlite.org/c3ref/create_function.html>
+public struct SQLAggregate: Sendable {
+    /// The name SQL calls (compared without regard to ASCII case).
+    public var name: String
+    /// How many arguments it takes; nil for any number.
+    public var argumentCount: Int?
+    /// Whether it always returns the same result for the same rows (`SQLITE_DETERMINISTIC`).
+    public var isDeterministic: Bool
+    /// The group's result, from each row's arguments in order.
+    public var body: @Sendable ([[SQLiteValue]]) throws -> SQLiteValue
+
+    /// An aggregate named `name` taking `argumentCount` values per row (nil: any number),
+    /// deterministic unless said otherwise, computed by `body` from every row's arguments.
+    public init(
+        _ name: String, argumentCount: Int? = nil, deterministic: Bool = true,
+        _ body: @escaping @Sendable ([[SQLiteValue]]) throws -> SQLiteValue
     ) {
         self.name = name
         self.argumentCount = argumentCount

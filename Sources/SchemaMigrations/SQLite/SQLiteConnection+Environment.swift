@@ -47,6 +47,16 @@ extension SQLiteConnection {
                 throw environmentError("cannot register the function '\(function.name)'", code: code)
             }
         }
+        for aggregate in environment.aggregates {
+            let box = Unmanaged.passRetained(AggregateBox(aggregate.body)).toOpaque()
+            let flags = SQLITE_UTF8 | (aggregate.isDeterministic ? SQLITE_DETERMINISTIC : 0)
+            let code = sqlite3_create_function_v2(
+                handle, aggregate.name, Int32(aggregate.argumentCount ?? -1), flags, box, nil, aggregateStep,
+                aggregateFinal, releaseBox)
+            if code != SQLITE_OK {
+                throw environmentError("cannot register the aggregate function '\(aggregate.name)'", code: code)
+            }
+        }
         for library in environment.extensions {
             var message: UnsafeMutablePointer<CChar>?
             let code = schemamigrations_load_extension(handle, library.path, library.entryPoint, &message)
@@ -115,6 +125,54 @@ private final class FunctionBox {
     init(_ body: @escaping @Sendable ([SQLiteValue]) throws -> SQLiteValue) { self.body = body }
 }
 
+/// An aggregate's Swift body, owned by SQLite through the context pointer.
+private final class AggregateBox {
+    let body: @Sendable ([[SQLiteValue]]) throws -> SQLiteValue
+    init(_ body: @escaping @Sendable ([[SQLiteValue]]) throws -> SQLiteValue) { self.body = body }
+}
+
+/// One group's rows so far: SQLite's aggregate context holds a retained pointer to it from the
+/// group's first row until its final call releases it.
+private final class AggregateRows {
+    var rows: [[SQLiteValue]] = []
+}
+
+/// The group's slot in SQLite's aggregate context (zeroed memory SQLite frees after the final
+/// call): nil before the first row; `allocate` false only looks.
+private func aggregateSlot(_ context: OpaquePointer, allocate: Bool) -> UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+{
+    sqlite3_aggregate_context(context, allocate ? Int32(MemoryLayout<UnsafeMutableRawPointer?>.size) : 0)?
+        .assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+}
+
+private let aggregateStep: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+    context, count, arguments in
+    guard let context else { return }
+    guard let slot = aggregateSlot(context, allocate: true) else {
+        sqlite3_result_error_nomem(context)
+        return
+    }
+    if slot.pointee == nil { slot.pointee = Unmanaged.passRetained(AggregateRows()).toOpaque() }
+    let rows = Unmanaged<AggregateRows>.fromOpaque(slot.pointee!).takeUnretainedValue()
+    rows.rows.append((0..<Int(count)).map { SQLiteValue(reading: arguments?[$0]) })
+}
+
+private let aggregateFinal: @convention(c) (OpaquePointer?) -> Void = { context in
+    guard let context,
+        let box = sqlite3_user_data(context).map({ Unmanaged<AggregateBox>.fromOpaque($0).takeUnretainedValue() })
+    else { return }
+    var rows: [[SQLiteValue]] = []
+    if let slot = aggregateSlot(context, allocate: false), let stored = slot.pointee {
+        rows = Unmanaged<AggregateRows>.fromOpaque(stored).takeRetainedValue().rows
+        slot.pointee = nil
+    }
+    do {
+        setResult(try box.body(rows), of: context)
+    } catch {
+        sqlite3_result_error(context, "\(error)", -1)
+    }
+}
+
 /// SQLite's destructor for a box: releases the reference `passRetained` took.
 private let releaseBox: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pointer in
     if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
@@ -143,29 +201,34 @@ private let functionCall: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePo
     else { return }
     let values = (0..<Int(count)).map { SQLiteValue(reading: arguments?[$0]) }
     do {
-        switch try box.body(values) {
-        case .null: sqlite3_result_null(context)
-        case .integer(let value): sqlite3_result_int64(context, value)
-        case .real(let value): sqlite3_result_double(context, value)
-        case .text(var value):
-            value.withUTF8 { utf8 in
-                utf8.withMemoryRebound(to: CChar.self) { text in
-                    if let base = text.baseAddress {
-                        sqlite3_result_text(context, base, Int32(text.count), schemamigrations_sqlite_transient())
-                    } else {
-                        sqlite3_result_text(context, "", 0, schemamigrations_sqlite_transient())
-                    }
-                }
-            }
-        case .blob(let bytes):
-            bytes.withUnsafeBytes {
-                sqlite3_result_blob(
-                    context, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count),
-                    schemamigrations_sqlite_transient())
-            }
-        }
+        setResult(try box.body(values), of: context)
     } catch {
         sqlite3_result_error(context, "\(error)", -1)
+    }
+}
+
+/// Gives a function call's context the value `value` as its result.
+private func setResult(_ value: SQLiteValue, of context: OpaquePointer) {
+    switch value {
+    case .null: sqlite3_result_null(context)
+    case .integer(let value): sqlite3_result_int64(context, value)
+    case .real(let value): sqlite3_result_double(context, value)
+    case .text(var value):
+        value.withUTF8 { utf8 in
+            utf8.withMemoryRebound(to: CChar.self) { text in
+                if let base = text.baseAddress {
+                    sqlite3_result_text(context, base, Int32(text.count), schemamigrations_sqlite_transient())
+                } else {
+                    sqlite3_result_text(context, "", 0, schemamigrations_sqlite_transient())
+                }
+            }
+        }
+    case .blob(let bytes):
+        bytes.withUnsafeBytes {
+            sqlite3_result_blob(
+                context, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count),
+                schemamigrations_sqlite_transient())
+        }
     }
 }
 

@@ -100,9 +100,9 @@ import Testing
 
     /// The applications' SQL environment: Anki's collation (Unicode, case folded), which its
     /// tables name, as an app embedding the collection registers it; and stand-ins for the
-    /// scalar functions calibre registers, which its triggers and views call: with them a rebuild
-    /// checks those triggers and views as calibre's own connection would read them, where
-    /// without them it keeps them as they are, warning (its `meta` view's aggregates stay so).
+    /// functions and aggregates calibre registers, which its triggers and views call: with them a
+    /// rebuild checks those triggers and views as calibre's own connection would read them, where
+    /// without them it keeps them as they are, warning.
     static let options = MigrationOptions(
         sqlEnvironment: SQLEnvironment(
             collations: [SQLCollation("unicase") { $0.compare($1, options: .caseInsensitive) }],
@@ -112,6 +112,18 @@ import Testing
                     .text(UUID().uuidString.lowercased())
                 },
                 SQLFunction("books_list_filter", argumentCount: 1) { _ in .integer(1) },
+            ],
+            // calibre's aggregates, which its `meta` view calls: the values in the order of their
+            // positions, and the values joined.
+            aggregates: [
+                SQLAggregate("sortconcat", argumentCount: 2) { rows in
+                    .text(
+                        rows.sorted { ($0[0].int64Value ?? 0) < ($1[0].int64Value ?? 0) }.compactMap(\.[1].stringValue)
+                            .joined(separator: "&"))
+                },
+                SQLAggregate("concat", argumentCount: 1) { rows in
+                    .text(rows.compactMap(\.[0].stringValue).joined(separator: ","))
+                },
             ]))
 
     @Test(arguments: files.map(\.name))
