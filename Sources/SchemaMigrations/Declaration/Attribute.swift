@@ -31,6 +31,11 @@ public struct Attribute<Value> {
         case primaryKey
         /// `INTEGER PRIMARY KEY AUTOINCREMENT`: a deleted key is never handed out again. Implies `primaryKey`.
         case autoincrement
+        /// The key column in descending order: `PRIMARY KEY DESC` on the column, or `"a" DESC` in
+        /// the table's `PRIMARY KEY (…)`. An INTEGER key so written is, by SQLite's old quirk, not
+        /// an alias of the rowid: it may be optional (NULL in the key), and the table keeps a rowid
+        /// of its own. Only on a key property; not with `autoincrement`.
+        case descending
         /// SwiftData's external storage hint; values are stored inline in SQLite.
         case externalStorage
         /// SwiftData's CloudKit encryption hint; no storage effect.

@@ -15,14 +15,19 @@ enum EntitySQL {
             entity.hasImplicitID
             ? ["\(SQL.quoteIdentifier(Schema.primaryKeyColumn)) INTEGER PRIMARY KEY\(onConflict)"] : []
         let inlineKey = entity.primaryKey.flatMap { $0.count == 1 ? $0[0] : nil }
-        let keyClause = "PRIMARY KEY" + onConflict + (entity.isAutoincrement ? " AUTOINCREMENT" : "")
+        let descending = inlineKey.flatMap { entity.attribute(named: $0)?.isDescending } ?? false
+        let keyClause =
+            "PRIMARY KEY" + (descending ? " DESC" : "") + onConflict + (entity.isAutoincrement ? " AUTOINCREMENT" : "")
         columns += entity.attributes.map { attribute in
             columnDefinition(
                 attribute, forceNullable: nullable.contains(attribute.name),
                 keyClause: attribute.name == inlineKey ? keyClause : nil)
         }
         if let key = entity.primaryKey, !key.isEmpty, inlineKey == nil {
-            columns.append("PRIMARY KEY (\(key.map(SQL.quoteIdentifier).joined(separator: ", ")))\(onConflict)")
+            let terms = key.map { column in
+                SQL.quoteIdentifier(column) + (entity.attribute(named: column)?.isDescending == true ? " DESC" : "")
+            }
+            columns.append("PRIMARY KEY (\(terms.joined(separator: ", ")))\(onConflict)")
         }
         columns += entity.constraints.map(\.sql)
         return "CREATE TABLE \(SQL.quoteIdentifier(name ?? entity.name)) (\(columns.joined(separator: ", ")))"

@@ -19,7 +19,8 @@ extension TablePlan {
         return originals
     }
 
-    /// Refuses a change of the primary key, `AUTOINCREMENT` or `WITHOUT ROWID`: a table's key is
+    /// Refuses a change of the primary key (its columns or their order), `AUTOINCREMENT` or
+    /// `WITHOUT ROWID`: a table's key is
     /// what other tables and the app hold on to, and moving it is not a change a plan infers.
     /// - Parameter renamedTo: source column → target column, for the key's renamed columns.
     /// - Throws: `MigrationError` (`unsupportedChange`) naming the entity and what to do instead.
@@ -31,6 +32,14 @@ extension TablePlan {
         var changes: [String] = []
         if sourceKey != target.primaryKey {
             changes.append("primary key from \(describe(key: sourceKey)) to \(describe(key: target.primaryKey))")
+        }
+        let sourceDescending = source.attributes.filter(\.isDescending).map { renamedTo[$0.name] ?? $0.name }
+        let targetDescending = target.attributes.filter(\.isDescending).map(\.name)
+        if sourceKey == target.primaryKey, Set(sourceDescending) != Set(targetDescending), let key = target.primaryKey {
+            func ordered(_ descending: [String]) -> String {
+                "(" + key.map { descending.contains($0) ? "\($0) DESC" : $0 }.joined(separator: ", ") + ")"
+            }
+            changes.append("primary key order from \(ordered(sourceDescending)) to \(ordered(targetDescending))")
         }
         if source.isAutoincrement != target.isAutoincrement {
             changes.append(target.isAutoincrement ? "AUTOINCREMENT on" : "AUTOINCREMENT off")

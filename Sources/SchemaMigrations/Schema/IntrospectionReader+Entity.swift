@@ -20,21 +20,8 @@ extension IntrospectionReader {
         }
         let implicitID = implicitIDTables.contains(table.name.sqlFolded)
         let hasRowidAlias = table.hasRowidAlias(definition: definition)
-        if !implicitID && !definition.withoutRowid && keyColumns.count == 1
-            && keyColumns[0].declaredType.uppercased() == "INTEGER" && !hasRowidAlias
-        {
-            if keyColumns[0].notNull {
-                kept.append(
-                    "its key \(keyColumns[0].name) is INTEGER PRIMARY KEY DESC, which is not an alias of the rowid; a snapshot's table makes it one"
-                )
-            } else {
-                // Not the rowid, it may hold NULL, which no declared INTEGER key can.
-                blocking.append(
-                    "its key \(keyColumns[0].name) is INTEGER PRIMARY KEY DESC without NOT NULL: not an alias of the rowid, it may hold NULL, which a declared INTEGER key cannot"
-                )
-                return nil
-            }
-        }
+        // Key columns written DESC (`INTEGER PRIMARY KEY DESC`, no alias of the rowid, among them).
+        let descending = definition.descendingKeyColumns
 
         let profiles = try valueProfiles(of: table, strict: definition.strict)
         let samples = try storageClasses(of: table)
@@ -53,7 +40,9 @@ extension IntrospectionReader {
                 sample: samples[column.name.sqlFolded],
                 blocking: &blocking, kept: &kept)
             {
-                attributes.append(Self.declaringGenerated(attribute, column: column, definition: definition))
+                var declared = Self.declaringGenerated(attribute, column: column, definition: definition)
+                if descending.contains(column.name.sqlFolded) { declared.options.append("descending") }
+                attributes.append(declared)
             }
         }
         if attributes.isEmpty && blocking.isEmpty {

@@ -25,6 +25,8 @@ extension Schema {
         /// True when this version's code no longer reads or writes the property (`.retired`): the
         /// column stays for the previous version, and the next may drop it compatibly.
         public var isRetired: Bool { options.contains("retired") }
+        /// True when the attribute is a key column written in descending order (`.descending`).
+        public var isDescending: Bool { options.contains("descending") }
         /// The Swift type the values come from (`Int32`, `Status`), for reports only: it is not part of the hash.
         public var swiftType: String?
         /// For a column that stores a relationship: the table it references and its `ON DELETE` action.

@@ -53,6 +53,8 @@ struct HashedSchema: Encodable {
         var valueType: String
         var isOptional: Bool
         var defaultValue: String?
+        // Absent unless the key column is descending, so every other schema keeps its hash.
+        var descending: Bool?
         // Absent unless declared, so schemas without generated columns keep the hash they had.
         var generated: HashedGenerated?
         // Absent unless a NOT NULL's conflict clause other than ABORT is declared (likewise).
@@ -147,6 +149,7 @@ struct HashedSchema: Encodable {
                         dateStorage: $0.dateStorage?.rawValue, name: $0.name, valueType: $0.valueType.rawValue,
                         isOptional: $0.isOptional,
                         defaultValue: $0.defaultValue,
+                        descending: $0.isDescending ? true : nil,
                         generated: $0.generated.map {
                             HashedGenerated(
                                 expression: SQLExpressionText.normalized($0.expression), storage: $0.storage.rawValue)
@@ -245,6 +248,7 @@ extension HashedSchema {
                     JSONValue.writeString(value, to: &out)
                     out += ","
                 }
+                if attribute.descending == true { out += "\"descending\":true," }
                 if let value = attribute.generated {
                     out += "\"generated\":{\"expression\":"
                     JSONValue.writeString(value.expression, to: &out)

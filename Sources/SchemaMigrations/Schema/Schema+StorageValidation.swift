@@ -121,6 +121,21 @@ extension Schema {
                 property: attribute.property,
                 remedy: "declare it @Attribute(sqlType: \"ANY\"), the STRICT type that keeps every value as given")
         }
+        for attribute in entity.attributes where attribute.isDescending {
+            guard entity.primaryKey?.contains(attribute.name) == true else {
+                throw fail(
+                    "'\(entity.name).\(attribute.property)' is .descending but not in the primary key: only a key column has an order of its own",
+                    property: attribute.property,
+                    remedy:
+                        "mark it .primaryKey (or list it in primaryKey), or declare an index with .column(_:descending:)"
+                )
+            }
+            guard !entity.isAutoincrement else {
+                throw fail(
+                    "'\(entity.name).\(attribute.property)' is .descending and AUTOINCREMENT, which SQLite allows only on an INTEGER PRIMARY KEY in ascending order",
+                    property: attribute.property, remedy: "remove .descending or .autoincrement")
+            }
+        }
         if let key = entity.primaryKey, !entity.isJoinTable {
             for column in key {
                 guard let attribute = entity.attribute(named: column) else {
@@ -131,9 +146,11 @@ extension Schema {
                 }
                 // SQLite allows NULL in a key of a rowid table, except in INTEGER PRIMARY KEY (the
                 // rowid itself); WITHOUT ROWID keys are NOT NULL.
+                // (`INTEGER PRIMARY KEY DESC` is no rowid: it may hold NULL.)
                 if attribute.isOptional
                     && (entity.isWithoutRowID || entity.isAutoincrement
-                        || (key.count == 1 && attribute.declaredType.uppercased() == "INTEGER"))
+                        || (key.count == 1 && attribute.declaredType.uppercased() == "INTEGER"
+                            && !attribute.isDescending))
                 {
                     throw fail(
                         "'\(entity.name).\(attribute.property)' is in the primary key but optional, which \(entity.isWithoutRowID ? "a WITHOUT ROWID table" : "an INTEGER PRIMARY KEY (the rowid)") cannot hold",

@@ -89,6 +89,17 @@ struct SchemaComparison {
         let definition = needsDefinition ? parsed ?? (try? table.definition()) : nil
         // What a declaration does not speak of is the database's own (a rebuild keeps it): options
         // are compared where declared, not where the live table has them unasked.
+        if let definition, let key = entity.primaryKey, !key.isEmpty {
+            // The key's order: an INTEGER key written DESC is no alias of the rowid.
+            let live = definition.descendingKeyColumns
+            let declared = Set(key.filter { entity.attribute(named: $0)?.isDescending == true }.map(\.sqlFolded))
+            if live.intersection(key.map(\.sqlFolded)) != declared {
+                func ordered(_ descending: Set<String>) -> [String] {
+                    key.map { descending.contains($0.sqlFolded) ? "\($0) DESC" : $0 }
+                }
+                result.append(.primaryKey(table: name, live: ordered(live), declared: ordered(declared)))
+            }
+        }
         if let definition {
             if entity.isAutoincrement && !definition.hasAutoincrement {
                 result.append(.missingTableOption(table: name, .autoincrement))

@@ -51,8 +51,10 @@ package enum SemanticSchema {
             for column in columns {
                 let name = column[0].stringValue ?? ""
                 // The rowid's alias holds no NULL whether or not NOT NULL is written.
+                // (Not `INTEGER PRIMARY KEY DESC` written on the column: SQLite's quirk keeps it no alias.)
                 let notNull =
                     singleIntegerKey && column[4].int64Value == 1 && column[1].stringValue?.uppercased() == "INTEGER"
+                        && !definition.descendingColumnKeys.contains(name.sqlFolded)
                     ? "rowid" : "\(column[2].int64Value ?? -1)"
                 let collation = definition.collation(of: name)?.uppercased() ?? "BINARY"
                 lines.append(

@@ -90,7 +90,8 @@ enum ScaffoldCorpus {
 
     /// Own keys (composite, AUTOINCREMENT, text), WITHOUT ROWID, STRICT, SQL type texts, CHECK,
     /// COLLATE, default expressions, foreign keys with every clause, partial and expression
-    /// indexes, generated columns, conflict clauses (on keys, UNIQUE and NOT NULL); and a view and a trigger, which no declaration speaks of and
+    /// indexes, generated columns, conflict clauses (on keys, UNIQUE and NOT NULL), an `INTEGER
+    /// PRIMARY KEY DESC` holding a NULL key; and a view and a trigger, which no declaration speaks of and
     /// adoption keeps.
     static let features = """
         CREATE TABLE "Artist" ("ArtistId" INTEGER PRIMARY KEY AUTOINCREMENT, "Name" NVARCHAR(120) NOT NULL COLLATE NOCASE CHECK (length("Name") > 0),
@@ -108,6 +109,7 @@ enum ScaffoldCorpus {
         CREATE TABLE "Play" ("id" INTEGER PRIMARY KEY ON CONFLICT REPLACE, "TrackId" INTEGER NOT NULL ON CONFLICT IGNORE,
                              "Device" TEXT UNIQUE ON CONFLICT REPLACE, "At" REAL NOT NULL DEFAULT 0, UNIQUE ("TrackId", "At") ON CONFLICT IGNORE);
         CREATE TABLE "Session" ("Device" TEXT, "Day" INTEGER, PRIMARY KEY ("Device", "Day") ON CONFLICT REPLACE);
+        CREATE TABLE "Reading" ("id" INTEGER PRIMARY KEY DESC, "Value" REAL NOT NULL DEFAULT 0);
         CREATE VIEW "LiveTrack" AS SELECT "TrackId", "Title" FROM "Track" WHERE "DeletedAt" IS NULL;
         CREATE TRIGGER "Track_counts_plays" AFTER INSERT ON "Track" BEGIN UPDATE "Counter" SET "value" = "value" + 1 WHERE "name" = 'tracks'; END;
         INSERT INTO "Artist" ("Name", "Born") VALUES ('AC/DC', '1973-11-01 00:00:00'), ('Björk', '1965-11-21 00:00:00');
@@ -117,6 +119,7 @@ enum ScaffoldCorpus {
         INSERT INTO "Counter" VALUES ('plays', 42);
         INSERT INTO "Play" ("TrackId", "Device", "At") VALUES (1, 'phone', 1.5), (2, 'tv', 2.5);
         INSERT INTO "Session" VALUES ('phone', 1), ('tv', 1);
+        INSERT INTO "Reading" ("id", "Value") VALUES (NULL, 1.5), (2, 2.5);
         """
 
     /// Every row of every table of the database at `url`, in key order: what adopting must not change.

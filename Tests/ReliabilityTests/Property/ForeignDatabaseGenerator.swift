@@ -36,6 +36,8 @@ struct ForeignDatabase: CustomStringConvertible {
         var columns: [Column]
         /// Nil: the default `"id" INTEGER PRIMARY KEY`.
         var primaryKey: [String]?
+        /// Composite key columns written `DESC` in the table's `PRIMARY KEY (…)`.
+        var descendingKey: Set<String> = []
         var autoincrement = false
         var withoutRowID = false
         var strict = false
@@ -45,7 +47,8 @@ struct ForeignDatabase: CustomStringConvertible {
         var sql: String {
             var parts = (primaryKey == nil ? ["id INTEGER PRIMARY KEY"] : []) + columns.map(\.sql)
             if let key = primaryKey, key.count > 1 {
-                parts.append("PRIMARY KEY (\(key.map(SQL.quoteIdentifier).joined(separator: ", ")))")
+                let terms = key.map { SQL.quoteIdentifier($0) + (descendingKey.contains($0) ? " DESC" : "") }
+                parts.append("PRIMARY KEY (\(terms.joined(separator: ", ")))")
             }
             let options = (withoutRowID ? ["WITHOUT ROWID"] : []) + (strict ? ["STRICT"] : [])
             return "CREATE TABLE \(SQL.quoteIdentifier(name)) (\(parts.joined(separator: ", ")))"
@@ -137,12 +140,16 @@ struct ForeignDatabase: CustomStringConvertible {
         case 1:
             let key = SwiftNames.typeName(forTable: name) + "Id"
             table.autoincrement = random.chance(0.4)
+            // `INTEGER PRIMARY KEY DESC`: no alias of the rowid; without NOT NULL it may hold NULL.
+            let descending = !table.autoincrement && random.chance(0.3)
+            let notNull = random.chance(0.5)
             table.columns.append(
                 Column(
                     name: key,
-                    sql: "\(SQL.quoteIdentifier(key)) INTEGER PRIMARY KEY"
-                        + (table.autoincrement ? " AUTOINCREMENT" : "") + (random.chance(0.5) ? " NOT NULL" : ""),
-                    valueType: .integer, isOptional: false, values: (0..<rows).map { String($0 * 7 + 1) }))
+                    sql: "\(SQL.quoteIdentifier(key)) INTEGER PRIMARY KEY" + (descending ? " DESC" : "")
+                        + (table.autoincrement ? " AUTOINCREMENT" : "") + (notNull ? " NOT NULL" : ""),
+                    valueType: .integer, isOptional: descending && !notNull && !table.strict,
+                    values: (0..<rows).map { String($0 * 7 + 1) }))
             table.primaryKey = [key]
         case 2:
             table.withoutRowID = random.chance(0.5)
@@ -166,6 +173,7 @@ struct ForeignDatabase: CustomStringConvertible {
                 table.columns[table.columns.count - 1].collation = "NOCASE"
             }
             table.primaryKey = ["Part", "Code"]
+            if random.chance(0.3) { table.descendingKey = [["Part", "Code"].randomElement(using: &random)!] }
         }
         // A foreign key onto a parent's single key column.
         if let parent = parents.randomElement(using: &random), parent.primaryKey?.count ?? 1 == 1, random.chance(0.7) {

@@ -77,6 +77,10 @@ extension Reliability {
                         collation: column.collation)
                     expected.defaultValue = attribute.defaultValue
                     expected.propertyName = attribute.propertyName
+                    // A key column written DESC, on the table or on the column.
+                    if table.descendingKey.contains(column.name) || column.sql.contains("PRIMARY KEY DESC") {
+                        expected.options = ["descending"]
+                    }
                     if !column.storageKnown { expected.dateStorage = attribute.dateStorage }
                     if attribute != expected {
                         problems.append("\(table.name).\(column.name): declared \(attribute), made \(expected)")

@@ -294,26 +294,3 @@ import Testing
         #expect(Schema.TableConstraint(parsing: "UNIQUE (a) ON CONFLICT MAYBE") == nil)
     }
 }
-
-/// `INTEGER PRIMARY KEY DESC` is, by SQLite's old quirk, no alias of the rowid: without NOT NULL
-/// its key may hold NULL, which no declared INTEGER key can, so the table is left out saying so
-/// (not that an optional property cannot be a rowid); with NOT NULL it is declared, the
-/// difference listed as not carried.
-@Suite struct DescendingIntegerKeyTests {
-    @Test func aNullableDescendingIntegerKeyIsLeftOutSayingWhy() throws {
-        let db = TemporaryDatabase()
-        try db.execute(
-            "CREATE TABLE d (id INTEGER PRIMARY KEY DESC, x TEXT); CREATE TABLE e (id INTEGER PRIMARY KEY DESC NOT NULL, x TEXT)"
-        )
-        let found = try SchemaIntrospection(databaseAt: db.url)
-        #expect(
-            found.undeclarable.map { "\($0.table): \($0.notes.joined(separator: "; "))" } == [
-                "d: its key id is INTEGER PRIMARY KEY DESC without NOT NULL: not an alias of the rowid, it may hold NULL, which a declared INTEGER key cannot"
-            ])
-        #expect(found.schema.entityNames == ["e"])
-        #expect(
-            found.notCarried.flatMap(\.notes) == [
-                "its key id is INTEGER PRIMARY KEY DESC, which is not an alias of the rowid; a snapshot's table makes it one"
-            ])
-    }
-}

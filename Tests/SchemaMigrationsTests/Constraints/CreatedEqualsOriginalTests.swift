@@ -41,21 +41,28 @@ import Testing
 
     /// Conflict clauses in every place SQLite takes one: the default `id`'s key, a column's own
     /// key with AUTOINCREMENT, a composite key, a column's and a table's UNIQUE, NOT NULL, and a
-    /// CHECK's (which SQLite parses and ignores).
+    /// CHECK's (which SQLite parses and ignores); and keys in descending order, among them an
+    /// `INTEGER PRIMARY KEY DESC` (no rowid alias) holding a NULL key.
     static let conflicts = """
         CREATE TABLE tag (id INTEGER PRIMARY KEY ON CONFLICT REPLACE, name TEXT NOT NULL ON CONFLICT IGNORE DEFAULT '',
             code TEXT CONSTRAINT one_code UNIQUE ON CONFLICT REPLACE, color TEXT NOT NULL ON CONFLICT REPLACE DEFAULT 'red',
             CHECK (length(name) < 100) ON CONFLICT FAIL, UNIQUE (name, color) ON CONFLICT IGNORE);
         CREATE TABLE note (note_id INTEGER PRIMARY KEY ON CONFLICT FAIL AUTOINCREMENT, body TEXT NOT NULL ON CONFLICT ABORT);
         CREATE TABLE pair (a INTEGER NOT NULL, b TEXT NOT NULL, PRIMARY KEY (a, b) ON CONFLICT ROLLBACK) WITHOUT ROWID;
+        CREATE TABLE reading (id INTEGER PRIMARY KEY DESC ON CONFLICT REPLACE, value REAL);
+        CREATE TABLE grid (r INTEGER, c TEXT COLLATE NOCASE, PRIMARY KEY (r DESC, c));
         INSERT INTO tag (name, code) VALUES ('a', 'x'), ('b', 'y');
         INSERT INTO note (body) VALUES ('hello');
         INSERT INTO pair VALUES (1, 'one');
+        INSERT INTO reading VALUES (NULL, 1.5), (4, 2.5);
         """
 
     static let files: [(name: String, make: @Sendable (URL) throws -> Void)] = [
         ("hand-made blog", { try SQLiteConnection(path: $0.path, mode: .readWriteCreate).execute(handMade) }),
-        ("conflict clauses", { try SQLiteConnection(path: $0.path, mode: .readWriteCreate).execute(conflicts) }),
+        (
+            "conflict clauses and key orders",
+            { try SQLiteConnection(path: $0.path, mode: .readWriteCreate).execute(conflicts) }
+        ),
         (
             "Django 5.1 admin",
             { try FileManager.default.copyItem(at: fixtures.appendingPathComponent("Django/admin.sqlite"), to: $0) }

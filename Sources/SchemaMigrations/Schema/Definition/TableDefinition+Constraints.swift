@@ -66,3 +66,57 @@ extension TableDefinition {
         return nil
     }
 }
+
+extension TableDefinition {
+    /// The key columns written in descending order (lower-cased): a column's `PRIMARY KEY DESC`,
+    /// or a term `"a" DESC` of the table's `PRIMARY KEY (…)`.
+    var descendingKeyColumns: Set<String> { descendingColumnKeys.union(descendingTableKeyColumns) }
+
+    /// The columns whose own `PRIMARY KEY` is written `DESC` (lower-cased): an INTEGER one so
+    /// written is no alias of the rowid, where `PRIMARY KEY ("id" DESC)` on the table still is.
+    var descendingColumnKeys: Set<String> {
+        var result = Set<String>()
+        for column in columns {
+            for constraint in column.constraints where constraint.kind.isPrimaryKey {
+                let tokenizer = SQLTokenizer(constraint.text)
+                guard let tokens = try? tokenizer.tokens(),
+                    let key = tokens.firstIndex(where: { tokenizer.isKeyword($0, "KEY") }), key + 1 < tokens.count,
+                    tokenizer.isKeyword(tokens[key + 1], "DESC")
+                else { continue }
+                result.insert(column.name.sqlFolded)
+            }
+        }
+        return result
+    }
+
+    /// The columns of the table's `PRIMARY KEY (…)` written `DESC` (lower-cased).
+    var descendingTableKeyColumns: Set<String> {
+        var result = Set<String>()
+        for constraint in constraints where constraint.kind == .primaryKey {
+            let tokenizer = SQLTokenizer(constraint.text)
+            guard let tokens = try? tokenizer.tokens(),
+                let open = tokens.firstIndex(where: { $0.kind == .leftParenthesis })
+            else { continue }
+            // Each term between the parentheses: its first token names the column, a last DESC orders it.
+            var depth = 0
+            var term: [SQLTokenizer.Token] = []
+            for token in tokens[open...] {
+                if token.kind == .leftParenthesis {
+                    depth += 1
+                    if depth == 1 { continue }
+                }
+                if token.kind == .rightParenthesis { depth -= 1 }
+                if depth == 0 || (depth == 1 && token.kind == .comma) {
+                    if let first = term.first, let last = term.last, term.count > 1, tokenizer.isKeyword(last, "DESC") {
+                        result.insert(tokenizer.name(of: first).sqlFolded)
+                    }
+                    term = []
+                    if depth == 0 { break }
+                    continue
+                }
+                term.append(token)
+            }
+        }
+        return result
+    }
+}
