@@ -112,7 +112,10 @@ import Testing
         #expect(try Migrator(plan: PlanV2.self).verify(databaseAt: db.url).isUpToDate)
     }
 
-    @Test func eachChangeOfAClauseRebuildsAndCreatedEqualsMigratedKeepingEveryRow() throws {
+    @Test(arguments: [false, true])
+    func eachChangeOfAClauseRebuildsAndCreatedEqualsMigratedKeepingEveryRow(online: Bool) throws {
+        var options = MigrationOptions()
+        if online { options.online = OnlineRebuildOptions() }
         let migrated = TemporaryDatabase()
         try Migrator(plan: PlanV1.self).migrate(databaseAt: migrated.url)
         try migrated.execute(
@@ -136,7 +139,7 @@ import Testing
             }, "\(summaries)")
         let plans: [any SchemaMigrationPlan.Type] = [PlanV2.self, PlanV3.self]
         for versionPlan in plans {
-            try Migrator(plan: versionPlan).migrate(databaseAt: migrated.url)
+            try Migrator(plan: versionPlan, options: options).migrate(databaseAt: migrated.url)
             let created = TemporaryDatabase()
             try Migrator(plan: versionPlan).migrate(databaseAt: created.url)
             let (fresh, upgraded) = (try SemanticSchema.lines(created.path), try SemanticSchema.lines(migrated.path))
