@@ -2,8 +2,9 @@ extension Schema.TableConstraint {
     /// The constraint a table constraint clause of a `CREATE TABLE` writes (`CONSTRAINT x CHECK
     /// (a > 0)`, `UNIQUE (a, b)`, `FOREIGN KEY (a, b) REFERENCES t (x, y) ON DELETE CASCADE`);
     /// nil for a `PRIMARY KEY`, a bare `CONSTRAINT name`, and a clause a declaration cannot say:
-    /// a collated or ordered column in a `UNIQUE`, `ON INSERT`. A `UNIQUE`'s conflict clause is
-    /// kept; a `CHECK`'s, which SQLite parses and ignores, is left out.
+    /// a collated or ordered column in a `UNIQUE`. A `UNIQUE`'s conflict clause is kept; a
+    /// `CHECK`'s conflict clause and a foreign key's `ON INSERT`, which SQLite parses and
+    /// ignores, are left out.
     init?(parsing text: String) {
         let tokenizer = SQLTokenizer(text)
         guard var tokens = try? tokenizer.tokens() else { return nil }
@@ -71,8 +72,11 @@ extension Schema.TableConstraint {
             }
             while position < tokens.count {
                 if accept("ON") {
-                    let onDelete = accept("DELETE")
-                    guard onDelete || accept("UPDATE") else { return nil }
+                    // `ON INSERT action`: SQLite parses it and ignores it (parse.y's `refarg ::= ON
+                    // INSERT refact`), so the key means what it means without it.
+                    let onInsert = accept("INSERT")
+                    let onDelete = !onInsert && accept("DELETE")
+                    guard onInsert || onDelete || accept("UPDATE") else { return nil }
                     let action: Schema.ForeignKeyAction
                     if accept("SET") {
                         if accept("NULL") {
@@ -92,6 +96,7 @@ extension Schema.TableConstraint {
                     } else {
                         return nil
                     }
+                    if onInsert { continue }
                     if onDelete { key.onDelete = action } else { key.onUpdate = action }
                 } else if accept("MATCH") {
                     guard let match = identifier() else { return nil }

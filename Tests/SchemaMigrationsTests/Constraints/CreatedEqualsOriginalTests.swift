@@ -42,7 +42,8 @@ import Testing
     /// Conflict clauses in every place SQLite takes one: the default `id`'s key, a column's own
     /// key with AUTOINCREMENT, a composite key, a column's and a table's UNIQUE, NOT NULL, and a
     /// CHECK's (which SQLite parses and ignores); and keys in descending order, among them an
-    /// `INTEGER PRIMARY KEY DESC` (no rowid alias) holding a NULL key.
+    /// `INTEGER PRIMARY KEY DESC` (no rowid alias) holding a NULL key; foreign keys written with
+    /// `ON INSERT`, which SQLite parses and ignores.
     static let conflicts = """
         CREATE TABLE tag (id INTEGER PRIMARY KEY ON CONFLICT REPLACE, name TEXT NOT NULL ON CONFLICT IGNORE DEFAULT '',
             code TEXT CONSTRAINT one_code UNIQUE ON CONFLICT REPLACE, color TEXT NOT NULL ON CONFLICT REPLACE DEFAULT 'red',
@@ -51,6 +52,8 @@ import Testing
         CREATE TABLE pair (a INTEGER NOT NULL, b TEXT NOT NULL, PRIMARY KEY (a, b) ON CONFLICT ROLLBACK) WITHOUT ROWID;
         CREATE TABLE reading (id INTEGER PRIMARY KEY DESC ON CONFLICT REPLACE, value REAL);
         CREATE TABLE grid (r INTEGER, c TEXT COLLATE NOCASE, PRIMARY KEY (r DESC, c));
+        CREATE TABLE mark (id INTEGER PRIMARY KEY, tag INTEGER REFERENCES tag (id) ON INSERT CASCADE ON DELETE CASCADE,
+            r INTEGER, c TEXT, FOREIGN KEY (r, c) REFERENCES grid (r, c) ON INSERT SET NULL);
         INSERT INTO tag (name, code) VALUES ('a', 'x'), ('b', 'y');
         INSERT INTO note (body) VALUES ('hello');
         INSERT INTO pair VALUES (1, 'one');

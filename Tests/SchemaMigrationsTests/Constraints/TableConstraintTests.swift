@@ -266,7 +266,10 @@ import Testing
             ("PRIMARY KEY (a, b)", nil),
             ("UNIQUE (a COLLATE NOCASE)", nil),
             ("UNIQUE (a) on conflict replace", #"UNIQUE ("a") ON CONFLICT REPLACE"#),
-            ("FOREIGN KEY (a) REFERENCES p ON INSERT CASCADE", nil),
+            (
+                "FOREIGN KEY (a) REFERENCES p ON INSERT CASCADE ON DELETE SET NULL",
+                #"FOREIGN KEY ("a") REFERENCES "p" ON DELETE SET NULL"#
+            ),
             ("CONSTRAINT lonely", nil),
         ]
         for (text, expected) in cases {
