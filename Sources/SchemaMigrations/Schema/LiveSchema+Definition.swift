@@ -32,17 +32,8 @@ extension LiveSchema.Table {
         let keyColumns = columns.filter { $0.primaryKeyPosition > 0 }
         guard keyColumns.count == 1, keyColumns[0].declaredType.uppercased() == "INTEGER", !definition.withoutRowid
         else { return false }
-        let keyConstraints =
-            definition.column(named: keyColumns[0].name)?.constraints.filter {
-                if case .primaryKey = $0.kind { true } else { false }
-            } ?? []
-        return !keyConstraints.contains { constraint in
-            let tokenizer = SQLTokenizer(constraint.text)
-            let tokens = (try? tokenizer.tokens()) ?? []
-            guard let key = tokens.firstIndex(where: { tokenizer.isKeyword($0, "KEY") }), key + 1 < tokens.count else {
-                return false
-            }
-            return tokenizer.isKeyword(tokens[key + 1], "DESC")
-        }
+        return
+            !(definition.column(named: keyColumns[0].name)?.constraints.contains { $0.isDescendingKey == true }
+            ?? false)
     }
 }

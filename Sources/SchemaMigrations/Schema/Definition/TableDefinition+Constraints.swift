@@ -75,18 +75,7 @@ extension TableDefinition {
     /// The columns whose own `PRIMARY KEY` is written `DESC` (lower-cased): an INTEGER one so
     /// written is no alias of the rowid, where `PRIMARY KEY ("id" DESC)` on the table still is.
     var descendingColumnKeys: Set<String> {
-        var result = Set<String>()
-        for column in columns {
-            for constraint in column.constraints where constraint.kind.isPrimaryKey {
-                let tokenizer = SQLTokenizer(constraint.text)
-                guard let tokens = try? tokenizer.tokens(),
-                    let key = tokens.firstIndex(where: { tokenizer.isKeyword($0, "KEY") }), key + 1 < tokens.count,
-                    tokenizer.isKeyword(tokens[key + 1], "DESC")
-                else { continue }
-                result.insert(column.name.sqlFolded)
-            }
-        }
-        return result
+        Set(columns.filter { $0.constraints.contains { $0.isDescendingKey == true } }.map(\.name.sqlFolded))
     }
 
     /// The columns of the table's `PRIMARY KEY (…)` written `DESC` (lower-cased).

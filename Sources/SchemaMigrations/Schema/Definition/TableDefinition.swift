@@ -62,6 +62,16 @@ struct TableDefinition: Sendable, Hashable {
         /// The lower-cased identifiers its expression mentions (CHECK, DEFAULT, generated), for
         /// finding what a dropped column would break.
         var identifiers: Set<String>
+
+        /// For a `PRIMARY KEY` constraint, whether `DESC` follows `KEY` (an INTEGER key so written
+        /// is no alias of the rowid); nil for another constraint, or a text without `KEY`.
+        var isDescendingKey: Bool? {
+            guard kind.isPrimaryKey else { return nil }
+            let tokenizer = SQLTokenizer(text)
+            let tokens = (try? tokenizer.tokens()) ?? []
+            guard let key = tokens.firstIndex(where: { tokenizer.isKeyword($0, "KEY") }) else { return nil }
+            return key + 1 < tokens.count && tokenizer.isKeyword(tokens[key + 1], "DESC")
+        }
     }
 
     /// One table constraint, as written.
@@ -109,13 +119,7 @@ struct TableDefinition: Sendable, Hashable {
         guard !withoutRowid, !constraints.contains(where: { $0.kind == .primaryKey }),
             let column = column(named: name), column.typeText.uppercased() == "INTEGER"
         else { return false }
-        return column.constraints.contains { constraint in
-            guard case .primaryKey = constraint.kind else { return false }
-            let tokenizer = SQLTokenizer(constraint.text)
-            let tokens = (try? tokenizer.tokens()) ?? []
-            guard let key = tokens.firstIndex(where: { tokenizer.isKeyword($0, "KEY") }) else { return false }
-            return key + 1 == tokens.count || !tokenizer.isKeyword(tokens[key + 1], "DESC")
-        }
+        return column.constraints.contains { $0.isDescendingKey == false }
     }
 
     /// Whether any column is `INTEGER PRIMARY KEY AUTOINCREMENT`.
