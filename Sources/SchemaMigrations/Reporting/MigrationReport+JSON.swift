@@ -15,7 +15,7 @@ extension MigrationReport: Encodable {
     /// version, `dataLoss` (each with `from`, `to`, `table`, `column` and `count`); with
     /// ``MigrationOptions/online``, `online`: `chunkTargetMs` and `stages` (each with `from`, `to`,
     /// `runsOnline`, `tables`, `offlineReasons`, `cutOver`, `rows` by table where measured, and
-    /// `indexesBuilt` by table).
+    /// `indexesBuilt` and `indexesInKeyOrder` by table).
     ///
     /// ```swift
     /// let object = try JSONSerialization.jsonObject(with: Data(report.json().utf8)) as! [String: Any]

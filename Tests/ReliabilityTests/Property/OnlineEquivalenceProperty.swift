@@ -182,6 +182,8 @@ extension Reliability {
             /// Stages whose rebuilds ran through shadow tables, and their chunks.
             var stagesOnline = 0
             var chunks = 0
+            /// Indexes the online change built after the copy, in key order.
+            var indexesInKeyOrder = 0
             var writes: [WritingApplication.Write] = []
             var skipped: String?
 
@@ -239,6 +241,11 @@ extension Reliability {
             let cutOvers = events.all.filter { $0.activity == .cuttingOver }
             result.stagesOnline = cutOvers.count
             result.chunks = events.all.filter { $0.activity == .copyingOnline }.count
+            result.indexesInKeyOrder =
+                Set(
+                    events.all.filter { $0.activity == .copyingOnline && $0.summary.hasPrefix("Build the index ") }
+                        .map { "\(String(describing: $0.from)) \($0.summary)" }
+                ).count
             if let predicted {
                 let ran = cutOvers.contains { $0.from == predicted.from && $0.to == predicted.to }
                 let reached: Bool
@@ -666,6 +673,7 @@ final class ProgressLog: @unchecked Sendable {
 /// What the online equivalence cases covered, for the summary line.
 struct OnlineEquivalenceTally {
     var cases = 0, skipped = 0, migrated = 0, failed = 0, stages = 0, stagesOnline = 0, chunks = 0
+    var indexesInKeyOrder = 0
     var writesDuringCopy = 0, writesFailed = 0, rows = 0, foreignKeys = 0, wal = 0
     var seconds: TimeInterval = 0
     var refusals: [String: Int] = [:]
@@ -691,6 +699,7 @@ struct OnlineEquivalenceTally {
         stages += testCase.base.stages.count
         stagesOnline += result.stagesOnline
         chunks += result.chunks
+        indexesInKeyOrder += result.indexesInKeyOrder
         writesDuringCopy += result.writes.count
         writesFailed += result.writes.filter { $0.error != nil }.count
         for write in result.writes { writeKinds[write.kind, default: 0] += 1 }
@@ -709,7 +718,7 @@ struct OnlineEquivalenceTally {
 
     var summary: String {
         "cases=\(cases) equal-after-migrating=\(migrated) refused-alike=\(refusals.values.reduce(0, +)) failed=\(failed) skipped=\(skipped) "
-            + "stages=\(stages) stages-online=\(stagesOnline) chunks=\(chunks) source-rows=\(rows) foreign-keys=\(foreignKeys) wal=\(wal) "
+            + "stages=\(stages) stages-online=\(stagesOnline) chunks=\(chunks) indexes-in-key-order=\(indexesInKeyOrder) source-rows=\(rows) foreign-keys=\(foreignKeys) wal=\(wal) "
             + "writes-during-copy=\(writesDuringCopy) writes-refused-alike=\(writesFailed) seconds=\(String(format: "%.1f", seconds)) "
             + "refusals=\(list(refusals)) writes=\(list(writeKinds)) changes=\(list(changes)) features=\(list(features))"
     }

@@ -32,7 +32,7 @@ struct OnlineMigration {
     static let planner = Planner(capabilities: .online)
 
     /// Each phase's short transaction: the same framing as an offline migration's.
-    private var framing: any MigrationFraming { db.framing }
+    var framing: any MigrationFraming { db.framing }
 
     private var inTransaction: TransactionalMigration {
         TransactionalMigration(plan: plan, framing: framing, progress: progress)
@@ -195,6 +195,7 @@ struct OnlineMigration {
             for (index, change) in changes.enumerated() where index >= state.copied {
                 try copy(change, index: index, of: changes, stage: stage, state: &state, wal: wal)
             }
+            try buildSortedIndexes(changes, stage: stage, state: &state, wal: wal)
         }
         return try cutOver(stage, changes: changes, checked: checked, state: state, started: stageStart)
     }
@@ -246,8 +247,11 @@ struct OnlineMigration {
         let (table, parts) = try change.parts(in: live, renamesApplied: false, version: version)
         let expected = try change.prepareStatements(live: table, parts: parts)
         let triggers = change.triggers.map(SQL.quoteString).joined(separator: ", ")
+        // The shadow's own triggers belong to the key-order index build, which checks them itself.
+        let shadowTriggers = change.shadowTriggers.map(SQL.quoteString).joined(separator: ", ")
         let present = try db.rows(
-            "SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND (tbl_name = ? OR (type = 'trigger' AND name IN (\(triggers))))",
+            "SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND (tbl_name = ? OR (type = 'trigger' AND name IN (\(triggers)))) "
+                + "AND NOT (type = 'trigger' AND name IN (\(shadowTriggers)))",
             [.text(change.shadow)]
         ).compactMap { $0.first?.stringValue }
         let guarded =
@@ -273,7 +277,9 @@ struct OnlineMigration {
             guard let table = live.table(named: change.source) else {
                 return "the table \(change.source) was dropped"
             }
-            guard try isPrepared(change, live: live, version: version) else {
+            guard try isPrepared(change, live: live, version: version),
+                try sortedIndexBuildStands(change, live: live, version: version)
+            else {
                 return "the table \(change.source), its shadow or the online change's triggers were changed"
             }
             guard table.hasRowidAlias else {
@@ -287,7 +293,7 @@ struct OnlineMigration {
     /// is still this run's, and what it copied still stands for the table when the schema moved.
     /// - Throws: `MigrationError` when another run owns the change now; ``CopyStartsOver`` when
     ///   the copy must start over.
-    private func recheck(_ changes: [OnlineTableChange], state: inout OnlineState, version: Schema.Version) throws {
+    func recheck(_ changes: [OnlineTableChange], state: inout OnlineState, version: Schema.Version) throws {
         let recorded = try OnlineState.read(from: db)
         try OnlineState.requireOwnership(recorded)
         guard recorded?.tables == state.tables, recorded?.phase == .copying else {
@@ -376,7 +382,7 @@ struct OnlineMigration {
         }
     }
 
-    private func waitWhilePaused(
+    func waitWhilePaused(
         _ shouldPause: @Sendable () -> Bool, change: OnlineTableChange, index: Int, of count: Int, stage: PlannedStage,
         state: inout OnlineState, lastHeartbeat: inout Date
     ) throws {
@@ -424,6 +430,7 @@ struct OnlineMigration {
             }
             try recheck(changes, state: &state, version: stage.to)
             for change in changes { for sql in change.dropTriggerStatements { try db.execute(sql) } }
+            for change in changes { try finishSortedIndexes(change, version: stage.to) }
             let online = Dictionary(
                 changes.map { ($0.rebuild.table.sqlFolded, $0) }, uniquingKeysWith: { first, _ in first })
             try StageExecutor(db: db, progress: progress, online: online).run(stage, checked: checked)
@@ -448,7 +455,7 @@ struct OnlineMigration {
     /// the chunk dirtied (to the WAL, or the journal and the file), so its time grows with the
     /// chunk's rows, most of all when they land in pages all over an index: the chunk's sizing
     /// counts it as row work, not as a fixed cost.
-    private func inChunkTransaction<T>(
+    func inChunkTransaction<T>(
         doing work: String, _ body: () throws -> T
     ) throws -> (T, held: TimeInterval, commit: TimeInterval) {
         var locked = Date()
@@ -472,7 +479,7 @@ struct OnlineMigration {
     /// holding it, and so on: it waits for many chunks. The gap is the retry interval the waiter
     /// is in when the chunk ends, so its next retry falls inside the gap. In WAL mode the chunk's
     /// pages are checkpointed first, inside the gap: a checkpoint holds no write lock.
-    private func yieldToWriters(afterHolding held: TimeInterval, pause: TimeInterval, checkpoint: Bool) throws {
+    func yieldToWriters(afterHolding held: TimeInterval, pause: TimeInterval, checkpoint: Bool) throws {
         let started = Date()
         if checkpoint { try db.execute("PRAGMA wal_checkpoint(PASSIVE)") }
         let left = Self.writersGap(afterHolding: held) - Date().timeIntervalSince(started)
@@ -547,7 +554,12 @@ struct OnlineMigration {
     func release(_ state: OnlineState) throws {
         try withChunkSettings { wal in
             var chunk = ChunkSizer(target: chunkTarget)
-            for table in state.tables where try objectExists(table, type: "table") {
+            for table in state.tables {
+                if table.hasPrefix(TableNames.onlinePrefix) {
+                    // An abandoned shadow: what its key-order index build made goes first.
+                    try releaseSortedIndexObjects(of: String(table.dropFirst(TableNames.onlinePrefix.count)), wal: wal)
+                }
+                guard try objectExists(table, type: "table") else { continue }
                 let quoted = SQL.quoteIdentifier(table)
                 let total = Int(try db.scalar("SELECT count(*) FROM \(quoted)")?.int64Value ?? 0)
                 var removed = 0
@@ -600,6 +612,9 @@ struct OnlineMigration {
             for shadow in state.tables {
                 let table = String(shadow.dropFirst(TableNames.onlinePrefix.count))
                 for sql in OnlineTableChange.dropTriggers(on: table) { try db.execute(sql) }
+                for name in OnlineTableChange.shadowTriggers(of: table) {
+                    try db.execute("DROP TRIGGER IF EXISTS \(SQL.quoteIdentifier(name))")
+                }
             }
             state.phase = .releasing
             state.highWater = nil

@@ -10,6 +10,9 @@ struct OnlineStageDecision {
     /// other indexes move to the new table as they are), by table; known for the tables that
     /// are there now.
     var indexesBuilt: [String: [String]] = [:]
+    /// The indexes each table's shadow gets after the copy, built in key order
+    /// (``SortedIndexBuild``), by table.
+    var indexesInKeyOrder: [String: [String]] = [:]
 
     /// True when the stage's rebuilds run through shadow tables.
     var runsOnline: Bool { !changes.isEmpty && offlineReasons.isEmpty }
@@ -45,12 +48,16 @@ struct OnlineStageDecision {
                         "the database already has \(taken.joined(separator: ", ")), \(taken.count == 1 ? "a name" : "names") the online change of \(rebuild.table) gives its own objects (rename \(taken.count == 1 ? "it" : "them") to run it online)"
                     )
                 }
-                let built = parts.shadowBuiltIndexes
-                if !built.isEmpty {
-                    indexesBuilt[rebuild.table] = try built.map {
+                let sorted = Set(change.sortedIndexBuilds(parts: parts).map(\.position))
+                func names(_ positions: [Int]) throws -> [String] {
+                    try positions.map {
                         try OnlineTableChange.renamed(indexSQL: parts.indexes[$0], to: "", on: "").name
                     }
                 }
+                let built = try names(parts.shadowBuiltIndexes.filter { !sorted.contains($0) })
+                if !built.isEmpty { indexesBuilt[rebuild.table] = built }
+                let inKeyOrder = try names(parts.shadowBuiltIndexes.filter { sorted.contains($0) })
+                if !inKeyOrder.isEmpty { indexesInKeyOrder[rebuild.table] = inKeyOrder }
             } catch  where predicting {
                 if let reason = change.refusal(live: nil, parts: nil) { offlineReasons.append(reason) }
             }

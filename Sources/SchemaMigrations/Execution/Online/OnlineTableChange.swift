@@ -45,6 +45,19 @@ struct OnlineTableChange: Sendable {
     var blobGuard: String { TableNames.blobGuard(on: source) }
     /// The triggers on the source table.
     var triggers: [String] { ["insert", "update", "delete"].map { TableNames.onlinePrefix + source + "_" + $0 } }
+    /// The triggers on the shadow while indexes are built in key order (``SortedIndexBuild``).
+    var shadowTriggers: [String] { Self.shadowTriggers(of: rebuild.table) }
+    /// The triggers on the shadow of `table` while indexes are built in key order.
+    static func shadowTriggers(of table: String) -> [String] {
+        ["insert", "update", "delete"].map { TableNames.onlinePrefix + TableNames.onlinePrefix + table + "_" + $0 }
+    }
+    /// The rowids of the shadow's rows its triggers touched while indexes are built in key order.
+    var touchedRows: String { TableNames.onlinePrefix + "ix0_" + rebuild.table }
+
+    /// The indexes of the rebuild the change builds after the copy, in key order.
+    func sortedIndexBuilds(parts: TableRebuild.Parts) -> [SortedIndexBuild] {
+        SortedIndexBuild.builds(parts: parts, shadow: shadow) { shadowIndex(at: $0, of: parts) }
+    }
 
     /// The names this change gives its own objects (the shadow, its indexes, the triggers, and
     /// what the cut-over sets aside) that the database already uses for something else, folded
@@ -55,7 +68,7 @@ struct OnlineTableChange: Sendable {
     func takenNames(in live: LiveSchema, indexCount: Int, recorded: Set<String>) -> [String] {
         guard !recorded.contains(shadow.sqlFolded), !recorded.contains(released.sqlFolded) else { return [] }
         let own =
-            [shadow, released, blobGuard] + triggers
+            [shadow, released, blobGuard, touchedRows] + triggers + shadowTriggers
             + (0..<indexCount).flatMap { [shadowIndex($0), releasedIndex($0)] }
         return own.filter { live.objectNames.contains($0.sqlFolded) }
     }
@@ -161,11 +174,13 @@ struct OnlineTableChange: Sendable {
         return live.foreignKeys.contains { key in key.from.contains { $0.sqlFolded == source } }
     }
 
-    /// Phase 1 (prepare): the shadow, its indexes and the triggers, in one transaction.
+    /// Phase 1 (prepare): the shadow, the indexes it builds as the rows arrive and the triggers,
+    /// in one transaction. The indexes built after the copy in key order are left out.
     func prepareStatements(live: LiveSchema.Table, parts: TableRebuild.Parts) throws -> [String] {
         guard let rowid = rowidName(live: live) else { return [] }
         var statements = [parts.createTable]
-        for (ordinal, index) in parts.shadowBuiltIndexes.enumerated() {
+        let sorted = Set(sortedIndexBuilds(parts: parts).map(\.position))
+        for (ordinal, index) in parts.shadowBuiltIndexes.enumerated() where !sorted.contains(index) {
             statements.append(
                 try Self.renamed(indexSQL: parts.indexes[index], to: shadowIndex(ordinal), on: shadow).sql)
         }
@@ -233,6 +248,38 @@ struct OnlineTableChange: Sendable {
                 + "SELECT \(parts.copySourcesBeforeRenames.joined(separator: ", ")) FROM \(quotedSource) WHERE \(range)"
         )
         return end
+    }
+
+    /// Phase 2b (indexes in key order, after the copy): the entries' tables, the touched rowids'
+    /// table and the shadow's triggers that keep them, in one transaction, after
+    /// ``OnlineMigration/releaseSortedIndexObjects(of:wal:)`` has released what an interrupted build left.
+    func sortedIndexSetup(_ builds: [SortedIndexBuild], rowid: String) -> [String] {
+        let quotedShadow = SQL.quoteIdentifier(shadow)
+        let touched = SQL.quoteIdentifier(touchedRows)
+        func touch(_ row: String) -> String {
+            "INSERT INTO \(touched) (r) SELECT \(row).\(rowid) WHERE NOT EXISTS (SELECT 1 FROM \(touched) WHERE r = \(row).\(rowid));"
+        }
+        let adding = builds.map { $0.triggerStatement(adding: "NEW", rowid: rowid) }.joined(separator: " ")
+        let removing = builds.map { $0.triggerStatement(removing: "OLD", rowid: rowid) }.joined(separator: " ")
+        return builds.map(\.createTableSQL) + [
+            "CREATE TABLE \(touched) (r INTEGER PRIMARY KEY)",
+            "CREATE TRIGGER \(SQL.quoteIdentifier(shadowTriggers[0])) AFTER INSERT ON \(quotedShadow) BEGIN \(touch("NEW")) \(adding) END",
+            "CREATE TRIGGER \(SQL.quoteIdentifier(shadowTriggers[1])) AFTER UPDATE ON \(quotedShadow) BEGIN \(touch("OLD")) \(touch("NEW")) \(removing) \(adding) END",
+            "CREATE TRIGGER \(SQL.quoteIdentifier(shadowTriggers[2])) AFTER DELETE ON \(quotedShadow) BEGIN \(touch("OLD")) \(removing) END",
+        ]
+    }
+
+    /// The tables a key-order index build of `table` made (the entries' tables and the touched
+    /// rowids': `_sm_online_ixN_T` that are tables), which the build starts again without and
+    /// an abandoned change releases.
+    static func sortedIndexTables(of table: String, in db: any SQLQuerying) throws -> [String] {
+        try db.rows("SELECT name FROM sqlite_schema WHERE type = 'table'").compactMap { row -> String? in
+            guard let name = row.first?.stringValue, name.hasPrefix(TableNames.onlinePrefix + "ix"),
+                name.hasSuffix("_" + table)
+            else { return nil }
+            let ordinal = name.dropFirst(TableNames.onlinePrefix.count + 2).dropLast(table.count + 1)
+            return !ordinal.isEmpty && ordinal.allSatisfy({ $0.isASCII && $0.isNumber }) ? name : nil
+        }
     }
 
     /// Dropping the online triggers and the guard index on `table` (by its name before the stage).
