@@ -22,8 +22,10 @@ extension TablePlan {
 
         /// - Parameter claimedElsewhere: index names (folded) the target version declares for
         ///   other tables. A source index the target keeps without naming it keeps its live name,
-        ///   unless another table's declaration takes that name (index names are the whole
-        ///   database's): it is then renamed to its default name.
+        ///   unless another declaration takes that name, another table's (index names are the
+        ///   whole database's) or another index's of this table (a named index whose definition
+        ///   changed, beside an unnamed one of the old definition): it is then renamed to its
+        ///   default name.
         init(
             source: Schema.Entity, target: Schema.Entity, renamedTo: [String: String],
             claimedElsewhere: Set<String> = []
@@ -51,6 +53,7 @@ extension TablePlan {
             }
             retired = unmatched.map { sourceIndexes[$0] }
             added = unpaired
+            let namedHere = Set(target.indexes.compactMap { $0.name?.sqlFolded })
             // A join table's index names follow its own name (the layout's, not a declaration).
             renamed =
                 target.isJoinTable
@@ -59,7 +62,7 @@ extension TablePlan {
                     let (declared, renamed) = sourceIndexes[position]
                     guard let name = kept.name else {
                         let live = declared.resolvedName(table: source.name).sqlFolded
-                        guard claimedElsewhere.contains(live) else { return nil }
+                        guard claimedElsewhere.contains(live) || namedHere.contains(live) else { return nil }
                         return (declared, renamed, kept.resolvedName(table: target.name))
                     }
                     guard name.sqlFolded != renamed.name?.sqlFolded else { return nil }
