@@ -182,7 +182,13 @@ extension SchemaGenerator {
                 stage.kinds.append("remove index")
                 return nil
             }
-            return Schema.Index(columns, isUnique: index.isUnique)
+            guard let elements = index.elements else { return Schema.Index(columns, isUnique: index.isUnique) }
+            return Schema.Index(
+                elements: elements.map { element in
+                    var renamedElement = element
+                    renamedElement.column = element.column.flatMap { renamed[$0] }
+                    return renamedElement
+                }, isUnique: index.isUnique, name: index.name)
         }
         let added = random.chance(0.3) ? indexes(for: result, count: 1, existing: kept) : kept
         if added.count > kept.count { stage.kinds.append(added.last!.isUnique ? "add uniqueness" : "add index") }

@@ -348,6 +348,11 @@ extension Reliability {
             let tables = try db.rows(
                 "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
             ).compactMap { $0[0].stringValue }
+            // Tables without a rowid (an online change's index entries left behind): by their key.
+            let withoutRowid = Set(
+                try db.rows(
+                    "SELECT name FROM sqlite_schema WHERE type = 'table' AND sql LIKE '%WITHOUT ROWID'"
+                ).compactMap { $0[0].stringValue })
             for table in tables + ["sqlite_sequence"] {
                 guard try db.scalar("SELECT 1 FROM sqlite_schema WHERE name = ?", [.text(table)]) != nil else {
                     continue
@@ -356,8 +361,8 @@ extension Reliability {
                 let columns =
                     table == TableNames.metadata
                     ? #""plan", "seq", "version", "hash", "kind", "fromVersion""#
-                    : table == "sqlite_sequence" ? "name, seq" : "rowid, *"
-                let order = table == "sqlite_sequence" ? "name" : "rowid"
+                    : table == "sqlite_sequence" ? "name, seq" : withoutRowid.contains(table) ? "*" : "rowid, *"
+                let order = table == "sqlite_sequence" ? "name" : withoutRowid.contains(table) ? "1" : "rowid"
                 lines += try db.rows("SELECT \(columns) FROM \(SQL.quoteIdentifier(table)) ORDER BY \(order)").map {
                     "\(table): " + $0.map(\.sqlLiteral).joined(separator: ", ")
                 }

@@ -76,7 +76,19 @@ struct SchemaGenerator {
             let columns = Array(
                 names.shuffled(using: &random).prefix(Int.random(in: 1...min(2, names.count), using: &random)))
             let unique = random.chance(0.4) && table.isUnique(columns)
-            let index = Schema.Index(columns, isUnique: unique)
+            var index = Schema.Index(columns, isUnique: unique)
+            if !unique && random.chance(0.35) {
+                // Terms with a collation and an order, which an online rebuild builds in key order.
+                let elements = columns.map { name -> Schema.IndexElement in
+                    let text = table.entity.attributes.first { $0.name == name }?.valueType == .string
+                    return .column(
+                        name, collation: text && random.chance(0.5) ? "NOCASE" : nil, descending: random.chance(0.5))
+                }
+                // Such an index needs a name; this one's is the table's and columns' at creation.
+                var name = ([table.entity.name, "o"] + columns).joined(separator: "_")
+                while result.contains(where: { $0.name == name }) { name += "_" }
+                index = Schema.Index(elements: elements, name: name)
+            }
             if !result.contains(where: { $0.structure == index.structure }) { result.append(index) }
         }
         return result

@@ -71,8 +71,8 @@ struct SortedIndexBuild: Sendable, Equatable {
     /// The entries' columns, quoted, in order.
     var quotedColumns: [String] { (terms.map(\.column) + [rowidColumn]).map(SQL.quoteIdentifier) }
 
-    /// The order of the entries' table's key, for a `SELECT` of the shadow's values under the
-    /// column names `terms` and `rowidColumn`.
+    /// The order of the entries' table's key, for a `SELECT` of the entries under the column
+    /// names `terms` and `rowidColumn`.
     var keyOrder: String {
         terms.map { term in
             SQL.quoteIdentifier(term.column) + (term.collation.map { " COLLATE \(SQL.quoteIdentifier($0))" } ?? "")
