@@ -159,10 +159,10 @@ extension OnlineMigration {
     /// - Throws: ``CopyStartsOver`` when the build's objects are not all there as made.
     func finishSortedIndexes(_ change: OnlineTableChange, version: Schema.Version) throws {
         let live = try LiveSchema.read(from: db, onlyTables: [change.source])
-        let (_, parts) = try change.parts(in: live, renamesApplied: false, version: version)
+        let (table, parts) = try change.parts(in: live, renamesApplied: false, version: version)
         let builds = change.sortedIndexBuilds(parts: parts)
         guard !builds.isEmpty else { return }
-        guard try sortedIndexObjectsStand(change, live: live, version: version) else {
+        guard try sortedIndexObjectsStand(change, table: table, builds: builds) else {
             throw CopyStartsOver(reason: "the indexes of \(change.source) built in key order were changed")
         }
         for name in change.shadowTriggers { try db.execute("DROP TRIGGER \(SQL.quoteIdentifier(name))") }
@@ -218,17 +218,16 @@ extension OnlineMigration {
     func sortedIndexBuildStands(_ change: OnlineTableChange, live: LiveSchema, version: Schema.Version) throws -> Bool {
         let names = ([change.touchedRows] + change.shadowTriggers).map(SQL.quoteString).joined(separator: ", ")
         guard try db.scalar("SELECT 1 FROM sqlite_schema WHERE name IN (\(names))") != nil else { return true }
-        return try sortedIndexObjectsStand(change, live: live, version: version)
+        let (table, parts) = try change.parts(in: live, renamesApplied: false, version: version)
+        return try sortedIndexObjectsStand(change, table: table, builds: change.sortedIndexBuilds(parts: parts))
     }
 
     /// Whether the entries' tables, the touched rowids' table and the shadow's triggers are all
     /// there, each exactly as ``OnlineTableChange/sortedIndexSetup(_:rowid:)`` makes them.
-    private func sortedIndexObjectsStand(_ change: OnlineTableChange, live: LiveSchema, version: Schema.Version)
-        throws -> Bool
-    {
-        let (table, parts) = try change.parts(in: live, renamesApplied: false, version: version)
+    private func sortedIndexObjectsStand(
+        _ change: OnlineTableChange, table: LiveSchema.Table, builds: [SortedIndexBuild]
+    ) throws -> Bool {
         guard let rowid = change.rowidName(live: table) else { return false }
-        let builds = change.sortedIndexBuilds(parts: parts)
         let expected = change.sortedIndexSetup(builds, rowid: rowid)
         let names = (builds.map(\.name) + [change.touchedRows] + change.shadowTriggers).map(SQL.quoteString)
         let present = try db.rows(
