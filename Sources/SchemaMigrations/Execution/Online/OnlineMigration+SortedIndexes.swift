@@ -84,15 +84,22 @@ extension OnlineMigration {
         var after = Int64.min
         while true {
             let rows = chunk.rows
-            let started = Date()
-            try db.execute(
-                "INSERT INTO \(read) (\(columns)) SELECT \(values) FROM \(shadow) WHERE \(rowid) > ? ORDER BY \(rowid) LIMIT \(rows)",
-                [.integer(after)])
-            let got = db.changes
-            let held = Date().timeIntervalSince(started)
-            chunk.record(rows: rows, rowTime: held, fixedTime: 0)
+            var got = 0
+            // Timed from the moment the read has its snapshot (outside WAL mode, its shared
+            // lock): a wait for the application's commit is not the read's cost.
+            let held = try db.inReadTransaction { () -> TimeInterval in
+                _ = try db.scalar("SELECT 1 FROM \(shadow) LIMIT 1")
+                let started = Date()
+                try db.execute(
+                    "INSERT INTO \(read) (\(columns)) SELECT \(values) FROM \(shadow) WHERE \(rowid) > ? ORDER BY \(rowid) LIMIT \(rows)",
+                    [.integer(after)])
+                got = db.changes
+                return Date().timeIntervalSince(started)
+            }
+            chunk.record(rows: rows, rowTime: held, commitTime: 0, fixedTime: 0)
             guard got == rows,
-                let last = try db.scalar("SELECT max(\(SQL.quoteIdentifier(build.rowidColumn))) FROM \(read)")?
+                let last = try db.scalar(
+                    "SELECT \(SQL.quoteIdentifier(build.rowidColumn)) FROM \(read) ORDER BY rowid DESC LIMIT 1")?
                     .int64Value
             else { break }
             after = last
@@ -137,7 +144,7 @@ extension OnlineMigration {
                 state.heartbeat = Date()
                 try state.write(to: db)
             }
-            chunk.record(rows: rows, rowTime: rowTime + commit, fixedTime: held - rowTime - commit)
+            chunk.record(rows: rows, rowTime: rowTime, commitTime: commit, fixedTime: held - rowTime - commit)
             written = min(total, written + rows)
             lastHeartbeat = Date()
             progress?.report(
@@ -203,7 +210,7 @@ extension OnlineMigration {
                     rowTime = Date().timeIntervalSince(started)
                     return db.changes
                 }
-                chunk.record(rows: rows, rowTime: rowTime + commit, fixedTime: held - rowTime - commit)
+                chunk.record(rows: rows, rowTime: rowTime, commitTime: commit, fixedTime: held - rowTime - commit)
                 if changed < rows { break }
                 try yieldToWriters(afterHolding: held, pause: 0, checkpoint: wal)
             }

@@ -361,7 +361,7 @@ struct OnlineMigration {
                 try state.write(to: db)
                 return end
             }
-            chunk.record(rows: rows, rowTime: rowTime + commit, fixedTime: held - rowTime - commit)
+            chunk.record(rows: rows, rowTime: rowTime, commitTime: commit, fixedTime: held - rowTime - commit)
             copied += rows
             lastHeartbeat = Date()
             let elapsed = Date().timeIntervalSince(began)
@@ -452,9 +452,9 @@ struct OnlineMigration {
     /// One chunk's short write transaction, how long it held the write lock (from the moment
     /// `BEGIN IMMEDIATE` got it: a wait for the application's lock is not the chunk's cost, to
     /// the commit's return), and how long of that the commit took. The commit writes the pages
-    /// the chunk dirtied (to the WAL, or the journal and the file), so its time grows with the
-    /// chunk's rows, most of all when they land in pages all over an index: the chunk's sizing
-    /// counts it as row work, not as a fixed cost.
+    /// the chunk dirtied (to the WAL, or the journal and the file), so part of its time grows with
+    /// the chunk's rows, most of all when they land in pages all over an index, and part of it
+    /// (the flushes) does not: ``ChunkSizer`` tells the two apart.
     func inChunkTransaction<T>(
         doing work: String, _ body: () throws -> T
     ) throws -> (T, held: TimeInterval, commit: TimeInterval) {
@@ -581,7 +581,7 @@ struct OnlineMigration {
                         rowTime = Date().timeIntervalSince(deleteStart)
                         return db.changes
                     }
-                    chunk.record(rows: rows, rowTime: rowTime + commit, fixedTime: held - rowTime - commit)
+                    chunk.record(rows: rows, rowTime: rowTime, commitTime: commit, fixedTime: held - rowTime - commit)
                     removed += changed
                     progress?.report(
                         MigrationProgress(
@@ -635,46 +635,4 @@ struct OnlineMigration {
 struct CopyStartsOver: Error {
     /// What was seen, for the message when the copy gives up.
     let reason: String
-}
-
-/// The rows of the next chunk, adapted after each to the time the last ones held the lock.
-///
-/// A chunk's lock time is a fixed part (its transaction's begin, bookkeeping and commit) plus
-/// the row work (the copy or delete statement), each measured directly. Both are smoothed over
-/// the last chunks, and the next chunk gets the rows whose work fills what the target leaves
-/// beyond the fixed part. When the fixed part alone takes longer than the target (a slow disk),
-/// shrinking chunks cannot help: they then aim at as much row work again as the fixed part, so
-/// the copy keeps moving instead of falling to a row a chunk. A chunk grows by at most half again
-/// and shrinks to no less than a quarter, so one unusual chunk cannot swing the next far.
-struct ChunkSizer {
-    /// The first chunk's rows: small, so a slow machine learns its pace without a long stall.
-    var rows = 200
-    /// The lock time each chunk aims at, in seconds.
-    let target: TimeInterval
-    /// The smoothed fixed time of a chunk's transaction, whatever its rows.
-    private(set) var fixedCost: TimeInterval?
-    /// The smoothed time of one row's work.
-    private(set) var rowCost: TimeInterval?
-    /// No chunk is larger, whatever the target.
-    static let maximumRows = 1_000_000
-    /// The weight of the newest chunk in the smoothed costs.
-    static let newestWeight = 0.5
-
-    init(target: TimeInterval) { self.target = target }
-
-    /// Records a chunk of `done` rows whose row work took `rowTime` seconds and whose
-    /// transaction's other work took `fixedTime`, and sizes the next.
-    mutating func record(rows done: Int, rowTime: TimeInterval, fixedTime: TimeInterval) {
-        let weight = Self.newestWeight
-        let fixed = fixedCost.map { $0 + weight * (max(0, fixedTime) - $0) } ?? max(0, fixedTime)
-        fixedCost = fixed
-        if done > 0 {
-            let perRow = max(0, rowTime) / Double(done)
-            rowCost = rowCost.map { $0 + weight * (perRow - $0) } ?? perRow
-        }
-        let wanted = max(target - fixed, fixed)
-        let fitting = rowCost.map { $0 > 0 ? wanted / $0 : Double(Self.maximumRows) } ?? Double(done) * 1.5
-        let next = min(Double(done) * 1.5, max(Double(done) / 4, fitting))
-        rows = min(Self.maximumRows, max(1, Int(next.rounded())))
-    }
 }

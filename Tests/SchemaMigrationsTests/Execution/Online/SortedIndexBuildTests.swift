@@ -11,9 +11,6 @@ import Testing
 @Suite struct SortedIndexBuildTests {
     typealias A = PlanBuilder
 
-    /// Why the online tests below are off: each hung in a full run on a fresh clone at this commit.
-    static let hangsInAFullRun: Comment = "hangs in a full run on a fresh clone; under investigation"
-
     static let trip = Schema.Entity(
         name: "Trip",
         attributes: [
@@ -93,7 +90,7 @@ import Testing
     }
 
     /// The entries are read in short reads: back to back in WAL mode, otherwise with gaps.
-    @Test(.disabled(Self.hangsInAFullRun), arguments: [true, false])
+    @Test(arguments: [true, false])
     func theIndexIsBuiltInKeyOrderAndTheResultIsTheOfflineOne(wal: Bool) throws {
         let online = TemporaryDatabase()
         let offline = TemporaryDatabase()
@@ -132,7 +129,7 @@ import Testing
     /// application's writes still reach the shadow and its entries; the next online run releases
     /// the half-built entries in chunks and builds them again; an offline run instead abandons
     /// the change and leaves nothing of it.
-    @Test(.disabled(Self.hangsInAFullRun), arguments: [true, false])
+    @Test(arguments: [true, false])
     func anInterruptedBuildIsBuiltAgainOrCleanedUp(resumeOnline: Bool) throws {
         let online = TemporaryDatabase()
         let offline = TemporaryDatabase()
@@ -176,7 +173,7 @@ import Testing
 
     /// The application drops a table of the build (the touched rowids') while it runs: the
     /// change starts over rather than cutting over an index that no longer matches its table.
-    @Test(.disabled(Self.hangsInAFullRun)) func aBuildTheApplicationTampersWithStartsOver() throws {
+    @Test func aBuildTheApplicationTampersWithStartsOver() throws {
         let online = TemporaryDatabase()
         let offline = TemporaryDatabase()
         try Self.makeV1(online.url)
