@@ -190,9 +190,10 @@ extension TableRebuild {
             let key = live.columns.first(where: { $0.primaryKeyPosition > 0 })
         {
             // The key column is the rowid on both sides when it is copied as it is into a column
-            // that stays the table's only, ascending INTEGER PRIMARY KEY.
+            // that stays the table's rowid alias (however its key is written).
             let name = substitution[key.name.sqlFolded] ?? key.name
-            keepsRowids = copiedUnchanged.contains(name.sqlFolded) && definition.keepsRowidAlias(name)
+            keepsRowids =
+                copiedUnchanged.contains(name.sqlFolded) && definition.rowidAlias?.name.sqlFolded == name.sqlFolded
         }
         let quotedTable = SQL.quoteIdentifier(renamesApplied ? table : sourceTable)
         let quotedTemporary = SQL.quoteIdentifier(temporaryName)

@@ -15,9 +15,12 @@
 /// - not `UNIQUE`, no `WHERE`, and every term a column of the shadow with its collation and
 ///   order (no expression, no column twice), each column `NOT NULL` (a `WITHOUT ROWID` table's
 ///   key holds no NULL) and not generated;
-/// - on a shadow that has an `INTEGER PRIMARY KEY` (a `VACUUM` cannot renumber its rows under the
-///   entries) and no unique constraint or index (an application's `OR REPLACE` deletes the rows
-///   it replaces without firing a trigger, which would leave their entries behind).
+/// - on a shadow whose key is its rowid alias (``TableDefinition/rowidAlias``: `INTEGER PRIMARY
+///   KEY`, or `PRIMARY KEY (id)` over one `INTEGER` column; a `VACUUM` cannot renumber its rows
+///   under the entries) and that has no other unique constraint or index (an application's
+///   `OR REPLACE` deletes the rows it replaces through one without firing a trigger, which would
+///   leave their entries behind; a row it replaces by rowid has the new row's rowid, which the
+///   source's insert trigger deletes from the shadow first).
 ///
 /// Every other index is built in the shadow as the rows arrive (``OnlineTableChange``).
 ///
@@ -127,14 +130,9 @@ struct SortedIndexBuild: Sendable, Equatable {
     static func builds(
         createTable: String, indexes: [String], candidates: [Int], shadow: String, name: (Int) -> String
     ) -> [SortedIndexBuild] {
-        guard let table = try? TableDefinition(parsing: createTable), !table.withoutRowid,
-            table.columns.contains(where: { table.keepsRowidAlias($0.name) }),
-            !table.constraints.contains(where: { $0.kind == .unique || $0.kind == .primaryKey }),
-            !table.columns.contains(where: { column in
-                column.constraints.contains {
-                    $0.kind == .unique || ($0.kind.isPrimaryKey && !table.keepsRowidAlias(column.name))
-                }
-            }),
+        guard let table = try? TableDefinition(parsing: createTable), table.rowidAlias != nil,
+            !table.constraints.contains(where: { $0.kind == .unique }),
+            !table.columns.contains(where: { column in column.constraints.contains { $0.kind == .unique } }),
             !indexes.contains(where: { Self.isUnique($0) })
         else { return [] }
         return candidates.compactMap { position in

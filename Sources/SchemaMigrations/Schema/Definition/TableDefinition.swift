@@ -122,6 +122,26 @@ struct TableDefinition: Sendable, Hashable {
         return column.constraints.contains { $0.isDescendingKey == false }
     }
 
+    /// The column that is this table's rowid alias however the key is written, nil when none is:
+    /// a rowid table whose only key is one column of type `INTEGER`, declared on the column
+    /// (`INTEGER PRIMARY KEY`, not `DESC`) or as a table constraint (`PRIMARY KEY (id)`, where
+    /// SQLite makes even `DESC` or a `COLLATE` an alias). VACUUM keeps such a column's values as
+    /// the rows' rowids.
+    var rowidAlias: Column? {
+        guard !withoutRowid else { return nil }
+        let tableKeys = constraints.filter { $0.kind == .primaryKey }
+        let columnKeys = columns.filter { $0.constraints.contains { $0.kind.isPrimaryKey } }
+        switch (tableKeys.count, columnKeys.count) {
+        case (0, 1): return keepsRowidAlias(columnKeys[0].name) ? columnKeys[0] : nil
+        case (1, 0):
+            guard tableKeys[0].columns.count == 1, let column = column(named: tableKeys[0].columns[0]),
+                column.typeText.uppercased() == "INTEGER"
+            else { return nil }
+            return column
+        default: return nil
+        }
+    }
+
     /// Whether any column is `INTEGER PRIMARY KEY AUTOINCREMENT`.
     var hasAutoincrement: Bool { columns.contains(where: \.isAutoincrement) }
 
