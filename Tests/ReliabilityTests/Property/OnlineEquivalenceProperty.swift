@@ -73,6 +73,12 @@ extension Reliability {
                 where SQLiteFeatures.finalTable(table.entity.name, in: versions) != nil && featureRandom.chance(0.4) {
                     features.autoincrement.insert(table.entity.name)
                 }
+                // A table whose key is a table constraint has no AUTOINCREMENT: its counter row is
+                // one the application wrote into `sqlite_sequence`, which only a table with
+                // AUTOINCREMENT makes.
+                if !features.autoincrement.contains(where: { features.tableKey[$0] == nil }) {
+                    for name in features.autoincrement { features.tableKey[name] = nil }
+                }
             }
             let base = PropertyMigrations.Case(versions: versions, stages: stages, features: features)
             return Case(

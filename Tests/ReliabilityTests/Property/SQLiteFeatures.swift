@@ -15,6 +15,9 @@ struct SQLiteFeatures {
     /// V1 table names (`id INTEGER PRIMARY KEY AUTOINCREMENT`, counter raised past the rows).
     var autoincrement: Set<String> = []
     var strict: Set<String> = []
+    /// V1 tables made by hand whose key is a table constraint, `"id" INTEGER, …, CONSTRAINT …
+    /// PRIMARY KEY ("id")` (now and then `DESC`, which SQLite still makes the rowid's alias).
+    var tableKey: [String: Bool] = [:]
     /// `CHECK (column <> 'forbidden-probe')` on a V1 string column.
     var checks: [(table: String, column: String)] = []
     /// Hand-named indexes: name, V1 table, V1 column; partial ones have a WHERE.
@@ -29,6 +32,7 @@ struct SQLiteFeatures {
     var kinds: [String] {
         (madeByHand ? ["made by hand"] : ["created, then altered"])
             + (autoincrement.isEmpty ? [] : ["AUTOINCREMENT"]) + (strict.isEmpty ? [] : ["STRICT"])
+            + (tableKey.isEmpty ? [] : ["key as a table constraint"])
             + (checks.isEmpty ? [] : ["CHECK"]) + (indexes.isEmpty ? [] : ["hand-named index"])
             + (indexes.contains { $0.partial } ? ["partial index"] : [])
             + (indexes.contains { $0.name.hasPrefix("_") } ? ["index named as a temporary"] : [])
@@ -77,6 +81,10 @@ struct SQLiteFeatures {
             if features.madeByHand {
                 if random.chance(0.3) { features.autoincrement.insert(name) }
                 if random.chance(0.3) && !holdsAnyValue { features.strict.insert(name) }
+                // AUTOINCREMENT is written on the column only.
+                if !features.autoincrement.contains(name) && random.chance(0.3) {
+                    features.tableKey[name] = random.chance(0.3)
+                }
             }
             let strings = table.entity.attributes.filter {
                 $0.valueType == .string && finalColumn($0.name, of: name, in: versions) != nil
@@ -136,9 +144,12 @@ struct SQLiteFeatures {
             let db = try SQLiteConnection(path: url.path, mode: .readWriteCreate)
             for table in first.tables {
                 let name = table.entity.name
+                let conflict = table.entity.primaryKeyOnConflict.map { " " + $0.clause } ?? ""
                 var columns = [
-                    "\"id\" INTEGER PRIMARY KEY" + (table.entity.primaryKeyOnConflict.map { " " + $0.clause } ?? "")
-                        + (autoincrement.contains(name) ? " AUTOINCREMENT" : "")
+                    tableKey[name] != nil
+                        ? "\"id\" INTEGER"
+                        : "\"id\" INTEGER PRIMARY KEY" + conflict
+                            + (autoincrement.contains(name) ? " AUTOINCREMENT" : "")
                 ]
                 columns += table.entity.attributes.map { attribute in
                     EntitySQL.columnDefinition(attribute)
@@ -146,6 +157,11 @@ struct SQLiteFeatures {
                             ? " CHECK (\(SQL.quoteIdentifier(attribute.name)) <> '\(Self.forbidden)')" : "")
                 }
                 columns += table.entity.constraints.map(\.sql)
+                if let descending = tableKey[name] {
+                    columns.append(
+                        "CONSTRAINT \(SQL.quoteIdentifier("pk_" + name)) PRIMARY KEY (\"id\"\(descending ? " DESC" : ""))"
+                            + conflict)
+                }
                 try db.execute(
                     "CREATE TABLE \(SQL.quoteIdentifier(name)) (\(columns.joined(separator: ", ")))"
                         + (strict.contains(name) ? " STRICT" : ""))

@@ -343,6 +343,14 @@ struct OnlineTableChange: Sendable {
             "PRAGMA legacy_alter_table = OFF",
             "ALTER TABLE \(SQL.quoteIdentifier(shadow)) RENAME TO \(SQL.quoteIdentifier(rebuild.table))",
         ]
+        if parts.sequence.isEmpty && live.objectNames.contains("sqlite_sequence") {
+            // A counter row the application wrote for a table without AUTOINCREMENT (the table is
+            // writable): the rename took it to the old table, whose drop would leave it there. An
+            // offline rebuild leaves it under the table's name.
+            statements.append(
+                "UPDATE sqlite_sequence SET name = \(SQL.quoteString(rebuild.table)) WHERE name = \(SQL.quoteString(released))"
+            )
+        }
         guard !parts.indexes.isEmpty else { return statements }
         statements.append("PRAGMA writable_schema = ON")
         for (index, sql) in parts.indexes.enumerated() {
