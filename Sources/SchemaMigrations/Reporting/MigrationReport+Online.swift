@@ -25,11 +25,11 @@ extension MigrationReport {
             /// The rows of each table rebuilt, when measured (the first stage only), by table.
             public var rows: [String: Int64]
             /// The indexes each table's shadow builds as the rows arrive, by table (the first stage
-            /// only): each costs the copy a page write per row in a random place of the index,
+            /// only; empty when the stage runs offline): each costs the copy a page write per row in a random place of the index,
             /// where the old table's other indexes move to the new one as they are.
             public var indexesBuilt: [String: [String]] = [:]
             /// The indexes each table's shadow gets after the copy, built in key order in chunks
-            /// of the target, by table (the first stage only): about what `CREATE INDEX` costs,
+            /// of the target, by table (the first stage only; empty when the stage runs offline): about what `CREATE INDEX` costs,
             /// in short transactions.
             public var indexesInKeyOrder: [String: [String]] = [:]
         }
@@ -124,10 +124,10 @@ extension MigrationReport.OnlinePlan.Stage {
         tables = decision.changes.map(\.rebuild.table)
         offlineReasons = decision.runsOnline ? [] : decision.reasonsForOffline
         self.rows = rows
-        indexesBuilt = decision.indexesBuilt
-        indexesInKeyOrder = decision.indexesInKeyOrder
         cutOver = []
         guard decision.runsOnline else { return }
+        indexesBuilt = decision.indexesBuilt
+        indexesInKeyOrder = decision.indexesInKeyOrder
         cutOver.append("drop the triggers and the guard")
         for table in tables where !(indexesInKeyOrder[table] ?? []).isEmpty {
             cutOver.append(

@@ -15,9 +15,11 @@ enum OnlineFixture {
 
     /// The database as `.dump` would show it, minus what legitimately differs (root pages, the
     /// metadata's timestamps): every schema object's type, name, table and SQL, sorted; every row
-    /// of every table with its rowid; `sqlite_sequence`.
-    static func dump(_ url: URL) throws -> [String] {
+    /// of every table with its rowid; `sqlite_sequence`. Read with the collations and functions
+    /// of `environment`, which a table's collation may need.
+    static func dump(_ url: URL, environment: SQLEnvironment = SQLEnvironment()) throws -> [String] {
         let db = try SQLiteConnection(path: url.path, mode: .readOnly)
+        try db.apply(environment)
         var lines = try db.rows(
             "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE '_schema_migrations%' ORDER BY type, name"
         )
@@ -58,9 +60,11 @@ enum OnlineFixture {
             let thread = Thread { [unowned self] in
                 var random = SeededGenerator(seed: seed)
                 let db = try! SQLiteConnection(path: url.path, busyTimeout: 10)
+                let began = Date()
                 while true {
                     self.lock.lock()
-                    if self.stopped {
+                    // A test that failed before stopping its writer must not leave it loading the machine.
+                    if self.stopped || Date().timeIntervalSince(began) > Self.longest {
                         self.lock.unlock()
                         break
                     }
@@ -73,6 +77,9 @@ enum OnlineFixture {
             }
             self.thread = thread
         }
+
+        /// No writer writes longer than this, stopped or not.
+        static let longest: TimeInterval = 300
 
         func start() { thread?.start() }
 
