@@ -6,7 +6,7 @@ Usage (from the repository's root, after `swift build -c release --product migra
     python3 Benchmarks/online-trip-plan/measure.py [TRIPS] [ROUNDS] [CHUNK_TARGET_MS]
 
 Builds the peers harness's V1 database (Benchmarks/peers/scripts/gen-v1.sh, TRIPS trips and twice
-as many bucket items, 1,000,000 by default) in WAL mode, then, ROUNDS times (1 by default), on
+as many bucket items, 1,000,000 by default) in WAL mode (or JOURNAL_MODE), then, ROUNDS times (1 by default), on
 fresh copies:
 
 - offline: `migrate apply` alone, timed;
@@ -15,7 +15,8 @@ fresh copies:
   after the migration: it renames a trip, adds a bucket item to a trip, deletes a bucket item.
 
 CHUNK_TARGET_MS, when given, is passed to the online run as `--chunk-target` (the default
-otherwise).
+otherwise). JOURNAL_MODE=delete (or truncate, persist) measures a rollback-journal database
+instead of WAL; TIMEOUT=seconds stops an online run that takes longer and reports it.
 
 It prints, per round, the migration's time, the offline time, their ratio, and the application's
 write latencies (count, median, p99, longest), and checks that every write the application made is
@@ -37,6 +38,8 @@ PLAN = os.path.join(ROOT, "Fixtures", "bench", "trip-plan")
 GENERATE_V1 = os.path.join(ROOT, "Benchmarks", "peers", "scripts", "gen-v1.sh")
 # Another build to measure (two builds alternated on one machine): MIGRATE_BINARY=path.
 MIGRATE = os.environ.get("MIGRATE_BINARY") or os.path.join(ROOT, ".build", "release", "migrate")
+JOURNAL_MODE = os.environ.get("JOURNAL_MODE", "wal")
+TIMEOUT = float(os.environ["TIMEOUT"]) if os.environ.get("TIMEOUT") else None
 
 
 class Application(threading.Thread):
@@ -82,7 +85,10 @@ def apply(database, online, chunk_target=None):
     if online:
         arguments += ["--online"] + (["--chunk-target", chunk_target] if chunk_target else [])
     began = time.perf_counter()
-    subprocess.run(arguments, check=True, stdout=subprocess.DEVNULL)
+    try:
+        subprocess.run(arguments, check=True, stdout=subprocess.DEVNULL, timeout=TIMEOUT if online else None)
+    except subprocess.TimeoutExpired:
+        return None
     return time.perf_counter() - began
 
 
@@ -94,7 +100,7 @@ def main():
         pristine = os.path.join(scratch, "v1.db")
         subprocess.run([GENERATE_V1, str(trips), pristine], check=True, stdout=subprocess.DEVNULL)
         db = sqlite3.connect(pristine)
-        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA journal_mode = %s" % JOURNAL_MODE)
         db.close()
         for round in range(1, rounds + 1):
             offline = os.path.join(scratch, "offline.db")
@@ -108,6 +114,12 @@ def main():
             online_time = apply(online, online=True, chunk_target=chunk_target)
             application.stopped.set()
             application.join()
+            if online_time is None:
+                print("round %d: online stopped after %.0f s (TIMEOUT), offline %.2f s; %d app writes: median %.1f ms, "
+                      "p99 %.1f ms, longest %.1f ms" % (round, TIMEOUT, offline_time, len(application.latencies),
+                      statistics.median(application.latencies), percentile(application.latencies, 0.99),
+                      max(application.latencies)))
+                continue
             check = sqlite3.connect(online)
             present = all(
                 check.execute("SELECT name FROM trip WHERE id = ?", (trip,)).fetchone()[0] == name

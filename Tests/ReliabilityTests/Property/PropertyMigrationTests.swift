@@ -213,7 +213,7 @@ extension Reliability {
             -> [String]
         {
             var problems: [String] = []
-            for (format, rendered) in [("text", report.text), ("markdown", report.markdown)] {
+            for (format, rendered) in [("text", report.description), ("markdown", report.markdown)] {
                 var from = rendered.startIndex
                 for (position, statement) in statements.enumerated() {
                     guard let found = rendered.range(of: statement + ";", range: from..<rendered.endIndex) else {
