@@ -38,8 +38,15 @@ PLAN = os.path.join(ROOT, "Fixtures", "bench", "trip-plan")
 GENERATE_V1 = os.path.join(ROOT, "Benchmarks", "peers", "scripts", "gen-v1.sh")
 # Another build to measure (two builds alternated on one machine): MIGRATE_BINARY=path.
 MIGRATE = os.environ.get("MIGRATE_BINARY") or os.path.join(ROOT, ".build", "release", "migrate")
-JOURNAL_MODE = os.environ.get("JOURNAL_MODE", "wal")
-TIMEOUT = float(os.environ["TIMEOUT"]) if os.environ.get("TIMEOUT") else None
+JOURNAL_MODE = os.environ.get("JOURNAL_MODE", "wal").lower()
+if JOURNAL_MODE not in ("wal", "delete", "truncate", "persist"):
+    sys.exit("JOURNAL_MODE must be wal, delete, truncate or persist, not %r" % JOURNAL_MODE)
+try:
+    TIMEOUT = float(os.environ["TIMEOUT"]) if os.environ.get("TIMEOUT") else None
+except ValueError:
+    TIMEOUT = float("nan")
+if TIMEOUT is not None and not 0 < TIMEOUT < float("inf"):
+    sys.exit("TIMEOUT must be a number of seconds above 0, not %r" % os.environ["TIMEOUT"])
 
 
 class Application(threading.Thread):
