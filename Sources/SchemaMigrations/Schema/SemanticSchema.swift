@@ -82,7 +82,7 @@ package enum SemanticSchema {
             }
             let deferred = definition.declarableConstraints.compactMap { constraint -> String? in
                 guard case .foreignKey(let key) = constraint.kind,
-                    key.deferrable?.rawValue.hasSuffix("DEFERRED") == true
+                    key.deferrable?.isDeferred == true
                 else { return nil }
                 return key.columns.map { $0.lowercased() }.joined(separator: ",")
             }
