@@ -25,12 +25,13 @@ extension MigrationReport {
             /// The rows of each table rebuilt, when measured (the first stage only), by table.
             public var rows: [String: Int64]
             /// The indexes each table's shadow builds as the rows arrive, by table (the first stage
-            /// only; empty when the stage runs offline): each costs the copy a page write per row in a random place of the index,
-            /// where the old table's other indexes move to the new one as they are.
+            /// only; empty when the stage runs offline): each costs the copy a page write per row
+            /// in a random place of the index, where the old table's other indexes move to the new
+            /// one as they are.
             public var indexesBuilt: [String: [String]] = [:]
             /// The indexes each table's shadow gets after the copy, built in key order in chunks
-            /// of the target, by table (the first stage only; empty when the stage runs offline): about what `CREATE INDEX` costs,
-            /// in short transactions.
+            /// of the target, by table (the first stage only; empty when the stage runs offline):
+            /// about what `CREATE INDEX` costs, in short transactions.
             public var indexesInKeyOrder: [String: [String]] = [:]
         }
 

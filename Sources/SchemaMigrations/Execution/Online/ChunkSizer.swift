@@ -88,8 +88,8 @@ struct CommitFit {
             // the rest is per row (at first, the whole commit).
             fixed = min(fixed, Self.median(samples.map(\.seconds)))
         } else {
-            perRow = max(0, Self.median(slopes))
-            fixed = max(0, Self.median(samples.map { $0.seconds - perRow * $0.rows }))
+            let slope = max(0, Self.median(slopes))
+            fixed = max(0, Self.median(samples.map { $0.seconds - slope * $0.rows }))
         }
         perRow = max(0, Self.median(samples.map { ($0.seconds - fixed) / $0.rows }))
     }

@@ -70,8 +70,7 @@ extension OnlineMigration {
         let read = "temp." + SQL.quoteIdentifier(Self.readEntries)
         let sorted = "temp." + SQL.quoteIdentifier(Self.sortedEntries)
         let columns = build.quotedColumns.joined(separator: ", ")
-        let expressions = build.terms.map { SQL.quoteIdentifier($0.column) } + [rowid]
-        let values = expressions.joined(separator: ", ")
+        let values = (build.terms.map { SQL.quoteIdentifier($0.column) } + [rowid]).joined(separator: ", ")
         let shadow = SQL.quoteIdentifier(build.shadow)
         try db.execute("DROP TABLE IF EXISTS \(read)")
         try db.execute("DROP TABLE IF EXISTS \(sorted)")

@@ -114,7 +114,8 @@ struct TableDefinition: Sendable, Hashable {
 
     /// Whether the column `name` is this table's rowid alias as written on the column itself:
     /// `INTEGER PRIMARY KEY` (not `DESC`), the table's only key, in a rowid table. A key declared
-    /// as a table constraint answers false: callers use this to prove rowids stay, never to assume it.
+    /// as a table constraint answers false here: ``rowidAlias`` answers for both spellings, and
+    /// is what callers use to prove rowids stay.
     func keepsRowidAlias(_ name: String) -> Bool {
         guard !withoutRowid, !constraints.contains(where: { $0.kind == .primaryKey }),
             let column = column(named: name), column.typeText.uppercased() == "INTEGER"

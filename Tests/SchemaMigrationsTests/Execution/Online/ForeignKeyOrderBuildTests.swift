@@ -109,23 +109,13 @@ import Testing
     ]
 
     /// The file as a user would compare two results: every row (``OnlineFixture/dump(_:)``) and
-    /// every schema object but a table's own text, and each table's columns, keys and foreign
-    /// keys as SQLite reads them. A table an added index rebuilt online has the rebuild's text
-    /// (MIGRATIONS.md, "Online rebuilds"), where offline `CREATE INDEX` leaves it as written.
+    /// every schema object but a table's own text, and what each table means (``SemanticSchema``:
+    /// its columns, keys, foreign keys, CHECKs, indexes). A table an added index rebuilt online
+    /// has the rebuild's text (MIGRATIONS.md, "Online rebuilds"), where offline `CREATE INDEX`
+    /// leaves it as written.
     static func shape(_ url: URL, environment: SQLEnvironment) throws -> [String] {
-        let db = try SQLiteConnection(path: url.path, mode: .readOnly)
-        var lines = try OnlineFixture.dump(url, environment: environment).filter { !$0.hasPrefix("table | ") }
-        let tables = try db.rows(
-            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE '_schema_migrations%' ORDER BY name"
-        ).compactMap { $0.first?.stringValue }
-        for table in tables {
-            for pragma in ["table_xinfo", "foreign_key_list"] {
-                lines += try db.rows("SELECT * FROM pragma_\(pragma)(?)", [.text(table)]).map {
-                    "\(table) \(pragma): " + $0.map(\.description).joined(separator: ", ")
-                }
-            }
-        }
-        return lines
+        try OnlineFixture.dump(url, environment: environment).filter { !$0.hasPrefix("table | ") }
+            + SemanticSchema.lines(url.path)
     }
 
     @Test(arguments: corpus)

@@ -227,9 +227,13 @@ import Testing
             }, "\(lines)")
     }
 
-    /// A rowid-alias key that stops being one would give the rows new rowids: nothing moves, and
-    /// the text the rebuild checks is read from the definition, never assumed.
-    @Test func onlyAnAscendingIntegerPrimaryKeyOnTheColumnKeepsTheRowids() throws {
+    /// The key written on the column: only an ascending `INTEGER PRIMARY KEY` of a rowid table is
+    /// the alias so written (a key written as a table constraint is
+    /// ``TableDefinition/rowidAlias``'s other half, checked against SQLite in
+    /// `TableDefinitionRowidAliasTests`). A rowid-alias key that stops being one would give the
+    /// rows new rowids: nothing moves, and the text the rebuild checks is read from the
+    /// definition, never assumed.
+    @Test func onlyAnAscendingIntegerPrimaryKeyOnTheColumnIsTheAliasWrittenThere() throws {
         let cases: [(sql: String, keeps: Bool)] = [
             ("CREATE TABLE t (id INTEGER PRIMARY KEY, a)", true),
             ("CREATE TABLE t (id integer primary key autoincrement, a)", true),
